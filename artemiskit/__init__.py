@@ -1,0 +1,73 @@
+"""ArtemisKit: run LLM agent workflows under control and keep honest evidence."""
+
+from __future__ import annotations
+
+from artemiskit._errors import (
+    ArtemisError,
+    BudgetExhaustedError,
+    CheckpointError,
+    ConfigError,
+    DeadlineExceededError,
+    EnvironmentFailureError,
+    FileAccessError,
+    FileOperationError,
+    FixtureError,
+    InvalidResponseError,
+    PolicyDeniedError,
+    Problem,
+    RuntimeFailureError,
+    SessionCancelledError,
+    SessionStateError,
+    TargetError,
+    UnsupportedError,
+    WorkflowError,
+)
+from artemiskit._version import __version__
+from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
+from artemiskit.targets import (
+    AgentTarget,
+    Message,
+    ModelClient,
+    ModelRequest,
+    TargetRequest,
+    TargetResponse,
+    ToolCall,
+    ToolDefinition,
+    Usage,
+    create_model_client_target,
+)
+
+__all__ = [
+    "AgentTarget",
+    "ArtemisError",
+    "BudgetExhaustedError",
+    "CheckpointError",
+    "CleanupReport",
+    "ConfigError",
+    "DeadlineExceededError",
+    "Environment",
+    "EnvironmentFactory",
+    "EnvironmentFailureError",
+    "FileAccessError",
+    "FileOperationError",
+    "FixtureError",
+    "InvalidResponseError",
+    "Message",
+    "ModelClient",
+    "ModelRequest",
+    "PolicyDeniedError",
+    "Problem",
+    "RuntimeFailureError",
+    "SessionCancelledError",
+    "SessionStateError",
+    "TargetError",
+    "TargetRequest",
+    "TargetResponse",
+    "ToolCall",
+    "ToolDefinition",
+    "UnsupportedError",
+    "Usage",
+    "WorkflowError",
+    "__version__",
+    "create_model_client_target",
+]

@@ -1,0 +1,236 @@
+"""The whole ArtemisKit exception tree.
+
+Every failure a user can cause or meet is one of these, so callers can catch a family
+and the CLI maps each family to one exit code (SPEC section 9) in one place::
+
+    ArtemisError
+    ├── WorkflowError                 invalid workflow, options or fixture      (2)
+    │   └── FixtureError              a referenced fixture is unsafe or invalid (2)
+    ├── ConfigError                   trusted configuration invalid/incomplete  (1)
+    ├── FileAccessError               file unreadable, output or persistence    (1)
+    ├── UnsupportedError              target or environment cannot run here     (3)
+    ├── PolicyDeniedError             a tool call was denied by policy          (4)
+    ├── BudgetExhaustedError          a budget cap was reached                  (5)
+    ├── DeadlineExceededError         the workflow deadline passed              (6)
+    ├── RuntimeFailureError           target/environment failed, measurement    (7)
+    │   ├── TargetError               the agent target failed                   (7)
+    │   └── EnvironmentFailureError   the environment failed unexpectedly       (7)
+    ├── InvalidResponseError          the target answered outside protocol      (2)
+    ├── CheckpointError               a checkpoint was refused                  (2)
+    ├── SessionStateError             the session API was used out of order     (2)
+    ├── FileOperationError            a file tool's request was refused; the
+    │                                 model receives it as the tool's error result
+    └── SessionCancelledError         the execution was cancelled               (130)
+
+Errors that carry several problems (`WorkflowError`, `ConfigError`) list them in
+``.errors``, one line each, written like ``must be ≤ 5 @ $.retry.max_attempts
+(line 41, column 17)``.
+
+Cancellation is never wrapped: anyio's cancellation exceptions pass through untouched.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = [
+    "ArtemisError",
+    "BudgetExhaustedError",
+    "CheckpointError",
+    "ConfigError",
+    "DeadlineExceededError",
+    "EnvironmentFailureError",
+    "FileAccessError",
+    "FileOperationError",
+    "FixtureError",
+    "InvalidResponseError",
+    "PolicyDeniedError",
+    "Problem",
+    "RuntimeFailureError",
+    "SessionCancelledError",
+    "SessionStateError",
+    "TargetError",
+    "UnsupportedError",
+    "WorkflowError",
+]
+
+
+class ArtemisError(Exception):
+    """Root of every error ArtemisKit raises on purpose.
+
+    Attributes:
+        exit_code: The CLI exit code of SPEC section 9 for this failure family.
+        reason: A stable, machine-readable reason code (no user data).
+    """
+
+    exit_code: int = 7
+    default_reason: str = "error"
+
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason or self.default_reason
+
+
+@attrs.frozen(kw_only=True)
+class Problem:
+    """One problem found in a workflow, configuration or fixture file.
+
+    Attributes:
+        message: The rule broken, e.g. ``must be ≤ 5``; never the offending value.
+        path: The key path, e.g. ``$.retry.max_attempts``.
+        source: The file (or ``<string>``) the problem is in.
+        line: 1-based line of the offending node, when known.
+        column: 1-based column of the offending node, when known.
+    """
+
+    message: str
+    path: str = "$"
+    source: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.message} @ {self.path}"
+        if self.line is not None:
+            where += f" (line {self.line}, column {self.column})"
+        return where
+
+
+class _ProblemListError(ArtemisError):
+    """An error that lists every problem found, one line each."""
+
+    def __init__(
+        self,
+        message: str,
+        problems: Sequence[Problem] = (),
+        *,
+        reason: str | None = None,
+    ) -> None:
+        super().__init__(message, reason=reason)
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        self.errors: tuple[str, ...] = tuple(str(p) for p in self.problems)
+
+    def __str__(self) -> str:
+        if not self.errors:
+            return self.message
+        return "\n".join([self.message, *(f"  {line}" for line in self.errors)])
+
+
+class WorkflowError(_ProblemListError):
+    """The workflow file, an option or a fixture breaks the contract (exit 2)."""
+
+    exit_code = 2
+    default_reason = "invalid_workflow"
+
+
+class FixtureError(WorkflowError):
+    """A referenced fixture is missing, unsafe (traversal, symlink) or invalid."""
+
+    default_reason = "invalid_fixture"
+
+
+class ConfigError(_ProblemListError):
+    """Trusted configuration is invalid or a credential is missing (exit 1)."""
+
+    exit_code = 1
+    default_reason = "invalid_configuration"
+
+
+class FileAccessError(ArtemisError):
+    """A file could not be read, or an output could not be prepared or written."""
+
+    exit_code = 1
+    default_reason = "file_access_error"
+
+
+class UnsupportedError(ArtemisError):
+    """The target or environment cannot run here (exit 3)."""
+
+    exit_code = 3
+    default_reason = "unsupported"
+
+
+class PolicyDeniedError(ArtemisError):
+    """A tool call was denied by policy and the workflow stops on denial (exit 4)."""
+
+    exit_code = 4
+    default_reason = "policy_denied"
+
+
+class BudgetExhaustedError(ArtemisError):
+    """A budget cap was reached before the workflow finished (exit 5)."""
+
+    exit_code = 5
+    default_reason = "budget_exhausted"
+
+
+class DeadlineExceededError(ArtemisError):
+    """The workflow's absolute deadline passed (exit 6)."""
+
+    exit_code = 6
+    default_reason = "deadline_exceeded"
+
+
+class RuntimeFailureError(ArtemisError):
+    """The run failed at runtime, or usage could not be measured (exit 7)."""
+
+    exit_code = 7
+    default_reason = "runtime_failure"
+
+
+class TargetError(RuntimeFailureError):
+    """The agent target (model client, script, custom target) failed."""
+
+    default_reason = "target_failure"
+
+
+class EnvironmentFailureError(RuntimeFailureError):
+    """The environment failed in a way no tool result can describe."""
+
+    default_reason = "environment_failure"
+
+
+class InvalidResponseError(ArtemisError):
+    """The target answered outside its protocol (exit 2)."""
+
+    exit_code = 2
+    default_reason = "invalid_target_response"
+
+
+class CheckpointError(ArtemisError):
+    """A checkpoint could not be used and was refused (exit 2)."""
+
+    exit_code = 2
+    default_reason = "checkpoint_refused"
+
+
+class SessionStateError(ArtemisError):
+    """The session API was used in a way its current state does not allow."""
+
+    exit_code = 2
+    default_reason = "invalid_session_use"
+
+
+class SessionCancelledError(ArtemisError):
+    """The execution or evaluation was cancelled (exit 130)."""
+
+    exit_code = 130
+    default_reason = "cancelled"
+
+
+class FileOperationError(ArtemisError):
+    """An environment refused a file operation (missing file, size limit, bad path).
+
+    The engine turns it into the tool's error result for the model; it is not a run
+    failure. ``reason`` is one of ``not_found``, ``invalid_path``, ``is_directory``,
+    ``file_too_large``, ``environment_full``, ``not_a_directory``.
+    """
+
+    exit_code = 2
+    default_reason = "file_operation_refused"

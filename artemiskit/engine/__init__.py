@@ -1,0 +1,1 @@
+"""The session engine: state, transitions, budgets, admission, outcomes."""

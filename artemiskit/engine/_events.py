@@ -1,0 +1,125 @@
+"""Bounded metadata events with several readers that can never block the engine.
+
+Each reader has its own bounded buffer. The engine never waits for a reader: an
+event that does not fit a reader's buffer is dropped for that reader and counted,
+and the record discloses the drops. Events carry ids, names of catalogue tools,
+statuses and reason codes — never arguments, text or paths.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncIterator
+
+import anyio
+import attrs
+
+__all__ = ["EventHub", "SessionEvent"]
+
+
+@attrs.frozen(kw_only=True)
+class SessionEvent:
+    """One metadata event of a session.
+
+    Attributes:
+        sequence: 1-based position in the session's event stream; a gap seen by a
+            reader means events were dropped for it.
+        type: What happened, e.g. ``operation_admitted``.
+        run_id: The run the event belongs to.
+        turn: The cursor's turn, when relevant.
+        step: The cursor's step, when relevant.
+        operation_id: The ledger entry, when relevant.
+        tool: A catalogue tool name, when relevant (never a name the model made up).
+        status: A status, when relevant.
+        reason: A reason code, when relevant.
+    """
+
+    sequence: int
+    type: str
+    run_id: str
+    turn: int | None = None
+    step: int | None = None
+    operation_id: str | None = None
+    tool: str | None = None
+    status: str | None = None
+    reason: str | None = None
+
+
+class _Reader(AsyncIterator[SessionEvent]):
+    def __init__(self, capacity: int) -> None:
+        self._queue: deque[SessionEvent] = deque()
+        self._capacity = capacity
+        self._closed = False
+        self._wakeup: anyio.Event | None = None
+        self.dropped = 0
+
+    def push(self, event: SessionEvent) -> None:
+        if len(self._queue) >= self._capacity:
+            self.dropped += 1
+            return
+        self._queue.append(event)
+        self._wake()
+
+    def close(self) -> None:
+        self._closed = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._wakeup is not None:
+            self._wakeup.set()
+
+    async def __anext__(self) -> SessionEvent:
+        while not self._queue:
+            if self._closed:
+                raise StopAsyncIteration
+            self._wakeup = anyio.Event()
+            await self._wakeup.wait()
+            self._wakeup = None
+        return self._queue.popleft()
+
+
+class EventHub:
+    """Fans events out to every reader's bounded buffer."""
+
+    def __init__(self, *, run_id: str, capacity: int = 1024) -> None:
+        self._run_id = run_id
+        self._capacity = capacity
+        self._readers: list[_Reader] = []
+        self._closed = False
+        self.emitted = 0
+
+    @property
+    def dropped(self) -> int:
+        """Events dropped across all readers."""
+        return sum(reader.dropped for reader in self._readers)
+
+    @property
+    def readers(self) -> int:
+        """How many readers subscribed."""
+        return len(self._readers)
+
+    def subscribe(self) -> AsyncIterator[SessionEvent]:
+        """A new reader, receiving every event emitted from now on."""
+        reader = _Reader(self._capacity)
+        if self._closed:
+            reader.close()
+        self._readers.append(reader)
+        return reader
+
+    def emit(self, type: str, **fields: str | int | None) -> None:
+        """Emit one event to every reader without ever waiting."""
+        self.emitted += 1
+        event = SessionEvent(
+            sequence=self.emitted,
+            type=type,
+            run_id=self._run_id,
+            **fields,  # type: ignore[arg-type]
+        )
+        for reader in self._readers:
+            reader.push(event)
+
+    def close(self) -> None:
+        """End every reader's stream after the events already buffered."""
+        self._closed = True
+        for reader in self._readers:
+            reader.close()

@@ -1,0 +1,190 @@
+"""Turn a finished session state into the final state export and the record."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from artemiskit._converter import CONVERTER
+from artemiskit.records._record import (
+    BudgetInfo,
+    BudgetLimits,
+    BudgetUsed,
+    CleanupInfo,
+    EventInfo,
+    ExecutionInfo,
+    ExecutionRecord,
+    OperationSummary,
+    PolicyInfo,
+    StateChangeInfo,
+    TargetInfo,
+    ToolSummary,
+    WorkflowInfo,
+)
+from artemiskit.tools._catalogue import CATALOGUE
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from artemiskit.engine._outcomes import TaskVerification
+    from artemiskit.engine._state import LocalState, SessionState, Stop
+    from artemiskit.workflow._model import Workflow
+
+__all__ = [
+    "build_record",
+    "exit_code_for",
+    "final_state",
+    "utc_timestamp",
+    "workflow_digest",
+]
+
+
+def utc_timestamp(moment: datetime) -> str:
+    """An ISO 8601 UTC timestamp with milliseconds."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def workflow_digest(workflow: Workflow) -> str:
+    """A sha256 over the canonical JSON of the validated workflow contract."""
+    text = json.dumps(
+        CONVERTER.unstructure(workflow), sort_keys=True, separators=(",", ":")
+    )
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def final_state(files: Mapping[str, str], local: LocalState) -> dict[str, Any]:
+    """The final state in the SPEC 3.1 layout (sensitive working data)."""
+    return {
+        "files": dict(sorted(files.items())),
+        "documents": {
+            doc_id: {"title": doc.title, "content": doc.content}
+            for doc_id, doc in local.documents.items()
+        },
+        "records": {
+            table: {rid: dict(fields) for rid, fields in rows.items()}
+            for table, rows in local.records.items()
+        },
+        "drafts": [attrs.asdict(d) for d in local.drafts],
+        "approvals": [attrs.asdict(a) for a in local.approvals],
+        "delegations": [attrs.asdict(d) for d in local.delegations],
+    }
+
+
+def exit_code_for(
+    stop: Stop | None, verification: TaskVerification, cleanup: CleanupInfo
+) -> int:
+    """The SPEC 9 exit code of an attempt."""
+    if stop is not None:
+        return stop.exit_code
+    code = {"passed": 0, "failed": 8, "unavailable": 9}[verification.status]
+    if cleanup.status == "unresolved":
+        return 7
+    return code
+
+
+def _tool_summaries(state: SessionState) -> tuple[ToolSummary, ...]:
+    by_tool: dict[str, Counter[str]] = {}
+    attempts: Counter[str] = Counter()
+    for entry in state.trace:
+        if entry.tool in CATALOGUE:
+            by_tool.setdefault(entry.tool, Counter())[entry.status] += 1
+            attempts[entry.tool] += entry.attempts if entry.status != "denied" else 0
+    return tuple(
+        ToolSummary(
+            tool=tool,
+            calls=sum(counts.values()),
+            succeeded=counts["succeeded"],
+            failed=counts["failed"],
+            denied=counts["denied"],
+            attempts=attempts[tool],
+        )
+        for tool, counts in sorted(by_tool.items())
+    )
+
+
+def build_record(
+    *,
+    workflow: Workflow,
+    digest: str,
+    run_id: str,
+    attempt_id: str,
+    target: TargetInfo,
+    environment_kind: str,
+    state: SessionState,
+    stop: Stop | None,
+    verification: TaskVerification,
+    cleanup: CleanupInfo,
+    events: EventInfo,
+    started: datetime,
+    finished: datetime,
+) -> ExecutionRecord:
+    """Assemble the metadata-only record of one attempt."""
+    counters = state.counters
+    complete = counters.usage_measurement == "complete"
+    status_counts = Counter(op.status for op in state.ledger)
+    budgets = workflow.budgets
+    return ExecutionRecord(
+        run_id=run_id,
+        attempt_id=attempt_id,
+        workflow=WorkflowInfo(name=workflow.name, digest=digest),
+        target=target,
+        environment_kind=environment_kind,
+        execution=ExecutionInfo(
+            status=stop.status if stop else "completed",
+            reason=stop.reason if stop else "all_turns_completed",
+            started_at=utc_timestamp(started),
+            finished_at=utc_timestamp(finished),
+            duration_ms=max(int((finished - started).total_seconds() * 1000), 0),
+        ),
+        exit_code=exit_code_for(stop, verification, cleanup),
+        budget=BudgetInfo(
+            limits=BudgetLimits(
+                max_actions=budgets.max_actions,
+                timeout_ms=budgets.timeout_ms,
+                max_model_requests=budgets.max_model_requests,
+                max_tool_calls=budgets.max_tool_calls,
+                max_tokens=budgets.max_tokens,
+            ),
+            used=BudgetUsed(
+                actions=counters.actions,
+                model_requests=counters.model_requests,
+                tool_calls=counters.tool_calls,
+                input_tokens=counters.measured_input_tokens if complete else None,
+                output_tokens=counters.measured_output_tokens if complete else None,
+            ),
+            usage_measurement=counters.usage_measurement,
+            measured_input_tokens=counters.measured_input_tokens,
+            measured_output_tokens=counters.measured_output_tokens,
+            unmeasured_responses=counters.unmeasured_responses,
+            overshoot_tokens=state.overshoot_tokens,
+        ),
+        policy=PolicyInfo(
+            on_denial=workflow.policy.on_denial,
+            denials=len(state.denials),
+            denial_reasons=dict(
+                sorted(Counter(d.reason for d in state.denials).items())
+            ),
+        ),
+        tools=_tool_summaries(state),
+        operations=OperationSummary(
+            total=len(state.ledger) + state.ledger_omitted,
+            succeeded=status_counts["succeeded"],
+            failed=status_counts["failed"],
+            unknown=status_counts["unknown"],
+            pending=status_counts["admitted"],
+            omitted=state.ledger_omitted,
+        ),
+        state_changes=StateChangeInfo(
+            count=len(state.changes) + state.changes_omitted,
+            entries=state.changes,
+            omitted=state.changes_omitted,
+        ),
+        events=events,
+        cleanup=cleanup,
+        task_verification=verification,
+    )

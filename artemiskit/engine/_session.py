@@ -1,0 +1,521 @@
+"""`WorkflowSession`: the one native engine the CLI and the SDK share.
+
+A session runs its workflow once. It creates a fresh environment, drives the target
+turn by turn, admits every tool call (declared → input schema → allow) before it
+runs, counts every action against the budgets, and finishes with bounded cleanup,
+outcome evaluation and a metadata-only record.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import attrs
+
+from artemiskit._errors import (
+    ArtemisError,
+    FileOperationError,
+    InvalidResponseError,
+    SessionStateError,
+)
+from artemiskit.engine import _transitions as t
+from artemiskit.engine._admission import admit_tool_call
+from artemiskit.engine._budget import (
+    model_request_stop,
+    output_allowance,
+    tool_call_stop,
+    usage_stop,
+)
+from artemiskit.engine._events import EventHub, SessionEvent
+from artemiskit.engine._evidence import build_record, final_state, workflow_digest
+from artemiskit.engine._outcomes import (
+    TaskVerification,
+    evaluate_outcomes,
+    unavailable_verification,
+)
+from artemiskit.engine._state import LocalState, SessionState, Stop, TraceEntry
+from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
+from artemiskit.records._record import (
+    CleanupInfo,
+    EventInfo,
+    ExecutionRecord,
+    TargetInfo,
+)
+from artemiskit.targets._protocol import (
+    AgentTarget,
+    Message,
+    TargetRequest,
+    TargetResponse,
+    ToolCall,
+    ToolDefinition,
+)
+from artemiskit.tools._base import ToolContext, ToolFailure
+from artemiskit.tools._catalogue import CATALOGUE
+from artemiskit.tools._registry import HANDLERS
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Mapping
+
+    from artemiskit.workflow._model import Workflow
+
+__all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]
+
+MAX_CLEANUP_TIMEOUT_MS = 10_000
+
+
+@attrs.frozen(kw_only=True)
+class WorkflowResult:
+    """What a run leaves.
+
+    Attributes:
+        record: The bounded, metadata-only execution record. Safe to keep.
+        state: The final state (SPEC 3.1 layout), or ``None`` when no snapshot could
+            be taken. Sensitive working data: never persisted by the SDK.
+        transcript: Every conversation message. Sensitive working data.
+    """
+
+    record: ExecutionRecord
+    state: dict[str, Any] | None
+    transcript: tuple[Message, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """The SPEC 9 exit code of this run."""
+        return self.record.exit_code
+
+
+def _stop_for(exc: ArtemisError) -> Stop:
+    status = {
+        3: "unsupported",
+        4: "policy_denied",
+        5: "budget_exhausted",
+        6: "deadline_exceeded",
+        130: "cancelled",
+    }.get(exc.exit_code, "runtime_failure")
+    return Stop(status=status, reason=exc.reason, exit_code=exc.exit_code)  # type: ignore[arg-type]
+
+
+class WorkflowSession:
+    """One execution of a workflow against a target in a fresh environment.
+
+    Create it with `create_agent_workflow_session` or
+    `ArtemisKit.create_workflow_session`. ``run()`` executes once: repeated and
+    concurrent calls share the execution and return the same result.
+    """
+
+    def __init__(
+        self,
+        *,
+        workflow: Workflow,
+        target: AgentTarget,
+        environment: EnvironmentFactory,
+        files: Mapping[str, str],
+        local: LocalState,
+        target_info: TargetInfo,
+        cleanup_timeout_ms: int | None = None,
+    ) -> None:
+        self._workflow = workflow
+        self._target = target
+        self._factory = environment
+        self._files = dict(files)
+        self._target_info = target_info
+        timeout = cleanup_timeout_ms or environment.default_cleanup_timeout_ms
+        self._cleanup_timeout_ms = min(timeout, MAX_CLEANUP_TIMEOUT_MS)
+        self.run_id = uuid.uuid4().hex
+        self.attempt_id = uuid.uuid4().hex
+        self._digest = workflow_digest(workflow)
+        self._declared = {tool.name: tool for tool in workflow.tools}
+        self._tool_defs = tuple(
+            ToolDefinition(
+                name=tool.name,
+                description=CATALOGUE[tool.name].description,
+                input_schema=CATALOGUE[tool.name].input_schema,
+            )
+            for tool in workflow.tools
+        )
+        self._state = t.start(workflow.conversation.system, local)
+        self._hub = EventHub(run_id=self.run_id)
+        self._started = False
+        self._done: anyio.Event | None = None
+        self._result: WorkflowResult | None = None
+        self._cancel_scope: anyio.CancelScope | None = None
+        self._cancel_requested = False
+
+    @property
+    def state(self) -> SessionState:
+        """The current session state (sensitive: holds the conversation)."""
+        return self._state
+
+    @property
+    def result(self) -> WorkflowResult | None:
+        """The result once the execution finished, else ``None``."""
+        return self._result
+
+    def events(self) -> AsyncIterator[SessionEvent]:
+        """A new reader of this session's metadata events.
+
+        Each reader gets every event emitted after this call, in its own bounded
+        buffer; a reader too slow to keep up loses events (counted in the
+        record's ``events.dropped``) but never slows the engine. Iteration ends
+        when the session finishes.
+        """
+        return self._hub.subscribe()
+
+    def cancel(self) -> None:
+        """Stop new work; the run drains cleanup and records ``cancelled``.
+
+        Cancellation is not rollback: effects already made stay made.
+        """
+        self._cancel_requested = True
+        if self._cancel_scope is not None:
+            self._cancel_scope.cancel()
+
+    async def pause(self) -> None:
+        """Request a pause at the next safe boundary.
+
+        Raises:
+            SessionStateError: This session has no checkpoint store, so there is
+                nowhere to pause into.
+        """
+        raise SessionStateError(
+            "pause needs a checkpoint store: create the session with a checkpoint "
+            "option to make it pausable",
+            reason="no_checkpoint_store",
+        )
+
+    async def run(self) -> WorkflowResult:
+        """Execute the workflow once and return its result.
+
+        Concurrent and repeated calls share the same execution. Cancelling the
+        caller cancels the execution like `cancel()`: cleanup drains, the
+        interrupted result becomes available as `result`, and the cancellation
+        propagates.
+        """
+        if self._started:
+            if self._result is None:
+                assert self._done is not None
+                await self._done.wait()
+            assert self._result is not None
+            return self._result
+        self._started = True
+        self._done = anyio.Event()
+        try:
+            self._result = await self._execute()
+        finally:
+            self._done.set()
+        return self._result
+
+    def _set(self, state: SessionState) -> None:
+        self._state = state
+
+    def _stop(self, stop: Stop) -> None:
+        self._set(t.stop(self._state, stop))
+        self._hub.emit("execution_stopped", status=stop.status, reason=stop.reason)
+
+    async def _execute(self) -> WorkflowResult:
+        started = datetime.now(UTC)
+        self._hub.emit("run_started")
+        deadline = anyio.current_time() + self._workflow.budgets.timeout_ms / 1000
+        environment: Environment | None = None
+        try:
+            with anyio.CancelScope() as self._cancel_scope:
+                if self._cancel_requested:
+                    self._cancel_scope.cancel()
+                with anyio.CancelScope(deadline=deadline) as deadline_scope:
+                    try:
+                        environment = await self._factory.create(
+                            run_id=self.run_id, files=self._files
+                        )
+                        self._hub.emit("environment_ready")
+                        await self._drive(environment)
+                    except ArtemisError as exc:
+                        self._stop(_stop_for(exc))
+                if deadline_scope.cancelled_caught:
+                    self._stop(
+                        Stop(
+                            status="deadline_exceeded",
+                            reason="timeout_ms",
+                            exit_code=6,
+                        )
+                    )
+            if self._cancel_scope.cancelled_caught:
+                self._stop(Stop(status="cancelled", reason="cancelled", exit_code=130))
+        except anyio.get_cancelled_exc_class():
+            self._stop(
+                Stop(status="cancelled", reason="caller_cancelled", exit_code=130)
+            )
+            with anyio.CancelScope(shield=True):
+                self._result = await self._finish(environment, started)
+            raise
+        return await self._finish(environment, started)
+
+    async def _finish(
+        self, environment: Environment | None, started: datetime
+    ) -> WorkflowResult:
+        for op in self._state.ledger:
+            if op.status == "admitted":
+                self._set(
+                    t.settle_operation(self._state, op.id, "unknown", "interrupted")
+                )
+        files, cleanup = await self._release(environment)
+        state = self._state
+        stop = state.stop
+        exported = None if files is None else final_state(files, state.local)
+        verification: TaskVerification
+        if stop is not None or not state.completed:
+            verification = unavailable_verification(
+                self._workflow.outcomes, "execution_incomplete"
+            )
+        elif exported is None:
+            verification = unavailable_verification(
+                self._workflow.outcomes, "final_state_unavailable"
+            )
+        else:
+            verification = evaluate_outcomes(
+                self._workflow.outcomes,
+                final_state=exported,
+                trace=state.trace,
+                final_response=state.final_response,
+                trace_complete=state.ledger_omitted == 0,
+            )
+        self._hub.emit("outcomes_evaluated", status=verification.status)
+        self._hub.emit("run_finished")
+        record = build_record(
+            workflow=self._workflow,
+            digest=self._digest,
+            run_id=self.run_id,
+            attempt_id=self.attempt_id,
+            target=self._target_info,
+            environment_kind=self._workflow.environment.kind,
+            state=state,
+            stop=stop,
+            verification=verification,
+            cleanup=cleanup,
+            events=EventInfo(
+                emitted=self._hub.emitted,
+                dropped=self._hub.dropped,
+                readers=self._hub.readers,
+            ),
+            started=started,
+            finished=datetime.now(UTC),
+        )
+        self._hub.close()
+        return WorkflowResult(
+            record=record, state=exported, transcript=state.conversation
+        )
+
+    async def _release(
+        self, environment: Environment | None
+    ) -> tuple[dict[str, str] | None, CleanupInfo]:
+        timeout_ms = self._cleanup_timeout_ms
+        if environment is None:
+            return None, CleanupInfo(
+                status="not_needed", reason=None, timeout_ms=timeout_ms
+            )
+        files: dict[str, str] | None = None
+        report = CleanupReport(
+            status="unresolved", reason="cleanup_timeout", unresolved=1
+        )
+        with anyio.CancelScope(shield=True), anyio.move_on_after(timeout_ms / 1000):
+            try:
+                files = await environment.snapshot()
+            except ArtemisError:
+                files = None
+            report = await environment.close()
+        self._hub.emit("cleanup_finished", status=report.status, reason=report.reason)
+        return files, CleanupInfo(
+            status=report.status,
+            reason=report.reason,
+            timeout_ms=timeout_ms,
+            unresolved=report.unresolved,
+        )
+
+    async def _drive(self, environment: Environment) -> None:
+        turns = self._workflow.conversation.turns
+        while self._state.cursor.turn < len(turns):
+            cursor = self._state.cursor
+            if not self._state.turn_open:
+                self._set(t.open_turn(self._state, turns[cursor.turn].user))
+                self._hub.emit("turn_started", turn=cursor.turn)
+            if self._state.pending_calls:
+                if not await self._run_tool_calls(environment):
+                    return
+                continue
+            response = await self._request_model()
+            if response is None:
+                return
+            if not response.tool_calls:
+                self._set(t.finish_turn(self._state))
+        self._set(t.complete(self._state))
+        self._hub.emit("execution_completed")
+
+    async def _request_model(self) -> TargetResponse | None:
+        budgets = self._workflow.budgets
+        stop = model_request_stop(self._state.counters, budgets)
+        if stop is not None:
+            self._stop(stop)
+            return None
+        allowance = output_allowance(
+            self._state.counters,
+            budgets,
+            self._workflow.target.parameters.max_output_tokens,
+        )
+        request = TargetRequest(
+            messages=self._state.conversation,
+            tools=self._tool_defs,
+            max_output_tokens=allowance,
+        )
+        state, op_id = t.admit_operation(self._state, kind="model_request")
+        self._set(state)
+        cursor = state.cursor
+        self._hub.emit(
+            "operation_admitted",
+            operation_id=op_id,
+            turn=cursor.turn,
+            step=cursor.step,
+            status="model_request",
+        )
+        try:
+            response = await self._target.respond(request)
+            _check_response(response)
+        except ArtemisError as exc:
+            self._settle(op_id, "failed", exc.reason)
+            raise
+        except Exception as exc:
+            self._settle(op_id, "failed", "target_failure")
+            raise _target_failure() from exc
+        self._settle(op_id, "succeeded")
+        self._set(
+            t.record_model_response(
+                self._state, response, max_tokens=budgets.max_tokens
+            )
+        )
+        stop = usage_stop(self._state.counters, budgets)
+        if stop is not None:
+            self._stop(stop)
+            return None
+        return response
+
+    def _settle(self, op_id: str, status: str, reason: str | None = None) -> None:
+        self._set(t.settle_operation(self._state, op_id, status, reason))  # type: ignore[arg-type]
+        self._hub.emit(
+            "operation_settled", operation_id=op_id, status=status, reason=reason
+        )
+
+    async def _run_tool_calls(self, environment: Environment) -> bool:
+        """Answer every pending tool call; False when the execution stopped."""
+        while self._state.pending_calls:
+            call = self._state.pending_calls[0]
+            stop = tool_call_stop(self._state.counters, self._workflow.budgets)
+            if stop is not None:
+                self._stop(stop)
+                return False
+            self._set(t.count_tool_attempt(self._state))
+            label = call.name if call.name in CATALOGUE else "undeclared"
+            admission = admit_tool_call(call, self._declared)
+            if admission.denial is not None:
+                if not self._deny(call, label, admission.denial):
+                    return False
+                continue
+            assert admission.arguments is not None
+            await self._execute_tool(environment, call, admission.arguments)
+        return True
+
+    def _deny(self, call: ToolCall, label: str, reason: str) -> bool:
+        """Record a denial; False when policy stops the run on denial."""
+        from artemiskit.engine._state import Denial
+
+        tool = label if label in CATALOGUE else None
+        self._set(t.record_denial(self._state, Denial(tool=tool, reason=reason)))
+        self._hub.emit("tool_denied", tool=tool, reason=reason)
+        if self._workflow.policy.on_denial == "stop":
+            self._stop(Stop(status="policy_denied", reason=reason, exit_code=4))
+            return False
+        content = json.dumps({"error": {"code": "policy_denied", "reason": reason}})
+        self._set(
+            t.answer_tool_call(
+                self._state,
+                call,
+                content=content,
+                is_error=True,
+                trace=TraceEntry(
+                    tool=label, status="denied", attempts=0, reason=reason
+                ),
+            )
+        )
+        return True
+
+    async def _execute_tool(
+        self, environment: Environment, call: ToolCall, arguments: dict[str, Any]
+    ) -> None:
+        name = call.name
+        state, op_id = t.admit_operation(self._state, kind="tool_call", tool=name)
+        self._set(state)
+        self._hub.emit("operation_admitted", operation_id=op_id, tool=name)
+        context = ToolContext(
+            environment=environment,
+            local=self._state.local,
+            allow=self._declared[name].allow,
+            new_id=lambda prefix: f"{prefix}-{op_id.removeprefix('op-')}",
+        )
+        try:
+            result = await HANDLERS[name](arguments, context)
+        except (ToolFailure, FileOperationError) as exc:
+            code = exc.code if isinstance(exc, ToolFailure) else exc.reason
+            self._settle(op_id, "failed", code)
+            content = json.dumps({"error": {"code": code, "message": str(exc)}})
+            self._set(
+                t.answer_tool_call(
+                    self._state,
+                    call,
+                    content=content,
+                    is_error=True,
+                    trace=TraceEntry(tool=name, status="failed", reason=code),
+                )
+            )
+            return
+        except ArtemisError as exc:
+            self._settle(op_id, "unknown", exc.reason)
+            raise
+        self._settle(op_id, "succeeded")
+        if result.change is not None:
+            self._set(t.record_change(self._state, result.change))
+        self._set(
+            t.answer_tool_call(
+                self._state,
+                call,
+                content=json.dumps(result.output, ensure_ascii=False),
+                is_error=False,
+                trace=TraceEntry(tool=name, status="succeeded"),
+                local=result.local,
+            )
+        )
+
+
+def _target_failure() -> ArtemisError:
+    from artemiskit._errors import TargetError
+
+    return TargetError("the agent target raised an error", reason="target_failure")
+
+
+def _check_response(response: object) -> None:
+    """Refuse a target answer outside the protocol before anything uses it."""
+    if not isinstance(response, TargetResponse):
+        raise InvalidResponseError(
+            "the target returned something other than a TargetResponse"
+        )
+    if response.text is not None and not isinstance(response.text, str):
+        raise InvalidResponseError("the target's text is not a string")
+    for call in response.tool_calls:
+        if not isinstance(call, ToolCall) or not all(
+            isinstance(v, str) for v in (call.id, call.name, call.arguments)
+        ):
+            raise InvalidResponseError("the target returned a malformed tool call")
+    if response.usage is not None and (
+        response.usage.input_tokens < 0 or response.usage.output_tokens < 0
+    ):
+        raise InvalidResponseError("the target reported negative usage")

@@ -1,0 +1,217 @@
+"""The named transitions of a session: each takes a state and returns the next.
+
+The session advances only through these functions, so every change to what a
+checkpoint would persist is visible here, in one place.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from artemiskit.engine._state import (
+    Denial,
+    LocalState,
+    Operation,
+    OperationStatus,
+    SessionState,
+    StateChange,
+    Stop,
+    TraceEntry,
+)
+from artemiskit.targets._protocol import Message, TargetResponse, ToolCall
+
+__all__ = [
+    "MAX_CHANGES",
+    "MAX_LEDGER",
+    "admit_operation",
+    "answer_tool_call",
+    "complete",
+    "count_tool_attempt",
+    "finish_turn",
+    "open_turn",
+    "record_change",
+    "record_denial",
+    "record_model_response",
+    "settle_operation",
+    "start",
+    "stop",
+]
+
+#: The ledger keeps this many operations; older ones are counted as omitted.
+MAX_LEDGER = 10_000
+#: State-change evidence keeps this many entries; more are counted as omitted.
+MAX_CHANGES = 200
+
+
+def start(system: str | None, local: LocalState) -> SessionState:
+    """The state of a run before its first turn."""
+    conversation = (Message(role="system", content=system),) if system else ()
+    return SessionState(conversation=conversation, local=local)
+
+
+def open_turn(state: SessionState, user_text: str) -> SessionState:
+    """Append the current turn's user message."""
+    return attrs.evolve(
+        state,
+        turn_open=True,
+        conversation=(*state.conversation, Message(role="user", content=user_text)),
+    )
+
+
+def admit_operation(
+    state: SessionState, *, kind: str, tool: str | None = None, attempt: int = 1
+) -> tuple[SessionState, str]:
+    """Record an operation as admitted, before it is invoked; return its id."""
+    op_id = f"op-{state.next_operation:06d}"
+    operation = Operation(
+        id=op_id,
+        kind="model_request" if kind == "model_request" else "tool_call",
+        tool=tool,
+        attempt=attempt,
+    )
+    ledger = (*state.ledger, operation)
+    omitted = state.ledger_omitted
+    if len(ledger) > MAX_LEDGER:
+        ledger = ledger[1:]
+        omitted += 1
+    counters = state.counters
+    if kind == "model_request":
+        counters = attrs.evolve(
+            counters,
+            actions=counters.actions + 1,
+            model_requests=counters.model_requests + 1,
+        )
+    return (
+        attrs.evolve(
+            state,
+            ledger=ledger,
+            ledger_omitted=omitted,
+            next_operation=state.next_operation + 1,
+            counters=counters,
+        ),
+        op_id,
+    )
+
+
+def settle_operation(
+    state: SessionState,
+    op_id: str,
+    status: OperationStatus,
+    reason: str | None = None,
+) -> SessionState:
+    """Mark an admitted operation succeeded, failed or unknown."""
+    ledger = list(state.ledger)
+    for index in range(len(ledger) - 1, -1, -1):
+        if ledger[index].id == op_id:
+            ledger[index] = attrs.evolve(ledger[index], status=status, reason=reason)
+            break
+    return attrs.evolve(state, ledger=tuple(ledger))
+
+
+def count_tool_attempt(state: SessionState) -> SessionState:
+    """Count one attempted tool call against ``max_actions`` and ``max_tool_calls``."""
+    counters = state.counters
+    return attrs.evolve(
+        state,
+        counters=attrs.evolve(
+            counters,
+            actions=counters.actions + 1,
+            tool_calls=counters.tool_calls + 1,
+        ),
+    )
+
+
+def record_model_response(
+    state: SessionState, response: TargetResponse, *, max_tokens: int | None
+) -> SessionState:
+    """Append the assistant message, account its usage and queue its tool calls."""
+    counters = state.counters
+    if response.usage is None:
+        counters = attrs.evolve(
+            counters, unmeasured_responses=counters.unmeasured_responses + 1
+        )
+    else:
+        counters = attrs.evolve(
+            counters,
+            measured_responses=counters.measured_responses + 1,
+            measured_input_tokens=counters.measured_input_tokens
+            + response.usage.input_tokens,
+            measured_output_tokens=counters.measured_output_tokens
+            + response.usage.output_tokens,
+        )
+    overshoot = state.overshoot_tokens
+    if max_tokens is not None and counters.measured_tokens > max_tokens:
+        overshoot = counters.measured_tokens - max_tokens
+    message = Message(
+        role="assistant", content=response.text, tool_calls=response.tool_calls
+    )
+    cursor = state.cursor
+    final = state.final_response
+    turn_open = state.turn_open
+    if not response.tool_calls:
+        final = response.text
+    return attrs.evolve(
+        state,
+        conversation=(*state.conversation, message),
+        pending_calls=response.tool_calls,
+        counters=counters,
+        overshoot_tokens=overshoot,
+        final_response=final,
+        cursor=attrs.evolve(cursor, step=cursor.step + 1),
+        turn_open=turn_open,
+    )
+
+
+def answer_tool_call(
+    state: SessionState,
+    call: ToolCall,
+    *,
+    content: str,
+    is_error: bool,
+    trace: TraceEntry,
+    local: LocalState | None = None,
+) -> SessionState:
+    """Append the tool result for ``call`` (the first pending call) and its trace."""
+    remaining = state.pending_calls[1:]
+    return attrs.evolve(
+        state,
+        conversation=(
+            *state.conversation,
+            Message(
+                role="tool", content=content, tool_call_id=call.id, is_error=is_error
+            ),
+        ),
+        pending_calls=remaining,
+        trace=(*state.trace, trace),
+        local=state.local if local is None else local,
+    )
+
+
+def record_denial(state: SessionState, denial: Denial) -> SessionState:
+    """Remember a policy denial."""
+    return attrs.evolve(state, denials=(*state.denials, denial))
+
+
+def record_change(state: SessionState, change: StateChange) -> SessionState:
+    """Keep state-change evidence, bounded."""
+    if len(state.changes) >= MAX_CHANGES:
+        return attrs.evolve(state, changes_omitted=state.changes_omitted + 1)
+    return attrs.evolve(state, changes=(*state.changes, change))
+
+
+def finish_turn(state: SessionState) -> SessionState:
+    """Move the cursor to the next user turn."""
+    cursor = attrs.evolve(state.cursor, turn=state.cursor.turn + 1, step=0)
+    return attrs.evolve(state, cursor=cursor, turn_open=False)
+
+
+def complete(state: SessionState) -> SessionState:
+    """Mark every turn done."""
+    return attrs.evolve(state, completed=True)
+
+
+def stop(state: SessionState, stop_reason: Stop) -> SessionState:
+    """Record why the execution stopped (the first stop wins)."""
+    if state.stop is not None:
+        return state
+    return attrs.evolve(state, stop=stop_reason)

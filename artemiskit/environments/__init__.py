@@ -1,0 +1,1 @@
+"""Environments: where file tools act (simulated or Docker sandbox)."""

@@ -1,0 +1,43 @@
+"""Execution records: the bounded, metadata-only evidence of a run."""
+
+from __future__ import annotations
+
+from artemiskit.records._io import record_from_dict, record_schema, record_to_dict
+from artemiskit.records._record import (
+    RECORD_SCHEMA,
+    RECORD_SCHEMA_VERSION,
+    BudgetInfo,
+    BudgetLimits,
+    BudgetUsed,
+    CleanupInfo,
+    EventInfo,
+    ExecutionInfo,
+    ExecutionRecord,
+    OperationSummary,
+    PolicyInfo,
+    StateChangeInfo,
+    TargetInfo,
+    ToolSummary,
+    WorkflowInfo,
+)
+
+__all__ = [
+    "RECORD_SCHEMA",
+    "RECORD_SCHEMA_VERSION",
+    "BudgetInfo",
+    "BudgetLimits",
+    "BudgetUsed",
+    "CleanupInfo",
+    "EventInfo",
+    "ExecutionInfo",
+    "ExecutionRecord",
+    "OperationSummary",
+    "PolicyInfo",
+    "StateChangeInfo",
+    "TargetInfo",
+    "ToolSummary",
+    "WorkflowInfo",
+    "record_from_dict",
+    "record_schema",
+    "record_to_dict",
+]

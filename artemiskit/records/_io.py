@@ -1,0 +1,75 @@
+"""Record (de)serialization, validated against the shipped JSON Schema both ways."""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+import fastjsonschema
+
+from artemiskit._converter import CONVERTER
+from artemiskit._errors import WorkflowError
+from artemiskit.records._record import RECORD_SCHEMA, ExecutionRecord
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+__all__ = ["record_from_dict", "record_schema", "record_to_dict"]
+
+_SCHEMA_FILES = {1: "workflow-record.v1.schema.json"}
+
+
+@functools.cache
+def record_schema(version: int = 1) -> dict[str, Any]:
+    """The JSON Schema of record ``version`` as shipped in the package."""
+    text = (
+        resources.files(__package__).joinpath(_SCHEMA_FILES[version]).read_text("utf-8")
+    )
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@functools.cache
+def _validator(version: int) -> Callable[[Any], Any]:
+    return fastjsonschema.compile(record_schema(version))
+
+
+def record_to_dict(record: ExecutionRecord) -> dict[str, Any]:
+    """Unstructure ``record`` and validate it against its schema.
+
+    Raises:
+        RuntimeError: The engine built a record its own schema refuses (a bug).
+    """
+    data: dict[str, Any] = CONVERTER.unstructure(record)
+    try:
+        _validator(record.schema_version)(data)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        raise RuntimeError(f"record fails its own schema: {exc.message}") from exc
+    return data
+
+
+def record_from_dict(data: Mapping[str, Any]) -> ExecutionRecord:
+    """Read a saved record, refusing other schemas and unknown versions.
+
+    Raises:
+        WorkflowError: Not a workflow record, an unknown version, or invalid.
+    """
+    if data.get("schema") != RECORD_SCHEMA:
+        raise WorkflowError(
+            "not an ArtemisKit workflow record", reason="not_a_workflow_record"
+        )
+    version = data.get("schema_version")
+    if not isinstance(version, int) or version not in _SCHEMA_FILES:
+        raise WorkflowError(
+            "unknown workflow record schema_version", reason="unknown_record_version"
+        )
+    try:
+        _validator(version)(dict(data))
+    except fastjsonschema.JsonSchemaValueException as exc:
+        raise WorkflowError(
+            f"invalid workflow record: {exc.rule} rule broken at {exc.name}",
+            reason="invalid_record",
+        ) from exc
+    return CONVERTER.structure(dict(data), ExecutionRecord)

@@ -1,0 +1,184 @@
+"""The execution record (SPEC 7): metadata-only evidence of one run attempt.
+
+A record holds identities, digests, counters, statuses and reason codes. It never
+holds prompts, model text, tool arguments, file contents, paths, secrets or
+checkpoint locations; bounded lists say how many entries they omitted.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from artemiskit.engine._outcomes import TaskVerification
+from artemiskit.engine._state import StateChange
+
+__all__ = [
+    "RECORD_SCHEMA",
+    "RECORD_SCHEMA_VERSION",
+    "BudgetInfo",
+    "BudgetLimits",
+    "BudgetUsed",
+    "CleanupInfo",
+    "EventInfo",
+    "ExecutionInfo",
+    "ExecutionRecord",
+    "OperationSummary",
+    "PolicyInfo",
+    "StateChangeInfo",
+    "TargetInfo",
+    "ToolSummary",
+    "WorkflowInfo",
+]
+
+RECORD_SCHEMA = "artemiskit.workflow-record"
+RECORD_SCHEMA_VERSION = 1
+
+
+@attrs.frozen(kw_only=True)
+class WorkflowInfo:
+    """Which workflow ran: its name and the digest of its validated contract."""
+
+    name: str
+    digest: str
+    version: int = 1
+
+
+@attrs.frozen(kw_only=True)
+class TargetInfo:
+    """Which target ran; the transport digest binds the effective configuration."""
+
+    provider: str
+    model: str
+    transport_digest: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class ExecutionInfo:
+    """How the execution ended and when."""
+
+    status: str
+    reason: str
+    started_at: str
+    finished_at: str
+    duration_ms: int
+
+
+@attrs.frozen(kw_only=True)
+class BudgetLimits:
+    """The caps the workflow declared (``None`` = no separate cap)."""
+
+    max_actions: int
+    timeout_ms: int
+    max_model_requests: int | None = None
+    max_tool_calls: int | None = None
+    max_tokens: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class BudgetUsed:
+    """What the run consumed; token totals are ``None`` unless fully measured."""
+
+    actions: int
+    model_requests: int
+    tool_calls: int
+    input_tokens: int | None
+    output_tokens: int | None
+
+
+@attrs.frozen(kw_only=True)
+class BudgetInfo:
+    """Budget limits, use, measurement quality and overshoot."""
+
+    limits: BudgetLimits
+    used: BudgetUsed
+    usage_measurement: Literal["complete", "partial", "unavailable"]
+    measured_input_tokens: int
+    measured_output_tokens: int
+    unmeasured_responses: int
+    overshoot_tokens: int
+
+
+@attrs.frozen(kw_only=True)
+class PolicyInfo:
+    """Policy denials by count and reason code."""
+
+    on_denial: str
+    denials: int
+    denial_reasons: dict[str, int]
+
+
+@attrs.frozen(kw_only=True)
+class ToolSummary:
+    """Per catalogue tool: logical calls and how they ended."""
+
+    tool: str
+    calls: int
+    succeeded: int
+    failed: int
+    denied: int
+    attempts: int
+
+
+@attrs.frozen(kw_only=True)
+class OperationSummary:
+    """The operation ledger by status; ``omitted`` counts truncated entries."""
+
+    total: int
+    succeeded: int
+    failed: int
+    unknown: int
+    pending: int
+    omitted: int
+
+
+@attrs.frozen(kw_only=True)
+class StateChangeInfo:
+    """Before/after digests of successful changes, bounded."""
+
+    count: int
+    entries: tuple[StateChange, ...]
+    omitted: int
+
+
+@attrs.frozen(kw_only=True)
+class EventInfo:
+    """How many events were emitted and how many a slow reader dropped."""
+
+    emitted: int
+    dropped: int
+    readers: int
+
+
+@attrs.frozen(kw_only=True)
+class CleanupInfo:
+    """Whether everything the run owned is confirmed released."""
+
+    status: Literal["complete", "unresolved", "not_needed"]
+    reason: str | None
+    timeout_ms: int
+    unresolved: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class ExecutionRecord:
+    """The bounded, metadata-only record of one run attempt (schema version 1)."""
+
+    run_id: str
+    attempt_id: str
+    workflow: WorkflowInfo
+    target: TargetInfo
+    environment_kind: str
+    execution: ExecutionInfo
+    exit_code: int
+    budget: BudgetInfo
+    policy: PolicyInfo
+    tools: tuple[ToolSummary, ...]
+    operations: OperationSummary
+    state_changes: StateChangeInfo
+    events: EventInfo
+    cleanup: CleanupInfo
+    task_verification: TaskVerification
+    schema: str = RECORD_SCHEMA
+    schema_version: int = RECORD_SCHEMA_VERSION

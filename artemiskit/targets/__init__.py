@@ -1,0 +1,29 @@
+"""Agent targets: the protocols the engine drives, and the offline scripted target."""
+
+from __future__ import annotations
+
+from artemiskit.targets._protocol import (
+    AgentTarget,
+    Message,
+    ModelClient,
+    ModelRequest,
+    TargetRequest,
+    TargetResponse,
+    ToolCall,
+    ToolDefinition,
+    Usage,
+    create_model_client_target,
+)
+
+__all__ = [
+    "AgentTarget",
+    "Message",
+    "ModelClient",
+    "ModelRequest",
+    "TargetRequest",
+    "TargetResponse",
+    "ToolCall",
+    "ToolDefinition",
+    "Usage",
+    "create_model_client_target",
+]

@@ -1,0 +1,223 @@
+"""The ``scripted`` provider: a deterministic, offline target that replays a script.
+
+A script is a YAML file (SPEC 5)::
+
+    version: 1
+    responses:
+      - tool_calls:
+          - {name: read_file, arguments: {path: docs/a.md}}
+        usage: {input_tokens: 120, output_tokens: 20}
+      - text: Done.
+        delay_ms: 50       # optional latency; honours cancellation
+
+One entry answers one model request, in order. The entry used is the number of
+assistant messages already in the conversation, so a resumed conversation picks up
+exactly where it stopped. A request past the last entry is a target failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import anyio
+import attrs
+
+from artemiskit._errors import FileAccessError, Problem, TargetError, WorkflowError
+from artemiskit.targets._protocol import TargetRequest, TargetResponse, ToolCall, Usage
+from artemiskit.workflow._yaml import format_path, parse_yaml
+
+__all__ = [
+    "MAX_SCRIPT_BYTES",
+    "ScriptEntry",
+    "ScriptedTarget",
+    "load_script",
+    "parse_script",
+]
+
+MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+_ENTRY_KEYS = {"tool_calls", "text", "usage", "delay_ms", "score"}
+
+
+@attrs.frozen(kw_only=True)
+class ScriptEntry:
+    """One scripted model answer."""
+
+    text: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage | None = None
+    delay_ms: int = 0
+    score: float | None = None
+
+
+def _problem(
+    problems: list[Problem], doc: Any, path: tuple[str | int, ...], msg: str
+) -> None:
+    position = doc.position(path)
+    line, column = position if position else (None, None)
+    problems.append(
+        Problem(
+            message=msg,
+            path=format_path(path),
+            source=doc.source,
+            line=line,
+            column=column,
+        )
+    )
+
+
+def _nonneg_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, ...]:
+    """Parse and check a script.
+
+    Raises:
+        WorkflowError: The script is not valid YAML or breaks the format; every
+            problem is listed with its line and column.
+    """
+    doc = parse_yaml(text, source=source)
+    problems: list[Problem] = []
+    data = doc.data
+    if not isinstance(data, dict):
+        raise WorkflowError(
+            "invalid script", [Problem(message="must be a mapping", source=source)]
+        )
+    for key in data:
+        if key not in ("version", "responses"):
+            _problem(problems, doc, (key,), "unknown key")
+    if data.get("version") != 1:
+        _problem(problems, doc, ("version",), "must be 1")
+    responses = data.get("responses")
+    entries: list[ScriptEntry] = []
+    if not isinstance(responses, list) or not responses:
+        _problem(problems, doc, ("responses",), "must be a non-empty list")
+        responses = []
+    for index, raw in enumerate(responses):
+        base: tuple[str | int, ...] = ("responses", index)
+        if not isinstance(raw, dict):
+            _problem(problems, doc, base, "must be a mapping")
+            continue
+        for key in raw:
+            if key not in _ENTRY_KEYS:
+                _problem(problems, doc, (*base, key), "unknown key")
+        text_value = raw.get("text")
+        if text_value is not None and not isinstance(text_value, str):
+            _problem(problems, doc, (*base, "text"), "must be a string")
+        calls: list[ToolCall] = []
+        raw_calls = raw.get("tool_calls", [])
+        if not isinstance(raw_calls, list):
+            _problem(problems, doc, (*base, "tool_calls"), "must be a list")
+            raw_calls = []
+        for k, call in enumerate(raw_calls):
+            where = (*base, "tool_calls", k)
+            if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+                _problem(problems, doc, where, "must be a mapping with a string name")
+                continue
+            if set(call) - {"name", "arguments", "id"}:
+                _problem(problems, doc, where, "unknown key (name, arguments, id)")
+            arguments = call.get("arguments", {})
+            encoded = arguments if isinstance(arguments, str) else json.dumps(arguments)
+            calls.append(
+                ToolCall(
+                    id=str(call.get("id") or f"call-{index + 1}-{k + 1}"),
+                    name=call["name"],
+                    arguments=encoded,
+                )
+            )
+        usage = raw.get("usage")
+        parsed_usage = None
+        if usage is not None:
+            if (
+                not isinstance(usage, dict)
+                or set(usage) != {"input_tokens", "output_tokens"}
+                or not all(_nonneg_int(v) for v in usage.values())
+            ):
+                _problem(
+                    problems,
+                    doc,
+                    (*base, "usage"),
+                    "must hold non-negative integers input_tokens and output_tokens",
+                )
+            else:
+                parsed_usage = Usage(**usage)
+        delay = raw.get("delay_ms", 0)
+        if not _nonneg_int(delay) or delay > 600_000:
+            _problem(problems, doc, (*base, "delay_ms"), "must be an integer 0–600000")
+            delay = 0
+        score = raw.get("score")
+        if score is not None and (
+            isinstance(score, bool)
+            or not isinstance(score, int | float)
+            or not 0 <= score <= 1
+        ):
+            _problem(problems, doc, (*base, "score"), "must be a number 0–1")
+            score = None
+        entries.append(
+            ScriptEntry(
+                text=text_value if isinstance(text_value, str) else None,
+                tool_calls=tuple(calls),
+                usage=parsed_usage,
+                delay_ms=delay,
+                score=None if score is None else float(score),
+            )
+        )
+    if problems:
+        raise WorkflowError("invalid script", problems, reason="invalid_script")
+    return tuple(entries)
+
+
+async def load_script(path: str | os.PathLike[str]) -> tuple[ScriptEntry, ...]:
+    """Read and parse a script file.
+
+    Raises:
+        FileAccessError: The file is missing or unreadable (exit 1).
+        WorkflowError: The script is invalid (exit 2).
+    """
+    script_path = anyio.Path(path)
+    try:
+        size = (await script_path.stat()).st_size
+        if size > MAX_SCRIPT_BYTES:
+            raise WorkflowError(
+                f"script is larger than {MAX_SCRIPT_BYTES} bytes",
+                reason="invalid_script",
+            )
+        text = await script_path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FileAccessError(
+            f"cannot read the script {os.fspath(path)!s}: {exc.__class__.__name__}",
+            reason="script_unreadable",
+        ) from exc
+    return parse_script(text, source=os.fspath(path))
+
+
+@attrs.frozen(kw_only=True)
+class ScriptedTarget:
+    """An `AgentTarget` that replays script entries, one per model request."""
+
+    entries: tuple[ScriptEntry, ...]
+
+    def entry_for(self, request: TargetRequest) -> ScriptEntry:
+        """The entry that answers ``request``.
+
+        Raises:
+            TargetError: The script has no entry left (exit 7).
+        """
+        index = sum(1 for m in request.messages if m.role == "assistant")
+        if index >= len(self.entries):
+            raise TargetError(
+                "the script has no response left for this model request",
+                reason="script_exhausted",
+            )
+        return self.entries[index]
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        """Answer with the next script entry, after its ``delay_ms``."""
+        entry = self.entry_for(request)
+        if entry.delay_ms:
+            await anyio.sleep(entry.delay_ms / 1000)
+        return TargetResponse(
+            text=entry.text, tool_calls=entry.tool_calls, usage=entry.usage
+        )

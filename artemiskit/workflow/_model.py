@@ -1,0 +1,292 @@
+"""The workflow contract (SPEC section 3) as frozen attrs classes.
+
+These classes hold a workflow that has already passed the JSON Schema and the semantic
+checks; build them with `load_agent_workflow` / `parse_agent_workflow`, not by hand,
+unless you know the contract holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import attrs
+
+__all__ = [
+    "ALLOW_KEYS",
+    "Budgets",
+    "Conversation",
+    "Document",
+    "EnvironmentSpec",
+    "Fault",
+    "FaultKind",
+    "FileOutcome",
+    "FinalResponseCheck",
+    "FinalResponseOutcome",
+    "InitialState",
+    "JudgeOutcome",
+    "JudgeSpec",
+    "Outcome",
+    "Policy",
+    "RecordOutcome",
+    "RecordRef",
+    "RetryPolicy",
+    "StateOutcome",
+    "TargetParameters",
+    "TargetSpec",
+    "ToolAllow",
+    "ToolCalledOutcome",
+    "ToolDeclaration",
+    "ToolNotCalledOutcome",
+    "Turn",
+    "Workflow",
+]
+
+FaultKind = Literal[
+    "unavailable_tool",
+    "timeout",
+    "stale_read",
+    "incomplete_read",
+    "malformed_result",
+    "conflicting_instructions",
+]
+
+#: Every key an `allow` block may hold.
+ALLOW_KEYS = ("paths", "ids", "tables", "fields", "recipients", "actions", "assignees")
+
+
+@attrs.frozen(kw_only=True)
+class TargetParameters:
+    """Sampling settings sent with every model request."""
+
+    temperature: float | None = None
+    top_p: float | None = None
+    seed: int | None = None
+    max_output_tokens: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class TargetSpec:
+    """Which provider entry and model the workflow runs against."""
+
+    provider: str
+    model: str
+    parameters: TargetParameters = TargetParameters()
+
+
+@attrs.frozen(kw_only=True)
+class Document:
+    """A document in the detached local state."""
+
+    title: str
+    content: str
+
+
+@attrs.frozen(kw_only=True)
+class InitialState:
+    """Detached state for the non-file catalogue tools."""
+
+    documents: dict[str, Document] = attrs.field(factory=dict)
+    records: dict[str, dict[str, dict[str, Any]]] = attrs.field(factory=dict)
+
+
+@attrs.frozen(kw_only=True)
+class EnvironmentSpec:
+    """Where file tools act, and the state every session starts from."""
+
+    kind: Literal["simulated", "sandbox"] = "simulated"
+    files: dict[str, str] = attrs.field(factory=dict)
+    state: InitialState = InitialState()
+    fixture: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class ToolAllow:
+    """The resources a declared tool may touch; globs over ids, paths, addresses."""
+
+    paths: tuple[str, ...] | None = None
+    ids: tuple[str, ...] | None = None
+    tables: tuple[str, ...] | None = None
+    fields: tuple[str, ...] | None = None
+    recipients: tuple[str, ...] | None = None
+    actions: tuple[str, ...] | None = None
+    assignees: tuple[str, ...] | None = None
+
+
+@attrs.frozen(kw_only=True)
+class ToolDeclaration:
+    """A catalogue tool the agent may call, and on which resources."""
+
+    name: str
+    allow: ToolAllow = ToolAllow()
+
+
+@attrs.frozen(kw_only=True)
+class Policy:
+    """Host policy: network is always denied; what a denial does to the run."""
+
+    network: Literal["denied"] = "denied"
+    on_denial: Literal["stop", "report"] = "stop"
+
+
+@attrs.frozen(kw_only=True)
+class Turn:
+    """One user message; the agent loop runs until the model answers in text."""
+
+    user: str
+
+
+@attrs.frozen(kw_only=True)
+class Conversation:
+    """The system prompt and the scripted user turns."""
+
+    turns: tuple[Turn, ...]
+    system: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Budgets:
+    """Caps on the run (SPEC 3.2); ``None`` means no separate cap."""
+
+    max_actions: int
+    timeout_ms: int
+    max_model_requests: int | None = None
+    max_tool_calls: int | None = None
+    max_tokens: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class FileOutcome:
+    """A requirement on one file of the final state."""
+
+    id: str
+    file: str
+    exists: bool | None = None
+    absent: bool | None = None
+    contains: tuple[str, ...] = ()
+    equals: str | None = None
+    matches: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class RecordRef:
+    """A record address: table and id."""
+
+    table: str
+    id: str
+
+
+@attrs.frozen(kw_only=True)
+class RecordOutcome:
+    """A requirement that a record exists and holds the given field values."""
+
+    id: str
+    record: RecordRef
+    fields: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen(kw_only=True)
+class StateOutcome:
+    """A requirement on a dotted path of the final state (SPEC 3.1 layout)."""
+
+    id: str
+    state: str
+    equals: Any
+
+
+@attrs.frozen(kw_only=True)
+class ToolCalledOutcome:
+    """Successful logical calls of a tool lie within ``min``..``max``."""
+
+    id: str
+    tool_called: str
+    min: int | None = None
+    max: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class ToolNotCalledOutcome:
+    """A tool never ran successfully."""
+
+    id: str
+    tool_not_called: str
+
+
+@attrs.frozen(kw_only=True)
+class FinalResponseCheck:
+    """Checks on the model's last text answer."""
+
+    contains: tuple[str, ...] = ()
+    matches: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class FinalResponseOutcome:
+    """A requirement on the model's final text answer."""
+
+    id: str
+    final_response: FinalResponseCheck
+
+
+@attrs.frozen(kw_only=True)
+class JudgeSpec:
+    """A rubric scored 0–1 by an explicitly configured judge."""
+
+    rubric: str
+    threshold: float
+
+
+@attrs.frozen(kw_only=True)
+class JudgeOutcome:
+    """A semantic requirement; unavailable unless a judge is configured."""
+
+    id: str
+    judge: JudgeSpec
+
+
+Outcome = (
+    FileOutcome
+    | RecordOutcome
+    | StateOutcome
+    | ToolCalledOutcome
+    | ToolNotCalledOutcome
+    | FinalResponseOutcome
+    | JudgeOutcome
+)
+
+
+@attrs.frozen(kw_only=True)
+class Fault:
+    """A declared fault injected into one occurrence of a tool (SPEC 3.4)."""
+
+    id: str
+    tool: str
+    occurrence: int
+    kind: FaultKind
+    timeout_ms: int | None = None
+    fixture: dict[str, Any] | None = None
+    content: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class RetryPolicy:
+    """How many attempts a logical tool call gets, the first one included."""
+
+    max_attempts: int = 1
+
+
+@attrs.frozen(kw_only=True)
+class Workflow:
+    """A validated workflow, version 1."""
+
+    version: Literal[1]
+    name: str
+    target: TargetSpec
+    conversation: Conversation
+    budgets: Budgets
+    description: str | None = None
+    environment: EnvironmentSpec = EnvironmentSpec()
+    tools: tuple[ToolDeclaration, ...] = ()
+    policy: Policy = Policy()
+    outcomes: tuple[Outcome, ...] = ()
+    faults: tuple[Fault, ...] = ()
+    retry: RetryPolicy = RetryPolicy()

@@ -1,0 +1,41 @@
+"""The one place where SDK errors become exit codes and stderr messages."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+import click
+
+from artemiskit import ArtemisError
+
+__all__ = ["fail", "reports_errors"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def fail(message: str, code: int) -> None:
+    """Print ``message`` to stderr and exit with ``code``."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Turn any `ArtemisError` escaping ``command`` into its SPEC 9 exit code.
+
+    User errors never print a traceback: the message (and every listed problem)
+    goes to stderr, and the process exits with the error family's code.
+    """
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except ArtemisError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+
+    return wrapper
