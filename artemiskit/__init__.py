@@ -22,8 +22,13 @@ from artemiskit._errors import (
     UnsupportedError,
     WorkflowError,
 )
+from artemiskit._kit import ArtemisKit, create_agent_workflow_session
 from artemiskit._version import __version__
+from artemiskit.config import TrustedConfig, load_trusted_config
+from artemiskit.engine._events import SessionEvent
+from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
+from artemiskit.records import ExecutionRecord
 from artemiskit.targets import (
     AgentTarget,
     Message,
@@ -36,10 +41,17 @@ from artemiskit.targets import (
     Usage,
     create_model_client_target,
 )
+from artemiskit.workflow import (
+    Workflow,
+    load_agent_workflow,
+    parse_agent_workflow,
+    validate_agent_workflow,
+)
 
 __all__ = [
     "AgentTarget",
     "ArtemisError",
+    "ArtemisKit",
     "BudgetExhaustedError",
     "CheckpointError",
     "CleanupReport",
@@ -48,6 +60,7 @@ __all__ = [
     "Environment",
     "EnvironmentFactory",
     "EnvironmentFailureError",
+    "ExecutionRecord",
     "FileAccessError",
     "FileOperationError",
     "FixtureError",
@@ -59,15 +72,25 @@ __all__ = [
     "Problem",
     "RuntimeFailureError",
     "SessionCancelledError",
+    "SessionEvent",
     "SessionStateError",
     "TargetError",
     "TargetRequest",
     "TargetResponse",
     "ToolCall",
     "ToolDefinition",
+    "TrustedConfig",
     "UnsupportedError",
     "Usage",
+    "Workflow",
     "WorkflowError",
+    "WorkflowResult",
+    "WorkflowSession",
     "__version__",
+    "create_agent_workflow_session",
     "create_model_client_target",
+    "load_agent_workflow",
+    "load_trusted_config",
+    "parse_agent_workflow",
+    "validate_agent_workflow",
 ]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import click
 
 from artemiskit import ArtemisError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["fail", "reports_errors"]
 

@@ -56,6 +56,7 @@ from artemiskit.targets._protocol import (
 from artemiskit.tools._base import ToolContext, ToolFailure
 from artemiskit.tools._catalogue import CATALOGUE
 from artemiskit.tools._registry import HANDLERS
+from artemiskit.workflow import load_fixture_state, merge_fixture
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
@@ -117,8 +118,10 @@ class WorkflowSession:
         local: LocalState,
         target_info: TargetInfo,
         cleanup_timeout_ms: int | None = None,
+        fixture_root: str | None = None,
     ) -> None:
         self._workflow = workflow
+        self._fixture_root = fixture_root
         self._target = target
         self._factory = environment
         self._files = dict(files)
@@ -216,7 +219,36 @@ class WorkflowSession:
         self._set(t.stop(self._state, stop))
         self._hub.emit("execution_stopped", status=stop.status, reason=stop.reason)
 
+    async def _load_fixture(self) -> None:
+        """Merge a referenced fixture into the initial files and state."""
+        reference = self._workflow.environment.fixture
+        if reference is None or self._fixture_root is None:
+            return
+        contents = await load_fixture_state(reference, fixture_root=self._fixture_root)
+        spec = merge_fixture(self._workflow.environment, contents)
+        self._files = dict(spec.files)
+        self._set(
+            attrs.evolve(
+                self._state,
+                local=attrs.evolve(
+                    self._state.local,
+                    documents=dict(spec.state.documents),
+                    records=dict(spec.state.records),
+                ),
+            )
+        )
+
+    async def _close_target(self) -> None:
+        aclose = getattr(self._target, "aclose", None)
+        if aclose is not None:
+            with (
+                anyio.CancelScope(shield=True),
+                anyio.move_on_after(self._cleanup_timeout_ms / 1000),
+            ):
+                await aclose()
+
     async def _execute(self) -> WorkflowResult:
+        await self._load_fixture()
         started = datetime.now(UTC)
         self._hub.emit("run_started")
         deadline = anyio.current_time() + self._workflow.budgets.timeout_ms / 1000
@@ -262,6 +294,7 @@ class WorkflowSession:
                     t.settle_operation(self._state, op.id, "unknown", "interrupted")
                 )
         files, cleanup = await self._release(environment)
+        await self._close_target()
         state = self._state
         stop = state.stop
         exported = None if files is None else final_state(files, state.local)

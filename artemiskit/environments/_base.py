@@ -10,10 +10,12 @@ environment still refuses anything that would escape its root.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import attrs
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["CleanupReport", "Environment", "EnvironmentFactory"]
 

@@ -1,0 +1,305 @@
+"""The SDK front door: `ArtemisKit` and `create_agent_workflow_session`.
+
+The workflow keeps authority over provider and model; trusted configuration only
+supplies credentials and transport settings. Heavy backends (httpx for the OpenAI
+client, aiodocker for the sandbox) are imported only when a run needs them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import anyio
+import attrs
+
+from artemiskit._errors import (
+    ConfigError,
+    SessionStateError,
+    UnsupportedError,
+    WorkflowError,
+)
+from artemiskit.config._config import ProviderConfig, TrustedConfig, load_trusted_config
+from artemiskit.engine._session import WorkflowResult, WorkflowSession
+from artemiskit.engine._state import LocalState
+from artemiskit.providers._digest import transport_digest
+from artemiskit.records._record import TargetInfo
+from artemiskit.targets._protocol import (
+    AgentTarget,
+    ModelClient,
+    TargetRequest,
+    TargetResponse,
+    create_model_client_target,
+)
+from artemiskit.targets._scripted import ScriptedTarget, load_script
+from artemiskit.workflow import load_agent_workflow
+from artemiskit.workflow._model import Workflow
+
+if TYPE_CHECKING:
+    from artemiskit.environments._base import EnvironmentFactory
+
+__all__ = ["ArtemisKit", "create_agent_workflow_session"]
+
+WorkflowSource = str | os.PathLike[str] | Workflow
+
+
+def _environment_factory(
+    workflow: Workflow, config: TrustedConfig | None
+) -> EnvironmentFactory:
+    if workflow.environment.kind == "simulated":
+        from artemiskit.environments._simulated import SimulatedFactory
+
+        return SimulatedFactory()
+    from artemiskit.environments._sandbox import DockerSandboxFactory, SandboxSettings
+
+    sandbox = config.sandbox if config is not None else None
+    overrides = {
+        key: value
+        for key, value in (attrs.asdict(sandbox) if sandbox else {}).items()
+        if value is not None
+    }
+    return DockerSandboxFactory(SandboxSettings(**overrides))
+
+
+def create_agent_workflow_session(
+    *,
+    workflow: Workflow,
+    target: AgentTarget,
+    fixture_root: str | os.PathLike[str] | None = None,
+    environment: EnvironmentFactory | None = None,
+    cleanup_timeout_ms: int | None = None,
+    provider_label: str | None = None,
+    transport_digest: str | None = None,
+) -> WorkflowSession:
+    """Create the low-level session for a validated workflow and a target.
+
+    Args:
+        workflow: A workflow from `load_agent_workflow` / `parse_agent_workflow`.
+        target: The agent the engine drives.
+        fixture_root: Where ``environment.fixture`` resolves; required when the
+            workflow references a fixture.
+        environment: The environment factory; by default the workflow's
+            ``environment.kind`` picks the built-in one.
+        cleanup_timeout_ms: The drain period for cancellation and cleanup
+            (default 1,000 ms simulated / 6,000 ms sandbox, at most 10,000 ms).
+        provider_label: The provider name shown in the record (default: the
+            workflow's ``target.provider``).
+        transport_digest: A digest of the effective transport configuration,
+            bound into the record.
+
+    Returns:
+        A session ready to `run()`.
+
+    Raises:
+        WorkflowError: The workflow references a fixture and no root was given,
+            or the cleanup timeout is out of range.
+    """
+    if workflow.environment.fixture is not None and fixture_root is None:
+        raise WorkflowError(
+            "the workflow references environment.fixture, so a fixture_root is "
+            "required",
+            reason="fixture_root_required",
+        )
+    if cleanup_timeout_ms is not None and not 1 <= cleanup_timeout_ms <= 10_000:
+        raise WorkflowError(
+            "cleanup_timeout_ms must be between 1 and 10000", reason="invalid_option"
+        )
+    spec = workflow.environment
+    return WorkflowSession(
+        workflow=workflow,
+        target=target,
+        environment=environment or _environment_factory(workflow, None),
+        files=spec.files,
+        local=LocalState(
+            documents=dict(spec.state.documents), records=dict(spec.state.records)
+        ),
+        target_info=TargetInfo(
+            provider=provider_label or workflow.target.provider,
+            model=workflow.target.model,
+            transport_digest=transport_digest,
+        ),
+        cleanup_timeout_ms=cleanup_timeout_ms,
+        fixture_root=None if fixture_root is None else os.fspath(fixture_root),
+    )
+
+
+class ArtemisKit:
+    """The convenience facade: builds the target from trusted configuration.
+
+    Args:
+        config: A loaded `TrustedConfig`, or the path of ``artemis.config.yaml``
+            (read on first use). ``None`` means no provider entries: only the
+            offline ``scripted`` provider and explicit clients/targets work.
+    """
+
+    def __init__(
+        self, *, config: TrustedConfig | str | os.PathLike[str] | None = None
+    ) -> None:
+        self._config_source = config
+        self._config: TrustedConfig | None = (
+            config if isinstance(config, TrustedConfig) else None
+        )
+
+    async def _trusted_config(self) -> TrustedConfig:
+        if self._config is None:
+            if self._config_source is None or isinstance(
+                self._config_source, TrustedConfig
+            ):
+                self._config = TrustedConfig()
+            else:
+                self._config = await load_trusted_config(self._config_source)
+        return self._config
+
+    async def create_workflow_session(
+        self,
+        *,
+        workflow: WorkflowSource,
+        client: ModelClient | None = None,
+        target: AgentTarget | None = None,
+        provider_config: Mapping[str, object] | None = None,
+        fixture_root: str | os.PathLike[str] | None = None,
+        environment: EnvironmentFactory | None = None,
+        cleanup_timeout_ms: int | None = None,
+    ) -> WorkflowSession:
+        """Load the workflow, build its target and create a session.
+
+        Args:
+            workflow: A workflow file path, or a validated `Workflow`.
+            client: A `ModelClient` to drive (trusted host code).
+            target: An `AgentTarget` to drive (trusted host code).
+            provider_config: Overrides for the workflow's provider entry
+                (e.g. ``{"api_key": ...}``), merged over the configuration.
+            fixture_root: Where fixtures and scripts resolve; defaults to the
+                workflow file's folder. An inline workflow that references a
+                fixture needs it explicitly.
+            environment: A custom environment factory.
+            cleanup_timeout_ms: The cleanup drain period.
+
+        Returns:
+            A session ready to `run()`.
+
+        Raises:
+            SessionStateError: Both ``client`` and ``target`` were given.
+            ConfigError: The provider entry is missing or lacks a credential.
+            UnsupportedError: The provider type cannot run here.
+        """
+        if client is not None and target is not None:
+            raise SessionStateError(
+                "pass either client or target, not both", reason="invalid_option"
+            )
+        if isinstance(workflow, Workflow):
+            loaded = workflow
+            root = fixture_root
+        else:
+            loaded = await load_agent_workflow(workflow)
+            root = fixture_root or (await anyio.Path(workflow).absolute()).parent
+        config = await self._trusted_config()
+        digest = None
+        if target is None and client is not None:
+            target = _client_target(client, loaded)
+        elif target is None:
+            target, digest = await _configured_target(
+                loaded, config, provider_config, root
+            )
+        return create_agent_workflow_session(
+            workflow=loaded,
+            target=target,
+            fixture_root=root,
+            environment=environment or _environment_factory(loaded, config),
+            cleanup_timeout_ms=cleanup_timeout_ms,
+            transport_digest=digest,
+        )
+
+    async def run_workflow(
+        self,
+        *,
+        workflow: WorkflowSource,
+        client: ModelClient | None = None,
+        target: AgentTarget | None = None,
+        provider_config: Mapping[str, object] | None = None,
+        fixture_root: str | os.PathLike[str] | None = None,
+        environment: EnvironmentFactory | None = None,
+        cleanup_timeout_ms: int | None = None,
+    ) -> WorkflowResult:
+        """Create a fresh session and run it once; see `create_workflow_session`."""
+        session = await self.create_workflow_session(
+            workflow=workflow,
+            client=client,
+            target=target,
+            provider_config=provider_config,
+            fixture_root=fixture_root,
+            environment=environment,
+            cleanup_timeout_ms=cleanup_timeout_ms,
+        )
+        return await session.run()
+
+
+@attrs.frozen
+class _ClosingTarget:
+    """A target that owns a client to close once the run is over."""
+
+    inner: AgentTarget
+    aclose: Callable[[], Awaitable[None]]
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        return await self.inner.respond(request)
+
+
+def _client_target(client: ModelClient, workflow: Workflow) -> AgentTarget:
+    parameters = workflow.target.parameters
+    return create_model_client_target(
+        client,
+        model=workflow.target.model,
+        temperature=parameters.temperature,
+        top_p=parameters.top_p,
+        seed=parameters.seed,
+    )
+
+
+async def _configured_target(
+    workflow: Workflow,
+    config: TrustedConfig,
+    overrides: Mapping[str, object] | None,
+    fixture_root: str | os.PathLike[str] | None,
+) -> tuple[AgentTarget, str | None]:
+    name = workflow.target.provider
+    entry = config.providers.get(name)
+    if entry is None:
+        if name != "scripted":
+            raise ConfigError(
+                f"the workflow's provider {name!r} has no entry in the trusted "
+                "configuration (give --config / ArtemisKit(config=...))",
+                reason="unknown_provider",
+            )
+        entry = ProviderConfig(name="scripted", type="scripted")
+    if overrides:
+        entry = attrs.evolve(entry, **dict(overrides))  # type: ignore[arg-type]
+    if entry.type == "scripted":
+        base = Path(entry.scripts_dir or fixture_root or ".")
+        if fixture_root is not None and entry.scripts_dir is not None:
+            base = Path(fixture_root) / entry.scripts_dir
+        script = await load_script(base / f"{workflow.target.model}.script.yaml")
+        return ScriptedTarget(entries=script), None
+    if entry.type == "openai":
+        from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
+
+        api_key = entry.resolve_api_key()
+        base_url = entry.base_url or DEFAULT_BASE_URL
+        client = OpenAIClient(
+            base_url=base_url,
+            api_key=api_key,
+            request_timeout_ms=entry.request_timeout_ms,
+            extra_headers=entry.headers,
+        )
+        digest = transport_digest(
+            provider_type="openai",
+            base_url=base_url,
+            api_key=api_key,
+            settings={"request_timeout_ms": entry.request_timeout_ms},
+        )
+        return _ClosingTarget(_client_target(client, workflow), client.aclose), digest
+    raise UnsupportedError(
+        f"provider type {entry.type!r} is not supported", reason="unsupported_target"
+    )

@@ -1,0 +1,1 @@
+"""Checkpoint stores: explicit, private pause and resume."""

@@ -1,0 +1,304 @@
+"""Trusted host configuration, ``artemis.config.yaml`` (SPEC 5).
+
+Unlike a workflow, the configuration is trusted: it holds credentials and transport
+settings, and any string value may be written ``${NAME}`` to read an environment
+variable. Upstream ArtemisKit keys are accepted: ``apiKey``/``baseUrl`` as aliases,
+unrelated top-level keys ignored with a notice.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import attrs
+
+from artemiskit._errors import ConfigError, FileAccessError, Problem, WorkflowError
+from artemiskit.workflow._yaml import YamlDocument, format_path, parse_yaml
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+__all__ = [
+    "ProviderConfig",
+    "SandboxConfig",
+    "TrustedConfig",
+    "load_trusted_config",
+    "parse_trusted_config",
+]
+
+MAX_CONFIG_BYTES = 1024 * 1024
+#: Top-level keys of upstream ArtemisKit configs that this engine does not use.
+UPSTREAM_KEYS = frozenset(
+    {
+        "project",
+        "scenariosDir",
+        "storage",
+        "output",
+        "ci",
+        "provider",
+        "model",
+        "redaction",
+        "defaults",
+        "reporting",
+        "judge",
+    }
+)
+_PROVIDER_KEYS = {
+    "type",
+    "base_url",
+    "baseUrl",
+    "api_key",
+    "apiKey",
+    "api_key_env",
+    "request_timeout_ms",
+    "scripts_dir",
+    "headers",
+}
+_SANDBOX_KEYS = {"image", "memory_bytes", "nano_cpus", "pids_limit", "tmpfs_bytes"}
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+PROVIDER_TYPES = ("openai", "scripted")
+
+
+@attrs.frozen(kw_only=True)
+class ProviderConfig:
+    """One provider entry.
+
+    Attributes:
+        name: The entry name a workflow's ``target.provider`` refers to.
+        type: ``openai`` or ``scripted`` (defaults to the entry name).
+        base_url: The endpoint, for ``openai``.
+        api_key: A literal key (discouraged); never shown in any output.
+        api_key_env: The environment variable holding the key.
+        request_timeout_ms: Per-request timeout.
+        scripts_dir: For ``scripted``: where ``MODEL.script.yaml`` files live.
+        headers: Extra HTTP headers (trusted).
+    """
+
+    name: str
+    type: str
+    base_url: str | None = None
+    api_key: str | None = attrs.field(default=None, repr=False)
+    api_key_env: str | None = None
+    request_timeout_ms: int = 60_000
+    scripts_dir: str | None = None
+    headers: dict[str, str] = attrs.field(factory=dict, repr=False)
+
+    def resolve_api_key(self) -> str | None:
+        """The credential, from ``api_key`` or ``api_key_env``.
+
+        Raises:
+            ConfigError: ``api_key_env`` names a variable that is not set.
+        """
+        if self.api_key is not None:
+            return self.api_key
+        if self.api_key_env is None:
+            return None
+        value = os.environ.get(self.api_key_env)
+        if not value:
+            raise ConfigError(
+                f"provider {self.name!r} needs the environment variable "
+                f"{self.api_key_env} to hold its API key, and it is not set",
+                reason="missing_credential",
+            )
+        return value
+
+
+@attrs.frozen(kw_only=True)
+class SandboxConfig:
+    """The trusted sandbox settings: which image, and resource limits."""
+
+    image: str | None = None
+    memory_bytes: int | None = None
+    nano_cpus: int | None = None
+    pids_limit: int | None = None
+    tmpfs_bytes: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class TrustedConfig:
+    """The whole trusted configuration.
+
+    Attributes:
+        providers: Provider entries by name.
+        sandbox: Sandbox settings.
+        notices: Keys that were ignored (upstream keys this engine does not use).
+        source: Where the configuration came from.
+    """
+
+    providers: dict[str, ProviderConfig] = attrs.field(factory=dict)
+    sandbox: SandboxConfig = SandboxConfig()
+    notices: tuple[str, ...] = ()
+    source: str | None = None
+
+
+def _expand(
+    value: Any, path: tuple[str | int, ...], problems: list[tuple[Any, str]]
+) -> Any:
+    if isinstance(value, str):
+
+        def replace(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name not in os.environ:
+                problems.append((path, f"environment variable {name} is not set"))
+                return ""
+            return os.environ[name]
+
+        return _VARIABLE.sub(replace, value)
+    if isinstance(value, dict):
+        return {k: _expand(v, (*path, k), problems) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_expand(v, (*path, i), problems) for i, v in enumerate(value)]
+    return value
+
+
+def _positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _provider(
+    name: str, raw: Any, path: tuple[str | int, ...], report: Any
+) -> ProviderConfig | None:
+    if not isinstance(raw, dict):
+        report(path, "must be a mapping")
+        return None
+    for key in raw:
+        if key not in _PROVIDER_KEYS:
+            report((*path, key), "unknown key")
+    entry = dict(raw)
+    for alias, key in (("apiKey", "api_key"), ("baseUrl", "base_url")):
+        if alias in entry:
+            if key in entry:
+                report((*path, alias), f"give either {alias} or {key}, not both")
+            entry[key] = entry.pop(alias)
+    kind = entry.get("type", name)
+    if kind not in PROVIDER_TYPES:
+        report((*path, "type"), f"must be one of {', '.join(PROVIDER_TYPES)}")
+    for key in ("base_url", "api_key", "api_key_env", "scripts_dir"):
+        if key in entry and not isinstance(entry[key], str):
+            report((*path, key), "must be a string")
+    if "api_key" in entry and "api_key_env" in entry:
+        report((*path, "api_key"), "give either api_key or api_key_env, not both")
+    timeout = entry.get("request_timeout_ms", 60_000)
+    if not _positive_int(timeout) or timeout > 3_600_000:
+        report((*path, "request_timeout_ms"), "must be an integer 1–3600000")
+        timeout = 60_000
+    headers = entry.get("headers", {})
+    if not isinstance(headers, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
+    ):
+        report((*path, "headers"), "must map header names to strings")
+        headers = {}
+    return ProviderConfig(
+        name=name,
+        type=str(kind),
+        base_url=entry.get("base_url"),
+        api_key=entry.get("api_key"),
+        api_key_env=entry.get("api_key_env"),
+        request_timeout_ms=timeout,
+        scripts_dir=entry.get("scripts_dir"),
+        headers=dict(headers),
+    )
+
+
+def _build(doc: YamlDocument, data: Mapping[str, Any], source: str) -> TrustedConfig:
+    problems: list[Problem] = []
+
+    def report(path: tuple[str | int, ...], message: str) -> None:
+        position = doc.position(path)
+        line, column = position if position else (None, None)
+        problems.append(
+            Problem(
+                message=message,
+                path=format_path(path),
+                source=source,
+                line=line,
+                column=column,
+            )
+        )
+
+    notices: list[str] = []
+    for key in data:
+        if key in UPSTREAM_KEYS:
+            notices.append(f"ignored upstream key {format_path((key,))}")
+        elif key not in ("providers", "sandbox"):
+            report((key,), "unknown key")
+    expansion: list[tuple[Any, str]] = []
+    expanded = _expand(
+        {k: v for k, v in data.items() if k not in UPSTREAM_KEYS}, (), expansion
+    )
+    for path, message in expansion:
+        report(path, message)
+    providers: dict[str, ProviderConfig] = {}
+    raw_providers = expanded.get("providers", {})
+    if not isinstance(raw_providers, dict):
+        report(("providers",), "must be a mapping of provider entries")
+        raw_providers = {}
+    for name, raw in raw_providers.items():
+        entry = _provider(name, raw, ("providers", name), report)
+        if entry is not None:
+            providers[name] = entry
+    sandbox = SandboxConfig()
+    raw_sandbox = expanded.get("sandbox", {})
+    if not isinstance(raw_sandbox, dict):
+        report(("sandbox",), "must be a mapping")
+    else:
+        for key, value in raw_sandbox.items():
+            if key not in _SANDBOX_KEYS:
+                report(("sandbox", key), "unknown key")
+            elif key == "image" and not isinstance(value, str):
+                report(("sandbox", key), "must be a string")
+            elif key != "image" and not _positive_int(value):
+                report(("sandbox", key), "must be a positive integer")
+        if not problems:
+            sandbox = SandboxConfig(
+                **{k: v for k, v in raw_sandbox.items() if k in _SANDBOX_KEYS}
+            )
+    if problems:
+        raise ConfigError("invalid configuration", problems)
+    return TrustedConfig(
+        providers=providers, sandbox=sandbox, notices=tuple(notices), source=source
+    )
+
+
+def parse_trusted_config(text: str, *, source: str = "<string>") -> TrustedConfig:
+    """Parse a trusted configuration.
+
+    Raises:
+        ConfigError: The configuration is invalid; every problem is listed with its
+            line, column and key path (exit 1).
+    """
+    try:
+        doc = parse_yaml(text, source=source)
+    except WorkflowError as exc:
+        raise ConfigError("invalid configuration", exc.problems) from exc
+    data = doc.data if doc.data is not None else {}
+    if not isinstance(data, dict):
+        raise ConfigError(
+            "invalid configuration",
+            [Problem(message="must be a mapping", source=source, line=1, column=1)],
+        )
+    return _build(doc, data, source)
+
+
+async def load_trusted_config(path: str | os.PathLike[str]) -> TrustedConfig:
+    """Read and parse ``artemis.config.yaml``.
+
+    Raises:
+        FileAccessError: The file cannot be read (exit 1).
+        ConfigError: The configuration is invalid (exit 1).
+    """
+    config_path = anyio.Path(path)
+    try:
+        if (await config_path.stat()).st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"configuration is larger than {MAX_CONFIG_BYTES} bytes")
+        text = await config_path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FileAccessError(
+            f"cannot read the configuration {os.fspath(path)}: "
+            f"{exc.__class__.__name__}",
+            reason="config_unreadable",
+        ) from exc
+    return parse_trusted_config(text, source=os.fspath(path))

@@ -1,0 +1,147 @@
+"""``akit workflow``: run a workflow and keep its record."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from typing import TYPE_CHECKING
+
+import anyio
+import click
+
+from artemiskit import ArtemisKit, WorkflowResult, WorkflowSession
+from artemiskit.records import record_to_dict
+from artemiskit_cli._errors import reports_errors
+from artemiskit_cli._files import check_new_outputs, write_new_file
+from artemiskit_cli._render import describe_event, summarize
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from artemiskit import SessionEvent
+    from artemiskit.config import TrustedConfig
+
+__all__ = ["workflow"]
+
+
+@click.group()
+def workflow() -> None:
+    """Run workflows against a target and keep metadata-only evidence."""
+
+
+async def _report_progress(events: AsyncIterator[SessionEvent]) -> None:
+    async for event in events:
+        line = describe_event(event)
+        if line:
+            click.echo(line, err=True)
+
+
+async def _cancel_on_signal(session: WorkflowSession, scope: anyio.CancelScope) -> None:
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async for signum in signals:
+            click.echo(
+                f"received {signal.Signals(signum).name}: cancelling, then cleaning up",
+                err=True,
+            )
+            session.cancel()
+            scope.cancel()
+            return
+
+
+async def _run(
+    workflow_file: str,
+    *,
+    config: str | TrustedConfig | None,
+    fixture_root: str | None,
+    cleanup_timeout: int | None,
+) -> WorkflowResult:
+    kit = ArtemisKit(config=config)
+    session = await kit.create_workflow_session(
+        workflow=workflow_file,
+        fixture_root=fixture_root,
+        cleanup_timeout_ms=cleanup_timeout,
+    )
+    async with anyio.create_task_group() as group:
+        group.start_soon(_report_progress, session.events())
+        watch = anyio.CancelScope()
+
+        async def watch_signals() -> None:
+            with watch:
+                await _cancel_on_signal(session, watch)
+
+        group.start_soon(watch_signals)
+        result = await session.run()
+        watch.cancel()
+    return result
+
+
+@workflow.command("run")
+@click.argument("workflow_file", metavar="WORKFLOW", type=click.Path(dir_okay=False))
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="Trusted configuration (artemis.config.yaml); optional for `scripted`.",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write the execution record here (a new path).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the record to stdout.")
+@click.option(
+    "--state-output",
+    type=click.Path(dir_okay=False),
+    help="Write the final state here, mode 0600 (sensitive working data).",
+)
+@click.option(
+    "--fixture-root",
+    type=click.Path(file_okay=False),
+    help="Where fixtures and scripts resolve (default: the workflow's folder).",
+)
+@click.option(
+    "--cleanup-timeout",
+    type=click.IntRange(1, 10_000),
+    help="Cleanup drain period in ms (default 1000 simulated / 6000 sandbox).",
+)
+@reports_errors
+def run(
+    workflow_file: str,
+    config_path: str | None,
+    output: str | None,
+    as_json: bool,
+    state_output: str | None,
+    fixture_root: str | None,
+    cleanup_timeout: int | None,
+) -> None:
+    """Run WORKFLOW once in a fresh environment; the exit code says what happened."""
+    check_new_outputs(output, state_output)
+    result = anyio.run(
+        lambda: _run(
+            workflow_file,
+            config=config_path,
+            fixture_root=fixture_root,
+            cleanup_timeout=cleanup_timeout,
+        )
+    )
+    record = record_to_dict(result.record)
+    encoded = json.dumps(record, indent=2, sort_keys=True).encode("utf-8") + b"\n"
+    if output is not None:
+        write_new_file(output, encoded)
+    if state_output is not None:
+        if result.state is None:
+            click.echo(
+                "error: the state export was requested but no final snapshot exists",
+                err=True,
+            )
+        else:
+            state = json.dumps(result.state, indent=2, ensure_ascii=False)
+            write_new_file(state_output, state.encode("utf-8") + b"\n", mode=0o600)
+    if as_json:
+        click.echo(encoded.decode("utf-8"), nl=False)
+    click.echo(summarize(result.record), err=True)
+    code = result.record.exit_code
+    if state_output is not None and result.state is None and code == 0:
+        code = 1
+    sys.exit(code)

@@ -1,0 +1,47 @@
+"""Human-readable progress and summaries, for stderr."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from artemiskit import SessionEvent
+    from artemiskit.records import ExecutionRecord
+
+__all__ = ["describe_event", "summarize"]
+
+
+def describe_event(event: SessionEvent) -> str | None:
+    """One progress line for an event, or ``None`` for events not worth a line."""
+    if event.type == "run_started":
+        return f"run {event.run_id} started"
+    if event.type == "environment_ready":
+        return "environment ready"
+    if event.type == "turn_started":
+        return f"turn {(event.turn or 0) + 1} started"
+    if event.type == "operation_admitted":
+        what = event.tool or "model request"
+        return f"{event.operation_id} admitted: {what}"
+    if event.type == "tool_denied":
+        return f"tool call denied: {event.tool or 'undeclared tool'} ({event.reason})"
+    if event.type == "execution_stopped":
+        return f"execution stopped: {event.status} ({event.reason})"
+    if event.type == "cleanup_finished":
+        return f"cleanup {event.status}"
+    return None
+
+
+def summarize(record: ExecutionRecord) -> str:
+    """A short multi-line summary of a record."""
+    used = record.budget.used
+    lines = [
+        f"execution: {record.execution.status} ({record.execution.reason})",
+        f"task verification: {record.task_verification.status}",
+        f"actions {used.actions}, model requests {used.model_requests}, "
+        f"tool calls {used.tool_calls}, usage {record.budget.usage_measurement}",
+        f"policy denials: {record.policy.denials}; cleanup: {record.cleanup.status}",
+        f"exit code: {record.exit_code}",
+    ]
+    for requirement in record.task_verification.requirements:
+        lines.append(f"  {requirement.id}: {requirement.status} ({requirement.reason})")
+    return "\n".join(lines)
