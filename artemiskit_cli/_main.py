@@ -1,0 +1,26 @@
+"""The ``akit`` click group; each command group lives in ``_commands``."""
+
+from __future__ import annotations
+
+import click
+
+from artemiskit import __version__
+from artemiskit_cli._commands.scenario import scenario
+from artemiskit_cli._commands.workflow import workflow
+
+__all__ = ["cli", "main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="akit")
+def cli() -> None:
+    """Run LLM agent workflows under control and keep honest evidence."""
+
+
+cli.add_command(scenario)
+cli.add_command(workflow)
+
+
+def main() -> None:
+    """Entry point of the ``akit`` console script."""
+    cli(prog_name="akit")
