@@ -1,0 +1,398 @@
+"""Semantic checks of a workflow: the rules its JSON Schema cannot express.
+
+They run on the plain data after the schema pass and skip any part the schema already
+found broken (``sound(path)`` is false there), so each problem is reported once. Each
+problem names the key path and the rule, never the offending value.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from artemiskit._limits import (
+    MAX_ARGUMENT_STRING_BYTES,
+    MAX_CONFLICTING_CONTENT_BYTES,
+    MAX_ENVIRONMENT_BYTES,
+    MAX_FAULT_FIXTURE_BYTES,
+    MAX_FILE_BYTES,
+    MAX_PATH_BYTES,
+    MAX_RETRY_ATTEMPTS,
+)
+from artemiskit._paths import normalize_path, path_problem
+from artemiskit.tools import CATALOGUE
+from artemiskit.tools._catalogue import schema_problem
+from artemiskit.workflow._yaml import KeyPath, YamlDocument
+
+if TYPE_CHECKING:
+    from artemiskit._errors import Problem
+
+__all__ = [
+    "FIXTURE_SUFFIXES",
+    "READ_ONLY_FAULT_KINDS",
+    "STATE_ROOTS",
+    "check_environment_content",
+    "glob_problem",
+    "semantic_problems",
+]
+
+Sound = Callable[[KeyPath], bool]
+
+#: Fault kinds that only make sense on a read tool.
+READ_ONLY_FAULT_KINDS = frozenset(
+    {"stale_read", "incomplete_read", "malformed_result", "conflicting_instructions"}
+)
+_CONFLICTING_TOOLS = ("read_file", "read_document")
+_FIXTURE_FAULT_KINDS = ("stale_read", "incomplete_read")
+#: Top-level keys of the final state that ``state:`` outcomes may address.
+STATE_ROOTS = ("files", "documents", "records", "drafts", "approvals", "delegations")
+#: File name endings a fixture reference may have.
+FIXTURE_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+def _kib(limit: int) -> str:
+    if limit % (1024 * 1024) == 0:
+        return f"{limit // (1024 * 1024)} MiB ({limit} bytes)"
+    return f"{limit // 1024} KiB ({limit} bytes)"
+
+
+def _size(value: str) -> int:
+    return len(value.encode("utf-8", "surrogatepass"))
+
+
+def glob_problem(pattern: str, *, is_path: bool) -> str | None:
+    """Say why a resource glob is malformed, or return ``None``.
+
+    Globs use ``*`` (within one path segment), ``**`` (any number of segments, path
+    globs only, a whole segment), ``?`` and bracket classes ``[abc]`` / ``[!abc]``.
+
+    Args:
+        pattern: The glob.
+        is_path: Whether it matches environment paths (the path rules apply).
+    """
+    if not pattern:
+        return "glob is empty"
+    if any(ord(c) < 32 or ord(c) == 127 for c in pattern):
+        return "glob contains a control character"
+    if _size(pattern) > MAX_PATH_BYTES:
+        return f"glob is longer than {MAX_PATH_BYTES} bytes"
+    cursor = pattern.find("[")
+    while cursor >= 0:
+        start = (
+            cursor + 2 if pattern[cursor + 1 : cursor + 2] in ("!", "^") else cursor + 1
+        )
+        close = pattern.find("]", start + 1)
+        if close < 0:
+            return "glob has a '[' without a closing ']'"
+        cursor = pattern.find("[", close + 1)
+    if is_path:
+        problem = path_problem(pattern)
+        if problem is not None:
+            return problem.replace("path", "path glob", 1)
+        if any("**" in s and s != "**" for s in pattern.split("/")):
+            return "'**' must be a whole path segment"
+    return None
+
+
+def semantic_problems(data: Any, doc: YamlDocument, sound: Sound) -> list[Problem]:
+    """List every semantic problem of a workflow whose sections passed the schema.
+
+    Args:
+        data: The plain workflow data.
+        doc: The parsed document, for positions.
+        sound: Tells whether the schema found nothing wrong at or under a path.
+    """
+    if not isinstance(data, dict):
+        return []
+    found = _generic_values(data, (), doc)
+    tools = data.get("tools", [])
+    declared: set[str] | None = None
+    if isinstance(tools, list):
+        declared = {
+            t["name"]
+            for t in tools
+            if isinstance(t, dict) and t.get("name") in CATALOGUE
+        }
+        found += _tools(tools, doc, sound)
+    if isinstance(data.get("environment"), dict):
+        found += _environment(data["environment"], doc, sound)
+    if isinstance(data.get("outcomes"), list):
+        found += _outcomes(data["outcomes"], declared, doc, sound)
+    if isinstance(data.get("faults"), list):
+        found += _faults(data["faults"], declared, doc, sound)
+    return found
+
+
+def _generic_values(value: Any, path: KeyPath, doc: YamlDocument) -> list[Problem]:
+    """Bound every string and refuse non-finite numbers, anywhere in the workflow."""
+    if isinstance(value, dict):
+        out: list[Problem] = []
+        for key, item in value.items():
+            if path == ("environment",) and key == "files":
+                continue  # file contents have their own, larger bound
+            out += _generic_values(item, (*path, key), doc)
+        return out
+    if isinstance(value, list):
+        return [
+            p
+            for i, item in enumerate(value)
+            for p in _generic_values(item, (*path, i), doc)
+        ]
+    if isinstance(value, float) and not math.isfinite(value):
+        return [doc.problem("must be a finite number", path)]
+    if isinstance(value, str) and _size(value) > MAX_ARGUMENT_STRING_BYTES:
+        limit = _kib(MAX_ARGUMENT_STRING_BYTES)
+        return [doc.problem(f"must be at most {limit} in UTF-8", path)]
+    return []
+
+
+def _tools(tools: list[Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
+    found: list[Problem] = []
+    first: dict[str, int] = {}
+    for index, tool in enumerate(tools):
+        here: KeyPath = ("tools", index)
+        if not sound(here):
+            continue
+        name = tool["name"]
+        if name in first:
+            message = f"declares a tool already declared at $.tools[{first[name]}]"
+            found.append(doc.problem(message, (*here, "name")))
+            continue
+        first[name] = index
+        spec = CATALOGUE[name]
+        allow: dict[str, Any] = tool.get("allow", {})
+        found.extend(
+            doc.problem(f"is required for {name}", (*here, "allow", key))
+            for key in spec.allow_required
+            if key not in allow
+        )
+        for key, globs in allow.items():
+            where = (*here, "allow", key)
+            if key not in spec.allow_keys:
+                accepts = ", ".join(spec.allow_keys)
+                message = f"is not an allow key of {name} (it accepts: {accepts})"
+                found.append(doc.problem(message, where, at_key=True))
+                continue
+            for cursor, glob in enumerate(globs):
+                problem = glob_problem(glob, is_path=key == "paths")
+                if problem is not None:
+                    found.append(doc.problem(problem, (*where, cursor)))
+    return found
+
+
+def _environment(env: dict[str, Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
+    found: list[Problem] = []
+    fixture = env.get("fixture")
+    if isinstance(fixture, str) and sound(("environment", "fixture")):
+        problem = path_problem(fixture)
+        if problem is None and not fixture.lower().endswith(FIXTURE_SUFFIXES):
+            problem = "fixture must be a .json, .yaml or .yml file"
+        if problem is not None:
+            found.append(doc.problem(problem, ("environment", "fixture")))
+    if sound(("environment",)):
+        found += check_environment_content(
+            env.get("files", {}), env.get("state", {}), doc, ("environment",)
+        )
+    return found
+
+
+def check_environment_content(
+    files: dict[str, str],
+    state: dict[str, Any],
+    doc: YamlDocument,
+    base: KeyPath,
+) -> list[Problem]:
+    """Check the path rules and size limits of files and state (inline or fixture).
+
+    Args:
+        files: Path to text.
+        state: ``{documents?, records?}``.
+        doc: The parsed document, for positions.
+        base: Where ``files`` and ``state`` sit in ``doc``.
+    """
+    found: list[Problem] = []
+    seen: dict[str, str] = {}
+    total = 0
+    for path, content in files.items():
+        where = (*base, "files", path)
+        problem = path_problem(path)
+        if problem is not None:
+            found.append(doc.problem(problem, where, at_key=True))
+            continue
+        canonical = normalize_path(path)
+        if canonical in seen:
+            found.append(
+                doc.problem("names the same file as another key", where, at_key=True)
+            )
+        seen[canonical] = path
+        size = _size(content)
+        total += size + _size(path)
+        if size > MAX_FILE_BYTES:
+            message = f"file is larger than {_kib(MAX_FILE_BYTES)}"
+            found.append(doc.problem(message, where))
+    total += _size(json.dumps(state, ensure_ascii=False, allow_nan=True))
+    if total > MAX_ENVIRONMENT_BYTES:
+        message = f"files and state are larger than {_kib(MAX_ENVIRONMENT_BYTES)}"
+        found.append(doc.problem(message, base))
+    return found
+
+
+def _unique_ids(items: list[Any], section: str, doc: YamlDocument) -> list[Problem]:
+    found: list[Problem] = []
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            continue
+        if item["id"] in first:
+            message = f"repeats the id of $.{section}[{first[item['id']]}]"
+            found.append(doc.problem(message, (section, index, "id")))
+        else:
+            first[item["id"]] = index
+    return found
+
+
+def _regex_problem(pattern: str) -> str | None:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return f"is not a valid regular expression ({exc.msg})"
+    except (OverflowError, RecursionError, ValueError):
+        return "is not a valid regular expression"
+    return None
+
+
+def _outcomes(
+    outcomes: list[Any], declared: set[str] | None, doc: YamlDocument, sound: Sound
+) -> list[Problem]:
+    found = _unique_ids(outcomes, "outcomes", doc)
+    for index, outcome in enumerate(outcomes):
+        here: KeyPath = ("outcomes", index)
+        if not sound(here):
+            continue
+        if "file" in outcome:
+            found += _file_outcome(outcome, here, doc)
+        elif "tool_called" in outcome:
+            if declared is not None and outcome["tool_called"] not in declared:
+                message = "names a tool that tools does not declare (it can never pass)"
+                found.append(doc.problem(message, (*here, "tool_called")))
+            low, high = outcome.get("min"), outcome.get("max")
+            if low is not None and high is not None and low > high:
+                found.append(doc.problem("must be ≥ min", (*here, "max")))
+        elif "final_response" in outcome:
+            matches = outcome["final_response"].get("matches")
+            problem = None if matches is None else _regex_problem(matches)
+            if problem is not None:
+                found.append(doc.problem(problem, (*here, "final_response", "matches")))
+        elif "state" in outcome:
+            segments = outcome["state"].split(".")
+            if segments[0] not in STATE_ROOTS or not all(segments):
+                roots = ", ".join(STATE_ROOTS)
+                message = f"must be a dotted path starting with one of: {roots}"
+                found.append(doc.problem(message, (*here, "state")))
+    return found
+
+
+def _file_outcome(
+    outcome: dict[str, Any], here: KeyPath, doc: YamlDocument
+) -> list[Problem]:
+    found: list[Problem] = []
+    problem = path_problem(outcome["file"])
+    if problem is not None:
+        found.append(doc.problem(problem, (*here, "file")))
+    groups = [
+        name
+        for name, keys in (
+            ("exists", ("exists",)),
+            ("absent", ("absent",)),
+            ("content", ("contains", "equals", "matches")),
+        )
+        if any(k in outcome for k in keys)
+    ]
+    if groups == ["exists", "absent"]:
+        found.append(doc.problem("exists and absent exclude each other", here))
+    elif len(groups) > 1:
+        message = "give one check: exists, absent, or contains/equals/matches"
+        found.append(doc.problem(message, here))
+    elif not groups:
+        message = (
+            "needs a check: exists: true, absent: true, or contains/equals/matches"
+        )
+        found.append(doc.problem(message, here))
+    if isinstance(outcome.get("matches"), str):
+        problem = _regex_problem(outcome["matches"])
+        if problem is not None:
+            found.append(doc.problem(problem, (*here, "matches")))
+    return found
+
+
+def _faults(
+    faults: list[Any], declared: set[str] | None, doc: YamlDocument, sound: Sound
+) -> list[Problem]:
+    found = _unique_ids(faults, "faults", doc)
+    per_occurrence: dict[tuple[str, int], int] = {}
+    for index, fault in enumerate(faults):
+        here: KeyPath = ("faults", index)
+        if not sound(here):
+            continue
+        tool, kind = fault["tool"], fault["kind"]
+        if declared is not None and tool not in declared:
+            found.append(
+                doc.problem("names a tool that tools does not declare", (*here, "tool"))
+            )
+        if kind in READ_ONLY_FAULT_KINDS and CATALOGUE[tool].kind != "read":
+            found.append(
+                doc.problem(f"{kind} applies only to read tools", (*here, "kind"))
+            )
+        elif kind == "conflicting_instructions" and tool not in _CONFLICTING_TOOLS:
+            message = f"{kind} applies only to read_file and read_document"
+            found.append(doc.problem(message, (*here, "kind")))
+        if "timeout_ms" in fault and kind != "timeout":
+            found.append(
+                doc.problem("is allowed only for timeout faults", (*here, "timeout_ms"))
+            )
+        found += _fault_payload(fault, here, doc)
+        slot = (tool, fault["occurrence"])
+        per_occurrence[slot] = per_occurrence.get(slot, 0) + 1
+        if per_occurrence[slot] == MAX_RETRY_ATTEMPTS + 1:
+            message = (
+                f"more than {MAX_RETRY_ATTEMPTS} faults for one tool and occurrence "
+                "(they apply to attempts 1 to 5)"
+            )
+            found.append(doc.problem(message, here))
+    return found
+
+
+def _fault_payload(
+    fault: dict[str, Any], here: KeyPath, doc: YamlDocument
+) -> list[Problem]:
+    found: list[Problem] = []
+    tool, kind = fault["tool"], fault["kind"]
+    fixture, content = fault.get("fixture"), fault.get("content")
+    if kind in _FIXTURE_FAULT_KINDS:
+        if fixture is None:
+            found.append(doc.problem(f"is required for {kind}", (*here, "fixture")))
+        elif CATALOGUE[tool].kind == "read":
+            problem = schema_problem(tool, "output", fixture)
+            if problem is not None:
+                message = f"does not satisfy the output schema of {tool}: {problem}"
+                found.append(doc.problem(message, (*here, "fixture")))
+            serialized = json.dumps(fixture, ensure_ascii=False, separators=(",", ":"))
+            if _size(serialized) > MAX_FAULT_FIXTURE_BYTES:
+                message = f"must be at most {_kib(MAX_FAULT_FIXTURE_BYTES)} as JSON"
+                found.append(doc.problem(message, (*here, "fixture")))
+    elif fixture is not None:
+        message = "is allowed only for stale_read and incomplete_read faults"
+        found.append(doc.problem(message, (*here, "fixture")))
+    if kind == "conflicting_instructions":
+        if content is None:
+            found.append(doc.problem(f"is required for {kind}", (*here, "content")))
+        elif _size(content) > MAX_CONFLICTING_CONTENT_BYTES:
+            message = f"must be at most {MAX_CONFLICTING_CONTENT_BYTES} bytes in UTF-8"
+            found.append(doc.problem(message, (*here, "content")))
+    elif content is not None:
+        message = "is allowed only for conflicting_instructions faults"
+        found.append(doc.problem(message, (*here, "content")))
+    return found

@@ -1,0 +1,252 @@
+"""Referenced fixtures: extra files and state loaded from under a fixture root.
+
+A fixture is a JSON or YAML file ``{documents?, records?, files?}`` with the shapes of
+``environment.state`` and ``environment.files``. It is resolved one path component at
+a time from the fixture root with ``openat``-style calls: each component is checked
+with ``lstat`` and opened with ``O_NOFOLLOW``, so neither a ``..`` nor a symbolic link
+anywhere below the root can lead outside it. Offline validation never calls this.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from typing import Any
+
+import anyio.to_thread
+import attrs
+import cattrs
+
+from artemiskit._converter import CONVERTER
+from artemiskit._errors import FixtureError, Problem, WorkflowError
+from artemiskit._limits import MAX_ENVIRONMENT_BYTES
+from artemiskit._paths import normalize_path, path_problem
+from artemiskit.workflow._checks import FIXTURE_SUFFIXES, check_environment_content
+from artemiskit.workflow._loader import workflow_schema_checker
+from artemiskit.workflow._model import Document, EnvironmentSpec, InitialState
+from artemiskit.workflow._yaml import YamlDocument, format_path, parse_yaml
+
+__all__ = [
+    "MAX_FIXTURE_FILE_BYTES",
+    "FixtureContents",
+    "load_fixture_state",
+    "merge_fixture",
+]
+
+#: A fixture file larger than the whole environment may be is refused unread.
+MAX_FIXTURE_FILE_BYTES = MAX_ENVIRONMENT_BYTES
+
+
+@attrs.frozen(kw_only=True)
+class FixtureContents:
+    """What a fixture adds to the environment.
+
+    Attributes:
+        documents: Documents by id.
+        records: Records by table, then id.
+        files: Text files by normalized relative path.
+    """
+
+    documents: dict[str, Document] = attrs.field(factory=dict)
+    records: dict[str, dict[str, dict[str, Any]]] = attrs.field(factory=dict)
+    files: dict[str, str] = attrs.field(factory=dict)
+
+
+def _refuse(reference: str, message: str) -> FixtureError:
+    return FixtureError(
+        f"fixture {reference}: {message}",
+        [Problem(message=message, path="$.environment.fixture", source=reference)],
+    )
+
+
+def _read_below(root: str, reference: str, limit: int) -> bytes:
+    """Read ``reference`` under ``root`` refusing traversal, links and odd files."""
+    segments = normalize_path(reference).split("/")
+    try:
+        cursor = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        raise _refuse(
+            reference, "the fixture root is not a readable directory"
+        ) from exc
+    opened = [cursor]
+    try:
+        for depth, name in enumerate(segments):
+            last = depth == len(segments) - 1
+            try:
+                info = os.stat(name, dir_fd=cursor, follow_symlinks=False)
+            except FileNotFoundError:
+                raise _refuse(reference, "fixture file not found") from None
+            except OSError as exc:
+                raise _refuse(reference, "fixture path is not readable") from exc
+            if stat.S_ISLNK(info.st_mode):
+                raise _refuse(reference, "fixture path goes through a symbolic link")
+            if not last:
+                if not stat.S_ISDIR(info.st_mode):
+                    raise _refuse(
+                        reference, "a fixture path component is not a directory"
+                    )
+                flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+                cursor = os.open(name, flags, dir_fd=cursor)
+                opened.append(cursor)
+                continue
+            if not stat.S_ISREG(info.st_mode):
+                raise _refuse(reference, "fixture is not a regular file")
+            flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
+            handle = os.open(name, flags, dir_fd=cursor)
+            opened.append(handle)
+            info = os.fstat(handle)
+            if not stat.S_ISREG(info.st_mode):
+                raise _refuse(reference, "fixture is not a regular file")
+            if info.st_size > limit:
+                raise _refuse(reference, f"fixture is larger than {limit} bytes")
+            with os.fdopen(os.dup(handle), "rb") as stream:
+                raw = stream.read(limit + 1)
+            if len(raw) > limit:
+                raise _refuse(reference, f"fixture is larger than {limit} bytes")
+            return raw
+    except OSError as exc:  # a component swapped for a link between checks
+        raise _refuse(
+            reference, "fixture path is not readable (or was replaced)"
+        ) from exc
+    finally:
+        for handle in reversed(opened):
+            os.close(handle)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _decode(raw: bytes, reference: str) -> YamlDocument:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise _refuse(reference, "fixture is not valid UTF-8") from None
+    if not reference.lower().endswith(".json"):
+        try:
+            return parse_yaml(text, source=reference)
+        except WorkflowError as exc:
+            raise FixtureError(
+                f"fixture {reference}: not valid YAML", exc.problems
+            ) from None
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in pairs]
+        if len(set(keys)) != len(keys):
+            raise ValueError("duplicate key")
+        return dict(pairs)
+
+    def no_constants(name: str) -> Any:
+        raise ValueError("NaN and Infinity are not JSON")
+
+    try:
+        data = json.loads(
+            text, object_pairs_hook=no_duplicates, parse_constant=no_constants
+        )
+    except (ValueError, RecursionError) as exc:
+        rule = (
+            str(exc)
+            if isinstance(exc, ValueError) and "duplicate" in str(exc)
+            else None
+        )
+        raise _refuse(
+            reference, f"fixture is not valid JSON ({rule or 'syntax'})"
+        ) from None
+    return YamlDocument(data=data, source=reference, positions={}, key_positions={})
+
+
+async def load_fixture_state(
+    reference: str, *, fixture_root: str | os.PathLike[str]
+) -> FixtureContents:
+    """Load and validate a fixture referenced by ``environment.fixture``.
+
+    Args:
+        reference: The relative path from the workflow.
+        fixture_root: The directory it resolves under (trusted; by default the
+            workflow file's folder).
+
+    Returns:
+        The fixture's documents, records and files (paths normalized).
+
+    Raises:
+        FixtureError: The reference breaks the path rules or escapes the root, a
+            component is a symbolic link, the file is missing, too large, not JSON/
+            YAML, or its contents break the contract.
+    """
+    problem = path_problem(reference)
+    if problem is not None:
+        raise _refuse(reference, problem)
+    if not reference.lower().endswith(FIXTURE_SUFFIXES):
+        raise _refuse(reference, "fixture must be a .json, .yaml or .yml file")
+    raw = await anyio.to_thread.run_sync(
+        _read_below, os.fspath(fixture_root), reference, MAX_FIXTURE_FILE_BYTES
+    )
+    doc = _decode(raw, reference)
+    checker = workflow_schema_checker()
+    found = checker.problems(doc.data, doc, node=checker.definition("fixture_contents"))
+    if not found:
+        files = doc.data.get("files", {})
+        state = {k: doc.data[k] for k in ("documents", "records") if k in doc.data}
+        found = check_environment_content(files, state, doc, ())
+    if found:
+        raise FixtureError(f"fixture {reference}: invalid contents", found)
+    data = dict(doc.data)
+    data["files"] = {normalize_path(k): v for k, v in data.get("files", {}).items()}
+    try:
+        return CONVERTER.structure(data, FixtureContents)
+    except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
+        raise _refuse(reference, "fixture contents do not fit the model") from exc
+
+
+def merge_fixture(
+    environment_spec: EnvironmentSpec, fixture: FixtureContents
+) -> EnvironmentSpec:
+    """Combine inline files and state with a loaded fixture.
+
+    Args:
+        environment_spec: The workflow's environment.
+        fixture: What `load_fixture_state` returned.
+
+    Returns:
+        The environment with the fixture's files, documents and records added.
+
+    Raises:
+        FixtureError: A file, document or record is defined both inline and in the
+            fixture, or the merged environment is larger than 64 MiB.
+    """
+    conflicts: list[Problem] = []
+    files = {normalize_path(k): v for k, v in environment_spec.files.items()}
+    for path, content in fixture.files.items():
+        if path in files:
+            conflicts.append(_conflict(("environment", "files", path)))
+        files[path] = content
+    documents = dict(environment_spec.state.documents)
+    for doc_id, document in fixture.documents.items():
+        if doc_id in documents:
+            conflicts.append(_conflict(("environment", "state", "documents", doc_id)))
+        documents[doc_id] = document
+    records = {t: dict(rows) for t, rows in environment_spec.state.records.items()}
+    for table, rows in fixture.records.items():
+        merged = records.setdefault(table, {})
+        for row_id, fields in rows.items():
+            if row_id in merged:
+                where = ("environment", "state", "records", table, row_id)
+                conflicts.append(_conflict(where))
+            merged[row_id] = fields
+    if conflicts:
+        raise FixtureError(
+            "the fixture redefines inline environment entries", conflicts
+        )
+    merged_state = InitialState(documents=documents, records=records)
+    size = sum(len(k.encode()) + len(v.encode()) for k, v in files.items())
+    size += len(
+        json.dumps(CONVERTER.unstructure(merged_state), ensure_ascii=False).encode()
+    )
+    if size > MAX_ENVIRONMENT_BYTES:
+        message = f"files and state are larger than {MAX_ENVIRONMENT_BYTES} bytes"
+        raise FixtureError(message, [Problem(message=message, path="$.environment")])
+    return attrs.evolve(environment_spec, files=files, state=merged_state)
+
+
+def _conflict(path: tuple[str, ...]) -> Problem:
+    return Problem(
+        message="is defined both inline and in the fixture", path=format_path(path)
+    )

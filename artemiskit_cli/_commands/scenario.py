@@ -1,0 +1,83 @@
+"""``akit scenario``: offline work on workflow files.
+
+``validate`` parses and checks the contract only. It loads no fixture, creates no
+environment, resolves no credentials and calls no model, and it imports neither the
+HTTP nor the Docker client library.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import anyio
+import click
+
+from artemiskit import WorkflowError
+from artemiskit.workflow import load_agent_workflow
+from artemiskit_cli._errors import reports_errors
+
+if TYPE_CHECKING:
+    from artemiskit import Problem
+
+__all__ = ["scenario"]
+
+
+@click.group()
+def scenario() -> None:
+    """Check workflow files offline."""
+
+
+def _line(problem: Problem, fallback: str) -> str:
+    where = problem.source or fallback
+    if problem.line is not None:
+        where += f":{problem.line}:{problem.column}"
+    return f"{where}: {problem.path}: {problem.message}"
+
+
+def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
+    return {
+        "file": problem.source or fallback,
+        "line": problem.line,
+        "column": problem.column,
+        "path": problem.path,
+        "message": problem.message,
+    }
+
+
+@scenario.command("validate")
+@click.argument("workflow_file", metavar="WORKFLOW", type=click.Path(dir_okay=True))
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the problems as a JSON list on stdout ([] when valid).",
+)
+@reports_errors
+def validate(workflow_file: str, as_json: bool) -> None:
+    """Check WORKFLOW against the contract, offline.
+
+    Exit 0 when valid, 2 when invalid (every problem listed as
+    FILE:LINE:COLUMN: KEY-PATH: rule), 1 when the file cannot be read.
+    """
+    try:
+        workflow = anyio.run(load_agent_workflow, workflow_file)
+    except WorkflowError as exc:
+        if as_json:
+            listing = [_as_json(p, workflow_file) for p in exc.problems]
+            click.echo(json.dumps(listing, indent=2, ensure_ascii=False))
+        for problem in exc.problems:
+            click.echo(_line(problem, workflow_file), err=True)
+        count = len(exc.problems)
+        noun = "problem" if count == 1 else "problems"
+        raise WorkflowError(
+            f"{workflow_file}: invalid workflow ({count} {noun})"
+        ) from None
+    if as_json:
+        click.echo("[]")
+    summary = (
+        f"ok: {workflow_file} is a valid workflow "
+        f"({len(workflow.tools)} tools, {len(workflow.outcomes)} outcomes, "
+        f"{len(workflow.faults)} faults)"
+    )
+    click.echo(summary, err=True)
