@@ -98,9 +98,14 @@ class EventHub:
         """How many readers subscribed."""
         return len(self._readers)
 
-    def subscribe(self) -> AsyncIterator[SessionEvent]:
-        """A new reader, receiving every event emitted from now on."""
-        reader = _Reader(self._capacity)
+    def subscribe(self, buffer: int | None = None) -> AsyncIterator[SessionEvent]:
+        """A new reader, receiving every event emitted from now on.
+
+        Args:
+            buffer: How many events this reader may fall behind before events
+                are dropped for it (default: the hub's capacity).
+        """
+        reader = _Reader(buffer or self._capacity)
         if self._closed:
             reader.close()
         self._readers.append(reader)

@@ -158,15 +158,21 @@ class WorkflowSession:
         """The result once the execution finished, else ``None``."""
         return self._result
 
-    def events(self) -> AsyncIterator[SessionEvent]:
+    def events(self, *, buffer: int = 1024) -> AsyncIterator[SessionEvent]:
         """A new reader of this session's metadata events.
 
         Each reader gets every event emitted after this call, in its own bounded
         buffer; a reader too slow to keep up loses events (counted in the
         record's ``events.dropped``) but never slows the engine. Iteration ends
         when the session finishes.
+
+        Args:
+            buffer: How many events this reader may fall behind before events
+                are dropped for it.
         """
-        return self._hub.subscribe()
+        if buffer < 1:
+            raise SessionStateError("buffer must be at least 1", reason="invalid_option")
+        return self._hub.subscribe(buffer)
 
     def cancel(self) -> None:
         """Stop new work; the run drains cleanup and records ``cancelled``.
