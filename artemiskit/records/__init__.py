@@ -22,8 +22,6 @@ from artemiskit.records._record import (
 )
 
 __all__ = [
-    "RECORD_SCHEMA",
-    "RECORD_SCHEMA_VERSION",
     "BudgetInfo",
     "BudgetLimits",
     "BudgetUsed",
@@ -33,6 +31,8 @@ __all__ = [
     "ExecutionRecord",
     "OperationSummary",
     "PolicyInfo",
+    "RECORD_SCHEMA",
+    "RECORD_SCHEMA_VERSION",
     "StateChangeInfo",
     "TargetInfo",
     "ToolSummary",

@@ -15,8 +15,6 @@ from artemiskit.engine._outcomes import TaskVerification
 from artemiskit.engine._state import StateChange
 
 __all__ = [
-    "RECORD_SCHEMA",
-    "RECORD_SCHEMA_VERSION",
     "BudgetInfo",
     "BudgetLimits",
     "BudgetUsed",
@@ -26,6 +24,8 @@ __all__ = [
     "ExecutionRecord",
     "OperationSummary",
     "PolicyInfo",
+    "RECORD_SCHEMA",
+    "RECORD_SCHEMA_VERSION",
     "StateChangeInfo",
     "TargetInfo",
     "ToolSummary",
