@@ -196,12 +196,9 @@ class OpenAIClient:
                 "POST", self._url, content=content, headers=self._headers
             ) as response:
                 status = response.status_code
-                limit = (
-                    _MAX_RESPONSE_BYTES
-                    if 200 <= status < 300
-                    else _MAX_ERROR_BODY_BYTES
-                )
-                return status, await _read_bounded(response, limit, status)
+                success = 200 <= status < 300
+                limit = _MAX_RESPONSE_BYTES if success else _MAX_ERROR_BODY_BYTES
+                body = await _read_bounded(response, limit)
         except httpx.TimeoutException as exc:
             raise self._timed_out() from exc
         except httpx.DecodingError as exc:
@@ -214,6 +211,13 @@ class OpenAIClient:
                 f"{self._endpoint} ({type(exc).__name__}); no retry was made",
                 reason="provider_unreachable",
             ) from exc
+        if body is not None:
+            return status, body
+        if success:
+            raise InvalidResponseError(
+                f"the provider's response body exceeds {limit} bytes"
+            )
+        return status, b""  # an oversized error body only loses its error code
 
     def _timed_out(self) -> TargetError:
         return TargetError(
@@ -258,20 +262,24 @@ class OpenAIClient:
         )
 
 
-async def _read_bounded(response: httpx.Response, limit: int, status: int) -> bytes:
-    """Read a response body, refusing (success) or truncating (error) past ``limit``."""
+async def _read_bounded(response: httpx.Response, limit: int) -> bytes | None:
+    """Read a response body of at most ``limit`` bytes; ``None`` when it is larger.
+
+    A declared ``Content-Length`` over the limit is refused before reading. A body
+    without one is read to its end (bounded in time by the request deadline) but
+    only ``limit`` bytes are kept: stopping httpx's byte iterator early would leave
+    its inner async generators to the garbage collector, which trio reports.
+    """
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
     chunks: list[bytes] = []
     size = 0
     async for chunk in response.aiter_bytes():
         size += len(chunk)
-        if size > limit:
-            if 200 <= status < 300:
-                raise InvalidResponseError(
-                    f"the provider's response body exceeds {limit} bytes"
-                )
-            break
-        chunks.append(chunk)
-    return b"".join(chunks)
+        if size <= limit:
+            chunks.append(chunk)
+    return b"".join(chunks) if size <= limit else None
 
 
 def _build_headers(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import collections
 import json
 import select
+import sys
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -42,11 +43,16 @@ POLL_SECONDS = 0.01  # how often the server threads look at their stop flag
 
 @dataclass(frozen=True)
 class Reply:
-    """Answer with ``status`` and ``body`` (JSON-encoded unless bytes)."""
+    """Answer with ``status`` and ``body`` (JSON-encoded unless bytes).
+
+    ``chunked`` sends the body with chunked transfer encoding, without a
+    ``Content-Length``, in pieces of 1 MiB.
+    """
 
     body: object = None
     status: int = 200
     content_type: str = "application/json"
+    chunked: bool = False
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,14 @@ def chat_reply(
     return Reply(body=body)
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up mid-answer is expected here, not a test failure."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class ChatServer:
     """The server; use as a context manager (starts and stops it)."""
 
@@ -104,7 +118,7 @@ class ChatServer:
         self._disconnects = 0
         self._changed = threading.Condition()
         self._stopping = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd = _QuietServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever,
@@ -239,8 +253,17 @@ class ChatServer:
                     payload = json.dumps(reply.body).encode()
                 self.send_response(reply.status)
                 self.send_header("Content-Type", reply.content_type)
-                self.send_header("Content-Length", str(len(payload)))
+                if not reply.chunked:
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                    return
+                self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
-                self.wfile.write(payload)
+                step = 1024 * 1024
+                for start in range(0, len(payload), step):
+                    piece = payload[start : start + step]
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                self.wfile.write(b"0\r\n\r\n")
 
         return Handler

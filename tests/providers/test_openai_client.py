@@ -301,6 +301,17 @@ async def test_invalid_responses(chat_server: ChatServer, reply: Reply) -> None:
     assert_no_secret(caught.value)
 
 
+@pytest.mark.parametrize("chunked", [False, True], ids=["declared", "chunked"])
+async def test_oversized_response_is_invalid(
+    chat_server: ChatServer, chunked: bool
+) -> None:
+    chat_server.enqueue(Reply(body=b" " * (17 * 1024 * 1024), chunked=chunked))
+    async with OpenAIClient(base_url=chat_server.url) as client:
+        with pytest.raises(InvalidResponseError, match="exceeds"):
+            await client.complete(simple_request())
+    assert len(chat_server.requests) == 1
+
+
 @pytest.mark.parametrize(
     "usage",
     [None, {}, {"prompt_tokens": 3}, {"prompt_tokens": "3", "completion_tokens": 1}],
@@ -314,6 +325,14 @@ async def test_missing_usage_is_unavailable(
         response = await client.complete(simple_request())
     assert response.text == "hi"
     assert response.usage is None
+
+
+async def test_chunked_answer_is_read(chat_server: ChatServer) -> None:
+    reply = chat_reply(content="x" * 3_000_000)
+    chat_server.enqueue(Reply(body=reply.body, chunked=True))
+    async with OpenAIClient(base_url=chat_server.url) as client:
+        response = await client.complete(simple_request())
+    assert response.text == "x" * 3_000_000
 
 
 async def test_usage_is_parsed(chat_server: ChatServer) -> None:
