@@ -171,7 +171,9 @@ class WorkflowSession:
                 are dropped for it.
         """
         if buffer < 1:
-            raise SessionStateError("buffer must be at least 1", reason="invalid_option")
+            raise SessionStateError(
+                "buffer must be at least 1", reason="invalid_option"
+            )
         return self._hub.subscribe(buffer)
 
     def cancel(self) -> None:
