@@ -1,0 +1,152 @@
+"""The host side of the sandbox helper protocol (see ``sandbox_helper.sh``).
+
+One `HelperChannel` drives the one long-lived helper process of a container over the
+container's attached stdin/stdout stream: a header line per request, base64 for paths
+and content, one answer line per request. Requests never overlap (the environment
+holds a lock), and a request interrupted halfway leaves the stream out of step, so the
+environment stops using the channel after that.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import TYPE_CHECKING
+
+from artemiskit._errors import EnvironmentFailureError
+from artemiskit.environments._file_rules import REFUSAL_MESSAGES, refusal
+
+if TYPE_CHECKING:
+    from aiodocker.stream import Stream
+
+__all__ = ["HelperChannel", "decode_listing", "decode_text", "encode_path"]
+
+# The longest answer line accepted: a full listing of a 64 MiB tmpfs of tiny files
+# stays far below this; anything longer means the helper is not ours.
+MAX_ANSWER_BYTES = 128 * 1024 * 1024
+_STDOUT = 1
+
+
+def encode_path(path: str) -> str:
+    """Return the wire form of a normalized path (base64 of the path plus ``.``)."""
+    raw = path.encode("utf-8", "surrogatepass") + b"."
+    return base64.b64encode(raw).decode("ascii")
+
+
+def decode_text(payload: str) -> str:
+    """Return the text of a base64 file payload from the helper."""
+    raw = _b64decode(payload)
+    try:
+        return raw.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "replace")
+
+
+def decode_listing(payload: str) -> list[str]:
+    """Return the sorted relative paths of a base64 ``find -print0`` payload."""
+    paths: list[str] = []
+    for entry in _b64decode(payload).split(b"\0"):
+        if not entry:
+            continue
+        text = entry.decode("utf-8", "surrogateescape")
+        paths.append(text.removeprefix("./"))
+    return sorted(paths)
+
+
+def _b64decode(payload: str) -> bytes:
+    try:
+        return base64.b64decode(payload, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise EnvironmentFailureError(
+            "the sandbox helper sent malformed data", reason="sandbox_protocol"
+        ) from exc
+
+
+class HelperChannel:
+    """Requests to the helper process of one container, one at a time.
+
+    Args:
+        stream: The attached stdin/stdout stream of the container.
+    """
+
+    def __init__(self, stream: Stream) -> None:
+        self._stream = stream
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._closed = False
+
+    async def open(self) -> None:
+        """Connect the stream and check that the helper answers.
+
+        Raises:
+            EnvironmentFailureError: The helper does not answer as expected.
+        """
+        await self._stream.__aenter__()
+        await self.request("P\n")
+
+    async def request(self, header: str, payload: bytes = b"") -> str:
+        """Send one request and return the text after ``OK``.
+
+        Args:
+            header: The request line, ending in a newline.
+            payload: The bytes that follow the header (write requests only).
+
+        Returns:
+            The answer's payload (empty when the answer is a bare ``OK``).
+
+        Raises:
+            FileOperationError: The helper refused the request (a complete answer).
+            EnvironmentFailureError: The helper is gone or answered outside protocol.
+        """
+        if self._closed:
+            raise EnvironmentFailureError(
+                "the sandbox helper channel is closed", reason="sandbox_closed"
+            )
+        try:
+            await self._stream.write_in(header.encode("ascii") + payload)
+        except (OSError, RuntimeError) as exc:
+            raise EnvironmentFailureError(
+                "the sandbox helper stopped accepting requests",
+                reason="sandbox_helper_gone",
+            ) from exc
+        line = (await self._read_line()).decode("ascii", "replace")
+        if line == "OK":
+            return ""
+        if line.startswith("OK "):
+            return line[3:]
+        if line.startswith("ERR "):
+            reason = line[4:]
+            if reason in REFUSAL_MESSAGES:
+                raise refusal(reason)
+        raise EnvironmentFailureError(
+            "the sandbox helper answered outside its protocol",
+            reason="sandbox_protocol",
+        )
+
+    async def _read_line(self) -> bytes:
+        while True:
+            end = self._buffer.find(b"\n", self._scanned)
+            if end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                self._scanned = 0
+                return line
+            self._scanned = len(self._buffer)
+            if self._scanned > MAX_ANSWER_BYTES:
+                raise EnvironmentFailureError(
+                    "the sandbox helper answer is too long", reason="sandbox_protocol"
+                )
+            message = await self._stream.read_out()
+            if message is None:
+                raise EnvironmentFailureError(
+                    "the sandbox helper exited", reason="sandbox_helper_gone"
+                )
+            if message.stream == _STDOUT:
+                self._buffer.extend(message.data)
+
+    async def close(self) -> None:
+        """Close the stream; the helper sees end of input. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._stream.close()

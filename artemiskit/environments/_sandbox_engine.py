@@ -1,0 +1,259 @@
+"""The Docker Engine side of the sandbox: trusted settings, engine checks, cleanup.
+
+Everything here talks to the engine through aiodocker, imported inside the functions
+so that ``import artemiskit`` never imports it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.resources
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import attrs
+
+from artemiskit._errors import EnvironmentFailureError, UnsupportedError
+from artemiskit.environments._base import CleanupReport
+
+if TYPE_CHECKING:
+    from aiodocker import Docker
+
+__all__ = [
+    "DEFAULT_SANDBOX_IMAGE",
+    "INSTALL_HINT",
+    "MAX_CLEANUP_TIMEOUT_MS",
+    "RUN_ID_LABEL",
+    "SANDBOX_CLEANUP_TIMEOUT_MS",
+    "SANDBOX_LABEL",
+    "SandboxSettings",
+    "docker_error_type",
+    "helper_program",
+    "open_engine",
+    "remove_run_containers",
+    "require_asyncio",
+]
+
+DEFAULT_SANDBOX_IMAGE = "artemiskit-sandbox:busybox"
+SANDBOX_LABEL = "io.artemiskit.sandbox"
+RUN_ID_LABEL = "io.artemiskit.run-id"
+SANDBOX_CLEANUP_TIMEOUT_MS = 6_000
+MAX_CLEANUP_TIMEOUT_MS = 10_000
+INSTALL_HINT = (
+    "Install the sandbox image locally (it is never pulled): run "
+    "`bash scripts/ci-docker.sh` from the ArtemisKit repository, or build it by hand "
+    "with `docker import` of a busybox-static root filesystem (see docs/sandbox.md), "
+    "or set `sandbox.image` in artemis.config.yaml to an installed busybox image."
+)
+_MIB = 1024 * 1024
+
+
+def _non_root_user(_: object, attribute: attrs.Attribute[str], value: str) -> None:
+    match = re.fullmatch(r"(\d+):(\d+)", value)
+    if match is None or int(match[1]) == 0 or int(match[2]) == 0:
+        raise ValueError(f"{attribute.name} must be 'uid:gid', both non-zero")
+
+
+@attrs.frozen(kw_only=True)
+class SandboxSettings:
+    """Trusted host settings of the Docker sandbox (``sandbox:`` in the config).
+
+    Attributes:
+        image: The local image to run; it must provide busybox ``sh``, ``base64``,
+            ``dd``, ``find``, ``mkdir``, ``rm`` and ``rmdir``. Never pulled.
+        memory_bytes: Memory limit; swap is disabled (``MemorySwap`` = ``Memory``).
+            The tmpfs work dir counts against it.
+        nano_cpus: CPU limit in billionths of a CPU.
+        pids_limit: Most processes and threads the container may hold at once.
+        tmpfs_size_bytes: Size of the writable tmpfs work dir.
+        user: ``uid:gid`` the helper runs as; root is refused.
+        work_dir: Absolute path of the tmpfs work dir inside the container.
+    """
+
+    image: str = attrs.field(
+        default=DEFAULT_SANDBOX_IMAGE, validator=attrs.validators.min_len(1)
+    )
+    memory_bytes: int = attrs.field(
+        default=256 * _MIB, validator=attrs.validators.ge(16 * _MIB)
+    )
+    nano_cpus: int = attrs.field(
+        default=1_000_000_000, validator=attrs.validators.ge(10_000_000)
+    )
+    pids_limit: int = attrs.field(default=64, validator=attrs.validators.ge(8))
+    tmpfs_size_bytes: int = attrs.field(
+        default=80 * _MIB, validator=attrs.validators.ge(_MIB)
+    )
+    user: str = attrs.field(default="65534:65534", validator=_non_root_user)
+    work_dir: str = attrs.field(
+        default="/work",
+        validator=attrs.validators.matches_re(r"/[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*"),
+    )
+
+    def container_config(self, *, run_id: str, helper: str) -> dict[str, Any]:
+        """Return the Docker Engine container configuration for one run."""
+        uid, gid = self.user.split(":")
+        tmpfs = (
+            f"rw,nosuid,nodev,noexec,size={self.tmpfs_size_bytes},uid={uid},gid={gid}"
+        )
+        return {
+            "Image": self.image,
+            "Cmd": ["/bin/sh", "-c", helper, "artemiskit-helper", self.work_dir],
+            "Entrypoint": [],
+            "User": self.user,
+            "WorkingDir": self.work_dir,
+            "Env": [],
+            "Labels": {SANDBOX_LABEL: "1", RUN_ID_LABEL: run_id},
+            "AttachStdin": True,
+            "AttachStdout": True,
+            "AttachStderr": True,
+            "OpenStdin": True,
+            "StdinOnce": False,
+            "Tty": False,
+            "NetworkDisabled": True,
+            "HostConfig": {
+                "NetworkMode": "none",
+                "ReadonlyRootfs": True,
+                "Tmpfs": {self.work_dir: tmpfs},
+                "CapDrop": ["ALL"],
+                "SecurityOpt": ["no-new-privileges"],
+                "IpcMode": "none",
+                "PidsLimit": self.pids_limit,
+                "Memory": self.memory_bytes,
+                "MemorySwap": self.memory_bytes,
+                "NanoCpus": self.nano_cpus,
+                "Init": True,
+                "Privileged": False,
+                "RestartPolicy": {"Name": "no"},
+                "LogConfig": {"Type": "none", "Config": {}},
+            },
+        }
+
+
+def helper_program() -> str:
+    """Return the text of the fixed helper program shipped with the package."""
+    helper = importlib.resources.files("artemiskit.environments") / "sandbox_helper.sh"
+    return helper.read_text(encoding="utf-8")
+
+
+def require_asyncio() -> None:
+    """Refuse to go on unless running on asyncio (aiodocker needs it).
+
+    Raises:
+        UnsupportedError: The current event loop is not asyncio.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        raise UnsupportedError(
+            "the Docker sandbox runs on asyncio only (aiodocker is asyncio-only); "
+            "run ArtemisKit under asyncio, or use environment kind `simulated`",
+            reason="sandbox_requires_asyncio",
+        ) from None
+
+
+def _label_filter(run_id: str) -> str:
+    return json.dumps({"label": [f"{RUN_ID_LABEL}={run_id}"]})
+
+
+async def remove_run_containers(
+    docker: Docker, run_id: str, *, timeout_s: float, known: tuple[str, ...] = ()
+) -> CleanupReport:
+    """Force-remove every container labelled with ``run_id`` and confirm it.
+
+    Runs shielded from cancellation and bounded by ``timeout_s``.
+
+    Args:
+        docker: An open aiodocker client.
+        run_id: The run whose containers go.
+        timeout_s: The bound on the whole cleanup.
+        known: Container ids known to belong to the run (found by label too).
+
+    Returns:
+        ``complete`` when no labelled container remains; otherwise ``unresolved``.
+    """
+    from aiodocker import DockerError
+
+    suspected = max(1, len(known))
+    with anyio.CancelScope(shield=True), anyio.move_on_after(timeout_s):
+        try:
+            listed = await docker.containers.list(
+                all="true", filters=_label_filter(run_id)
+            )
+            ids = {*known, *(container.id for container in listed)}
+            suspected = max(suspected, len(ids))
+            for container_id in sorted(ids):
+                try:
+                    await docker.containers.container(container_id).delete(
+                        force=True, v=True
+                    )
+                except DockerError as exc:
+                    if exc.status != 404:
+                        raise
+            left = await docker.containers.list(
+                all="true", filters=_label_filter(run_id)
+            )
+        except DockerError:
+            return CleanupReport(
+                status="unresolved", reason="cleanup_failed", unresolved=suspected
+            )
+        if left:
+            return CleanupReport(
+                status="unresolved", reason="cleanup_unconfirmed", unresolved=len(left)
+            )
+        return CleanupReport(status="complete")
+    return CleanupReport(
+        status="unresolved", reason="cleanup_timeout", unresolved=suspected
+    )
+
+
+def docker_error_type() -> type[Exception]:
+    """Return aiodocker's error class, importing aiodocker on first use."""
+    from aiodocker import DockerError
+
+    return DockerError
+
+
+async def open_engine(url: str | None, image: str) -> Docker:
+    """Return a client of an answering engine that holds ``image``; never pull.
+
+    Raises:
+        UnsupportedError: The engine does not answer or the image is missing.
+        EnvironmentFailureError: The engine failed to inspect the image.
+    """
+    import aiodocker
+
+    try:
+        docker = aiodocker.Docker(url=url)
+    except (ValueError, OSError, aiodocker.DockerError) as exc:
+        raise UnsupportedError(
+            f"no Docker Engine is reachable for the sandbox ({exc}). {INSTALL_HINT}",
+            reason="sandbox_engine_unreachable",
+        ) from exc
+    try:
+        try:
+            await docker.version()
+        except (OSError, aiodocker.DockerError) as exc:
+            raise UnsupportedError(
+                f"the Docker Engine at {docker.docker_host} does not answer. "
+                f"Start it (e.g. `bash scripts/ci-docker.sh`). {INSTALL_HINT}",
+                reason="sandbox_engine_unreachable",
+            ) from exc
+        try:
+            await docker.images.inspect(image)
+        except aiodocker.DockerError as exc:
+            if exc.status != 404:
+                raise EnvironmentFailureError(
+                    f"the Docker Engine could not inspect the sandbox image: {exc}",
+                    reason="sandbox_engine_error",
+                ) from exc
+            raise UnsupportedError(
+                f"the sandbox image {image!r} is not installed. {INSTALL_HINT}",
+                reason="sandbox_image_missing",
+            ) from exc
+    except BaseException:
+        with anyio.CancelScope(shield=True):
+            await docker.close()
+        raise
+    return docker

@@ -1,0 +1,161 @@
+# ArtemisKit sandbox helper: the only program the sandbox runs (POSIX sh, busybox).
+#
+# Started once per container as `sh -c "$(cat sandbox_helper.sh)" helper WORK_DIR`.
+# It serves file requests read from stdin, one at a time, and answers on stdout.
+#
+# Requests: one header line, fields separated by one space. PATH is the base64 of
+# the relative path followed by one "." (so trailing newlines survive the shell).
+#   P                 ping                          -> OK
+#   R PATH            read a file                   -> OK <base64 content>
+#   L PATH|-          list files under a directory  -> OK <base64 of NUL-ended paths>
+#   W PATH N          write a file; the header is followed by exactly N bytes of
+#                     base64 content (no newline)  -> OK
+#   D PATH            delete a file                 -> OK
+#   C                 delete every file             -> OK
+# Every answer is one line. A refusal is `ERR <reason>`, reason being one of
+# not_found invalid_path is_directory not_a_directory environment_full. Anything
+# else is a protocol error: the helper answers `ERR protocol` and exits.
+#
+# Paths are checked again here: relative, no "." / ".." / empty segments, at most
+# 512 bytes, and no symbolic link anywhere on the way (links are never followed).
+# Directories exist only as parents of files: the last delete in one removes it.
+
+exec 2>/dev/null
+umask 077
+cd "$1" || exit 1
+
+ok() { printf 'OK%s\n' "${1:+ $1}"; }
+err() { printf 'ERR %s\n' "$1"; }
+fatal() { err protocol; exit 2; }
+
+# decode B64: sets $p to the decoded, checked path; fails on a bad path.
+decode() {
+    case $1 in '' | *[!A-Za-z0-9+/=]*) return 1 ;; esac
+    p=$(base64 -d <<EOF
+$1
+EOF
+) || return 1
+    case $p in *.) p=${p%.} ;; *) return 1 ;; esac
+    case $p in
+        '' | /* | */ | *//* | . | .. | ./* | ../* | */. | */.. | */./* | */../*) return 1 ;;
+        *'\'*) return 1 ;;
+    esac
+    [ "${#p}" -le 512 ]
+}
+
+# walk PATH: checks every parent of PATH from the root down. Returns 0 when all are
+# directories, 1 with $why set on a refusal, 2 when a parent does not exist.
+walk() {
+    rest=$1
+    cur=
+    while :; do
+        case $rest in */*) ;; *) return 0 ;; esac
+        seg=${rest%%/*}
+        rest=${rest#*/}
+        cur=${cur:+$cur/}$seg
+        if [ -L "$cur" ]; then why=invalid_path; return 1; fi
+        [ -e "$cur" ] || return 2
+        if [ ! -d "$cur" ]; then why=not_a_directory; return 1; fi
+    done
+}
+
+# prune PATH: removes the now-empty parent directories of PATH.
+prune() {
+    d=${1%/*}
+    [ "$d" = "$1" ] || rmdir -p -- "$d" || :
+}
+
+# skip N: consumes a write payload that will not be used.
+skip() {
+    [ "$1" = 0 ] || dd bs="$1" count=1 iflag=fullblock of=/dev/null || exit 2
+}
+
+op_read() {
+    decode "$1" || { err invalid_path; return; }
+    walk "$p"
+    case $? in 1) err "$why"; return ;; 2) err not_found; return ;; esac
+    if [ -L "$p" ]; then err invalid_path
+    elif [ -d "$p" ]; then err is_directory
+    elif [ ! -e "$p" ]; then err not_found
+    elif [ ! -f "$p" ]; then err invalid_path
+    else
+        printf 'OK '
+        base64 -w0 <"$p"
+        printf '\n'
+    fi
+}
+
+op_list() {
+    dir=.
+    if [ "$1" != - ]; then
+        decode "$1" || { err invalid_path; return; }
+        walk "$p"
+        case $? in 1) err "$why"; return ;; 2) ok; return ;; esac
+        if [ -L "$p" ]; then err invalid_path; return; fi
+        if [ ! -e "$p" ]; then ok; return; fi
+        if [ ! -d "$p" ]; then err not_a_directory; return; fi
+        dir=./$p
+    fi
+    printf 'OK '
+    find "$dir" -type f -print0 | base64 -w0
+    printf '\n'
+}
+
+op_write() {
+    n=$2
+    case $n in '' | *[!0-9]*) fatal ;; esac
+    decode "$1" || { skip "$n"; err invalid_path; return; }
+    walk "$p"
+    if [ $? = 1 ]; then skip "$n"; err "$why"; return; fi
+    if [ -L "$p" ]; then skip "$n"; err invalid_path; return; fi
+    if [ -d "$p" ]; then skip "$n"; err is_directory; return; fi
+    if [ -e "$p" ] && [ ! -f "$p" ]; then skip "$n"; err invalid_path; return; fi
+    parent=${p%/*}
+    if [ "$parent" != "$p" ] && ! mkdir -p -- "$parent"; then
+        skip "$n"; prune "$p"; err environment_full; return
+    fi
+    if [ "$n" = 0 ]; then
+        if : >"$p"; then ok; else rm -f -- "$p"; prune "$p"; err environment_full; fi
+        return
+    fi
+    data=$(dd bs="$n" count=1 iflag=fullblock) || exit 2
+    [ "${#data}" = "$n" ] || exit 2
+    # dd, unlike base64, reports a short write (a full tmpfs) in its exit status.
+    if printf '%s' "$data" | base64 -d | dd of="$p" bs=65536; then
+        ok
+    else
+        rm -f -- "$p"; prune "$p"; err environment_full
+    fi
+}
+
+op_delete() {
+    decode "$1" || { err invalid_path; return; }
+    walk "$p"
+    case $? in 1) err "$why"; return ;; 2) err not_found; return ;; esac
+    if [ -L "$p" ]; then err invalid_path
+    elif [ -d "$p" ]; then err is_directory
+    elif [ ! -e "$p" ]; then err not_found
+    elif [ ! -f "$p" ]; then err invalid_path
+    elif rm -f -- "$p"; then prune "$p"; ok
+    else err invalid_path
+    fi
+}
+
+op_clear() {
+    for entry in * .[!.]* ..?*; do
+        if [ -e "$entry" ] || [ -L "$entry" ]; then rm -rf -- "./$entry"; fi
+    done
+    ok
+}
+
+while read -r op first second; do
+    case $op in
+        P) ok ;;
+        R) op_read "$first" ;;
+        L) op_list "$first" ;;
+        W) op_write "$first" "$second" ;;
+        D) op_delete "$first" ;;
+        C) op_clear ;;
+        *) fatal ;;
+    esac
+done

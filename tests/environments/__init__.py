@@ -1,0 +1,1 @@
+"""Tests of the environments (simulated and Docker sandbox)."""

@@ -1,0 +1,51 @@
+"""Real-Docker helpers for the sandbox tests (no mocks)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import aiodocker
+
+from artemiskit.environments._sandbox import RUN_ID_LABEL, SANDBOX_LABEL
+from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE
+
+SANDBOX_IMAGE = os.environ.get("ARTEMISKIT_SANDBOX_IMAGE", DEFAULT_SANDBOX_IMAGE)
+
+
+async def run_in_container(
+    container_id: str, script: str, *, user: str = ""
+) -> tuple[int, str]:
+    """Run ``sh -c script`` in the container; return (exit code, stdout+stderr)."""
+    async with aiodocker.Docker() as docker:
+        container = docker.containers.container(container_id)
+        execution = await container.exec(["sh", "-c", script], user=user)
+        output = bytearray()
+        async with execution.start(detach=False) as stream:
+            while (message := await stream.read_out()) is not None:
+                output.extend(message.data)
+        exit_code = (await execution.inspect())["ExitCode"]
+    return int(exit_code), output.decode("utf-8", "replace")
+
+
+async def labelled_containers(run_id: str | None = None) -> list[str]:
+    """Ids of containers carrying the sandbox label (of ``run_id`` if given)."""
+    label = SANDBOX_LABEL + "=1" if run_id is None else f"{RUN_ID_LABEL}={run_id}"
+    async with aiodocker.Docker() as docker:
+        found = await docker.containers.list(
+            all="true", filters=json.dumps({"label": [label]})
+        )
+    return [container.id for container in found]
+
+
+async def remove_labelled(run_id: str) -> None:
+    """Force-remove the containers of ``run_id`` (test cleanup)."""
+    async with aiodocker.Docker() as docker:
+        for container_id in await labelled_containers(run_id):
+            await docker.containers.container(container_id).delete(force=True)
+
+
+async def container_state(container_id: str) -> dict[str, object]:
+    """The engine's inspect document of a container."""
+    async with aiodocker.Docker() as docker:
+        return await docker.containers.container(container_id).show()
