@@ -26,6 +26,7 @@ from artemiskit._kit import ArtemisKit, create_agent_workflow_session
 from artemiskit._version import __version__
 from artemiskit.config import TrustedConfig, load_trusted_config
 from artemiskit.engine._events import SessionEvent
+from artemiskit.engine._judge import JudgeSettings
 from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
 from artemiskit.records import ExecutionRecord
@@ -65,6 +66,7 @@ __all__ = [
     "FileOperationError",
     "FixtureError",
     "InvalidResponseError",
+    "JudgeSettings",
     "Message",
     "ModelClient",
     "ModelRequest",

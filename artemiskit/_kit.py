@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import anyio
 import attrs
@@ -22,6 +22,8 @@ from artemiskit._errors import (
     WorkflowError,
 )
 from artemiskit.config._config import ProviderConfig, TrustedConfig, load_trusted_config
+from artemiskit.config._judge import load_judge_config
+from artemiskit.engine._judge import JudgeSettings
 from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.engine._state import LocalState
 from artemiskit.providers._digest import transport_digest
@@ -38,6 +40,7 @@ from artemiskit.workflow import load_agent_workflow
 from artemiskit.workflow._model import Workflow
 
 if TYPE_CHECKING:
+    from artemiskit.engine._preflight import PreflightMode
     from artemiskit.environments._base import EnvironmentFactory
 
 __all__ = ["ArtemisKit", "create_agent_workflow_session"]
@@ -72,6 +75,8 @@ def create_agent_workflow_session(
     cleanup_timeout_ms: int | None = None,
     provider_label: str | None = None,
     transport_digest: str | None = None,
+    preflight: bool | Literal["only"] = False,
+    judge: JudgeSettings | None = None,
 ) -> WorkflowSession:
     """Create the low-level session for a validated workflow and a target.
 
@@ -88,6 +93,9 @@ def create_agent_workflow_session(
             workflow's ``target.provider``).
         transport_digest: A digest of the effective transport configuration,
             bound into the record.
+        preflight: ``True`` probes the target before the turns (SPEC 6);
+            ``"only"`` stops after the probe.
+        judge: The explicitly configured judge for ``judge`` outcomes.
 
     Returns:
         A session ready to `run()`.
@@ -122,7 +130,16 @@ def create_agent_workflow_session(
         ),
         cleanup_timeout_ms=cleanup_timeout_ms,
         fixture_root=None if fixture_root is None else os.fspath(fixture_root),
+        preflight=_PREFLIGHT_MODES[preflight],
+        judge=judge,
     )
+
+
+_PREFLIGHT_MODES: dict[bool | str, PreflightMode] = {
+    False: "off",
+    True: "probe",
+    "only": "only",
+}
 
 
 class ArtemisKit:
@@ -162,6 +179,8 @@ class ArtemisKit:
         fixture_root: str | os.PathLike[str] | None = None,
         environment: EnvironmentFactory | None = None,
         cleanup_timeout_ms: int | None = None,
+        preflight: bool | Literal["only"] = False,
+        judge: JudgeSettings | str | os.PathLike[str] | None = None,
     ) -> WorkflowSession:
         """Load the workflow, build its target and create a session.
 
@@ -176,6 +195,9 @@ class ArtemisKit:
                 fixture needs it explicitly.
             environment: A custom environment factory.
             cleanup_timeout_ms: The cleanup drain period.
+            preflight: Probe the target first (``True``) or only (``"only"``).
+            judge: A `JudgeSettings`, or the path of a judge configuration
+                file; without one, ``judge`` outcomes are unavailable.
 
         Returns:
             A session ready to `run()`.
@@ -203,6 +225,9 @@ class ArtemisKit:
             target, digest = await _configured_target(
                 loaded, config, provider_config, root
             )
+        judge_settings = (
+            None if judge is None else await _judge_settings(judge, config, None)
+        )
         return create_agent_workflow_session(
             workflow=loaded,
             target=target,
@@ -210,6 +235,8 @@ class ArtemisKit:
             environment=environment or _environment_factory(loaded, config),
             cleanup_timeout_ms=cleanup_timeout_ms,
             transport_digest=digest,
+            preflight=preflight,
+            judge=judge_settings,
         )
 
     async def run_workflow(
@@ -222,6 +249,8 @@ class ArtemisKit:
         fixture_root: str | os.PathLike[str] | None = None,
         environment: EnvironmentFactory | None = None,
         cleanup_timeout_ms: int | None = None,
+        preflight: bool | Literal["only"] = False,
+        judge: JudgeSettings | str | os.PathLike[str] | None = None,
     ) -> WorkflowResult:
         """Create a fresh session and run it once; see `create_workflow_session`."""
         session = await self.create_workflow_session(
@@ -232,6 +261,8 @@ class ArtemisKit:
             fixture_root=fixture_root,
             environment=environment,
             cleanup_timeout_ms=cleanup_timeout_ms,
+            preflight=preflight,
+            judge=judge,
         )
         return await session.run()
 
@@ -264,7 +295,30 @@ async def _configured_target(
     overrides: Mapping[str, object] | None,
     fixture_root: str | os.PathLike[str] | None,
 ) -> tuple[AgentTarget, str | None]:
-    name = workflow.target.provider
+    parameters = workflow.target.parameters
+    return await _provider_target(
+        workflow.target.provider,
+        workflow.target.model,
+        config,
+        overrides,
+        fixture_root,
+        temperature=parameters.temperature,
+        top_p=parameters.top_p,
+        seed=parameters.seed,
+    )
+
+
+async def _provider_target(
+    name: str,
+    model: str,
+    config: TrustedConfig,
+    overrides: Mapping[str, object] | None,
+    fixture_root: str | os.PathLike[str] | None,
+    *,
+    temperature: float | None = None,
+    top_p: float | None = None,
+    seed: int | None = None,
+) -> tuple[AgentTarget, str | None]:
     entry = config.providers.get(name)
     if entry is None:
         if name != "scripted":
@@ -280,7 +334,7 @@ async def _configured_target(
         base = Path(entry.scripts_dir or fixture_root or ".")
         if fixture_root is not None and entry.scripts_dir is not None:
             base = Path(fixture_root) / entry.scripts_dir
-        script = await load_script(base / f"{workflow.target.model}.script.yaml")
+        script = await load_script(base / f"{model}.script.yaml")
         return ScriptedTarget(entries=script), None
     if entry.type == "openai":
         from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
@@ -293,13 +347,54 @@ async def _configured_target(
             request_timeout_ms=entry.request_timeout_ms,
             extra_headers=entry.headers,
         )
-        digest = transport_digest(
+        digest = "sha256:" + transport_digest(
             provider_type="openai",
             base_url=base_url,
             api_key=api_key,
             settings={"request_timeout_ms": entry.request_timeout_ms},
         )
-        return _ClosingTarget(_client_target(client, workflow), client.aclose), digest
+        target = create_model_client_target(
+            client, model=model, temperature=temperature, top_p=top_p, seed=seed
+        )
+        return _ClosingTarget(target, client.aclose), digest
     raise UnsupportedError(
         f"provider type {entry.type!r} is not supported", reason="unsupported_target"
+    )
+
+
+async def _judge_settings(
+    judge: JudgeSettings | str | os.PathLike[str],
+    config: TrustedConfig,
+    fixture_root: str | os.PathLike[str] | None,
+) -> JudgeSettings:
+    if isinstance(judge, JudgeSettings):
+        return judge
+    judge_config = await load_judge_config(judge)
+    providers = TrustedConfig(
+        providers={**config.providers, **judge_config.providers.providers},
+        sandbox=config.sandbox,
+    )
+    if judge_config.provider not in providers.providers and (
+        judge_config.provider != "scripted"
+    ):
+        raise ConfigError(
+            f"the judge's provider {judge_config.provider!r} has no entry in the "
+            "judge configuration or the main configuration",
+            reason="unknown_provider",
+        )
+    target, digest = await _provider_target(
+        judge_config.provider,
+        judge_config.model,
+        providers,
+        None,
+        Path(os.fspath(judge)).parent if fixture_root is None else fixture_root,
+    )
+    return JudgeSettings(
+        target=target,
+        provider=judge_config.provider,
+        model=judge_config.model,
+        max_requests=judge_config.max_requests,
+        max_tokens=judge_config.max_tokens,
+        timeout_ms=judge_config.timeout_ms,
+        transport_digest=digest,
     )

@@ -9,11 +9,15 @@ from artemiskit.config._config import (
     load_trusted_config,
     parse_trusted_config,
 )
+from artemiskit.config._judge import JudgeConfig, load_judge_config, parse_judge_config
 
 __all__ = [
+    "JudgeConfig",
     "ProviderConfig",
     "SandboxConfig",
     "TrustedConfig",
+    "load_judge_config",
     "load_trusted_config",
+    "parse_judge_config",
     "parse_trusted_config",
 ]

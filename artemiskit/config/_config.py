@@ -57,7 +57,7 @@ _PROVIDER_KEYS = {
     "scripts_dir",
     "headers",
 }
-_SANDBOX_KEYS = {"image", "memory_bytes", "nano_cpus", "pids_limit", "tmpfs_bytes"}
+_SANDBOX_KEYS = {"image", "memory_bytes", "nano_cpus", "pids_limit", "tmpfs_size_bytes"}
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 PROVIDER_TYPES = ("openai", "scripted")
 
@@ -114,7 +114,7 @@ class SandboxConfig:
     memory_bytes: int | None = None
     nano_cpus: int | None = None
     pids_limit: int | None = None
-    tmpfs_bytes: int | None = None
+    tmpfs_size_bytes: int | None = None
 
 
 @attrs.frozen(kw_only=True)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from artemiskit._converter import CONVERTER
+from artemiskit.engine._judge import JudgeSettings, JudgeUsage
 from artemiskit.records._record import (
     BudgetInfo,
     BudgetLimits,
@@ -19,8 +20,10 @@ from artemiskit.records._record import (
     EventInfo,
     ExecutionInfo,
     ExecutionRecord,
+    JudgeInfo,
     OperationSummary,
     PolicyInfo,
+    PreflightInfo,
     StateChangeInfo,
     TargetInfo,
     ToolSummary,
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit.engine._outcomes import TaskVerification
+    from artemiskit.engine._preflight import PreflightMode, PreflightSummary
     from artemiskit.engine._state import LocalState, SessionState, Stop
     from artemiskit.workflow._model import Workflow
 
@@ -76,11 +80,19 @@ def final_state(files: Mapping[str, str], local: LocalState) -> dict[str, Any]:
 
 
 def exit_code_for(
-    stop: Stop | None, verification: TaskVerification, cleanup: CleanupInfo
+    stop: Stop | None,
+    verification: TaskVerification,
+    cleanup: CleanupInfo,
+    *,
+    evaluation_cancelled: bool = False,
 ) -> int:
     """The SPEC 9 exit code of an attempt."""
     if stop is not None:
+        if stop.exit_code == 0 and cleanup.status == "unresolved":
+            return 7
         return stop.exit_code
+    if evaluation_cancelled:
+        return 130
     code = {"passed": 0, "failed": 8, "unavailable": 9}[verification.status]
     if cleanup.status == "unresolved":
         return 7
@@ -122,6 +134,10 @@ def build_record(
     events: EventInfo,
     started: datetime,
     finished: datetime,
+    preflight_mode: PreflightMode = "off",
+    judge: JudgeSettings | None = None,
+    judge_usage: JudgeUsage | None = None,
+    evaluation_cancelled: bool = False,
 ) -> ExecutionRecord:
     """Assemble the metadata-only record of one attempt."""
     counters = state.counters
@@ -141,7 +157,9 @@ def build_record(
             finished_at=utc_timestamp(finished),
             duration_ms=max(int((finished - started).total_seconds() * 1000), 0),
         ),
-        exit_code=exit_code_for(stop, verification, cleanup),
+        exit_code=exit_code_for(
+            stop, verification, cleanup, evaluation_cancelled=evaluation_cancelled
+        ),
         budget=BudgetInfo(
             limits=BudgetLimits(
                 max_actions=budgets.max_actions,
@@ -186,5 +204,43 @@ def build_record(
         ),
         events=events,
         cleanup=cleanup,
+        preflight=_preflight_info(preflight_mode, state.preflight),
+        judge=_judge_info(judge, judge_usage),
         task_verification=verification,
+    )
+
+
+def _preflight_info(
+    mode: PreflightMode, summary: PreflightSummary | None
+) -> PreflightInfo:
+    if summary is None:
+        return PreflightInfo(
+            mode=mode,
+            status="not_run",
+            reason=None,
+            model_requests=0,
+            tool_calls=0,
+            input_tokens=0,
+            output_tokens=0,
+            unmeasured_responses=0,
+        )
+    return PreflightInfo(mode=mode, **attrs.asdict(summary))
+
+
+def _judge_info(judge: JudgeSettings | None, usage: JudgeUsage | None) -> JudgeInfo:
+    if judge is None:
+        return JudgeInfo(configured=False)
+    usage = usage or JudgeUsage()
+    return JudgeInfo(
+        configured=True,
+        provider=judge.provider,
+        model=judge.model,
+        transport_digest=judge.transport_digest,
+        max_requests=judge.max_requests,
+        max_tokens=judge.max_tokens,
+        timeout_ms=judge.timeout_ms,
+        requests=usage.requests,
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        usage_measurement=usage.usage_measurement,
     )

@@ -21,6 +21,7 @@ from artemiskit._errors import (
     FileOperationError,
     InvalidResponseError,
     SessionStateError,
+    TargetError,
 )
 from artemiskit.engine import _transitions as t
 from artemiskit.engine._admission import admit_tool_call
@@ -32,10 +33,20 @@ from artemiskit.engine._budget import (
 )
 from artemiskit.engine._events import EventHub, SessionEvent
 from artemiskit.engine._evidence import build_record, final_state, workflow_digest
+from artemiskit.engine._judge import JudgeSettings, JudgeUsage, run_judge
 from artemiskit.engine._outcomes import (
     TaskVerification,
     evaluate_outcomes,
     unavailable_verification,
+)
+from artemiskit.engine._preflight import (
+    PROBE_TOOL,
+    PreflightMode,
+    PreflightSummary,
+    new_nonce,
+    probe_continuation,
+    probe_opening,
+    probe_problem,
 )
 from artemiskit.engine._state import LocalState, SessionState, Stop, TraceEntry
 from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
@@ -57,6 +68,7 @@ from artemiskit.tools._base import ToolContext, ToolFailure
 from artemiskit.tools._catalogue import CATALOGUE
 from artemiskit.tools._registry import HANDLERS
 from artemiskit.workflow import load_fixture_state, merge_fixture
+from artemiskit.workflow._model import JudgeOutcome
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
@@ -119,8 +131,12 @@ class WorkflowSession:
         target_info: TargetInfo,
         cleanup_timeout_ms: int | None = None,
         fixture_root: str | None = None,
+        preflight: PreflightMode = "off",
+        judge: JudgeSettings | None = None,
     ) -> None:
         self._workflow = workflow
+        self._preflight_mode = preflight
+        self._judge = judge
         self._fixture_root = fixture_root
         self._target = target
         self._factory = environment
@@ -246,9 +262,13 @@ class WorkflowSession:
             )
         )
 
-    async def _close_target(self) -> None:
-        aclose = getattr(self._target, "aclose", None)
-        if aclose is not None:
+    async def _close_targets(self) -> None:
+        """Close transports the session owns (the target's, the judge's)."""
+        owners = [self._target, None if self._judge is None else self._judge.target]
+        for owner in owners:
+            aclose = getattr(owner, "aclose", None)
+            if aclose is None:
+                continue
             with (
                 anyio.CancelScope(shield=True),
                 anyio.move_on_after(self._cleanup_timeout_ms / 1000),
@@ -271,7 +291,13 @@ class WorkflowSession:
                             run_id=self.run_id, files=self._files
                         )
                         self._hub.emit("environment_ready")
-                        await self._drive(environment)
+                        if (
+                            self._preflight_mode != "off"
+                            and self._state.preflight is None
+                        ):
+                            await self._preflight()
+                        if self._state.stop is None:
+                            await self._drive(environment)
                     except ArtemisError as exc:
                         self._stop(_stop_for(exc))
                 if deadline_scope.cancelled_caught:
@@ -302,27 +328,54 @@ class WorkflowSession:
                     t.settle_operation(self._state, op.id, "unknown", "interrupted")
                 )
         files, cleanup = await self._release(environment)
-        await self._close_target()
+
         state = self._state
         stop = state.stop
         exported = None if files is None else final_state(files, state.local)
         verification: TaskVerification
+        judge_usage: JudgeUsage | None = None
+        evaluation_cancelled = False
         if stop is not None or not state.completed:
-            verification = unavailable_verification(
-                self._workflow.outcomes, "execution_incomplete"
-            )
+            reason = "execution_incomplete"
+            if stop is not None and stop.reason == "preflight_only":
+                reason = "preflight_only"
+            verification = unavailable_verification(self._workflow.outcomes, reason)
         elif exported is None:
             verification = unavailable_verification(
                 self._workflow.outcomes, "final_state_unavailable"
             )
         else:
-            verification = evaluate_outcomes(
-                self._workflow.outcomes,
-                final_state=exported,
-                trace=state.trace,
-                final_response=state.final_response,
-                trace_complete=state.ledger_omitted == 0,
-            )
+            judged: dict[str, Any] | None = None
+            judge_outcomes = [
+                o for o in self._workflow.outcomes if isinstance(o, JudgeOutcome)
+            ]
+            if judge_outcomes and self._judge is not None:
+                with anyio.CancelScope() as self._cancel_scope:
+                    if self._cancel_requested:
+                        self._cancel_scope.cancel()
+                    judged, judge_usage = await run_judge(
+                        self._judge,
+                        judge_outcomes,
+                        final_response=state.final_response,
+                        files=exported["files"],
+                    )
+                if self._cancel_scope.cancelled_caught:
+                    evaluation_cancelled = True
+                    judged = None
+            if evaluation_cancelled:
+                verification = unavailable_verification(
+                    self._workflow.outcomes, "evaluation_cancelled"
+                )
+            else:
+                verification = evaluate_outcomes(
+                    self._workflow.outcomes,
+                    final_state=exported,
+                    trace=state.trace,
+                    final_response=state.final_response,
+                    trace_complete=state.ledger_omitted == 0,
+                    judged=judged,
+                )
+        await self._close_targets()
         self._hub.emit("outcomes_evaluated", status=verification.status)
         self._hub.emit("run_finished")
         record = build_record(
@@ -336,6 +389,10 @@ class WorkflowSession:
             stop=stop,
             verification=verification,
             cleanup=cleanup,
+            preflight_mode=self._preflight_mode,
+            judge=self._judge,
+            judge_usage=judge_usage,
+            evaluation_cancelled=evaluation_cancelled,
             events=EventInfo(
                 emitted=self._hub.emitted,
                 dropped=self._hub.dropped,
@@ -394,7 +451,10 @@ class WorkflowSession:
         self._set(t.complete(self._state))
         self._hub.emit("execution_completed")
 
-    async def _request_model(self) -> TargetResponse | None:
+    async def _invoke_target(
+        self, messages: tuple[Message, ...], tools: tuple[ToolDefinition, ...]
+    ) -> TargetResponse | None:
+        """One admitted model request; ``None`` when a budget rule stopped the run."""
         budgets = self._workflow.budgets
         stop = model_request_stop(self._state.counters, budgets)
         if stop is not None:
@@ -406,9 +466,7 @@ class WorkflowSession:
             self._workflow.target.parameters.max_output_tokens,
         )
         request = TargetRequest(
-            messages=self._state.conversation,
-            tools=self._tool_defs,
-            max_output_tokens=allowance,
+            messages=messages, tools=tools, max_output_tokens=allowance
         )
         state, op_id = t.admit_operation(self._state, kind="model_request")
         self._set(state)
@@ -430,16 +488,69 @@ class WorkflowSession:
             self._settle(op_id, "failed", "target_failure")
             raise _target_failure() from exc
         self._settle(op_id, "succeeded")
-        self._set(
-            t.record_model_response(
-                self._state, response, max_tokens=budgets.max_tokens
-            )
-        )
+        self._set(t.account_usage(self._state, response, max_tokens=budgets.max_tokens))
         stop = usage_stop(self._state.counters, budgets)
         if stop is not None:
             self._stop(stop)
             return None
         return response
+
+    async def _request_model(self) -> TargetResponse | None:
+        response = await self._invoke_target(self._state.conversation, self._tool_defs)
+        if response is not None:
+            self._set(t.record_model_response(self._state, response))
+        return response
+
+    async def _preflight(self) -> None:
+        """Run the probe once; stop the run unless it passes (or was all asked)."""
+        before = self._state.counters
+        nonce = new_nonce()
+        opening = probe_opening(nonce)
+        problem: str | None = None
+        try:
+            first = await self._invoke_target(opening, (PROBE_TOOL,))
+            if first is None:
+                return
+            problem = probe_problem(first, nonce)
+            if problem is None:
+                stop = tool_call_stop(self._state.counters, self._workflow.budgets)
+                if stop is not None:
+                    self._stop(stop)
+                    return
+                self._set(t.count_tool_attempt(self._state))
+                state, op_id = t.admit_operation(
+                    self._state, kind="tool_call", tool=PROBE_TOOL.name
+                )
+                self._set(state)
+                self._settle(op_id, "succeeded")
+                second = await self._invoke_target(
+                    probe_continuation(opening, first, nonce), (PROBE_TOOL,)
+                )
+                if second is None:
+                    return
+                if second.tool_calls or not second.text:
+                    problem = "no_continuation"
+        except (TargetError, InvalidResponseError) as exc:
+            problem = exc.reason
+        after = self._state.counters
+        summary = PreflightSummary(
+            status="failed" if problem else "passed",
+            reason=problem or "tool_round_trip_completed",
+            model_requests=after.model_requests - before.model_requests,
+            tool_calls=after.tool_calls - before.tool_calls,
+            input_tokens=after.measured_input_tokens - before.measured_input_tokens,
+            output_tokens=after.measured_output_tokens - before.measured_output_tokens,
+            unmeasured_responses=after.unmeasured_responses
+            - before.unmeasured_responses,
+        )
+        self._set(t.record_preflight(self._state, summary))
+        self._hub.emit("preflight_finished", status=summary.status, reason=problem)
+        if problem is not None:
+            self._stop(
+                Stop(status="unsupported", reason="preflight_failed", exit_code=3)
+            )
+        elif self._preflight_mode == "only":
+            self._stop(Stop(status="completed", reason="preflight_only", exit_code=0))
 
     def _settle(self, op_id: str, status: str, reason: str | None = None) -> None:
         self._set(t.settle_operation(self._state, op_id, status, reason))  # type: ignore[arg-type]
@@ -538,8 +649,6 @@ class WorkflowSession:
 
 
 def _target_failure() -> ArtemisError:
-    from artemiskit._errors import TargetError
-
     return TargetError("the agent target raised an error", reason="target_failure")
 
 

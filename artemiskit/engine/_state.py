@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import attrs
 
+from artemiskit.engine._preflight import PreflightSummary
 from artemiskit.targets._protocol import Message, ToolCall
 from artemiskit.workflow._model import Document
 
@@ -203,6 +204,7 @@ class SessionState:
         overshoot_tokens: Tokens used beyond ``max_tokens``, if any.
         stop: Set once the execution stopped for a reason other than completion.
         completed: Set once every turn completed.
+        preflight: The probe's result once it ran (never repeated on resume).
     """
 
     cursor: Cursor = Cursor()
@@ -222,3 +224,4 @@ class SessionState:
     overshoot_tokens: int = 0
     stop: Stop | None = None
     completed: bool = False
+    preflight: PreflightSummary | None = None

@@ -6,6 +6,8 @@ checkpoint would persist is visible here, in one place.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from artemiskit.engine._state import (
@@ -20,15 +22,20 @@ from artemiskit.engine._state import (
 )
 from artemiskit.targets._protocol import Message, TargetResponse, ToolCall
 
+if TYPE_CHECKING:
+    from artemiskit.engine._preflight import PreflightSummary
+
 __all__ = [
     "MAX_CHANGES",
     "MAX_LEDGER",
+    "account_usage",
     "admit_operation",
     "answer_tool_call",
     "complete",
     "count_tool_attempt",
     "finish_turn",
     "open_turn",
+    "record_preflight",
     "record_change",
     "record_denial",
     "record_model_response",
@@ -121,10 +128,10 @@ def count_tool_attempt(state: SessionState) -> SessionState:
     )
 
 
-def record_model_response(
+def account_usage(
     state: SessionState, response: TargetResponse, *, max_tokens: int | None
 ) -> SessionState:
-    """Append the assistant message, account its usage and queue its tool calls."""
+    """Add a response's provider-reported usage (or its absence) to the counters."""
     counters = state.counters
     if response.usage is None:
         counters = attrs.evolve(
@@ -142,6 +149,13 @@ def record_model_response(
     overshoot = state.overshoot_tokens
     if max_tokens is not None and counters.measured_tokens > max_tokens:
         overshoot = counters.measured_tokens - max_tokens
+    return attrs.evolve(state, counters=counters, overshoot_tokens=overshoot)
+
+
+def record_model_response(
+    state: SessionState, response: TargetResponse
+) -> SessionState:
+    """Append the assistant message and queue its tool calls (usage is separate)."""
     message = Message(
         role="assistant", content=response.text, tool_calls=response.tool_calls
     )
@@ -154,8 +168,6 @@ def record_model_response(
         state,
         conversation=(*state.conversation, message),
         pending_calls=response.tool_calls,
-        counters=counters,
-        overshoot_tokens=overshoot,
         final_response=final,
         cursor=attrs.evolve(cursor, step=cursor.step + 1),
         turn_open=turn_open,
@@ -215,3 +227,8 @@ def stop(state: SessionState, stop_reason: Stop) -> SessionState:
     if state.stop is not None:
         return state
     return attrs.evolve(state, stop=stop_reason)
+
+
+def record_preflight(state: SessionState, summary: PreflightSummary) -> SessionState:
+    """Keep the probe's result so that a resumed run never repeats it."""
+    return attrs.evolve(state, preflight=summary)

@@ -23,7 +23,9 @@ __all__ = [
     "ExecutionInfo",
     "ExecutionRecord",
     "OperationSummary",
+    "JudgeInfo",
     "PolicyInfo",
+    "PreflightInfo",
     "RECORD_SCHEMA",
     "RECORD_SCHEMA_VERSION",
     "StateChangeInfo",
@@ -162,6 +164,37 @@ class CleanupInfo:
 
 
 @attrs.frozen(kw_only=True)
+class PreflightInfo:
+    """The capability probe: selection, result, and what it consumed."""
+
+    mode: Literal["off", "probe", "only"]
+    status: Literal["passed", "failed", "not_run"]
+    reason: str | None
+    model_requests: int
+    tool_calls: int
+    input_tokens: int
+    output_tokens: int
+    unmeasured_responses: int
+
+
+@attrs.frozen(kw_only=True)
+class JudgeInfo:
+    """The explicitly configured judge, its limits and its own usage."""
+
+    configured: bool
+    provider: str | None = None
+    model: str | None = None
+    transport_digest: str | None = None
+    max_requests: int | None = None
+    max_tokens: int | None = None
+    timeout_ms: int | None = None
+    requests: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    usage_measurement: Literal["complete", "partial", "unavailable"] = "complete"
+
+
+@attrs.frozen(kw_only=True)
 class ExecutionRecord:
     """The bounded, metadata-only record of one run attempt (schema version 1)."""
 
@@ -179,6 +212,8 @@ class ExecutionRecord:
     state_changes: StateChangeInfo
     events: EventInfo
     cleanup: CleanupInfo
+    preflight: PreflightInfo
+    judge: JudgeInfo
     task_verification: TaskVerification
     schema: str = RECORD_SCHEMA
     schema_version: int = RECORD_SCHEMA_VERSION

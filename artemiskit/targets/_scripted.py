@@ -10,9 +10,8 @@ A script is a YAML file (SPEC 5)::
       - text: Done.
         delay_ms: 50       # optional latency; honours cancellation
 
-One entry answers one model request, in order. The entry used is the number of
-assistant messages already in the conversation, so a resumed conversation picks up
-exactly where it stopped. A request past the last entry is a target failure.
+One entry answers one model request, in order (a preflight probe consumes entries
+too). A request past the last entry is a target failure.
 """
 
 from __future__ import annotations
@@ -193,31 +192,37 @@ async def load_script(path: str | os.PathLike[str]) -> tuple[ScriptEntry, ...]:
     return parse_script(text, source=os.fspath(path))
 
 
-@attrs.frozen(kw_only=True)
 class ScriptedTarget:
-    """An `AgentTarget` that replays script entries, one per model request."""
+    """An `AgentTarget` that replays script entries, one per model request, in order.
 
-    entries: tuple[ScriptEntry, ...]
+    Args:
+        entries: The parsed script.
+        position: How many entries earlier requests already consumed (a resumed
+            run starts where the previous attempt stopped).
+    """
 
-    def entry_for(self, request: TargetRequest) -> ScriptEntry:
-        """The entry that answers ``request``.
+    def __init__(self, entries: tuple[ScriptEntry, ...], *, position: int = 0) -> None:
+        self.entries = entries
+        self.position = position
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        """Answer with the next script entry, after its ``delay_ms``.
+
+        A judge entry (one with ``score``) answers with the JSON verdict text.
 
         Raises:
             TargetError: The script has no entry left (exit 7).
         """
-        index = sum(1 for m in request.messages if m.role == "assistant")
-        if index >= len(self.entries):
+        if self.position >= len(self.entries):
             raise TargetError(
                 "the script has no response left for this model request",
                 reason="script_exhausted",
             )
-        return self.entries[index]
-
-    async def respond(self, request: TargetRequest) -> TargetResponse:
-        """Answer with the next script entry, after its ``delay_ms``."""
-        entry = self.entry_for(request)
+        entry = self.entries[self.position]
+        self.position += 1
         if entry.delay_ms:
             await anyio.sleep(entry.delay_ms / 1000)
-        return TargetResponse(
-            text=entry.text, tool_calls=entry.tool_calls, usage=entry.usage
-        )
+        text = entry.text
+        if text is None and entry.score is not None:
+            text = json.dumps({"score": entry.score})
+        return TargetResponse(text=text, tool_calls=entry.tool_calls, usage=entry.usage)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import anyio
 import click
@@ -55,12 +55,16 @@ async def _run(
     config: str | TrustedConfig | None,
     fixture_root: str | None,
     cleanup_timeout: int | None,
+    preflight: bool | Literal["only"] = False,
+    judge_config: str | None = None,
 ) -> WorkflowResult:
     kit = ArtemisKit(config=config)
     session = await kit.create_workflow_session(
         workflow=workflow_file,
         fixture_root=fixture_root,
         cleanup_timeout_ms=cleanup_timeout,
+        preflight=preflight,
+        judge=judge_config,
     )
     async with anyio.create_task_group() as group:
         group.start_soon(_report_progress, session.events())
@@ -105,6 +109,16 @@ async def _run(
     type=click.IntRange(1, 10_000),
     help="Cleanup drain period in ms (default 1000 simulated / 6000 sandbox).",
 )
+@click.option(
+    "--preflight",
+    is_flag=True,
+    help="Probe the target's tool round trip first; run only if it succeeds.",
+)
+@click.option(
+    "--judge-config",
+    type=click.Path(dir_okay=False),
+    help="Judge configuration for `judge` outcomes (never implicit).",
+)
 @reports_errors
 def run(
     workflow_file: str,
@@ -114,6 +128,8 @@ def run(
     state_output: str | None,
     fixture_root: str | None,
     cleanup_timeout: int | None,
+    preflight: bool,
+    judge_config: str | None,
 ) -> None:
     """Run WORKFLOW once in a fresh environment; the exit code says what happened."""
     check_new_outputs(output, state_output)
@@ -123,8 +139,21 @@ def run(
             config=config_path,
             fixture_root=fixture_root,
             cleanup_timeout=cleanup_timeout,
+            preflight=preflight,
+            judge_config=judge_config,
         )
     )
+    _emit(result, output=output, as_json=as_json, state_output=state_output)
+
+
+def _emit(
+    result: WorkflowResult,
+    *,
+    output: str | None,
+    as_json: bool,
+    state_output: str | None = None,
+) -> None:
+    """Write the record (and state) where asked, summarize, and exit."""
     record = record_to_dict(result.record)
     encoded = json.dumps(record, indent=2, sort_keys=True).encode("utf-8") + b"\n"
     if output is not None:
@@ -145,3 +174,44 @@ def run(
     if state_output is not None and result.state is None and code == 0:
         code = 1
     sys.exit(code)
+
+
+@workflow.command("preflight")
+@click.argument("workflow_file", metavar="WORKFLOW", type=click.Path(dir_okay=False))
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="Trusted configuration (artemis.config.yaml).",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write the preflight record here (a new path).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the record to stdout.")
+@click.option(
+    "--fixture-root",
+    type=click.Path(file_okay=False),
+    help="Where fixtures and scripts resolve (default: the workflow's folder).",
+)
+@reports_errors
+def preflight(
+    workflow_file: str,
+    config_path: str | None,
+    output: str | None,
+    as_json: bool,
+    fixture_root: str | None,
+) -> None:
+    """Probe WORKFLOW's target only: exit 0 on a tool round trip, else 3."""
+    check_new_outputs(output)
+    result = anyio.run(
+        lambda: _run(
+            workflow_file,
+            config=config_path,
+            fixture_root=fixture_root,
+            cleanup_timeout=None,
+            preflight="only",
+        )
+    )
+    _emit(result, output=output, as_json=as_json)

@@ -26,11 +26,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import TracebackType
 
 __all__ = [
     "ChatServer",
     "CloseConnection",
+    "Computed",
     "NeverAnswer",
     "RecordedRequest",
     "Reply",
@@ -65,7 +67,14 @@ class CloseConnection:
     """Drop the connection without sending any response."""
 
 
-Behaviour = Reply | NeverAnswer | CloseConnection
+@dataclass(frozen=True)
+class Computed:
+    """Answer with the `Reply` that ``make`` builds from the request received."""
+
+    make: Callable[[RecordedRequest], Reply]
+
+
+Behaviour = Reply | NeverAnswer | CloseConnection | Computed
 
 
 @dataclass(frozen=True)
@@ -230,15 +239,16 @@ class ChatServer:
                     parsed = json.loads(body) if body else None
                 except ValueError:
                     parsed = None
-                behaviour = server._next(
-                    RecordedRequest(
-                        method=self.command,
-                        path=self.path,
-                        headers={k.lower(): v for k, v in self.headers.items()},
-                        body=body,
-                        json=parsed,
-                    )
+                request = RecordedRequest(
+                    method=self.command,
+                    path=self.path,
+                    headers={k.lower(): v for k, v in self.headers.items()},
+                    body=body,
+                    json=parsed,
                 )
+                behaviour = server._next(request)
+                if isinstance(behaviour, Computed):
+                    behaviour = behaviour.make(request)
                 if isinstance(behaviour, NeverAnswer):
                     server._hold(self)
                 elif isinstance(behaviour, CloseConnection):

@@ -1,0 +1,136 @@
+"""The judge configuration (``--judge-config``, SDK ``judge=``): explicit only.
+
+A separate trusted file names the judge's own transport and limits::
+
+    provider: local        # an entry of this file's `providers`, else the main config's
+    model: judge-model
+    max_requests: 4
+    max_tokens: 8000
+    timeout_ms: 30000
+    providers: {...}       # optional, same shape as artemis.config.yaml
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import anyio
+
+from artemiskit._errors import ConfigError, FileAccessError, Problem, WorkflowError
+from artemiskit.config._config import TrustedConfig, parse_trusted_config
+from artemiskit.workflow._yaml import format_path, parse_yaml
+
+__all__ = ["JudgeConfig", "load_judge_config", "parse_judge_config"]
+
+_KEYS = {"provider", "model", "max_requests", "max_tokens", "timeout_ms", "providers"}
+
+
+class JudgeConfig:
+    """A parsed judge configuration: which provider entry and model, and limits."""
+
+    def __init__(
+        self,
+        *,
+        provider: str,
+        model: str,
+        max_requests: int,
+        max_tokens: int | None,
+        timeout_ms: int,
+        providers: TrustedConfig,
+        source: str,
+    ) -> None:
+        self.provider = provider
+        self.model = model
+        self.max_requests = max_requests
+        self.max_tokens = max_tokens
+        self.timeout_ms = timeout_ms
+        self.providers = providers
+        self.source = source
+
+
+def parse_judge_config(text: str, *, source: str = "<string>") -> JudgeConfig:
+    """Parse a judge configuration.
+
+    Raises:
+        ConfigError: It is invalid; every problem is listed (exit 1).
+    """
+    try:
+        doc = parse_yaml(text, source=source)
+    except WorkflowError as exc:
+        raise ConfigError("invalid judge configuration", exc.problems) from exc
+    data: Any = doc.data
+    problems: list[Problem] = []
+
+    def report(key: str, message: str) -> None:
+        position = doc.position((key,))
+        line, column = position if position else (None, None)
+        problems.append(
+            Problem(
+                message=message,
+                path=format_path((key,)),
+                source=source,
+                line=line,
+                column=column,
+            )
+        )
+
+    if not isinstance(data, dict):
+        raise ConfigError(
+            "invalid judge configuration",
+            [Problem(message="must be a mapping", source=source, line=1, column=1)],
+        )
+    for key in data:
+        if key not in _KEYS:
+            report(key, "unknown key")
+    for key in ("provider", "model"):
+        if not isinstance(data.get(key), str) or not data.get(key):
+            report(key, "is required and must be a string")
+    limits: dict[str, Any] = {}
+    for key, default, maximum in (
+        ("max_requests", 4, 1000),
+        ("max_tokens", 8000, 10_000_000),
+        ("timeout_ms", 30_000, 3_600_000),
+    ):
+        value = data.get(key, default)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 1 <= value <= maximum
+        ):
+            report(key, f"must be an integer 1–{maximum}")
+        limits[key] = value
+    providers = TrustedConfig()
+    if "providers" in data:
+        import json
+
+        providers = parse_trusted_config(
+            json.dumps({"providers": data["providers"]}), source=source
+        )
+    if problems:
+        raise ConfigError("invalid judge configuration", problems)
+    return JudgeConfig(
+        provider=data["provider"],
+        model=data["model"],
+        providers=providers,
+        source=source,
+        **limits,
+    )
+
+
+async def load_judge_config(path: str | os.PathLike[str]) -> JudgeConfig:
+    """Read and parse a judge configuration file.
+
+    Raises:
+        FileAccessError: The file cannot be read (exit 1).
+        ConfigError: It is invalid (exit 1).
+    """
+    try:
+        text = await anyio.Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FileAccessError(
+            f"cannot read the judge configuration {os.fspath(path)}: "
+            f"{exc.__class__.__name__}",
+            reason="config_unreadable",
+        ) from exc
+    return parse_judge_config(text, source=os.fspath(path))
