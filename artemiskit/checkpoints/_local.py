@@ -1,0 +1,469 @@
+"""`LocalCheckpointStore`: a checkpoint in a private local directory (POSIX only).
+
+Layout of the directory (mode 0700; every file 0600, owned by the current user)::
+
+    snapshot.ckpt      the last committed snapshot
+    journal.ckpt       entries appended since, bound to the snapshot's generation
+    artifacts/         named artifacts (mode 0700), one framed file each
+    claim.lock         the exclusive process claim, while a store has it open
+    recovery.guard     present while a recovery is in progress (or crashed)
+
+A snapshot commit replaces ``snapshot.ckpt`` and then starts an empty
+``journal.ckpt`` for the new generation, each by temp file + fsync + rename +
+directory fsync. A crash between the two leaves the previous generation's journal,
+whose entries the new snapshot already contains: resuming replaces it with an empty
+one. Resuming also cuts a torn final entry off the journal (it was never
+acknowledged) and reports it through `LoadedCheckpoint.torn_tail`.
+
+Nothing here deletes checkpoint data or sends it anywhere; only temporary files a
+crashed writer left behind are removed once the claim is held.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.to_thread
+
+from artemiskit._errors import CheckpointError, FileAccessError, SessionStateError
+from artemiskit.checkpoints import _envelope as envelope
+from artemiskit.checkpoints._claim import (
+    CLAIM_TEMP_PREFIX,
+    ProcessClaim,
+    acquire_claim,
+    current_identity,
+    encode_identity,
+)
+from artemiskit.checkpoints._files import (
+    create_exclusive,
+    fsync_directory,
+    open_directory,
+    open_private_file,
+    read_private_file,
+    remove_stale_temporaries,
+    verify_directory,
+    write_atomically,
+)
+from artemiskit.checkpoints._store import (
+    CheckpointLimits,
+    LoadedCheckpoint,
+    OpenMode,
+    check_artifact_name,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+__all__ = ["LocalCheckpointStore"]
+
+SNAPSHOT_NAME = "snapshot.ckpt"
+JOURNAL_NAME = "journal.ckpt"
+ARTIFACTS_NAME = "artifacts"
+GUARD_NAME = "recovery.guard"
+
+
+class _Session:
+    """What an open store knows about its checkpoint."""
+
+    def __init__(self, dir_fd: int, claim: ProcessClaim) -> None:
+        self.dir_fd = dir_fd
+        self.claim = claim
+        self.generation = 0  # 0: no snapshot committed yet
+        self.entry_count = 0
+        self.journal_size = 0
+        self.journal_fd: int | None = None
+        self.torn_tail = False
+        self.in_recovery = False
+        self.failed = False
+
+    def close_journal(self) -> None:
+        fd, self.journal_fd = self.journal_fd, None
+        if fd is not None:
+            os.close(fd)
+
+
+class LocalCheckpointStore:
+    """A `CheckpointStore` in a private directory on a local POSIX file system.
+
+    Needs Linux ``/proc`` for the process claim. The directory is created with mode
+    0700 by ``open(mode="create")`` (its parent must exist) and is never deleted.
+
+    Args:
+        directory: The checkpoint directory.
+        limits: Size bounds; the defaults suit the engine.
+    """
+
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        *,
+        limits: CheckpointLimits | None = None,
+    ) -> None:
+        self._directory = os.path.abspath(os.fspath(directory))
+        self._limits = limits or CheckpointLimits()
+        self._lock = anyio.Lock()
+        self._session: _Session | None = None
+
+    @property
+    def directory(self) -> str:
+        """The absolute path of the checkpoint directory."""
+        return self._directory
+
+    def __repr__(self) -> str:
+        state = "open" if self._session is not None else "closed"
+        return f"<LocalCheckpointStore {self._directory!r} {state}>"
+
+    async def _run(self, function: Callable[..., Any], *args: Any) -> Any:
+        async with self._lock:
+            return await anyio.to_thread.run_sync(function, *args)
+
+    async def open(self, *, mode: OpenMode) -> None:
+        """See `CheckpointStore.open`."""
+        if mode not in ("create", "resume"):
+            raise ValueError("mode must be 'create' or 'resume'")
+        await self._run(self._open, mode)
+
+    async def commit_snapshot(self, payload: Mapping[str, Any]) -> None:
+        """See `CheckpointStore.commit_snapshot`."""
+        await self._run(self._commit_snapshot, payload)
+
+    async def append(self, entry: Mapping[str, Any]) -> None:
+        """See `CheckpointStore.append`."""
+        await self._run(self._append, entry)
+
+    async def load(self) -> LoadedCheckpoint:
+        """See `CheckpointStore.load`."""
+        loaded: LoadedCheckpoint = await self._run(self._load)
+        return loaded
+
+    async def write_artifact(self, name: str, data: bytes) -> None:
+        """See `CheckpointStore.write_artifact`."""
+        check_artifact_name(name)
+        await self._run(self._write_artifact, name, bytes(data))
+
+    async def read_artifact(self, name: str) -> bytes:
+        """See `CheckpointStore.read_artifact`."""
+        check_artifact_name(name)
+        data: bytes = await self._run(self._read_artifact, name)
+        return data
+
+    async def begin_recovery(self) -> None:
+        """See `CheckpointStore.begin_recovery`."""
+        await self._run(self._begin_recovery)
+
+    async def end_recovery(self) -> None:
+        """See `CheckpointStore.end_recovery`."""
+        await self._run(self._end_recovery)
+
+    async def close(self) -> None:
+        """See `CheckpointStore.close`."""
+        await self._run(self._close)
+
+    # -- synchronous parts, run in a worker thread --------------------------------
+
+    def _open(self, mode: OpenMode) -> None:
+        if self._session is not None:
+            raise SessionStateError("the checkpoint store is already open")
+        where = self._directory
+        dir_fd = open_directory(where, where=where, create=mode == "create")
+        try:
+            claim = acquire_claim(dir_fd, where=where)
+            try:
+                session = _Session(dir_fd, claim)
+                self._check_opening(session, mode)
+            except BaseException:
+                claim.release()
+                raise
+        except BaseException:
+            os.close(dir_fd)
+            raise
+        self._session = session
+
+    def _check_opening(self, session: _Session, mode: OpenMode) -> None:
+        where, dir_fd = self._directory, session.dir_fd
+        if _exists(dir_fd, GUARD_NAME):
+            raise CheckpointError(
+                f"checkpoint directory {where} holds a recovery guard: an earlier "
+                "resume stopped in the middle of recovering. Inspect the checkpoint "
+                f"and what the run may have changed, then delete {where}/"
+                f"{GUARD_NAME} deliberately to allow another resume",
+                reason="recovery_guard_present",
+            )
+        has_snapshot = _exists(dir_fd, SNAPSHOT_NAME)
+        if mode == "create" and has_snapshot:
+            raise CheckpointError(
+                f"checkpoint directory {where} already holds a checkpoint; resume "
+                "it, or choose a new directory for a fresh run",
+                reason="checkpoint_exists",
+            )
+        if mode == "resume" and not has_snapshot:
+            raise CheckpointError(
+                f"no checkpoint in {where}", reason="checkpoint_missing"
+            )
+        remove_stale_temporaries(dir_fd, keep_prefix=CLAIM_TEMP_PREFIX)
+        if mode == "resume":
+            self._repair_journal(session)
+
+    def _repair_journal(self, session: _Session) -> None:
+        """Learn the checkpoint's state; drop a stale journal or a torn tail."""
+        where, dir_fd = self._directory, session.dir_fd
+        snapshot = self._read_snapshot(session)
+        session.generation = snapshot.generation
+        try:
+            data = read_private_file(
+                dir_fd, JOURNAL_NAME, limit=self._limits.max_journal_bytes, where=where
+            )
+        except FileNotFoundError:
+            if snapshot.generation != 1:  # only the first commit can lack one
+                raise CheckpointError(
+                    f"the journal in {where} is missing", reason="corrupt_checkpoint"
+                ) from None
+            data = None
+        if data is None or (
+            envelope.decode_journal_generation(data) == snapshot.generation - 1
+        ):
+            self._reset_journal(session)  # superseded by the snapshot
+            return
+        scan = envelope.scan_journal(data, max_entry_bytes=self._limits.max_entry_bytes)
+        if scan.generation != snapshot.generation:
+            raise CheckpointError(
+                f"the journal in {where} belongs to another snapshot",
+                reason="corrupt_checkpoint",
+            )
+        if scan.torn_tail:
+            fd = open_private_file(dir_fd, JOURNAL_NAME, os.O_WRONLY, where=where)
+            try:
+                os.ftruncate(fd, scan.clean_length)
+                os.fsync(fd)
+            except OSError as exc:
+                raise FileAccessError(
+                    f"could not cut the torn journal entry in {where}: {exc.strerror}"
+                ) from exc
+            finally:
+                os.close(fd)
+        session.entry_count = len(scan.entries)
+        session.journal_size = scan.clean_length
+        session.torn_tail = scan.torn_tail
+
+    def _session_for(self, *, writing: bool = False) -> _Session:
+        session = self._session
+        if session is None:
+            raise SessionStateError("the checkpoint store is not open")
+        if writing and session.failed:
+            raise FileAccessError(
+                f"an earlier write to checkpoint directory {self._directory} failed; "
+                "close the store and resume from the last committed state"
+            )
+        verify_directory(session.dir_fd, self._directory)
+        return session
+
+    def _read_snapshot(self, session: _Session) -> envelope.Snapshot:
+        try:
+            data = read_private_file(
+                session.dir_fd,
+                SNAPSHOT_NAME,
+                limit=self._limits.max_snapshot_bytes,
+                where=self._directory,
+            )
+        except FileNotFoundError:
+            raise CheckpointError(
+                f"no checkpoint in {self._directory}", reason="checkpoint_missing"
+            ) from None
+        return envelope.decode_snapshot(data)
+
+    def _reset_journal(self, session: _Session) -> None:
+        session.close_journal()
+        header = envelope.encode_journal_header(session.generation)
+        write_atomically(session.dir_fd, JOURNAL_NAME, header, where=self._directory)
+        session.entry_count = 0
+        session.journal_size = len(header)
+        session.torn_tail = False
+
+    def _too_large(self, what: str) -> CheckpointError:
+        return CheckpointError(
+            f"the {what} for checkpoint directory {self._directory} is over its "
+            "size limit",
+            reason="checkpoint_too_large",
+        )
+
+    def _commit_snapshot(self, payload: Mapping[str, Any]) -> None:
+        session = self._session_for(writing=True)
+        body = envelope.canonical_json(dict(payload))
+        data = envelope.encode_snapshot(body, session.generation + 1)
+        if len(data) > self._limits.max_snapshot_bytes:
+            raise self._too_large("snapshot")
+        try:
+            write_atomically(session.dir_fd, SNAPSHOT_NAME, data, where=self._directory)
+        except BaseException:
+            session.failed = True  # the rename may or may not have happened
+            raise
+        session.generation += 1
+        try:
+            self._reset_journal(session)
+        except BaseException:
+            session.failed = True  # resume will drop the previous journal
+            raise
+
+    def _append(self, entry: Mapping[str, Any]) -> None:
+        session = self._session_for(writing=True)
+        if session.generation == 0:
+            raise SessionStateError("append needs a committed snapshot first")
+        body = envelope.canonical_json(dict(entry))
+        if len(body) > self._limits.max_entry_bytes:
+            raise self._too_large("journal entry")
+        frame = envelope.encode_frame(session.entry_count, body)
+        if session.journal_size + len(frame) > self._limits.max_journal_bytes:
+            raise self._too_large("journal (commit a snapshot to compact it)")
+        if session.journal_fd is None:
+            session.journal_fd = open_private_file(
+                session.dir_fd,
+                JOURNAL_NAME,
+                os.O_WRONLY | os.O_APPEND,
+                where=self._directory,
+            )
+        fd = session.journal_fd
+        if os.fstat(fd).st_size != session.journal_size:
+            session.failed = True
+            raise CheckpointError(
+                f"the journal in {self._directory} was changed by something else",
+                reason="corrupt_checkpoint",
+            )
+        try:
+            view = memoryview(frame)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        except OSError as exc:
+            session.failed = True
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, session.journal_size)
+            raise FileAccessError(
+                f"could not append to the journal in {self._directory}: {exc.strerror}"
+            ) from exc
+        session.entry_count += 1
+        session.journal_size += len(frame)
+
+    def _load(self) -> LoadedCheckpoint:
+        session = self._session_for()
+        if session.generation == 0:
+            raise CheckpointError(
+                f"no checkpoint in {self._directory}", reason="checkpoint_missing"
+            )
+        snapshot = self._read_snapshot(session)
+        try:
+            data = read_private_file(
+                session.dir_fd,
+                JOURNAL_NAME,
+                limit=self._limits.max_journal_bytes,
+                where=self._directory,
+            )
+        except FileNotFoundError:
+            data = b""
+        scan = envelope.scan_journal(data, max_entry_bytes=self._limits.max_entry_bytes)
+        if (
+            snapshot.generation != session.generation
+            or scan.generation != session.generation
+            or scan.clean_length != session.journal_size
+            or scan.torn_tail
+        ):
+            raise CheckpointError(
+                f"the checkpoint in {self._directory} was changed by something else",
+                reason="corrupt_checkpoint",
+            )
+        return LoadedCheckpoint(
+            snapshot=snapshot.payload,
+            entries=scan.entries,
+            torn_tail=session.torn_tail,
+        )
+
+    def _artifacts_fd(self, session: _Session, *, create: bool) -> int:
+        return open_directory(
+            ARTIFACTS_NAME,
+            where=f"{self._directory}/{ARTIFACTS_NAME}",
+            create=create,
+            parent_fd=session.dir_fd,
+        )
+
+    def _write_artifact(self, name: str, data: bytes) -> None:
+        session = self._session_for(writing=True)
+        if len(data) > self._limits.max_artifact_bytes:
+            raise self._too_large(f"artifact {name}")
+        framed = envelope.encode_artifact(data)
+        fd = self._artifacts_fd(session, create=True)
+        try:
+            fsync_directory(session.dir_fd, self._directory)  # a new artifacts/
+            write_atomically(fd, name, framed, where=self._directory)
+        finally:
+            os.close(fd)
+
+    def _read_artifact(self, name: str) -> bytes:
+        session = self._session_for()
+        missing = CheckpointError(
+            f"checkpoint directory {self._directory} has no artifact {name}",
+            reason="artifact_missing",
+        )
+        try:
+            fd = self._artifacts_fd(session, create=False)
+        except CheckpointError as exc:
+            if exc.reason == "checkpoint_missing":
+                raise missing from None
+            raise
+        try:
+            limit = self._limits.max_artifact_bytes + 64
+            framed = read_private_file(fd, name, limit=limit, where=self._directory)
+        except FileNotFoundError:
+            raise missing from None
+        finally:
+            os.close(fd)
+        return envelope.decode_artifact(framed)
+
+    def _begin_recovery(self) -> None:
+        session = self._session_for(writing=True)
+        if session.in_recovery:
+            raise SessionStateError("a recovery is already in progress")
+        content = encode_identity(current_identity())
+        try:
+            create_exclusive(session.dir_fd, GUARD_NAME, content, where=self._directory)
+        except FileExistsError:
+            raise CheckpointError(
+                f"checkpoint directory {self._directory} already holds a recovery "
+                "guard",
+                reason="recovery_guard_present",
+            ) from None
+        fsync_directory(session.dir_fd, self._directory)
+        session.in_recovery = True
+
+    def _end_recovery(self) -> None:
+        session = self._session_for(writing=True)
+        if not session.in_recovery:
+            raise SessionStateError("no recovery is in progress")
+        try:
+            os.unlink(GUARD_NAME, dir_fd=session.dir_fd)
+        except OSError as exc:
+            raise FileAccessError(
+                f"could not remove the recovery guard in {self._directory}: "
+                f"{exc.strerror}"
+            ) from exc
+        fsync_directory(session.dir_fd, self._directory)
+        session.in_recovery = False
+
+    def _close(self) -> None:
+        session, self._session = self._session, None
+        if session is None:
+            return
+        try:
+            session.close_journal()
+            session.claim.release()
+        finally:
+            os.close(session.dir_fd)
+
+
+def _exists(dir_fd: int, name: str) -> bool:
+    try:
+        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
