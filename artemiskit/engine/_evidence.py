@@ -20,6 +20,8 @@ from artemiskit.records._record import (
     EventInfo,
     ExecutionInfo,
     ExecutionRecord,
+    FaultInfo,
+    FaultKindInfo,
     JudgeInfo,
     OperationSummary,
     PolicyInfo,
@@ -34,6 +36,7 @@ from artemiskit.tools._catalogue import CATALOGUE
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from artemiskit.engine._faults import FaultSchedule
     from artemiskit.engine._outcomes import TaskVerification
     from artemiskit.engine._preflight import PreflightMode, PreflightSummary
     from artemiskit.engine._state import LocalState, SessionState, Stop
@@ -206,6 +209,7 @@ def build_record(
         cleanup=cleanup,
         preflight=_preflight_info(preflight_mode, state.preflight),
         judge=_judge_info(judge, judge_usage),
+        faults=_fault_info(state.faults, workflow.retry.max_attempts),
         task_verification=verification,
     )
 
@@ -243,4 +247,25 @@ def _judge_info(judge: JudgeSettings | None, usage: JudgeUsage | None) -> JudgeI
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         usage_measurement=usage.usage_measurement,
+    )
+
+
+def _fault_info(schedule: FaultSchedule, max_attempts: int) -> FaultInfo:
+    declared = Counter(f.kind for f in schedule.faults)
+    injected = sum(1 for f in schedule.faults if f.consumed)
+    return FaultInfo(
+        declared=len(schedule.faults),
+        injected=injected,
+        unconsumed=len(schedule.faults) - injected,
+        by_kind={
+            kind: FaultKindInfo(
+                declared=declared[kind], injected=schedule.injected.get(kind, 0)
+            )
+            for kind in sorted(declared)
+        },
+        max_attempts=max_attempts,
+        retries=schedule.retries,
+        recovered_calls=schedule.recovered,
+        exhausted_calls=schedule.exhausted,
+        attempts_per_call=dict(sorted(schedule.attempts.items())),
     )

@@ -8,7 +8,6 @@ outcome evaluation and a metadata-only record.
 
 from __future__ import annotations
 
-import json
 import uuid
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -18,13 +17,11 @@ import attrs
 
 from artemiskit._errors import (
     ArtemisError,
-    FileOperationError,
     InvalidResponseError,
     SessionStateError,
     TargetError,
 )
 from artemiskit.engine import _transitions as t
-from artemiskit.engine._admission import admit_tool_call
 from artemiskit.engine._budget import (
     model_request_stop,
     output_allowance,
@@ -33,6 +30,7 @@ from artemiskit.engine._budget import (
 )
 from artemiskit.engine._events import EventHub, SessionEvent
 from artemiskit.engine._evidence import build_record, final_state, workflow_digest
+from artemiskit.engine._faults import schedule_from
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage, run_judge
 from artemiskit.engine._outcomes import (
     TaskVerification,
@@ -48,7 +46,13 @@ from artemiskit.engine._preflight import (
     probe_opening,
     probe_problem,
 )
-from artemiskit.engine._state import LocalState, SessionState, Stop, TraceEntry
+from artemiskit.engine._state import (
+    LocalState,
+    OperationStatus,
+    SessionState,
+    Stop,
+)
+from artemiskit.engine._tool_calls import ToolCallRunner
 from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
 from artemiskit.records._record import (
     CleanupInfo,
@@ -64,9 +68,7 @@ from artemiskit.targets._protocol import (
     ToolCall,
     ToolDefinition,
 )
-from artemiskit.tools._base import ToolContext, ToolFailure
 from artemiskit.tools._catalogue import CATALOGUE
-from artemiskit.tools._registry import HANDLERS
 from artemiskit.workflow import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome
 
@@ -112,7 +114,7 @@ def _stop_for(exc: ArtemisError) -> Stop:
     return Stop(status=status, reason=exc.reason, exit_code=exc.exit_code)  # type: ignore[arg-type]
 
 
-class WorkflowSession:
+class WorkflowSession(ToolCallRunner):
     """One execution of a workflow against a target in a fresh environment.
 
     Create it with `create_agent_workflow_session` or
@@ -156,7 +158,9 @@ class WorkflowSession:
             )
             for tool in workflow.tools
         )
-        self._state = t.start(workflow.conversation.system, local)
+        self._state = t.start(
+            workflow.conversation.system, local, schedule_from(workflow.faults)
+        )
         self._hub = EventHub(run_id=self.run_id)
         self._started = False
         self._done: anyio.Event | None = None
@@ -552,99 +556,12 @@ class WorkflowSession:
         elif self._preflight_mode == "only":
             self._stop(Stop(status="completed", reason="preflight_only", exit_code=0))
 
-    def _settle(self, op_id: str, status: str, reason: str | None = None) -> None:
-        self._set(t.settle_operation(self._state, op_id, status, reason))  # type: ignore[arg-type]
+    def _settle(
+        self, op_id: str, status: OperationStatus, reason: str | None = None
+    ) -> None:
+        self._set(t.settle_operation(self._state, op_id, status, reason))
         self._hub.emit(
             "operation_settled", operation_id=op_id, status=status, reason=reason
-        )
-
-    async def _run_tool_calls(self, environment: Environment) -> bool:
-        """Answer every pending tool call; False when the execution stopped."""
-        while self._state.pending_calls:
-            call = self._state.pending_calls[0]
-            stop = tool_call_stop(self._state.counters, self._workflow.budgets)
-            if stop is not None:
-                self._stop(stop)
-                return False
-            self._set(t.count_tool_attempt(self._state))
-            label = call.name if call.name in CATALOGUE else "undeclared"
-            admission = admit_tool_call(call, self._declared)
-            if admission.denial is not None:
-                if not self._deny(call, label, admission.denial):
-                    return False
-                continue
-            assert admission.arguments is not None
-            await self._execute_tool(environment, call, admission.arguments)
-        return True
-
-    def _deny(self, call: ToolCall, label: str, reason: str) -> bool:
-        """Record a denial; False when policy stops the run on denial."""
-        from artemiskit.engine._state import Denial
-
-        tool = label if label in CATALOGUE else None
-        self._set(t.record_denial(self._state, Denial(tool=tool, reason=reason)))
-        self._hub.emit("tool_denied", tool=tool, reason=reason)
-        if self._workflow.policy.on_denial == "stop":
-            self._stop(Stop(status="policy_denied", reason=reason, exit_code=4))
-            return False
-        content = json.dumps({"error": {"code": "policy_denied", "reason": reason}})
-        self._set(
-            t.answer_tool_call(
-                self._state,
-                call,
-                content=content,
-                is_error=True,
-                trace=TraceEntry(
-                    tool=label, status="denied", attempts=0, reason=reason
-                ),
-            )
-        )
-        return True
-
-    async def _execute_tool(
-        self, environment: Environment, call: ToolCall, arguments: dict[str, Any]
-    ) -> None:
-        name = call.name
-        state, op_id = t.admit_operation(self._state, kind="tool_call", tool=name)
-        self._set(state)
-        self._hub.emit("operation_admitted", operation_id=op_id, tool=name)
-        context = ToolContext(
-            environment=environment,
-            local=self._state.local,
-            allow=self._declared[name].allow,
-            new_id=lambda prefix: f"{prefix}-{op_id.removeprefix('op-')}",
-        )
-        try:
-            result = await HANDLERS[name](arguments, context)
-        except (ToolFailure, FileOperationError) as exc:
-            code = exc.code if isinstance(exc, ToolFailure) else exc.reason
-            self._settle(op_id, "failed", code)
-            content = json.dumps({"error": {"code": code, "message": str(exc)}})
-            self._set(
-                t.answer_tool_call(
-                    self._state,
-                    call,
-                    content=content,
-                    is_error=True,
-                    trace=TraceEntry(tool=name, status="failed", reason=code),
-                )
-            )
-            return
-        except ArtemisError as exc:
-            self._settle(op_id, "unknown", exc.reason)
-            raise
-        self._settle(op_id, "succeeded")
-        if result.change is not None:
-            self._set(t.record_change(self._state, result.change))
-        self._set(
-            t.answer_tool_call(
-                self._state,
-                call,
-                content=json.dumps(result.output, ensure_ascii=False),
-                is_error=False,
-                trace=TraceEntry(tool=name, status="succeeded"),
-                local=result.local,
-            )
         )
 
 

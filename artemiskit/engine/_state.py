@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import attrs
 
+from artemiskit.engine._faults import FaultSchedule
 from artemiskit.engine._preflight import PreflightSummary
 from artemiskit.targets._protocol import Message, ToolCall
 from artemiskit.workflow._model import Document
@@ -205,6 +206,7 @@ class SessionState:
         stop: Set once the execution stopped for a reason other than completion.
         completed: Set once every turn completed.
         preflight: The probe's result once it ran (never repeated on resume).
+        faults: The declared fault schedule and what it did so far.
     """
 
     cursor: Cursor = Cursor()
@@ -225,3 +227,4 @@ class SessionState:
     stop: Stop | None = None
     completed: bool = False
     preflight: PreflightSummary | None = None
+    faults: FaultSchedule = attrs.field(factory=FaultSchedule)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from artemiskit.engine._faults import FaultSchedule
 from artemiskit.engine._state import (
     Denial,
     LocalState,
@@ -42,6 +43,7 @@ __all__ = [
     "settle_operation",
     "start",
     "stop",
+    "update_faults",
 ]
 
 #: The ledger keeps this many operations; older ones are counted as omitted.
@@ -50,10 +52,19 @@ MAX_LEDGER = 10_000
 MAX_CHANGES = 200
 
 
-def start(system: str | None, local: LocalState) -> SessionState:
+def start(
+    system: str | None, local: LocalState, faults: FaultSchedule | None = None
+) -> SessionState:
     """The state of a run before its first turn."""
     conversation = (Message(role="system", content=system),) if system else ()
-    return SessionState(conversation=conversation, local=local)
+    return SessionState(
+        conversation=conversation, local=local, faults=faults or FaultSchedule()
+    )
+
+
+def update_faults(state: SessionState, faults: FaultSchedule) -> SessionState:
+    """Replace the fault schedule (a call began, a fault was consumed)."""
+    return attrs.evolve(state, faults=faults)
 
 
 def open_turn(state: SessionState, user_text: str) -> SessionState:

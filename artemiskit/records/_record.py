@@ -22,6 +22,8 @@ __all__ = [
     "EventInfo",
     "ExecutionInfo",
     "ExecutionRecord",
+    "FaultInfo",
+    "FaultKindInfo",
     "OperationSummary",
     "JudgeInfo",
     "PolicyInfo",
@@ -195,6 +197,41 @@ class JudgeInfo:
 
 
 @attrs.frozen(kw_only=True)
+class FaultKindInfo:
+    """Declarations and injections of one fault kind."""
+
+    declared: int
+    injected: int
+
+
+@attrs.frozen(kw_only=True)
+class FaultInfo:
+    """Declared faults and retries: counts only, never fixtures or instructions.
+
+    Attributes:
+        declared: Declarations in the workflow.
+        injected: Declarations injected (each at most once).
+        unconsumed: Declarations never reached.
+        by_kind: Declared and injected counts per kind.
+        max_attempts: The workflow's ``retry.max_attempts``.
+        retries: Automatic retries made.
+        recovered_calls: Logical calls that failed, were retried and succeeded.
+        exhausted_calls: Logical calls that met a fault and ended failed.
+        attempts_per_call: For calls that met a fault: attempts → calls.
+    """
+
+    declared: int
+    injected: int
+    unconsumed: int
+    by_kind: dict[str, FaultKindInfo]
+    max_attempts: int
+    retries: int
+    recovered_calls: int
+    exhausted_calls: int
+    attempts_per_call: dict[str, int]
+
+
+@attrs.frozen(kw_only=True)
 class ExecutionRecord:
     """The bounded, metadata-only record of one run attempt (schema version 1)."""
 
@@ -214,6 +251,7 @@ class ExecutionRecord:
     cleanup: CleanupInfo
     preflight: PreflightInfo
     judge: JudgeInfo
+    faults: FaultInfo
     task_verification: TaskVerification
     schema: str = RECORD_SCHEMA
     schema_version: int = RECORD_SCHEMA_VERSION
