@@ -47,7 +47,7 @@ from artemiskit.workflow._model import (
 )
 from artemiskit.workflow._yaml import YamlDocument, parse_yaml
 
-__all__ = [  # noqa: RUF022 (plain sorted(), as the export tests check)
+__all__ = [
     "Budgets",
     "Conversation",
     "Document",

@@ -111,11 +111,8 @@ def semantic_problems(data: Any, doc: YamlDocument, sound: Sound) -> list[Proble
     tools = data.get("tools", [])
     declared: set[str] | None = None
     if isinstance(tools, list):
-        declared = {
-            t["name"]
-            for t in tools
-            if isinstance(t, dict) and t.get("name") in CATALOGUE
-        }
+        names = [t.get("name") for t in tools if isinstance(t, dict)]
+        declared = {n for n in names if isinstance(n, str) and n in CATALOGUE}
         found += _tools(tools, doc, sound)
     if isinstance(data.get("environment"), dict):
         found += _environment(data["environment"], doc, sound)

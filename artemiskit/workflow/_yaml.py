@@ -212,9 +212,12 @@ def _build(events: Iterator[ev.Event], doc: dict[str, Any]) -> Any:
                     "the file must hold exactly one YAML document", event.start_mark, ()
                 )
             continue
+        at_key = bool(stack) and isinstance(stack[-1].container, dict)
+        at_key = at_key and stack[-1].expect_key
+        here = stack[-1].path if at_key else child_path()
         if isinstance(event, ev.AliasEvent):
             raise _Refused(
-                "aliases ('*name') are not supported", event.start_mark, child_path()
+                "aliases ('*name') are not supported", event.start_mark, here
             )
         if not isinstance(event, ev.NodeEvent | ev.CollectionEndEvent):
             continue
@@ -222,9 +225,6 @@ def _build(events: Iterator[ev.Event], doc: dict[str, Any]) -> Any:
             frame = stack.pop()
             attach(frame.container)
             continue
-        at_key = bool(stack) and isinstance(stack[-1].container, dict)
-        at_key = at_key and stack[-1].expect_key
-        here = stack[-1].path if at_key else child_path()
         if event.anchor is not None:
             raise _Refused(
                 "anchors ('&name') are not supported", event.start_mark, here

@@ -1,0 +1,271 @@
+"""Valid workflows load; the CLI's output shapes; file errors; the public surface."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import artemiskit.workflow
+from artemiskit import FileAccessError, WorkflowError
+from artemiskit.tools import CATALOGUE
+from artemiskit.tools._catalogue import schema_problem
+from artemiskit.workflow import (
+    WORKFLOW_SCHEMA_FILE,
+    FileOutcome,
+    Workflow,
+    load_agent_workflow,
+    parse_agent_workflow,
+    parse_yaml,
+    validate_agent_workflow,
+)
+from artemiskit_cli._main import cli
+from tests.workflow._cases import BASE, dump, variant
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted(
+    p
+    for p in (ROOT / "examples").rglob("*.yaml")
+    if not p.name.endswith(".script.yaml")
+)
+
+
+def test_there_are_examples() -> None:
+    names = {p.parent.name for p in EXAMPLES}
+    assert {"quickstart", "support-triage", "fault-recovery"} <= names
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.parent.name)
+async def test_examples_load(path: Path) -> None:
+    workflow = await load_agent_workflow(path)
+    assert isinstance(workflow, Workflow)
+    assert workflow.target.provider == "scripted"
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.parent.name)
+def test_examples_validate_with_the_cli(path: Path) -> None:
+    result = CliRunner().invoke(cli, ["scenario", "validate", str(path)])
+    assert result.exit_code == 0, result.stderr
+    assert "ok:" in result.stderr
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.parent.name)
+def test_example_scripts_fit_their_workflows(path: Path) -> None:
+    """Each scripted call names a declared tool with arguments its schema accepts."""
+    workflow = parse_agent_workflow(path.read_text("utf-8"))
+    script_file = path.parent / f"{workflow.target.model}.script.yaml"
+    script = parse_yaml(script_file.read_text("utf-8"), source=str(script_file)).data
+    assert script["version"] == 1
+    declared = {tool.name for tool in workflow.tools}
+    responses: list[dict[str, Any]] = script["responses"]
+    assert responses[-1].get("text")
+    assert not responses[-1].get("tool_calls")
+    for entry in responses:
+        assert set(entry) <= {"tool_calls", "text", "usage", "delay_ms"}
+        for call in entry.get("tool_calls", []):
+            assert call["name"] in declared
+            assert schema_problem(call["name"], "input", call["arguments"]) is None
+    if workflow.name == "quickstart":
+        assert all("usage" in entry for entry in responses)
+
+
+def test_example_runs_through_a_real_subprocess() -> None:
+    quickstart = ROOT / "examples" / "quickstart" / "workflow.yaml"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "artemiskit_cli",
+            "scenario",
+            "validate",
+            str(quickstart),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+
+
+def test_missing_fixture_still_validates(tmp_path: Path) -> None:
+    target = tmp_path / "workflow.yaml"
+    target.write_text(variant(lambda d: None), encoding="utf-8")
+    assert not (tmp_path / "fixtures" / "extra.yaml").exists()
+    result = CliRunner().invoke(cli, ["scenario", "validate", str(target)])
+    assert result.exit_code == 0, result.stderr
+
+
+def test_placeholders_stay_literal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/should/not/appear")
+    workflow = parse_agent_workflow(dump(BASE))
+    assert workflow.environment.files["docs/a.md"] == "hello ${HOME}"
+
+
+def test_paths_are_normalized() -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["environment"]["files"] = {"./docs//a.md": "x"}
+        data["outcomes"][0]["file"] = "out/./x.md"
+
+    workflow = parse_agent_workflow(variant(change))
+    assert list(workflow.environment.files) == ["docs/a.md"]
+    first = workflow.outcomes[0]
+    assert isinstance(first, FileOutcome)
+    assert first.file == "out/x.md"
+
+
+def test_defaults_apply() -> None:
+    text = (
+        "version: 1\nname: tiny\ntarget: {provider: scripted, model: m}\n"
+        "conversation: {turns: [{user: hi}]}\n"
+        "budgets: {max_actions: 1, timeout_ms: 1}\n"
+    )
+    workflow = parse_agent_workflow(text)
+    assert workflow.policy.network == "denied"
+    assert workflow.policy.on_denial == "stop"
+    assert workflow.retry.max_attempts == 1
+    assert workflow.environment.kind == "simulated"
+    assert workflow.tools == ()
+
+
+def test_every_independent_problem_is_listed() -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["version"] = 3
+        data["budgets"]["max_actions"] = 0
+        data["tools"][0]["name"] = "nope"
+        data["outcomes"][1]["max"] = "many"
+        data["faults"][0]["occurrence"] = 0
+        data["retry"]["max_attempts"] = 9
+        data["environment"]["files"] = {"/abs": "x"}
+
+    problems = validate_agent_workflow(variant(change), source="w.yaml")
+    paths = {p.path for p in problems}
+    assert {
+        "$.version",
+        "$.budgets.max_actions",
+        "$.tools[0].name",
+        "$.outcomes[1].max",
+        "$.faults[0].occurrence",
+        "$.retry.max_attempts",
+        '$.environment.files["/abs"]',
+    } <= paths
+    lines = [p.line or 0 for p in problems]
+    assert lines == sorted(lines)
+
+
+def test_json_output_lists_problems(tmp_path: Path) -> None:
+    target = tmp_path / "w.yaml"
+    target.write_text(variant(lambda d: d.update(version=2, extra=1)), "utf-8")
+    result = CliRunner().invoke(cli, ["scenario", "validate", "--json", str(target)])
+    assert result.exit_code == 2
+    listing = json.loads(result.stdout)
+    assert isinstance(listing, list)
+    assert len(listing) == 2
+    for item in listing:
+        assert set(item) == {"file", "line", "column", "path", "message"}
+        assert item["file"] == str(target)
+        assert isinstance(item["line"], int)
+        assert isinstance(item["column"], int)
+    assert {i["path"] for i in listing} == {"$.version", "$.extra"}
+
+
+def test_json_output_when_valid(tmp_path: Path) -> None:
+    target = tmp_path / "w.yaml"
+    target.write_text(dump(BASE), "utf-8")
+    result = CliRunner().invoke(cli, ["scenario", "validate", "--json", str(target)])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == []
+
+
+@pytest.mark.parametrize("kind", ["missing", "directory", "unreadable"])
+def test_unreadable_file_exits_1(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / "w.yaml"
+    if kind == "directory":
+        target.mkdir()
+    elif kind == "unreadable":
+        target.write_text(dump(BASE), "utf-8")
+        target.chmod(0)
+        try:
+            target.read_bytes()
+        except PermissionError:
+            pass
+        else:
+            pytest.skip("running as a user who can read mode-0 files")
+    result = CliRunner().invoke(cli, ["scenario", "validate", str(target)])
+    assert result.exit_code == 1, result.output
+    assert "cannot read workflow file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+async def test_unreadable_file_raises_file_access_error(tmp_path: Path) -> None:
+    with pytest.raises(FileAccessError):
+        await load_agent_workflow(tmp_path / "absent.yaml")
+
+
+async def test_oversize_file_is_a_workflow_error(tmp_path: Path) -> None:
+    target = tmp_path / "big.yaml"
+    target.write_bytes(b"# " + b"x" * (4 * 1024 * 1024))
+    with pytest.raises(WorkflowError) as caught:
+        await load_agent_workflow(target)
+    assert "4 MiB" in str(caught.value)
+
+
+def test_oversize_and_binary_files_exit_2(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"# " + b"x" * (4 * 1024 * 1024))
+    binary = tmp_path / "bin.yaml"
+    binary.write_bytes(b"name: \xff\xfe\x00\x01")
+    for target in (big, binary):
+        result = CliRunner().invoke(cli, ["scenario", "validate", str(target)])
+        assert result.exit_code == 2
+        assert "Traceback" not in result.stderr
+
+
+def test_schema_file_ships_and_matches_the_catalogue() -> None:
+    schema = json.loads(WORKFLOW_SCHEMA_FILE.read_text("utf-8"))
+    assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
+    tools = schema["$defs"]["tool"]["properties"]["name"]["enum"]
+    assert sorted(tools) == sorted(CATALOGUE)
+    allow = schema["$defs"]["allow"]["properties"]
+    assert set(allow) == {k for spec in CATALOGUE.values() for k in spec.allow_keys}
+
+
+def test_schema_forbids_unknown_keys_everywhere() -> None:
+    schema = json.loads(WORKFLOW_SCHEMA_FILE.read_text("utf-8"))
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if "properties" in node:
+                assert node.get("additionalProperties") is False, node
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+
+
+def test_public_surface_is_sorted_and_exact() -> None:
+    exported = artemiskit.workflow.__all__
+    assert exported == sorted(exported)
+    for name in exported:
+        assert getattr(artemiskit.workflow, name) is not None
+    assert {
+        "WORKFLOW_SCHEMA_FILE",
+        "load_agent_workflow",
+        "parse_agent_workflow",
+        "validate_agent_workflow",
+        "load_fixture_state",
+        "merge_fixture",
+        "parse_yaml",
+        "YamlDocument",
+        "Workflow",
+        "FixtureContents",
+    } <= set(exported)
