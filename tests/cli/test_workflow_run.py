@@ -87,7 +87,7 @@ def test_exit_2_invalid_workflow_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_exit_4_policy_denial_stops(tmp_path: Path) -> None:
-    script = [
+    script: list[dict[str, Any]] = [
         {"tool_calls": [{"name": "send_email", "arguments": {"to": "x"}}]},
         {"text": "never reached"},
     ]
@@ -135,7 +135,7 @@ def test_exit_7_missing_usage_under_max_tokens(tmp_path: Path) -> None:
     workflow = workflow_dict(
         budgets={"max_actions": 20, "timeout_ms": 30000, "max_tokens": 1000}
     )
-    script = [
+    script: list[dict[str, Any]] = [
         {
             "tool_calls": [
                 {"name": "read_file", "arguments": {"path": "docs/policy.md"}}

@@ -106,7 +106,7 @@ async def test_output_allowance_bounded_by_remaining_tokens(tmp_path: Path) -> N
 
 
 async def test_overshoot_is_disclosed_and_stops_admission(tmp_path: Path) -> None:
-    script = [
+    script: list[dict[str, Any]] = [
         {
             "tool_calls": [
                 {"name": "read_file", "arguments": {"path": "docs/policy.md"}}
@@ -146,7 +146,7 @@ async def test_concurrent_runs_share_one_execution(tmp_path: Path) -> None:
 
 
 async def test_slow_reader_never_blocks_and_drops_are_disclosed(tmp_path: Path) -> None:
-    script = [
+    script: list[dict[str, Any]] = [
         {"tool_calls": [{"name": "read_file", "arguments": {"path": "docs/policy.md"}}]}
     ] * 30 + [{"text": "Done."}]
     workflow = workflow_dict(
@@ -269,7 +269,7 @@ async def test_every_catalogue_tool_and_final_state_layout(tmp_path: Path) -> No
     def call(name: str, **arguments: Any) -> dict[str, Any]:
         return {"tool_calls": [{"name": name, "arguments": arguments}]}
 
-    script = [
+    script: list[dict[str, Any]] = [
         call("list_files"),
         call("read_document", id="policy-1"),
         call("search_documents", query="refund"),
