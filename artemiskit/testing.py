@@ -2,10 +2,13 @@
 
 `EnvironmentConformance` checks an `EnvironmentFactory` against the environment
 contract (files, paths, sizes, symlinks, snapshot/restore, cleanup).
+`CheckpointStoreConformance` checks a `CheckpointStore` against the checkpoint
+contract (round trip, compaction, artifacts, claims, recovery guard).
 """
 
 from __future__ import annotations
 
+from artemiskit._testing_checkpoints import CheckpointStoreConformance
 from artemiskit._testing_environments import (
     ConformanceFailure,
     EnvironmentConformance,
@@ -13,6 +16,7 @@ from artemiskit._testing_environments import (
 )
 
 __all__ = [
+    "CheckpointStoreConformance",
     "ConformanceFailure",
     "EnvironmentConformance",
     "SymlinkMaker",

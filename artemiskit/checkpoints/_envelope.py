@@ -39,6 +39,7 @@ import attrs
 from artemiskit._errors import CheckpointError
 
 __all__ = [
+    "ARTIFACT_OVERHEAD",
     "JOURNAL_HEADER_SIZE",
     "SNAPSHOT_FORMAT",
     "VERSION",
@@ -68,6 +69,7 @@ _FRAME_CHECK = 8
 _FRAME_SIZE = _FRAME_HEAD.size + 32 + _FRAME_CHECK
 _ARTIFACT_HEAD = struct.Struct(">8sIQ")
 _ARTIFACT_MAGIC = b"AKCKARTF"
+ARTIFACT_OVERHEAD = _ARTIFACT_HEAD.size + 32
 
 
 def _corrupt(what: str) -> CheckpointError:

@@ -110,7 +110,7 @@ def open_directory(
             f"no checkpoint at {where}", reason="checkpoint_missing"
         ) from exc
     except OSError as exc:
-        if exc.errno == errno.ELOOP:
+        if exc.errno == errno.ELOOP or _is_link(name, parent_fd):
             raise CheckpointError(
                 f"checkpoint directory {where} is a symbolic link; use the real path",
                 reason="unsafe_link",
@@ -132,6 +132,13 @@ def open_directory(
         os.close(fd)
         raise
     return fd
+
+
+def _is_link(name: str, parent_fd: int | None) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(name, dir_fd=parent_fd).st_mode)
+    except OSError:
+        return False
 
 
 def fsync_directory(dir_fd: int, where: str) -> None:

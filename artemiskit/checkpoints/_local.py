@@ -412,7 +412,7 @@ class LocalCheckpointStore:
                 raise missing from None
             raise
         try:
-            limit = self._limits.max_artifact_bytes + 64
+            limit = self._limits.max_artifact_bytes + envelope.ARTIFACT_OVERHEAD
             framed = read_private_file(fd, name, limit=limit, where=self._directory)
         except FileNotFoundError:
             raise missing from None
