@@ -166,9 +166,16 @@ class OpenAIClient:
         """
         if self._closed:
             raise TargetError("the OpenAI-compatible client is closed")
-        content = json.dumps(
-            encode_chat_request(request), ensure_ascii=False, allow_nan=False
-        ).encode("utf-8")
+        try:
+            content = json.dumps(
+                encode_chat_request(request), ensure_ascii=False, allow_nan=False
+            ).encode("utf-8")
+        except (TypeError, ValueError) as exc:
+            raise TargetError(
+                "the model request cannot be encoded as JSON (a non-finite number "
+                "or a non-JSON value in the settings or a tool schema)",
+                reason="invalid_model_request",
+            ) from exc
         client = self._http_client()
         with anyio.move_on_after(self._timeout_s) as deadline:
             status, body = await self._post(client, content)

@@ -436,3 +436,12 @@ async def test_tool_message_without_id_fails_before_any_request(
         with pytest.raises(TargetError, match="tool_call_id"):
             await client.complete(request)
     assert chat_server.requests == []
+
+
+async def test_unencodable_request_fails_before_any_request(
+    chat_server: ChatServer,
+) -> None:
+    async with OpenAIClient(base_url=chat_server.url) as client:
+        with pytest.raises(TargetError, match="cannot be encoded"):
+            await client.complete(simple_request(temperature=float("nan")))
+    assert chat_server.requests == []
