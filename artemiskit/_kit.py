@@ -26,7 +26,7 @@ from artemiskit.config._judge import load_judge_config
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.engine._state import LocalState
-from artemiskit.providers._digest import transport_digest
+from artemiskit.providers._digest import credential_digest, transport_digest
 from artemiskit.records._record import TargetInfo
 from artemiskit.targets._protocol import (
     AgentTarget,
@@ -351,7 +351,13 @@ async def _provider_target(
             provider_type="openai",
             base_url=base_url,
             api_key=api_key,
-            settings={"request_timeout_ms": entry.request_timeout_ms},
+            settings={
+                "request_timeout_ms": entry.request_timeout_ms,
+                "headers": {
+                    name.lower(): credential_digest(value)
+                    for name, value in sorted(entry.headers.items())
+                },
+            },
         )
         target = create_model_client_target(
             client, model=model, temperature=temperature, top_p=top_p, seed=seed
