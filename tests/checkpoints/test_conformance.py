@@ -31,7 +31,7 @@ async def test_unknown_check_is_an_error(tmp_path: Path) -> None:
 class ForgetfulStore(LocalCheckpointStore):
     """Drops every journal entry: the suite must notice."""
 
-    async def append(self, entry: object) -> None:  # type: ignore[override]
+    async def append(self, entry: object) -> None:
         return None
 
 

@@ -90,7 +90,7 @@ async def test_symlinked_artifact_is_refused(checkpoint: Path) -> None:
 async def test_directory_with_other_mode_is_refused(
     checkpoint: Path, mode: int
 ) -> None:
-    checkpoint.chmod(mode)
+    os.chmod(checkpoint, mode)
     exc = await refused_on_resume(checkpoint, "unsafe_permissions")
     assert "0700" in str(exc)
     create = await refusal(LocalCheckpointStore(checkpoint).open(mode="create"))
@@ -135,7 +135,7 @@ async def test_not_a_directory_is_refused(tmp_path: Path) -> None:
     (tmp_path / "file").write_bytes(b"")
     for mode in ("create", "resume"):
         store = LocalCheckpointStore(tmp_path / "file")
-        exc = await refusal(store.open(mode=mode))  # type: ignore[arg-type]
+        exc = await refusal(store.open(mode=mode))
         assert exc.reason == "not_a_directory"
 
 
