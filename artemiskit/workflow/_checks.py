@@ -37,6 +37,7 @@ __all__ = [
     "check_environment_content",
     "glob_problem",
     "semantic_problems",
+    "value_problems",
 ]
 
 Sound = Callable[[KeyPath], bool]
@@ -61,6 +62,17 @@ def _kib(limit: int) -> str:
 
 def _size(value: str) -> int:
     return len(value.encode("utf-8", "surrogatepass"))
+
+
+_SURROGATE_RULE = "must be valid Unicode text (no lone surrogate escapes)"
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def glob_problem(pattern: str, *, is_path: bool) -> str | None:
@@ -107,7 +119,7 @@ def semantic_problems(data: Any, doc: YamlDocument, sound: Sound) -> list[Proble
     """
     if not isinstance(data, dict):
         return []
-    found = _generic_values(data, (), doc)
+    found = value_problems(data, doc)
     tools = data.get("tools", [])
     declared: set[str] | None = None
     if isinstance(tools, list):
@@ -123,23 +135,48 @@ def semantic_problems(data: Any, doc: YamlDocument, sound: Sound) -> list[Proble
     return found
 
 
-def _generic_values(value: Any, path: KeyPath, doc: YamlDocument) -> list[Problem]:
-    """Bound every string and refuse non-finite numbers, anywhere in the workflow."""
+def value_problems(
+    value: Any,
+    doc: YamlDocument,
+    *,
+    files_at: KeyPath = ("environment", "files"),
+    path: KeyPath = (),
+) -> list[Problem]:
+    """Bound every string and refuse non-finite numbers, anywhere in a document.
+
+    Args:
+        value: The data to walk.
+        doc: The parsed document, for positions.
+        files_at: Where file contents sit; they have their own, larger bound.
+        path: Where ``value`` sits in ``doc``.
+    """
     if isinstance(value, dict):
-        out: list[Problem] = []
-        for key, item in value.items():
-            if path == ("environment",) and key == "files":
-                continue  # file contents have their own, larger bound
-            out += _generic_values(item, (*path, key), doc)
-        return out
+        found = [
+            doc.problem(_SURROGATE_RULE, (*path, key), at_key=True)
+            for key in value
+            if not _encodable(key)
+        ]
+        if path == files_at:  # contents have their own, larger bound
+            return found + [
+                doc.problem(_SURROGATE_RULE, (*path, key))
+                for key, item in value.items()
+                if isinstance(item, str) and not _encodable(item)
+            ]
+        return found + [
+            p
+            for key, item in value.items()
+            for p in value_problems(item, doc, files_at=files_at, path=(*path, key))
+        ]
     if isinstance(value, list):
         return [
             p
             for i, item in enumerate(value)
-            for p in _generic_values(item, (*path, i), doc)
+            for p in value_problems(item, doc, files_at=files_at, path=(*path, i))
         ]
     if isinstance(value, float) and not math.isfinite(value):
         return [doc.problem("must be a finite number", path)]
+    if isinstance(value, str) and not _encodable(value):
+        return [doc.problem(_SURROGATE_RULE, path)]
     if isinstance(value, str) and _size(value) > MAX_ARGUMENT_STRING_BYTES:
         limit = _kib(MAX_ARGUMENT_STRING_BYTES)
         return [doc.problem(f"must be at most {limit} in UTF-8", path)]

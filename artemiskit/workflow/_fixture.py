@@ -22,7 +22,11 @@ from artemiskit._converter import CONVERTER
 from artemiskit._errors import FixtureError, Problem, WorkflowError
 from artemiskit._limits import MAX_ENVIRONMENT_BYTES
 from artemiskit._paths import normalize_path, path_problem
-from artemiskit.workflow._checks import FIXTURE_SUFFIXES, check_environment_content
+from artemiskit.workflow._checks import (
+    FIXTURE_SUFFIXES,
+    check_environment_content,
+    value_problems,
+)
 from artemiskit.workflow._loader import workflow_schema_checker
 from artemiskit.workflow._model import Document, EnvironmentSpec, InitialState
 from artemiskit.workflow._yaml import YamlDocument, format_path, parse_yaml
@@ -186,6 +190,7 @@ async def load_fixture_state(
         files = doc.data.get("files", {})
         state = {k: doc.data[k] for k in ("documents", "records") if k in doc.data}
         found = check_environment_content(files, state, doc, ())
+        found += value_problems(doc.data, doc, files_at=("files",))
     if found:
         raise FixtureError(f"fixture {reference}: invalid contents", found)
     data = dict(doc.data)
@@ -236,14 +241,16 @@ def merge_fixture(
             "the fixture redefines inline environment entries", conflicts
         )
     merged_state = InitialState(documents=documents, records=records)
-    size = sum(len(k.encode()) + len(v.encode()) for k, v in files.items())
-    size += len(
-        json.dumps(CONVERTER.unstructure(merged_state), ensure_ascii=False).encode()
-    )
+    size = sum(_size(k) + _size(v) for k, v in files.items())
+    size += _size(json.dumps(CONVERTER.unstructure(merged_state), ensure_ascii=False))
     if size > MAX_ENVIRONMENT_BYTES:
         message = f"files and state are larger than {MAX_ENVIRONMENT_BYTES} bytes"
         raise FixtureError(message, [Problem(message=message, path="$.environment")])
     return attrs.evolve(environment_spec, files=files, state=merged_state)
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def _conflict(path: tuple[str, ...]) -> Problem:

@@ -39,6 +39,14 @@ _RESOLVER = VersionedResolver(version=(1, 2))
 _TAG_PREFIX = "tag:yaml.org,2002:"
 
 
+def _escape(char: str) -> str:
+    if char in '"\\':
+        return "\\" + char
+    if char.isprintable() and not 0xD800 <= ord(char) <= 0xDFFF:
+        return char
+    return f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}"
+
+
 def format_path(path: KeyPath) -> str:
     """Render a key path as ``$.a.b[2]`` (keys that are not identifiers are quoted).
 
@@ -55,7 +63,7 @@ def format_path(path: KeyPath) -> str:
         elif part and all(c.isalnum() or c in "_-" for c in part):
             out += f".{part}"
         else:
-            escaped = part.replace("\\", "\\\\").replace('"', '\\"')
+            escaped = "".join(_escape(c) for c in part)
             out += f'["{escaped}"]'
     return out
 

@@ -145,6 +145,12 @@ async def test_oversize_fixture_is_refused(root: Path) -> None:
         ("nan.json", '{"records": {"t": {"1": {"x": NaN}}}}', "not valid JSON"),
         ("syntax.json", '{"files": ', "not valid JSON"),
         ("latin1.yaml", b"files: {a: \xe9}\n", "UTF-8"),
+        ("nan.yaml", "records: {t: {'1': {x: .nan}}}\n", "finite"),
+        (
+            "bigdoc.yaml",
+            "documents: {d: {title: t, content: " + "x" * (256 * 1024 + 1) + "}}\n",
+            "256 KiB",
+        ),
     ],
 )
 async def test_bad_contents_are_refused(

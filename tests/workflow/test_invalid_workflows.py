@@ -488,6 +488,12 @@ CASES: list[tuple[str, str, str, str]] = [
         "$.retry.max_attempts",
         "≥ 1",
     ),
+    (
+        "lone-surrogate",
+        RAW_BASE + 'description: "\\ud800"\n' + RAW_TAIL,
+        "$.description",
+        "valid Unicode",
+    ),
     ("duplicate-key", RAW_BASE + "name: again\n" + RAW_TAIL, "$.name", "duplicate key"),
     (
         "explicit-tag",

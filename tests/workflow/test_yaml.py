@@ -88,6 +88,7 @@ def test_format_path_quotes_odd_keys() -> None:
     assert format_path(("a", 2, "b_c-d")) == "$.a[2].b_c-d"
     assert format_path(("files", "docs/a.md")) == '$.files["docs/a.md"]'
     assert format_path(('q"',)) == '$["q\\""]'
+    assert format_path(("\ud800", "a\nb")) == '$["\\ud800"]["a\\u000ab"]'
 
 
 def test_schema_problems_helper_names_the_path_not_the_value() -> None:
