@@ -28,11 +28,15 @@ from artemiskit_cli._main import cli
 from tests.workflow._cases import BASE, dump, variant
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted(
-    p
-    for p in (ROOT / "examples").rglob("*.yaml")
-    if not p.name.endswith(".script.yaml")
-)
+
+
+def _is_workflow(path: Path) -> bool:
+    """A YAML file under examples/ is a workflow if it has a target or conversation."""
+    data = parse_yaml(path.read_text("utf-8"), source=str(path)).data
+    return isinstance(data, dict) and bool({"target", "conversation"} & set(data))
+
+
+EXAMPLES = sorted(p for p in (ROOT / "examples").rglob("*.yaml") if _is_workflow(p))
 
 
 def test_there_are_examples() -> None:
