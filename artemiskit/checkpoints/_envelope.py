@@ -169,6 +169,7 @@ def decode_snapshot(data: bytes) -> Snapshot:
         or generation < 1
         or type(length) is not int
         or not isinstance(digest, str)
+        or canonical_json(header) != data[:end]  # exactly as written
     ):
         raise _corrupt(what)
     payload = data[end + 1 :]
