@@ -22,7 +22,11 @@ from artemiskit._errors import (
     UnsupportedError,
     WorkflowError,
 )
-from artemiskit._kit import ArtemisKit, create_agent_workflow_session
+from artemiskit._kit import (
+    ArtemisKit,
+    CheckpointOptions,
+    create_agent_workflow_session,
+)
 from artemiskit._version import __version__
 from artemiskit.config import TrustedConfig, load_trusted_config
 from artemiskit.engine._events import SessionEvent
@@ -55,6 +59,7 @@ __all__ = [
     "ArtemisKit",
     "BudgetExhaustedError",
     "CheckpointError",
+    "CheckpointOptions",
     "CleanupReport",
     "ConfigError",
     "DeadlineExceededError",

@@ -7,6 +7,8 @@ client, aiodocker for the sandbox) are imported only when a run needs them.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -40,10 +42,11 @@ from artemiskit.workflow import load_agent_workflow
 from artemiskit.workflow._model import Workflow
 
 if TYPE_CHECKING:
+    from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.environments._base import EnvironmentFactory
 
-__all__ = ["ArtemisKit", "create_agent_workflow_session"]
+__all__ = ["ArtemisKit", "CheckpointOptions", "create_agent_workflow_session"]
 
 WorkflowSource = str | os.PathLike[str] | Workflow
 
@@ -77,6 +80,10 @@ def create_agent_workflow_session(
     transport_digest: str | None = None,
     preflight: bool | Literal["only"] = False,
     judge: JudgeSettings | None = None,
+    checkpoint_store: CheckpointStore | None = None,
+    checkpoint_mode: Literal["create", "resume"] = "create",
+    configuration_id: str | None = None,
+    pause_after_actions: int | None = None,
 ) -> WorkflowSession:
     """Create the low-level session for a validated workflow and a target.
 
@@ -96,6 +103,13 @@ def create_agent_workflow_session(
         preflight: ``True`` probes the target before the turns (SPEC 6);
             ``"only"`` stops after the probe.
         judge: The explicitly configured judge for ``judge`` outcomes.
+        checkpoint_store: Where to checkpoint (explicit only); the environment
+            must declare checkpoint support.
+        checkpoint_mode: ``create`` a new checkpoint or ``resume`` a paused one.
+        configuration_id: The host configuration identity the checkpoint is
+            bound to.
+        pause_after_actions: Pause at the first safe boundary after this many
+            actions of this attempt (needs a checkpoint store).
 
     Returns:
         A session ready to `run()`.
@@ -132,6 +146,10 @@ def create_agent_workflow_session(
         fixture_root=None if fixture_root is None else os.fspath(fixture_root),
         preflight=_PREFLIGHT_MODES[preflight],
         judge=judge,
+        checkpoint_store=checkpoint_store,
+        checkpoint_mode=checkpoint_mode,
+        configuration_id=configuration_id,
+        pause_after_actions=pause_after_actions,
     )
 
 
@@ -140,6 +158,24 @@ _PREFLIGHT_MODES: dict[bool | str, PreflightMode] = {
     True: "probe",
     "only": "only",
 }
+
+
+@attrs.frozen(kw_only=True)
+class CheckpointOptions:
+    """Explicit checkpointing for one run (SPEC 3.5).
+
+    Attributes:
+        directory: A private local directory (created 0700) for the checkpoint.
+            It holds sensitive working data: keep it out of version control.
+        mode: ``create`` for a fresh run, ``resume`` to continue a paused one.
+        configuration_id: The host's attestation of its transport/credentials/
+            implementation; change it whenever they change materially. ``None``
+            derives one from the configured transport (and judge) digests.
+    """
+
+    directory: str | os.PathLike[str]
+    mode: Literal["create", "resume"] = "create"
+    configuration_id: str | None = None
 
 
 class ArtemisKit:
@@ -181,6 +217,8 @@ class ArtemisKit:
         cleanup_timeout_ms: int | None = None,
         preflight: bool | Literal["only"] = False,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
+        checkpoint: CheckpointOptions | None = None,
+        pause_after_actions: int | None = None,
     ) -> WorkflowSession:
         """Load the workflow, build its target and create a session.
 
@@ -198,6 +236,8 @@ class ArtemisKit:
             preflight: Probe the target first (``True``) or only (``"only"``).
             judge: A `JudgeSettings`, or the path of a judge configuration
                 file; without one, ``judge`` outcomes are unavailable.
+            checkpoint: Explicit checkpointing (create or resume).
+            pause_after_actions: Pause after this many actions of this attempt.
 
         Returns:
             A session ready to `run()`.
@@ -228,6 +268,15 @@ class ArtemisKit:
         judge_settings = (
             None if judge is None else await _judge_settings(judge, config, None)
         )
+        store = None
+        configuration_id = None
+        if checkpoint is not None:
+            from artemiskit.checkpoints import LocalCheckpointStore
+
+            store = LocalCheckpointStore(checkpoint.directory)
+            configuration_id = checkpoint.configuration_id or _derived_id(
+                digest, judge_settings
+            )
         return create_agent_workflow_session(
             workflow=loaded,
             target=target,
@@ -237,6 +286,10 @@ class ArtemisKit:
             transport_digest=digest,
             preflight=preflight,
             judge=judge_settings,
+            checkpoint_store=store,
+            checkpoint_mode=checkpoint.mode if checkpoint else "create",
+            configuration_id=configuration_id,
+            pause_after_actions=pause_after_actions,
         )
 
     async def run_workflow(
@@ -251,6 +304,8 @@ class ArtemisKit:
         cleanup_timeout_ms: int | None = None,
         preflight: bool | Literal["only"] = False,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
+        checkpoint: CheckpointOptions | None = None,
+        pause_after_actions: int | None = None,
     ) -> WorkflowResult:
         """Create a fresh session and run it once; see `create_workflow_session`."""
         session = await self.create_workflow_session(
@@ -263,6 +318,8 @@ class ArtemisKit:
             cleanup_timeout_ms=cleanup_timeout_ms,
             preflight=preflight,
             judge=judge,
+            checkpoint=checkpoint,
+            pause_after_actions=pause_after_actions,
         )
         return await session.run()
 
@@ -334,8 +391,10 @@ async def _provider_target(
         base = Path(entry.scripts_dir or fixture_root or ".")
         if fixture_root is not None and entry.scripts_dir is not None:
             base = Path(fixture_root) / entry.scripts_dir
-        script = await load_script(base / f"{model}.script.yaml")
-        return ScriptedTarget(entries=script), None
+        script_path = base / f"{model}.script.yaml"
+        script = await load_script(script_path)
+        script_digest = hashlib.sha256(await anyio.Path(script_path).read_bytes())
+        return ScriptedTarget(entries=script), "sha256:" + script_digest.hexdigest()
     if entry.type == "openai":
         from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
 
@@ -404,3 +463,16 @@ async def _judge_settings(
         timeout_ms=judge_config.timeout_ms,
         transport_digest=digest,
     )
+
+
+def _derived_id(transport: str | None, judge: JudgeSettings | None) -> str:
+    """A configuration identity derived from the transport and judge digests."""
+    judge_part = None
+    if judge is not None:
+        judge_part = {
+            "transport": judge.transport_digest,
+            "model": judge.model,
+            "limits": [judge.max_requests, judge.max_tokens, judge.timeout_ms],
+        }
+    text = json.dumps({"transport": transport, "judge": judge_part}, sort_keys=True)
+    return "derived:sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()

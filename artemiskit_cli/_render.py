@@ -8,7 +8,10 @@ if TYPE_CHECKING:
     from artemiskit import SessionEvent
     from artemiskit.records import ExecutionRecord
 
-__all__ = ["describe_event", "summarize"]
+__all__ = ["describe_event", "hint_for", "summarize"]
+
+#: Execution reasons whose remedy the record cannot carry (it keeps reasons only).
+_SANDBOX_REASONS = frozenset({"sandbox_image_missing", "sandbox_engine_unreachable"})
 
 
 def describe_event(event: SessionEvent) -> str | None:
@@ -31,11 +34,34 @@ def describe_event(event: SessionEvent) -> str | None:
     return None
 
 
+def hint_for(reason: str | None) -> str | None:
+    """What to do about an execution stopped for ``reason``, or ``None``.
+
+    A missing sandbox image or an unreachable Docker Engine is exit 3 with the
+    install hint (docs/sandbox.md); the engine honours ``DOCKER_HOST``.
+    """
+    if reason not in _SANDBOX_REASONS:
+        return None
+    from artemiskit.environments._sandbox_engine import INSTALL_HINT
+
+    if reason == "sandbox_engine_unreachable":
+        return (
+            "no Docker Engine answers (DOCKER_HOST or the local socket); start it "
+            f"(e.g. `bash scripts/ci-docker.sh`). {INSTALL_HINT}"
+        )
+    return f"the sandbox image is not installed. {INSTALL_HINT}"
+
+
 def summarize(record: ExecutionRecord) -> str:
     """A short multi-line summary of a record."""
     used = record.budget.used
     lines = [
         f"execution: {record.execution.status} ({record.execution.reason})",
+    ]
+    hint = hint_for(record.execution.reason)
+    if hint is not None:
+        lines.append(f"hint: {hint}")
+    lines += [
         f"task verification: {record.task_verification.status}",
         f"actions {used.actions}, model requests {used.model_requests}, "
         f"tool calls {used.tool_calls}, usage {record.budget.usage_measurement}",

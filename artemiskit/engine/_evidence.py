@@ -26,6 +26,7 @@ from artemiskit.records._record import (
     OperationSummary,
     PolicyInfo,
     PreflightInfo,
+    RecoveryInfo,
     StateChangeInfo,
     TargetInfo,
     ToolSummary,
@@ -141,6 +142,7 @@ def build_record(
     judge: JudgeSettings | None = None,
     judge_usage: JudgeUsage | None = None,
     evaluation_cancelled: bool = False,
+    recovery: RecoveryInfo | None = None,
 ) -> ExecutionRecord:
     """Assemble the metadata-only record of one attempt."""
     counters = state.counters
@@ -210,6 +212,7 @@ def build_record(
         preflight=_preflight_info(preflight_mode, state.preflight),
         judge=_judge_info(judge, judge_usage),
         faults=_fault_info(state.faults, workflow.retry.max_attempts),
+        recovery=recovery or RecoveryInfo(),
         task_verification=verification,
     )
 

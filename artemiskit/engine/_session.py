@@ -46,6 +46,7 @@ from artemiskit.engine._preflight import (
     probe_opening,
     probe_problem,
 )
+from artemiskit.engine._recovery import CheckpointMode, RecoveryMixin
 from artemiskit.engine._state import (
     LocalState,
     OperationStatus,
@@ -68,6 +69,7 @@ from artemiskit.targets._protocol import (
     ToolCall,
     ToolDefinition,
 )
+from artemiskit.targets._scripted import ScriptedTarget
 from artemiskit.tools._catalogue import CATALOGUE
 from artemiskit.workflow import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome
@@ -75,6 +77,7 @@ from artemiskit.workflow._model import JudgeOutcome
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
 
+    from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]
@@ -114,7 +117,7 @@ def _stop_for(exc: ArtemisError) -> Stop:
     return Stop(status=status, reason=exc.reason, exit_code=exc.exit_code)  # type: ignore[arg-type]
 
 
-class WorkflowSession(ToolCallRunner):
+class WorkflowSession(RecoveryMixin, ToolCallRunner):
     """One execution of a workflow against a target in a fresh environment.
 
     Create it with `create_agent_workflow_session` or
@@ -135,6 +138,10 @@ class WorkflowSession(ToolCallRunner):
         fixture_root: str | None = None,
         preflight: PreflightMode = "off",
         judge: JudgeSettings | None = None,
+        checkpoint_store: CheckpointStore | None = None,
+        checkpoint_mode: CheckpointMode = "create",
+        configuration_id: str | None = None,
+        pause_after_actions: int | None = None,
     ) -> None:
         self._workflow = workflow
         self._preflight_mode = preflight
@@ -167,6 +174,12 @@ class WorkflowSession(ToolCallRunner):
         self._result: WorkflowResult | None = None
         self._cancel_scope: anyio.CancelScope | None = None
         self._cancel_requested = False
+        self._init_recovery(
+            store=checkpoint_store,
+            mode=checkpoint_mode,
+            configuration_id=configuration_id,
+            pause_after_actions=pause_after_actions,
+        )
 
     @property
     def state(self) -> SessionState:
@@ -206,17 +219,26 @@ class WorkflowSession(ToolCallRunner):
             self._cancel_scope.cancel()
 
     async def pause(self) -> None:
-        """Request a pause at the next safe boundary.
+        """Pause at the next safe boundary and wait until the pause is confirmed.
+
+        An operation in progress settles first; the environment's files are saved
+        into the checkpoint and its cleanup is confirmed before the checkpoint is
+        marked resumable. The run's result (``execution.status: paused``, exit 10)
+        says whether it is.
 
         Raises:
             SessionStateError: This session has no checkpoint store, so there is
                 nowhere to pause into.
         """
-        raise SessionStateError(
-            "pause needs a checkpoint store: create the session with a checkpoint "
-            "option to make it pausable",
-            reason="no_checkpoint_store",
-        )
+        if not self.checkpointing:
+            raise SessionStateError(
+                "pause needs a checkpoint store: create the session with a "
+                "checkpoint option to make it pausable",
+                reason="no_checkpoint_store",
+            )
+        self._pause_requested = True
+        if self._done is not None:
+            await self._done.wait()
 
     async def run(self) -> WorkflowResult:
         """Execute the workflow once and return its result.
@@ -237,6 +259,7 @@ class WorkflowSession(ToolCallRunner):
         try:
             self._result = await self._execute()
         finally:
+            self._hub.close()
             self._done.set()
         return self._result
 
@@ -281,9 +304,20 @@ class WorkflowSession(ToolCallRunner):
 
     async def _execute(self) -> WorkflowResult:
         await self._load_fixture()
+        try:
+            remaining = await self._begin_checkpoint()
+        except ArtemisError:
+            if self._checkpointer is not None:
+                with anyio.CancelScope(shield=True):
+                    await self._checkpointer.close()
+            raise
+        if remaining is not None and isinstance(self._target, ScriptedTarget):
+            self._target.position = self._state.counters.model_requests
         started = datetime.now(UTC)
         self._hub.emit("run_started")
-        deadline = anyio.current_time() + self._workflow.budgets.timeout_ms / 1000
+        if remaining is None:
+            remaining = self._workflow.budgets.timeout_ms / 1000
+        deadline = anyio.current_time() + remaining
         environment: Environment | None = None
         try:
             with anyio.CancelScope() as self._cancel_scope:
@@ -295,6 +329,7 @@ class WorkflowSession(ToolCallRunner):
                             run_id=self.run_id, files=self._files
                         )
                         self._hub.emit("environment_ready")
+                        await self._recovered()
                         if (
                             self._preflight_mode != "off"
                             and self._state.preflight is None
@@ -332,6 +367,10 @@ class WorkflowSession(ToolCallRunner):
                     t.settle_operation(self._state, op.id, "unknown", "interrupted")
                 )
         files, cleanup = await self._release(environment)
+        try:
+            await self._end_checkpoint(files, cleanup.status == "complete")
+        except ArtemisError:
+            self._checkpoint_status = "not_resumable"
 
         state = self._state
         stop = state.stop
@@ -343,6 +382,8 @@ class WorkflowSession(ToolCallRunner):
             reason = "execution_incomplete"
             if stop is not None and stop.reason == "preflight_only":
                 reason = "preflight_only"
+            elif stop is not None and stop.status == "paused":
+                reason = "execution_paused"
             verification = unavailable_verification(self._workflow.outcomes, reason)
         elif exported is None:
             verification = unavailable_verification(
@@ -397,6 +438,7 @@ class WorkflowSession(ToolCallRunner):
             judge=self._judge,
             judge_usage=judge_usage,
             evaluation_cancelled=evaluation_cancelled,
+            recovery=self._recovery_info(),
             events=EventInfo(
                 emitted=self._hub.emitted,
                 dropped=self._hub.dropped,
@@ -447,6 +489,8 @@ class WorkflowSession(ToolCallRunner):
                 if not await self._run_tool_calls(environment):
                     return
                 continue
+            if not await self._safe_boundary():
+                return
             response = await self._request_model()
             if response is None:
                 return
@@ -474,6 +518,7 @@ class WorkflowSession(ToolCallRunner):
         )
         state, op_id = t.admit_operation(self._state, kind="model_request")
         self._set(state)
+        await self._commit()
         cursor = state.cursor
         self._hub.emit(
             "operation_admitted",
@@ -498,6 +543,15 @@ class WorkflowSession(ToolCallRunner):
             self._stop(stop)
             return None
         return response
+
+    async def _safe_boundary(self) -> bool:
+        """Commit the state; False when the run pauses here."""
+        pause = self._pause_due()
+        if pause is not None:
+            self._stop(pause)
+            return False
+        await self._commit()
+        return True
 
     async def _request_model(self) -> TargetResponse | None:
         response = await self._invoke_target(self._state.conversation, self._tool_defs)

@@ -53,9 +53,17 @@ class ToolCallRunner:
     ) -> None:
         raise NotImplementedError
 
+    async def _commit(self) -> None:
+        raise NotImplementedError
+
+    async def _safe_boundary(self) -> bool:
+        raise NotImplementedError
+
     async def _run_tool_calls(self, environment: Environment) -> bool:
         """Answer every pending tool call; False when the execution stopped."""
         while self._state.pending_calls:
+            if not await self._safe_boundary():
+                return False
             call = self._state.pending_calls[0]
             stop = tool_call_stop(self._state.counters, self._workflow.budgets)
             if stop is not None:
@@ -129,6 +137,7 @@ class ToolCallRunner:
                 self._state, kind="tool_call", tool=name, attempt=attempt
             )
             self._set(state)
+            await self._commit()
             self._hub.emit("operation_admitted", operation_id=op_id, tool=name)
             if fault is not None:
                 faulted = True

@@ -37,6 +37,7 @@ __all__ = [
     "finish_turn",
     "open_turn",
     "record_preflight",
+    "resume",
     "record_change",
     "record_denial",
     "record_model_response",
@@ -243,3 +244,8 @@ def stop(state: SessionState, stop_reason: Stop) -> SessionState:
 def record_preflight(state: SessionState, summary: PreflightSummary) -> SessionState:
     """Keep the probe's result so that a resumed run never repeats it."""
     return attrs.evolve(state, preflight=summary)
+
+
+def resume(state: SessionState) -> SessionState:
+    """Continue a paused run: the pause is over, everything else is kept."""
+    return attrs.evolve(state, stop=None)

@@ -259,6 +259,11 @@ class DockerSandboxFactory:
         return "sandbox"
 
     @property
+    def supports_checkpoint(self) -> bool:
+        """Declared: its files are saved on pause and recreated on resume."""
+        return True
+
+    @property
     def default_cleanup_timeout_ms(self) -> int:
         """The cleanup bound: 6,000 ms unless configured (SPEC 3.2)."""
         return self._cleanup_timeout_ms

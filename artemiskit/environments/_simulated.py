@@ -148,6 +148,11 @@ class SimulatedFactory:
         return "simulated"
 
     @property
+    def supports_checkpoint(self) -> bool:
+        """Declared: its files are saved on pause and recreated on resume."""
+        return True
+
+    @property
     def default_cleanup_timeout_ms(self) -> int:
         """1,000 ms (SPEC 3.2)."""
         return SIMULATED_CLEANUP_TIMEOUT_MS

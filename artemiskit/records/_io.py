@@ -11,18 +11,25 @@ import fastjsonschema
 
 from artemiskit._converter import CONVERTER
 from artemiskit._errors import WorkflowError
-from artemiskit.records._record import RECORD_SCHEMA, ExecutionRecord
+from artemiskit.records._record import (
+    RECORD_SCHEMA,
+    RECORD_SCHEMA_VERSION,
+    ExecutionRecord,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
 __all__ = ["record_from_dict", "record_schema", "record_to_dict"]
 
-_SCHEMA_FILES = {1: "workflow-record.v1.schema.json"}
+_SCHEMA_FILES = {
+    1: "workflow-record.v1.schema.json",
+    2: "workflow-record.v2.schema.json",
+}
 
 
 @functools.cache
-def record_schema(version: int = 1) -> dict[str, Any]:
+def record_schema(version: int = RECORD_SCHEMA_VERSION) -> dict[str, Any]:
     """The JSON Schema of record ``version`` as shipped in the package."""
     text = (
         resources.files(__package__).joinpath(_SCHEMA_FILES[version]).read_text("utf-8")
@@ -72,4 +79,23 @@ def record_from_dict(data: Mapping[str, Any]) -> ExecutionRecord:
             f"invalid workflow record: {exc.rule} rule broken at {exc.name}",
             reason="invalid_record",
         ) from exc
-    return CONVERTER.structure(dict(data), ExecutionRecord)
+    return CONVERTER.structure(_migrate(dict(data), version), ExecutionRecord)
+
+
+def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
+    """Bring a valid record of an older version to the current shape."""
+    if version == 1:
+        # Version 1 predates checkpoints: a fresh, non-checkpointed attempt.
+        data = {
+            **data,
+            "schema_version": RECORD_SCHEMA_VERSION,
+            "recovery": {
+                "checkpointing": False,
+                "attempt_number": 1,
+                "resumed_from_attempt": None,
+                "checkpoint_status": "none",
+                "resumable": False,
+                "pause_after_actions": None,
+            },
+        }
+    return data

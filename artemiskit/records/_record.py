@@ -28,6 +28,7 @@ __all__ = [
     "JudgeInfo",
     "PolicyInfo",
     "PreflightInfo",
+    "RecoveryInfo",
     "RECORD_SCHEMA",
     "RECORD_SCHEMA_VERSION",
     "StateChangeInfo",
@@ -37,7 +38,7 @@ __all__ = [
 ]
 
 RECORD_SCHEMA = "artemiskit.workflow-record"
-RECORD_SCHEMA_VERSION = 1
+RECORD_SCHEMA_VERSION = 2
 
 
 @attrs.frozen(kw_only=True)
@@ -232,8 +233,32 @@ class FaultInfo:
 
 
 @attrs.frozen(kw_only=True)
+class RecoveryInfo:
+    """Checkpointing and resume: which attempt this is and whether it can resume.
+
+    Attributes:
+        checkpointing: Whether the run wrote a checkpoint.
+        attempt_number: 1 for a fresh run, +1 for every resume.
+        resumed_from_attempt: The attempt this one resumed, if any.
+        checkpoint_status: ``none``, ``resumable`` (a confirmed pause),
+            ``terminal``, ``not_resumable`` (interrupted) or ``active``.
+        resumable: Whether the checkpoint can be resumed.
+        pause_after_actions: The pause threshold of this attempt, if any.
+    """
+
+    checkpointing: bool = False
+    attempt_number: int = 1
+    resumed_from_attempt: str | None = None
+    checkpoint_status: Literal[
+        "none", "resumable", "terminal", "not_resumable", "active"
+    ] = "none"
+    resumable: bool = False
+    pause_after_actions: int | None = None
+
+
+@attrs.frozen(kw_only=True)
 class ExecutionRecord:
-    """The bounded, metadata-only record of one run attempt (schema version 1)."""
+    """The bounded, metadata-only record of one run attempt (schema version 2)."""
 
     run_id: str
     attempt_id: str
@@ -252,6 +277,7 @@ class ExecutionRecord:
     preflight: PreflightInfo
     judge: JudgeInfo
     faults: FaultInfo
+    recovery: RecoveryInfo
     task_verification: TaskVerification
     schema: str = RECORD_SCHEMA
     schema_version: int = RECORD_SCHEMA_VERSION

@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Literal
 import anyio
 import click
 
-from artemiskit import ArtemisKit, WorkflowResult, WorkflowSession
+from artemiskit import (
+    ArtemisError,
+    ArtemisKit,
+    CheckpointOptions,
+    WorkflowResult,
+    WorkflowSession,
+)
 from artemiskit.records import record_to_dict
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._files import check_new_outputs, write_new_file
@@ -57,6 +63,8 @@ async def _run(
     cleanup_timeout: int | None,
     preflight: bool | Literal["only"] = False,
     judge_config: str | None = None,
+    checkpoint: CheckpointOptions | None = None,
+    pause_after_actions: int | None = None,
 ) -> WorkflowResult:
     kit = ArtemisKit(config=config)
     session = await kit.create_workflow_session(
@@ -65,7 +73,10 @@ async def _run(
         cleanup_timeout_ms=cleanup_timeout,
         preflight=preflight,
         judge=judge_config,
+        checkpoint=checkpoint,
+        pause_after_actions=pause_after_actions,
     )
+    error: ArtemisError | None = None
     async with anyio.create_task_group() as group:
         group.start_soon(_report_progress, session.events())
         watch = anyio.CancelScope()
@@ -75,8 +86,14 @@ async def _run(
                 await _cancel_on_signal(session, watch)
 
         group.start_soon(watch_signals)
-        result = await session.run()
-        watch.cancel()
+        try:
+            result = await session.run()
+        except ArtemisError as exc:
+            error = exc
+        finally:
+            watch.cancel()
+    if error is not None:
+        raise error
     return result
 
 
@@ -119,6 +136,16 @@ async def _run(
     type=click.Path(dir_okay=False),
     help="Judge configuration for `judge` outcomes (never implicit).",
 )
+@click.option(
+    "--checkpoint-dir",
+    type=click.Path(file_okay=False),
+    help="Checkpoint into this private directory (explicit; sensitive data).",
+)
+@click.option(
+    "--pause-after-actions",
+    type=click.IntRange(1),
+    help="Pause at the first safe boundary after N actions (needs --checkpoint-dir).",
+)
 @reports_errors
 def run(
     workflow_file: str,
@@ -130,9 +157,16 @@ def run(
     cleanup_timeout: int | None,
     preflight: bool,
     judge_config: str | None,
+    checkpoint_dir: str | None,
+    pause_after_actions: int | None,
 ) -> None:
     """Run WORKFLOW once in a fresh environment; the exit code says what happened."""
+    if pause_after_actions is not None and checkpoint_dir is None:
+        raise click.UsageError("--pause-after-actions needs --checkpoint-dir")
     check_new_outputs(output, state_output)
+    checkpoint = None
+    if checkpoint_dir is not None:
+        checkpoint = CheckpointOptions(directory=checkpoint_dir, mode="create")
     result = anyio.run(
         lambda: _run(
             workflow_file,
@@ -141,6 +175,8 @@ def run(
             cleanup_timeout=cleanup_timeout,
             preflight=preflight,
             judge_config=judge_config,
+            checkpoint=checkpoint,
+            pause_after_actions=pause_after_actions,
         )
     )
     _emit(result, output=output, as_json=as_json, state_output=state_output)
@@ -215,3 +251,84 @@ def preflight(
         )
     )
     _emit(result, output=output, as_json=as_json)
+
+
+@workflow.command("resume")
+@click.argument("workflow_file", metavar="WORKFLOW", type=click.Path(dir_okay=False))
+@click.option(
+    "--checkpoint-dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="The directory of the paused run's checkpoint.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="The same trusted configuration as the original run.",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write this attempt's record here (a new path).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the record to stdout.")
+@click.option(
+    "--state-output",
+    type=click.Path(dir_okay=False),
+    help="Write the final state here, mode 0600 (sensitive working data).",
+)
+@click.option(
+    "--fixture-root",
+    type=click.Path(file_okay=False),
+    help="Where fixtures and scripts resolve (default: the workflow's folder).",
+)
+@click.option(
+    "--cleanup-timeout",
+    type=click.IntRange(1, 10_000),
+    help="Cleanup drain period in ms.",
+)
+@click.option(
+    "--preflight",
+    is_flag=True,
+    help="Give it if the original run had it (completed preflight is not repeated).",
+)
+@click.option(
+    "--judge-config",
+    type=click.Path(dir_okay=False),
+    help="The same judge configuration as the original run, if any.",
+)
+@click.option(
+    "--pause-after-actions",
+    type=click.IntRange(1),
+    help="Pause again after N actions of this attempt.",
+)
+@reports_errors
+def resume(
+    workflow_file: str,
+    checkpoint_dir: str,
+    config_path: str | None,
+    output: str | None,
+    as_json: bool,
+    state_output: str | None,
+    fixture_root: str | None,
+    cleanup_timeout: int | None,
+    preflight: bool,
+    judge_config: str | None,
+    pause_after_actions: int | None,
+) -> None:
+    """Continue the paused run in --checkpoint-dir: same run, new attempt."""
+    check_new_outputs(output, state_output)
+    result = anyio.run(
+        lambda: _run(
+            workflow_file,
+            config=config_path,
+            fixture_root=fixture_root,
+            cleanup_timeout=cleanup_timeout,
+            preflight=preflight,
+            judge_config=judge_config,
+            checkpoint=CheckpointOptions(directory=checkpoint_dir, mode="resume"),
+            pause_after_actions=pause_after_actions,
+        )
+    )
+    _emit(result, output=output, as_json=as_json, state_output=state_output)

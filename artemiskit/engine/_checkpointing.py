@@ -1,0 +1,298 @@
+"""Explicit checkpoints (SPEC 3.5): what the engine persists and when it refuses.
+
+A checkpoint is bound to the workflow, the tool catalogue, the policy, this harness
+and the host's configuration identity. The snapshot holds the session state and a
+`CheckpointMeta`; each committed transition appends a small state delta. Only a
+*paused* checkpoint is resumable: a terminal, interrupted, active (crashed) or
+pending-operation checkpoint is refused, and so are expired ones and a wall clock
+earlier than the last committed observation — all before any provider call or
+environment creation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+
+from artemiskit._converter import CONVERTER
+from artemiskit._errors import CheckpointError
+from artemiskit.engine._journal import apply_delta, state_delta
+from artemiskit.engine._state import SessionState
+
+if TYPE_CHECKING:
+    from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.workflow._model import Workflow
+
+__all__ = [
+    "HARNESS",
+    "CheckpointBinding",
+    "CheckpointMeta",
+    "Checkpointer",
+    "binding_for",
+    "now_ms",
+]
+
+#: The native harness identity a checkpoint is bound to.
+HARNESS = "artemiskit-native-engine/1"
+#: Journal entries after which the state is compacted into a new snapshot.
+COMPACT_EVERY = 512
+FILES_ARTIFACT = "environment-files.json"
+
+CheckpointStatus = Literal["active", "paused", "terminal", "interrupted"]
+
+
+def now_ms() -> int:
+    """The wall clock in epoch milliseconds."""
+    return time.time_ns() // 1_000_000
+
+
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@attrs.frozen(kw_only=True)
+class CheckpointBinding:
+    """Identities a resume must match exactly; anything else needs a fresh run."""
+
+    workflow_digest: str
+    catalogue_digest: str
+    policy_digest: str
+    harness: str
+    configuration_id: str | None
+    preflight: str
+
+
+def binding_for(
+    workflow: Workflow,
+    *,
+    workflow_digest: str,
+    configuration_id: str | None,
+    preflight: str,
+) -> CheckpointBinding:
+    """The binding of a run of ``workflow`` under a host configuration."""
+    catalogue = resources.files("artemiskit.tools").joinpath("catalogue.json")
+    return CheckpointBinding(
+        workflow_digest=workflow_digest,
+        catalogue_digest="sha256:" + hashlib.sha256(catalogue.read_bytes()).hexdigest(),
+        policy_digest=_digest(
+            {
+                "policy": CONVERTER.unstructure(workflow.policy),
+                "tools": CONVERTER.unstructure(workflow.tools),
+            }
+        ),
+        harness=HARNESS,
+        configuration_id=configuration_id,
+        preflight=preflight,
+    )
+
+
+@attrs.frozen(kw_only=True)
+class CheckpointMeta:
+    """Who wrote the checkpoint, in what state, and the run's absolute deadline."""
+
+    run_id: str
+    attempt_id: str
+    attempt_number: int
+    resumed_from_attempt: str | None
+    status: CheckpointStatus
+    deadline_epoch_ms: int
+    last_observed_epoch_ms: int
+    environment_kind: str
+    environment_saved: bool
+    binding: CheckpointBinding
+
+
+def _refuse(message: str, reason: str) -> CheckpointError:
+    return CheckpointError(message, reason=reason)
+
+
+class Checkpointer:
+    """Writes one run's checkpoint through a `CheckpointStore`."""
+
+    def __init__(self, store: CheckpointStore) -> None:
+        self.store = store
+        self._persisted: SessionState | None = None
+        self._meta: CheckpointMeta | None = None
+        self._entries = 0
+
+    @property
+    def meta(self) -> CheckpointMeta | None:
+        """The last committed metadata."""
+        return self._meta
+
+    async def create(self, state: SessionState, meta: CheckpointMeta) -> None:
+        """Open a new checkpoint and commit the first snapshot."""
+        await self.store.open(mode="create")
+        await self._snapshot(state, meta)
+
+    async def _snapshot(self, state: SessionState, meta: CheckpointMeta) -> None:
+        await self.store.commit_snapshot(
+            {
+                "meta": CONVERTER.unstructure(meta),
+                "state": CONVERTER.unstructure(state),
+            }
+        )
+        self._persisted = state
+        self._meta = meta
+        self._entries = 0
+
+    async def commit(self, state: SessionState) -> None:
+        """Durably record the transition to ``state`` (a small delta)."""
+        assert self._persisted is not None
+        assert self._meta is not None
+        if state is self._persisted:
+            return
+        meta = attrs.evolve(self._meta, last_observed_epoch_ms=now_ms())
+        if self._entries >= COMPACT_EVERY:
+            await self._snapshot(state, meta)
+            return
+        await self.store.append(
+            {
+                "delta": state_delta(self._persisted, state),
+                "observed": meta.last_observed_epoch_ms,
+            }
+        )
+        self._persisted = state
+        self._meta = meta
+        self._entries += 1
+
+    async def finish(
+        self,
+        state: SessionState,
+        status: CheckpointStatus,
+        *,
+        files: dict[str, str] | None = None,
+    ) -> None:
+        """Commit a final snapshot with ``status`` (and the files, when pausing)."""
+        assert self._meta is not None
+        if files is not None:
+            data = json.dumps(files, sort_keys=True).encode("utf-8")
+            await self.store.write_artifact(FILES_ARTIFACT, data)
+        meta = attrs.evolve(
+            self._meta,
+            status=status,
+            last_observed_epoch_ms=now_ms(),
+            environment_saved=files is not None,
+        )
+        await self._snapshot(state, meta)
+
+    async def resume(
+        self, binding: CheckpointBinding
+    ) -> tuple[SessionState, CheckpointMeta, dict[str, str]]:
+        """Open, verify and restore a paused checkpoint; refuse anything else.
+
+        The recovery guard stays in place until `recovered` is called, so a crash
+        during restoration fails closed.
+        """
+        await self.store.open(mode="resume")
+        await self.store.begin_recovery()
+        try:
+            state, meta = await self._restore(binding)
+            files: dict[str, str] = json.loads(
+                (await self.store.read_artifact(FILES_ARTIFACT)).decode("utf-8")
+            )
+        except CheckpointError:
+            # A clean refusal changed nothing: lift the guard we just set.
+            await self.store.end_recovery()
+            raise
+        self._persisted = state
+        self._meta = meta
+        return state, meta, files
+
+    async def _restore(
+        self, binding: CheckpointBinding
+    ) -> tuple[SessionState, CheckpointMeta]:
+        loaded = await self.store.load()
+        try:
+            meta = CONVERTER.structure(loaded.snapshot["meta"], CheckpointMeta)
+            state = CONVERTER.structure(loaded.snapshot["state"], SessionState)
+            for entry in loaded.entries:
+                state = apply_delta(state, entry["delta"])
+                meta = attrs.evolve(meta, last_observed_epoch_ms=entry["observed"])
+        except Exception as exc:
+            raise _refuse(
+                "the checkpoint's contents do not decode as a session",
+                "corrupt_checkpoint",
+            ) from exc
+        self._verify(meta, state, binding)
+        return state, meta
+
+    async def recovered(self, state: SessionState, meta: CheckpointMeta) -> None:
+        """Mark the resumed attempt active, then lift the recovery guard."""
+        await self._snapshot(state, meta)
+        await self.store.end_recovery()
+
+    @staticmethod
+    def _verify(
+        meta: CheckpointMeta, state: SessionState, binding: CheckpointBinding
+    ) -> None:
+        if any(op.status == "admitted" for op in state.ledger):
+            raise _refuse(
+                "the checkpoint holds an operation that was admitted but never "
+                "settled (the process stopped mid-call); it may have had an effect "
+                "or consumed unreported tokens, so it cannot be replayed — start a "
+                "fresh run",
+                "pending_operation",
+            )
+        if meta.status == "terminal":
+            raise _refuse(
+                "the checkpoint is terminal: its run already ended; a finished run "
+                "cannot be resumed as another repetition",
+                "terminal_checkpoint",
+            )
+        if meta.status == "interrupted":
+            raise _refuse(
+                "the checkpoint was left by a cancelled run; interrupted evidence "
+                "is not resumable",
+                "interrupted_checkpoint",
+            )
+        if meta.status == "active":
+            reason = (
+                "active_sandbox_crash"
+                if meta.environment_kind == "sandbox"
+                else "crashed_attempt"
+            )
+            raise _refuse(
+                "the checkpoint's attempt stopped without pausing (it crashed); its "
+                "environment was not saved and its cleanup cannot be inferred",
+                reason,
+            )
+        if meta.binding != binding:
+            differing = [
+                name
+                for name in attrs.fields_dict(CheckpointBinding)
+                if getattr(meta.binding, name) != getattr(binding, name)
+            ]
+            raise _refuse(
+                "the checkpoint belongs to a different "
+                + ", ".join(differing)
+                + "; resume needs the same workflow, tool catalogue, policy, harness "
+                "and configuration — start a fresh run instead",
+                "incompatible_checkpoint",
+            )
+        now = now_ms()
+        if now < meta.last_observed_epoch_ms:
+            raise _refuse(
+                "the wall clock is earlier than the checkpoint's last committed "
+                "observation; refusing to resume on a clock that moved backwards",
+                "clock_moved_backwards",
+            )
+        if now >= meta.deadline_epoch_ms:
+            raise _refuse(
+                "the checkpoint's workflow deadline has passed (stopped time counts)",
+                "checkpoint_expired",
+            )
+        if not meta.environment_saved:
+            raise _refuse(
+                "the checkpoint has no saved environment", "unsaved_environment"
+            )
+
+    async def close(self) -> None:
+        """Release the store's claim; nothing is deleted."""
+        await self.store.close()
