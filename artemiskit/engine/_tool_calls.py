@@ -86,13 +86,14 @@ class ToolCallRunner:
         tool = call.name if call.name in CATALOGUE else None
         self._set(t.record_denial(self._state, Denial(tool=tool, reason=reason)))
         self._hub.emit("tool_denied", tool=tool, reason=reason)
-        if self._workflow.policy.on_denial == "stop":
-            self._stop(Stop(status="policy_denied", reason=reason, exit_code=4))
-            return False
-        content = json.dumps({"error": {"code": "policy_denied", "reason": reason}})
         trace = TraceEntry(
             tool=tool or "undeclared", status="denied", attempts=0, reason=reason
         )
+        if self._workflow.policy.on_denial == "stop":
+            self._set(t.record_trace(self._state, trace))
+            self._stop(Stop(status="policy_denied", reason=reason, exit_code=4))
+            return False
+        content = json.dumps({"error": {"code": "policy_denied", "reason": reason}})
         self._set(
             t.answer_tool_call(
                 self._state, call, content=content, is_error=True, trace=trace

@@ -40,6 +40,7 @@ __all__ = [
     "record_denial",
     "record_model_response",
     "record_preflight",
+    "record_trace",
     "resume",
     "settle_operation",
     "start",
@@ -249,3 +250,8 @@ def record_preflight(state: SessionState, summary: PreflightSummary) -> SessionS
 def resume(state: SessionState) -> SessionState:
     """Continue a paused run: the pause is over, everything else is kept."""
     return attrs.evolve(state, stop=None)
+
+
+def record_trace(state: SessionState, entry: TraceEntry) -> SessionState:
+    """Add a trace entry that answers no call (a denial that stops the run)."""
+    return attrs.evolve(state, trace=(*state.trace, entry))

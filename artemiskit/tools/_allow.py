@@ -22,10 +22,24 @@ def _compile(pattern: str) -> re.Pattern[str]:
     index = 0
     while index < len(pattern):
         char = pattern[index]
+        if pattern.startswith("**/", index):
+            out.append("(?:.*/)?")  # any number of folders, zero included
+            index += 3
+            continue
         if pattern.startswith("**", index):
             out.append(".*")
             index += 2
             continue
+        if char == "[":
+            close = pattern.find("]", index + 2)
+            if close != -1:
+                body = pattern[index + 1 : close]
+                negate = body.startswith("!")
+                body = body[1:] if negate else body
+                escaped = "".join("\\" + c if c in "\\^[]" else c for c in body)
+                out.append(f"[^/{escaped}]" if negate else f"[{escaped}]")
+                index = close + 1
+                continue
         if char == "*":
             out.append("[^/]*")
         elif char == "?":
@@ -39,7 +53,9 @@ def _compile(pattern: str) -> re.Pattern[str]:
 def glob_matches(pattern: str, value: str) -> bool:
     """Match ``value`` against a glob, case-sensitively and as a whole string.
 
-    ``*`` and ``?`` stay within one path segment; ``**`` crosses segments.
+    ``*`` and ``?`` stay within one path segment; ``**`` crosses segments
+    (``**/`` also matches no folder at all); ``[abc]`` and ``[!abc]`` are
+    character classes.
     """
     return _compile(pattern).fullmatch(value) is not None
 

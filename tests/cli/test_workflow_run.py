@@ -96,6 +96,7 @@ def test_exit_4_policy_denial_stops(tmp_path: Path) -> None:
     assert record["execution"]["status"] == "policy_denied"
     assert record["execution"]["reason"] == "undeclared_tool"
     assert record["policy"]["denials"] == 1
+    assert record["tools"] == []  # the name is not a catalogue tool
     assert record["budget"]["used"]["tool_calls"] == 1
     assert record["budget"]["used"]["model_requests"] == 1
     assert record["task_verification"]["status"] == "unavailable"
