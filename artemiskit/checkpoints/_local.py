@@ -21,7 +21,6 @@ crashed writer left behind are removed once the claim is held.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -41,12 +40,12 @@ from artemiskit.checkpoints._files import (
     create_exclusive,
     fsync_directory,
     open_directory,
-    open_private_file,
     read_private_file,
     remove_stale_temporaries,
     verify_directory,
     write_atomically,
 )
+from artemiskit.checkpoints._journal import Journal
 from artemiskit.checkpoints._store import (
     CheckpointLimits,
     LoadedCheckpoint,
@@ -60,29 +59,24 @@ if TYPE_CHECKING:
 __all__ = ["LocalCheckpointStore"]
 
 SNAPSHOT_NAME = "snapshot.ckpt"
-JOURNAL_NAME = "journal.ckpt"
 ARTIFACTS_NAME = "artifacts"
 GUARD_NAME = "recovery.guard"
 
 
 class _Session:
-    """What an open store knows about its checkpoint."""
+    """What an open store holds: the directory, the claim and the journal."""
 
-    def __init__(self, dir_fd: int, claim: ProcessClaim) -> None:
+    def __init__(self, dir_fd: int, claim: ProcessClaim, journal: Journal) -> None:
         self.dir_fd = dir_fd
         self.claim = claim
-        self.generation = 0  # 0: no snapshot committed yet
-        self.entry_count = 0
-        self.journal_size = 0
-        self.journal_fd: int | None = None
-        self.torn_tail = False
+        self.journal = journal
         self.in_recovery = False
         self.failed = False
 
-    def close_journal(self) -> None:
-        fd, self.journal_fd = self.journal_fd, None
-        if fd is not None:
-            os.close(fd)
+    @property
+    def generation(self) -> int:
+        """The committed snapshot's generation; 0 before the first commit."""
+        return self.journal.generation
 
 
 class LocalCheckpointStore:
@@ -172,7 +166,8 @@ class LocalCheckpointStore:
         try:
             claim = acquire_claim(dir_fd, where=where)
             try:
-                session = _Session(dir_fd, claim)
+                journal = Journal(dir_fd, where=where, limits=self._limits)
+                session = _Session(dir_fd, claim, journal)
                 self._check_opening(session, mode)
             except BaseException:
                 claim.release()
@@ -205,48 +200,7 @@ class LocalCheckpointStore:
             )
         remove_stale_temporaries(dir_fd, keep_prefix=CLAIM_TEMP_PREFIX)
         if mode == "resume":
-            self._repair_journal(session)
-
-    def _repair_journal(self, session: _Session) -> None:
-        """Learn the checkpoint's state; drop a stale journal or a torn tail."""
-        where, dir_fd = self._directory, session.dir_fd
-        snapshot = self._read_snapshot(session)
-        session.generation = snapshot.generation
-        try:
-            data = read_private_file(
-                dir_fd, JOURNAL_NAME, limit=self._limits.max_journal_bytes, where=where
-            )
-        except FileNotFoundError:
-            if snapshot.generation != 1:  # only the first commit can lack one
-                raise CheckpointError(
-                    f"the journal in {where} is missing", reason="corrupt_checkpoint"
-                ) from None
-            data = None
-        if data is None or (
-            envelope.decode_journal_generation(data) == snapshot.generation - 1
-        ):
-            self._reset_journal(session)  # superseded by the snapshot
-            return
-        scan = envelope.scan_journal(data, max_entry_bytes=self._limits.max_entry_bytes)
-        if scan.generation != snapshot.generation:
-            raise CheckpointError(
-                f"the journal in {where} belongs to another snapshot",
-                reason="corrupt_checkpoint",
-            )
-        if scan.torn_tail:
-            fd = open_private_file(dir_fd, JOURNAL_NAME, os.O_WRONLY, where=where)
-            try:
-                os.ftruncate(fd, scan.clean_length)
-                os.fsync(fd)
-            except OSError as exc:
-                raise FileAccessError(
-                    f"could not cut the torn journal entry in {where}: {exc.strerror}"
-                ) from exc
-            finally:
-                os.close(fd)
-        session.entry_count = len(scan.entries)
-        session.journal_size = scan.clean_length
-        session.torn_tail = scan.torn_tail
+            session.journal.recover(self._read_snapshot(session).generation)
 
     def _session_for(self, *, writing: bool = False) -> _Session:
         session = self._session
@@ -274,14 +228,6 @@ class LocalCheckpointStore:
             ) from None
         return envelope.decode_snapshot(data)
 
-    def _reset_journal(self, session: _Session) -> None:
-        session.close_journal()
-        header = envelope.encode_journal_header(session.generation)
-        write_atomically(session.dir_fd, JOURNAL_NAME, header, where=self._directory)
-        session.entry_count = 0
-        session.journal_size = len(header)
-        session.torn_tail = False
-
     def _too_large(self, what: str) -> CheckpointError:
         return CheckpointError(
             f"the {what} for checkpoint directory {self._directory} is over its "
@@ -292,19 +238,17 @@ class LocalCheckpointStore:
     def _commit_snapshot(self, payload: Mapping[str, Any]) -> None:
         session = self._session_for(writing=True)
         body = envelope.canonical_json(dict(payload))
-        data = envelope.encode_snapshot(body, session.generation + 1)
+        generation = session.generation + 1
+        data = envelope.encode_snapshot(body, generation)
         if len(data) > self._limits.max_snapshot_bytes:
             raise self._too_large("snapshot")
         try:
             write_atomically(session.dir_fd, SNAPSHOT_NAME, data, where=self._directory)
+            session.journal.reset(generation)
         except BaseException:
-            session.failed = True  # the rename may or may not have happened
-            raise
-        session.generation += 1
-        try:
-            self._reset_journal(session)
-        except BaseException:
-            session.failed = True  # resume will drop the previous journal
+            # the snapshot may be renamed without its new journal: a resume drops
+            # the previous journal, which the new snapshot already contains
+            session.failed = True
             raise
 
     def _append(self, entry: Mapping[str, Any]) -> None:
@@ -312,39 +256,15 @@ class LocalCheckpointStore:
         if session.generation == 0:
             raise SessionStateError("append needs a committed snapshot first")
         body = envelope.canonical_json(dict(entry))
-        if len(body) > self._limits.max_entry_bytes:
-            raise self._too_large("journal entry")
-        frame = envelope.encode_frame(session.entry_count, body)
-        if session.journal_size + len(frame) > self._limits.max_journal_bytes:
-            raise self._too_large("journal (commit a snapshot to compact it)")
-        if session.journal_fd is None:
-            session.journal_fd = open_private_file(
-                session.dir_fd,
-                JOURNAL_NAME,
-                os.O_WRONLY | os.O_APPEND,
-                where=self._directory,
-            )
-        fd = session.journal_fd
-        if os.fstat(fd).st_size != session.journal_size:
-            session.failed = True
-            raise CheckpointError(
-                f"the journal in {self._directory} was changed by something else",
-                reason="corrupt_checkpoint",
-            )
         try:
-            view = memoryview(frame)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        except OSError as exc:
+            session.journal.append(body)
+        except FileAccessError:
             session.failed = True
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, session.journal_size)
-            raise FileAccessError(
-                f"could not append to the journal in {self._directory}: {exc.strerror}"
-            ) from exc
-        session.entry_count += 1
-        session.journal_size += len(frame)
+            raise
+        except CheckpointError as exc:
+            if exc.reason != "checkpoint_too_large":
+                session.failed = True
+            raise
 
     def _load(self) -> LoadedCheckpoint:
         session = self._session_for()
@@ -353,30 +273,15 @@ class LocalCheckpointStore:
                 f"no checkpoint in {self._directory}", reason="checkpoint_missing"
             )
         snapshot = self._read_snapshot(session)
-        try:
-            data = read_private_file(
-                session.dir_fd,
-                JOURNAL_NAME,
-                limit=self._limits.max_journal_bytes,
-                where=self._directory,
-            )
-        except FileNotFoundError:
-            data = b""
-        scan = envelope.scan_journal(data, max_entry_bytes=self._limits.max_entry_bytes)
-        if (
-            snapshot.generation != session.generation
-            or scan.generation != session.generation
-            or scan.clean_length != session.journal_size
-            or scan.torn_tail
-        ):
+        if snapshot.generation != session.generation:
             raise CheckpointError(
-                f"the checkpoint in {self._directory} was changed by something else",
+                f"the snapshot in {self._directory} was changed by something else",
                 reason="corrupt_checkpoint",
             )
         return LoadedCheckpoint(
             snapshot=snapshot.payload,
-            entries=scan.entries,
-            torn_tail=session.torn_tail,
+            entries=session.journal.entries(),
+            torn_tail=session.journal.torn_tail,
         )
 
     def _artifacts_fd(self, session: _Session, *, create: bool) -> int:
@@ -455,7 +360,7 @@ class LocalCheckpointStore:
         if session is None:
             return
         try:
-            session.close_journal()
+            session.journal.close()
             session.claim.release()
         finally:
             os.close(session.dir_fd)
