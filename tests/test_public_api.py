@@ -12,10 +12,12 @@ import artemiskit
 
 PUBLIC_MODULES = [
     "artemiskit",
+    "artemiskit.checkpoints",
     "artemiskit.config",
     "artemiskit.providers",
     "artemiskit.records",
     "artemiskit.targets",
+    "artemiskit.testing",
     "artemiskit.tools",
     "artemiskit.workflow",
 ]
