@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import click
 
-from artemiskit import ArtemisError
+from artemiskit import ArtemisError, CheckpointError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,6 +38,9 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
             return command(*args, **kwargs)
         except ArtemisError as exc:
             click.echo(f"error: {exc}", err=True)
+            if isinstance(exc, CheckpointError):
+                # The stable code operators look up in docs/checkpoints.md.
+                click.echo(f"reason: {exc.reason}", err=True)
             sys.exit(exc.exit_code)
 
     return wrapper

@@ -82,7 +82,8 @@ class EventHub:
     """Fans events out to every reader's bounded buffer."""
 
     def __init__(self, *, run_id: str, capacity: int = 1024) -> None:
-        self._run_id = run_id
+        #: The run events are stamped with (a resume adopts the paused run's).
+        self.run_id = run_id
         self._capacity = capacity
         self._readers: list[_Reader] = []
         self._closed = False
@@ -117,7 +118,7 @@ class EventHub:
         event = SessionEvent(
             sequence=self.emitted,
             type=type,
-            run_id=self._run_id,
+            run_id=self.run_id,
             **fields,  # type: ignore[arg-type]
         )
         for reader in self._readers:

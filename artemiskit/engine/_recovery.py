@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import anyio
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.engine._events import EventHub
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.engine._state import SessionState
     from artemiskit.environments._base import EnvironmentFactory
@@ -45,6 +46,7 @@ class RecoveryMixin:
     _factory: EnvironmentFactory
     _files: dict[str, str]
     _preflight_mode: PreflightMode
+    _hub: EventHub
     run_id: str
     attempt_id: str
 
@@ -117,6 +119,7 @@ class RecoveryMixin:
             return None
         state, meta, files = await self._checkpointer.resume(binding)
         self.run_id = meta.run_id
+        self._hub.run_id = meta.run_id
         self._resumed_from = meta.attempt_id
         self._attempt_number = meta.attempt_number + 1
         self._state = t.resume(state)
