@@ -1,0 +1,187 @@
+"""``python -m benchmarks``: run every measure, write the JSON and the docs page."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from benchmarks._coldstart import measure_cold_start
+from benchmarks._engine import measure_concurrency, measure_per_step, profile_long_run
+from benchmarks._memory import measure_memory
+from benchmarks._peers import measure_langgraph
+from benchmarks._report import evaluate_targets, render_markdown
+from benchmarks._sandbox import measure_sandbox
+from benchmarks._stats import machine_info
+
+__all__ = ["ROOT", "main"]
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Every measure's key in the JSON, present even when a measure is skipped.
+MEASURES = (
+    "per_step",
+    "concurrency",
+    "cold_start",
+    "sandbox",
+    "memory",
+    "profile",
+    "peers",
+)
+_STEPS = 500
+_SESSION_STEPS = 10
+_LATENCY_MS = 20
+
+
+def _settings(quick: bool) -> dict[str, Any]:
+    if quick:
+        return {
+            "per_step_runs": 1,
+            "levels": (1, 10, 100),
+            "level_runs": {},
+            "cold_runs": 2,
+            "containers": 1,
+            "sandbox_ops": 5,
+            "sandbox_execs": 2,
+            "memory_runs": 1,
+            "peer_runs": 1,
+            "peer_sqlite_runs": 0,
+        }
+    return {
+        "per_step_runs": 7,
+        "levels": (1, 10, 100, 1000),
+        "level_runs": {1: 7, 10: 7, 100: 5, 1000: 3},
+        "cold_runs": 15,
+        "containers": 5,
+        "sandbox_ops": 40,
+        "sandbox_execs": 10,
+        "memory_runs": 3,
+        "peer_runs": 5,
+        "peer_sqlite_runs": 3,
+    }
+
+
+def _say(message: str) -> None:
+    sys.stderr.write(f"benchmarks: {message}\n")
+    sys.stderr.flush()
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description="Measure engine overhead and write docs/performance.md.",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer repetitions, for a fast look"
+    )
+    parser.add_argument(
+        "--skip-sandbox", action="store_true", help="skip the Docker measure"
+    )
+    parser.add_argument(
+        "--skip-peers",
+        action="store_true",
+        help="skip the LangGraph comparison (no pip install)",
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="write latest.json and performance.md into this folder instead of "
+        "benchmarks/results/ and docs/",
+    )
+    return parser
+
+
+def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
+    settings = _settings(arguments.quick)
+    results: dict[str, Any] = {}
+    _say(f"1/5 per-step overhead ({settings['per_step_runs']} × {_STEPS} steps)")
+    results["per_step"] = anyio.run(
+        lambda: measure_per_step(steps=_STEPS, runs=settings["per_step_runs"])
+    )
+    _say(f"2/5 concurrent sessions {settings['levels']}")
+    results["concurrency"] = anyio.run(
+        lambda: measure_concurrency(
+            levels=settings["levels"],
+            steps=_SESSION_STEPS,
+            latency_ms=_LATENCY_MS,
+            runs=settings["level_runs"],
+        )
+    )
+    _say(f"3/5 cold start ({settings['cold_runs']} runs per command)")
+    results["cold_start"] = measure_cold_start(
+        ROOT,
+        ROOT / "examples" / "quickstart" / "workflow.yaml",
+        runs=settings["cold_runs"],
+    )
+    if arguments.skip_sandbox:
+        results["sandbox"] = {"skipped": True, "reason": "--skip-sandbox was given"}
+    else:
+        _say(f"4/5 sandbox ({settings['containers']} containers)")
+        results["sandbox"] = anyio.run(
+            lambda: measure_sandbox(
+                containers=settings["containers"],
+                ops=settings["sandbox_ops"],
+                execs=settings["sandbox_execs"],
+            )
+        )
+        if results["sandbox"]["skipped"]:
+            _say(f"    skipped: {results['sandbox']['reason']}")
+    _say(f"5/5 peak memory ({settings['memory_runs']} processes × 2)")
+    results["memory"] = measure_memory(ROOT, steps=_STEPS, runs=settings["memory_runs"])
+    _say("profile of one long run")
+    results["profile"] = profile_long_run(_STEPS)
+    if arguments.skip_peers:
+        results["peers"] = {"skipped": True, "reason": "--skip-peers was given"}
+    else:
+        _say("peers: LangGraph (a throwaway venv; the first run installs it)")
+        results["peers"] = measure_langgraph(
+            steps=_STEPS,
+            runs=settings["peer_runs"],
+            sqlite_runs=settings["peer_sqlite_runs"],
+            engine=results["per_step"],
+        )
+        if results["peers"]["skipped"]:
+            _say(f"    skipped: {results['peers']['reason']}")
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the suite; write ``latest.json`` and ``performance.md``."""
+    raw = sys.argv[1:] if argv is None else argv
+    arguments = _parser().parse_args(raw)
+    started = time.perf_counter()
+    load_before = os.getloadavg()
+    measures = _run_all(arguments)
+    results: dict[str, Any] = {
+        "schema": 1,
+        "command": shlex.join(["python", "-m", "benchmarks", *raw]),
+        "quick": arguments.quick,
+        "machine": {
+            **machine_info(ROOT),
+            "load_average_1min": {"start": load_before[0], "end": os.getloadavg()[0]},
+        },
+        **{key: measures[key] for key in MEASURES},
+    }
+    results["elapsed_s"] = time.perf_counter() - started
+    results["targets"] = evaluate_targets(results)
+    if arguments.output is None:
+        json_path = ROOT / "benchmarks" / "results" / "latest.json"
+        markdown_path = ROOT / "docs" / "performance.md"
+    else:
+        json_path = arguments.output / "latest.json"
+        markdown_path = arguments.output / "performance.md"
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    markdown_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    markdown_path.write_text(render_markdown(results), encoding="utf-8")
+    _say(f"wrote {json_path} and {markdown_path} in {results['elapsed_s']:.0f} s")
+    for target in results["targets"]:
+        _say(f"  {target['name']}: {target['measured']} ({target['met']})")
+    return 0

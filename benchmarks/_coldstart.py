@@ -1,0 +1,104 @@
+"""Measure 3: ``akit scenario validate`` cold start against ``python -c pass``.
+
+Whole-process figures: each sample is one fresh interpreter, started, run and
+reaped by `subprocess.run`. The commands are interleaved so that drift on a shared
+machine hits them alike. One extra run with ``-X importtime`` lists what the
+command imported, to check that validation stays clear of httpx and aiodocker.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks._stats import summarize
+
+__all__ = ["measure_cold_start"]
+
+#: Heavy libraries the CLI must not import to validate a workflow (SPEC 10).
+HEAVY_MODULES = ("httpx", "aiodocker", "aiohttp")
+
+
+def _timed(command: list[str], root: Path) -> float:
+    started = time.perf_counter()
+    completed = subprocess.run(
+        command, cwd=root, capture_output=True, check=False, timeout=120
+    )
+    elapsed = time.perf_counter() - started
+    if completed.returncode != 0:
+        raise RuntimeError(
+            f"{' '.join(command)} exited {completed.returncode}: "
+            f"{completed.stderr.decode(errors='replace')[-500:]}"
+        )
+    return elapsed
+
+
+def _import_times(command: list[str], root: Path) -> list[tuple[str, int, int]]:
+    """``(module, own µs, cumulative µs)`` for every import the command made."""
+    completed = subprocess.run(
+        [command[0], "-X", "importtime", *command[1:]],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    modules = []
+    for line in completed.stderr.splitlines():
+        if not line.startswith("import time:") or line.count("|") != 2:
+            continue
+        own, cumulative, name = line.removeprefix("import time:").split("|")
+        if own.strip().isdigit() and cumulative.strip().isdigit():
+            modules.append((name.strip(), int(own), int(cumulative)))
+    return modules
+
+
+def measure_cold_start(root: Path, workflow: Path, *, runs: int) -> dict[str, Any]:
+    """Time ``runs`` fresh processes of each command (after one warm-up each)."""
+    python = sys.executable
+    commands = {
+        "python -c pass": [python, "-c", "pass"],
+        "python -c 'import artemiskit'": [python, "-c", "import artemiskit"],
+        "akit scenario validate": [
+            python,
+            "-m",
+            "artemiskit_cli",
+            "scenario",
+            "validate",
+            str(workflow),
+        ],
+    }
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for command in commands.values():
+        _timed(command, root)
+    for _ in range(runs):
+        for name, command in commands.items():
+            samples[name].append(_timed(command, root))
+    figures = {name: summarize(values, scale=1e3) for name, values in samples.items()}
+    modules = _import_times(commands["akit scenario validate"], root)
+    roots = {name.split(".")[0] for name, _, _ in modules}
+    slowest = sorted(modules, key=lambda module: module[1], reverse=True)[:8]
+    baseline = figures["python -c pass"]["median"]
+    return {
+        "scope": "whole-process",
+        "runs": runs,
+        "workflow": str(workflow.relative_to(root)),
+        "commands": {
+            name: shlex.join(["python", *command[1:]]).replace(f"{root}/", "")
+            for name, command in commands.items()
+        },
+        "ms": figures,
+        "validate_minus_python_ms": figures["akit scenario validate"]["median"]
+        - baseline,
+        "validate_vs_python": figures["akit scenario validate"]["median"] / baseline,
+        "modules_imported": len(modules),
+        "import_ms": sum(own for _, own, _ in modules) / 1e3,
+        "slowest_imports_own_ms": [
+            {"module": name, "own_ms": own / 1e3} for name, own, _ in slowest
+        ],
+        "heavy_modules_imported": sorted(roots & set(HEAVY_MODULES)),
+    }

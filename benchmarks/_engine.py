@@ -1,0 +1,192 @@
+"""In-process engine measures: per-step overhead, concurrent sessions, a profile.
+
+Everything here runs inside the benchmark process on one asyncio event loop.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import pstats
+import time
+from typing import Any
+
+import anyio
+
+from artemiskit import Workflow, create_agent_workflow_session
+from benchmarks._stats import summarize
+from benchmarks._workload import TEXT_BYTES, InstantTarget, LatencyTarget, step_workflow
+
+__all__ = [
+    "STEP_MARKS",
+    "measure_concurrency",
+    "measure_per_step",
+    "profile_long_run",
+    "run_instant",
+    "step_window",
+]
+
+#: The steps of one long run whose per-step time is reported.
+STEP_MARKS = (10, 100, 500)
+#: How many consecutive steps make up the window around a mark.
+WINDOW = 10
+
+
+def step_window(mark: int, total: int) -> range:
+    """The 1-based steps reported for ``mark``: ``WINDOW`` steps centred on it.
+
+    The window is shifted left so that it never passes the last step.
+    """
+    first = max(1, mark - WINDOW // 2 + 1)
+    last = min(total, first + WINDOW - 1)
+    first = max(1, last - WINDOW + 1)
+    return range(first, last + 1)
+
+
+async def run_instant(workflow: Workflow, steps: int) -> InstantTarget:
+    """Run one session of ``steps`` tool-calling steps and return its target.
+
+    Raises:
+        RuntimeError: The run did not pass (the workload itself is broken).
+    """
+    target = InstantTarget(steps)
+    session = create_agent_workflow_session(workflow=workflow, target=target)
+    result = await session.run()
+    if result.exit_code != 0 or target.requests != steps + 1:
+        raise RuntimeError(
+            f"the benchmark run did not pass: exit {result.exit_code}, "
+            f"{result.record.execution.status}/{result.record.execution.reason}, "
+            f"{target.requests} model requests"
+        )
+    return target
+
+
+async def measure_per_step(*, steps: int, runs: int) -> dict[str, Any]:
+    """Measure 1: engine time per step at `STEP_MARKS` of one long run (in-process).
+
+    Each of ``runs`` runs (after one discarded warm-up run) is a fresh session of
+    ``steps`` steps; the samples of the window around each mark are pooled over
+    the runs.
+    """
+    workflow = step_workflow(steps=steps)
+    await run_instant(workflow, steps)
+    pooled: dict[int, list[float]] = {mark: [] for mark in STEP_MARKS}
+    everything: list[float] = []
+    run_seconds: list[float] = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        target = await run_instant(workflow, steps)
+        run_seconds.append(time.perf_counter() - started)
+        per_step = target.step_seconds()
+        everything.extend(per_step)
+        for mark in STEP_MARKS:
+            window = step_window(mark, steps)
+            pooled[mark].extend(per_step[step - 1] for step in window)
+    marks: dict[str, dict[str, Any]] = {}
+    for mark, samples in pooled.items():
+        window = step_window(mark, steps)
+        marks[str(mark)] = {
+            "window": [window[0], window[-1]],
+            "per_step_us": summarize(samples, scale=1e6),
+        }
+    first, last = str(STEP_MARKS[0]), str(STEP_MARKS[-1])
+    return {
+        "scope": "in-process",
+        "steps": steps,
+        "runs": runs,
+        "text_bytes_per_message": TEXT_BYTES,
+        "marks": marks,
+        "all_steps_us": summarize(everything, scale=1e6),
+        "run_ms": summarize(run_seconds, scale=1e3),
+        "ratio_last_to_first": marks[last]["per_step_us"]["median"]
+        / marks[first]["per_step_us"]["median"],
+    }
+
+
+async def _one_latency_session(
+    workflow: Workflow, steps: int, latency_s: float, codes: list[int]
+) -> None:
+    session = create_agent_workflow_session(
+        workflow=workflow, target=LatencyTarget(steps, latency_s)
+    )
+    codes.append((await session.run()).exit_code)
+
+
+async def _wall_seconds(
+    workflow: Workflow, sessions: int, steps: int, latency_s: float
+) -> float:
+    codes: list[int] = []
+    started = time.perf_counter()
+    async with anyio.create_task_group() as group:
+        for _ in range(sessions):
+            group.start_soon(_one_latency_session, workflow, steps, latency_s, codes)
+    wall = time.perf_counter() - started
+    if codes != [0] * sessions:
+        raise RuntimeError(f"concurrent sessions failed: exit codes {set(codes)}")
+    return wall
+
+
+async def measure_concurrency(
+    *, levels: tuple[int, ...], steps: int, latency_ms: int, runs: dict[int, int]
+) -> dict[str, Any]:
+    """Measure 2: N sessions at once in one task group, wall time vs one session's.
+
+    Each session makes ``steps`` model requests (all but the last answered with a
+    ``read_file`` call), each taking ``latency_ms``. In-process, one event loop.
+    """
+    workflow = step_workflow(steps=steps, name="benchmark-concurrency")
+    await _wall_seconds(workflow, 1, steps, latency_ms / 1000)
+    figures: dict[str, Any] = {}
+    baseline: float | None = None
+    for sessions in levels:
+        walls = [
+            await _wall_seconds(workflow, sessions, steps, latency_ms / 1000)
+            for _ in range(runs.get(sessions, 1))
+        ]
+        wall = summarize(walls, scale=1e3)
+        if baseline is None:
+            baseline = wall["median"]
+        figures[str(sessions)] = {
+            "wall_ms": wall,
+            "vs_one_session": wall["median"] / baseline,
+            "sessions_per_s": sessions / (wall["median"] / 1e3),
+            "engine_ms_per_session": max(0.0, wall["median"] - baseline) / sessions,
+        }
+    return {
+        "scope": "in-process",
+        "steps_per_session": steps,
+        "model_latency_ms": latency_ms,
+        "ideal_one_session_ms": steps * latency_ms,
+        "levels": figures,
+    }
+
+
+def profile_long_run(steps: int, *, top: int = 15) -> dict[str, Any]:
+    """cProfile one ``steps``-step run; the top entries by own time."""
+    workflow = step_workflow(steps=steps)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    anyio.run(run_instant, workflow, steps)
+    profiler.disable()
+    stats = pstats.Stats(profiler, stream=io.StringIO())
+    raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    entries = []
+    for (filename, line, name), (_, calls, own, cumulative, _) in raw.items():
+        entries.append(
+            {
+                "function": f"{_short(filename)}:{line}({name})",
+                "calls": calls,
+                "own_ms": own * 1e3,
+                "cumulative_ms": cumulative * 1e3,
+            }
+        )
+    total = sum(entry["own_ms"] for entry in entries)
+    entries.sort(key=lambda entry: entry["own_ms"], reverse=True)
+    return {"steps": steps, "total_ms": total, "top_by_own_time": entries[:top]}
+
+
+def _short(filename: str) -> str:
+    for marker in ("/artemiskit/", "/site-packages/", "/lib/python"):
+        if marker in filename:
+            return filename.split(marker, 1)[1]
+    return filename
