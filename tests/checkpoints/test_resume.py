@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,7 +24,7 @@ import pytest
 from artemiskit.records import record_from_dict
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict
 
-from ._processes import Case, Done, comparable, fingerprint, run_process
+from ._processes import REPO_ROOT, Case, Done, comparable, fingerprint, run_process
 
 SENTINEL = "SENTINEL-7f3a9c"
 
@@ -664,3 +666,312 @@ def test_sigterm_leaves_an_interrupted_checkpoint(tmp_path: Path) -> None:
     assert record["recovery"]["checkpoint_status"] == "not_resumable"
     assert record["recovery"]["resumable"] is False
     resume_refused_unchanged(case, "interrupted_checkpoint")
+
+
+# --- the SDK in separate processes ---------------------------------------------
+
+#: ``python -c SDK_RUN '{"workflow": ..., "checkpoint": ..., ...}'``: one run or
+#: resume through `ArtemisKit`, printing the record and digests of the sensitive
+#: results as one JSON line; exits with the run's exit code.
+SDK_RUN = """\
+import hashlib, json, sys
+import anyio
+from artemiskit import ArtemisError, ArtemisKit, CheckpointOptions
+from artemiskit.records import record_to_dict
+
+options = json.loads(sys.argv[1])
+
+def digest(value):
+    return hashlib.sha256(repr(value).encode()).hexdigest()
+
+async def main():
+    kit = ArtemisKit()
+    checkpoint = None
+    if options.get("directory"):
+        checkpoint = CheckpointOptions(
+            directory=options["directory"],
+            mode=options["mode"],
+            configuration_id=options.get("configuration_id"),
+        )
+    session = await kit.create_workflow_session(
+        workflow=options["workflow"], checkpoint=checkpoint
+    )
+    events = session.events()
+
+    async def pause_after_first_tool_call():
+        tool_operations = set()
+        async for event in events:
+            if event.type == "operation_admitted" and event.tool:
+                tool_operations.add(event.operation_id)
+            elif (
+                event.type == "operation_settled"
+                and event.operation_id in tool_operations
+            ):
+                await session.pause()
+                return
+
+    error = None
+    async with anyio.create_task_group() as group:
+        if options.get("pause"):
+            group.start_soon(pause_after_first_tool_call)
+        try:
+            result = await session.run()
+        except ArtemisError as exc:
+            error = exc
+    if error is not None:
+        print(json.dumps({"error": error.reason}))
+        sys.exit(error.exit_code)
+    print(json.dumps({
+        "record": record_to_dict(result.record),
+        "state": digest(result.state),
+        "transcript": digest(result.transcript),
+    }))
+    sys.exit(result.exit_code)
+
+anyio.run(main, backend=options.get("backend", "asyncio"))
+"""
+
+
+def sdk(case: Case, **options: Any) -> tuple[int, dict[str, Any]]:
+    options = {"workflow": str(case.path), **options}
+    done = run_process(
+        [sys.executable, "-c", SDK_RUN, json.dumps(options)], cwd=case.folder
+    )
+    assert "Traceback" not in done.stderr, done.describe()
+    lines = done.stdout.strip().splitlines()
+    assert lines, done.describe()
+    return done.code, json.loads(lines[-1])
+
+
+def sdk_case(tmp_path: Path) -> Case:
+    # The answer after the first tool call takes a moment, so a pause requested
+    # when the reader sees that call settle lands at the very next boundary.
+    script = copy.deepcopy(MULTI_TURN_SCRIPT)
+    script[1]["delay_ms"] = 200
+    return Case(tmp_path / "case", multi_turn_workflow(), script)
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_sdk_pause_from_an_events_reader_then_resume_elsewhere(
+    tmp_path: Path, backend: str
+) -> None:
+    case = sdk_case(tmp_path)
+    code, plain = sdk(case, backend=backend)
+    assert code == 0, plain
+    common = {
+        "directory": str(case.checkpoint),
+        "configuration_id": "host-transport-v1",
+        "backend": backend,
+    }
+    code, first = sdk(case, mode="create", pause=True, **common)
+    assert code == 10, first
+    record = first["record"]
+    assert record["execution"] == record["execution"] | {
+        "status": "paused",
+        "reason": "pause_requested",
+    }
+    assert record["recovery"]["resumable"] is True
+    assert record["budget"]["used"]["tool_calls"] == 1
+
+    code, second = sdk(case, mode="resume", **common)
+    assert code == 0, second
+    assert second["state"] == plain["state"]
+    assert second["transcript"] == plain["transcript"]
+    assert comparable(second["record"]) == comparable(plain["record"])
+    assert second["record"]["run_id"] == record["run_id"]
+    assert (
+        second["record"]["recovery"]["resumed_from_attempt"] == (record["attempt_id"])
+    )
+
+
+def test_sdk_resume_under_another_configuration_id_is_refused(
+    tmp_path: Path,
+) -> None:
+    case = sdk_case(tmp_path)
+    directory = str(case.checkpoint)
+    code, _ = sdk(
+        case, directory=directory, mode="create", pause=True, configuration_id="v1"
+    )
+    assert code == 10
+    before = fingerprint(case.checkpoint)
+    code, refused = sdk(case, directory=directory, mode="resume", configuration_id="v2")
+    assert (code, refused) == (2, {"error": "incompatible_checkpoint"})
+    assert fingerprint(case.checkpoint) == before
+    code, resumed = sdk(case, directory=directory, mode="resume", configuration_id="v1")
+    assert code == 0, resumed
+
+
+#: A custom target whose answer depends only on the conversation it is given, so
+#: a new process continues where the old one stopped; it passes the preflight
+#: probe by echoing the nonce. ``python -c SDK_PREFLIGHT '{...}'``.
+SDK_PREFLIGHT = """\
+import json, re, sys
+import anyio
+from artemiskit import ArtemisKit, CheckpointOptions
+from artemiskit.records import record_to_dict
+from artemiskit.targets import TargetResponse, ToolCall, Usage
+
+options = json.loads(sys.argv[1])
+USAGE = Usage(input_tokens=10, output_tokens=5)
+PLAN = [
+    ("read_file", {"path": "docs/policy.md"}),
+    "Read it.",
+    ("write_file", {"path": "out/summary.md", "content": "30 days"}),
+    "Written.",
+]
+
+class ConversationAgent:
+    probe_requests = 0
+
+    async def respond(self, request):
+        if any(tool.name == "artemiskit_probe" for tool in request.tools):
+            self.probe_requests += 1
+            last = request.messages[-1]
+            if last.role == "user":
+                nonce = re.search(r"nonce '([^']+)'", last.content).group(1)
+                call = ToolCall(
+                    id="probe", name="artemiskit_probe",
+                    arguments=json.dumps({"nonce": nonce}),
+                )
+                return TargetResponse(tool_calls=(call,), usage=USAGE)
+            return TargetResponse(text="probe ok", usage=USAGE)
+        step = PLAN[sum(m.role == "assistant" for m in request.messages)]
+        if isinstance(step, str):
+            return TargetResponse(text=step, usage=USAGE)
+        name, arguments = step
+        call = ToolCall(id=name, name=name, arguments=json.dumps(arguments))
+        return TargetResponse(tool_calls=(call,), usage=USAGE)
+
+async def main():
+    agent = ConversationAgent()
+    checkpoint = None
+    if options.get("directory"):
+        checkpoint = CheckpointOptions(
+            directory=options["directory"], mode=options["mode"],
+            configuration_id="conversation-agent-v1",
+        )
+    result = await ArtemisKit().run_workflow(
+        workflow=options["workflow"], target=agent, preflight=True,
+        checkpoint=checkpoint, pause_after_actions=options.get("pause_after"),
+    )
+    print(json.dumps({
+        "record": record_to_dict(result.record),
+        "probe_requests": agent.probe_requests,
+    }))
+    sys.exit(result.exit_code)
+
+anyio.run(main)
+"""
+
+
+def test_sdk_completed_preflight_is_preserved_not_repeated(tmp_path: Path) -> None:
+    case = Case(tmp_path / "case", multi_turn_workflow(), MULTI_TURN_SCRIPT)
+
+    def run(**options: Any) -> tuple[int, dict[str, Any]]:
+        options = {"workflow": str(case.path), **options}
+        done = run_process(
+            [sys.executable, "-c", SDK_PREFLIGHT, json.dumps(options)],
+            cwd=case.folder,
+        )
+        assert "Traceback" not in done.stderr, done.describe()
+        return done.code, json.loads(done.stdout.strip().splitlines()[-1])
+
+    code, plain = run()
+    assert code == 0, plain
+    assert plain["record"]["preflight"]["status"] == "passed"
+    directory = str(case.checkpoint)
+    # Preflight: request, probe call, request (3 actions); then one more request.
+    code, first = run(directory=directory, mode="create", pause_after=4)
+    assert code == 10, first
+    assert first["probe_requests"] == 2
+    assert first["record"]["preflight"]["status"] == "passed"
+    code, second = run(directory=directory, mode="resume")
+    assert code == 0, second
+    assert second["probe_requests"] == 0  # completed preflight is not rerun
+    assert second["record"]["preflight"] == plain["record"]["preflight"]
+    assert comparable(second["record"]) == comparable(plain["record"])
+
+
+# --- a fresh installed consumer ------------------------------------------------
+
+SOURCE_IGNORE = (
+    ".git",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".nox",
+    ".venv",
+    "venv",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".hypothesis",
+)
+
+
+@pytest.mark.timeout(900)
+def test_built_wheel_in_a_new_venv_pauses_and_resumes(tmp_path: Path) -> None:
+    # Build from a copy, so the build leaves nothing in the checkout.
+    source = tmp_path / "src"
+    shutil.copytree(REPO_ROOT, source, ignore=shutil.ignore_patterns(*SOURCE_IGNORE))
+    wheels = tmp_path / "wheels"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+
+    def check(command: list[str | Path], cwd: Path = tmp_path) -> Done:
+        done = subprocess.run(
+            [str(part) for part in command],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        return Done(done.returncode, done.stdout, done.stderr)
+
+    built = check(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, source]
+    )
+    assert built.code == 0, built.describe()
+    (wheel,) = wheels.glob("artemiskit-*.whl")
+    venv = tmp_path / "venv"
+    created = check([sys.executable, "-m", "venv", venv])
+    assert created.code == 0, created.describe()
+    python = venv / "bin" / "python"
+    installed = check([python, "-m", "pip", "install", wheel])
+    assert installed.code == 0, installed.describe()
+
+    consumer = tmp_path / "consumer"
+    shutil.copytree(REPO_ROOT / "examples" / "quickstart", consumer)
+    where = check([python, "-c", "import artemiskit; print(artemiskit.__file__)"])
+    assert where.stdout.startswith(str(venv)), where.describe()
+
+    akit = venv / "bin" / "akit"
+    workflow = ["workflow.yaml", "--checkpoint-dir", "checkpoint"]
+    first = check(
+        [
+            akit,
+            "workflow",
+            "run",
+            *workflow,
+            "--pause-after-actions",
+            "2",
+            "--output",
+            "paused.json",
+        ],
+        cwd=consumer,
+    )
+    assert first.code == 10, first.describe()
+    second = check(
+        [akit, "workflow", "resume", *workflow, "--output", "resumed.json"],
+        cwd=consumer,
+    )
+    assert second.code == 0, second.describe()
+    paused_record = json.loads((consumer / "paused.json").read_text())
+    resumed = json.loads((consumer / "resumed.json").read_text())
+    assert resumed["run_id"] == paused_record["run_id"]
+    assert resumed["recovery"]["attempt_number"] == 2
+    assert resumed["task_verification"]["status"] == "passed"
