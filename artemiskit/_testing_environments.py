@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 
 import anyio
@@ -32,6 +33,8 @@ SymlinkMaker = Callable[[Environment, str, str], Awaitable[None]]
 """``await make_symlink(environment, link_path, target)`` plants a symbolic link."""
 
 _run_numbers = itertools.count(1)
+#: Makes run ids unique across processes sharing one Docker Engine (xdist, CI).
+_PROCESS_TOKEN = uuid.uuid4().hex[:12]
 
 
 class ConformanceFailure(AssertionError):
@@ -89,7 +92,9 @@ class EnvironmentConformance:
     async def _fresh(
         self, files: Mapping[str, str] | None = None
     ) -> AsyncIterator[Environment]:
-        run_id = f"conformance-{self.factory.kind}-{next(_run_numbers)}"
+        run_id = (
+            f"conformance-{self.factory.kind}-{_PROCESS_TOKEN}-{next(_run_numbers)}"
+        )
         environment = await self.factory.create(run_id=run_id, files=files or {})
         try:
             yield environment
@@ -250,7 +255,8 @@ class EnvironmentConformance:
     async def check_close_is_idempotent(self) -> None:
         """Closing twice reports ``complete`` twice; a closed environment refuses."""
         env = await self.factory.create(
-            run_id=f"conformance-{next(_run_numbers)}", files={"f": "x"}
+            run_id=f"conformance-{_PROCESS_TOKEN}-{next(_run_numbers)}",
+            files={"f": "x"},
         )
         first = await env.close()
         second = await env.close()

@@ -12,6 +12,12 @@ __all__ = ["describe_event", "hint_for", "summarize"]
 
 #: Execution reasons whose remedy the record cannot carry (it keeps reasons only).
 _SANDBOX_REASONS = frozenset({"sandbox_image_missing", "sandbox_engine_unreachable"})
+_INSTALL_HINT = (
+    "Install the sandbox image locally (it is never pulled): run "
+    "`bash scripts/ci-docker.sh` from the ArtemisKit repository, or build it by hand "
+    "with `docker import` of a busybox-static root filesystem (see docs/sandbox.md), "
+    "or set `sandbox.image` in artemis.config.yaml to an installed busybox image."
+)
 
 
 def describe_event(event: SessionEvent) -> str | None:
@@ -37,19 +43,18 @@ def describe_event(event: SessionEvent) -> str | None:
 def hint_for(reason: str | None) -> str | None:
     """What to do about an execution stopped for ``reason``, or ``None``.
 
-    A missing sandbox image or an unreachable Docker Engine is exit 3 with the
-    install hint (docs/sandbox.md); the engine honours ``DOCKER_HOST``.
+    A missing sandbox image or an unreachable Docker Engine is exit 3 with an
+    install hint (docs/sandbox.md); the engine address is ``DOCKER_HOST`` or the
+    local socket.
     """
     if reason not in _SANDBOX_REASONS:
         return None
-    from artemiskit.environments._sandbox_engine import INSTALL_HINT
-
     if reason == "sandbox_engine_unreachable":
         return (
             "no Docker Engine answers (DOCKER_HOST or the local socket); start it "
-            f"(e.g. `bash scripts/ci-docker.sh`). {INSTALL_HINT}"
+            f"(e.g. `bash scripts/ci-docker.sh`). {_INSTALL_HINT}"
         )
-    return f"the sandbox image is not installed. {INSTALL_HINT}"
+    return f"the sandbox image is not installed. {_INSTALL_HINT}"
 
 
 def summarize(record: ExecutionRecord) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import importlib.resources
 import json
+import os
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -218,12 +219,18 @@ def docker_error_type() -> type[Exception]:
 async def open_engine(url: str | None, image: str) -> Docker:
     """Return a client of an answering engine that holds ``image``; never pull.
 
+    The engine is ``url``, else ``DOCKER_HOST``, else the current Docker context,
+    else the local socket.
+
     Raises:
         UnsupportedError: The engine does not answer or the image is missing.
         EnvironmentFailureError: The engine failed to inspect the image.
     """
     import aiodocker
 
+    # DOCKER_HOST wins over a configured Docker context, as with the docker CLI
+    # (aiodocker alone would prefer DOCKER_CONTEXT / currentContext).
+    url = url or os.environ.get("DOCKER_HOST") or None
     try:
         docker = aiodocker.Docker(url=url)
     except (ValueError, OSError, aiodocker.DockerError) as exc:
@@ -236,7 +243,7 @@ async def open_engine(url: str | None, image: str) -> Docker:
             await docker.version()
         except (OSError, aiodocker.DockerError) as exc:
             raise UnsupportedError(
-                f"the Docker Engine at {docker.docker_host} does not answer. "
+                f"the Docker Engine does not answer ({exc}). "
                 f"Start it (e.g. `bash scripts/ci-docker.sh`). {INSTALL_HINT}",
                 reason="sandbox_engine_unreachable",
             ) from exc
