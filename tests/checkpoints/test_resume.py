@@ -606,7 +606,7 @@ def test_truncated_change_evidence_survives_a_resume(tmp_path: Path) -> None:
             "name": "write_file",
             "arguments": {"path": f"out/f{n}.md", "content": f"v{n}"},
         }
-        for n in range(205)
+        for n in range(300)
     ]
     script: list[dict[str, Any]] = [
         {"tool_calls": writes, "usage": USAGE},
@@ -617,13 +617,18 @@ def test_truncated_change_evidence_survives_a_resume(tmp_path: Path) -> None:
     )
     case = Case(tmp_path / "case", workflow, script)
     plain, plain_record, plain_state = case.uninterrupted()
-    paused(case, 150)
+    # Two commits per call: the journal is compacted into a new snapshot (every
+    # 512 entries) before the pause, and the resume starts from that snapshot.
+    paused(case, 280)
+    snapshot = (case.checkpoint / "snapshot.ckpt").read_bytes()
+    header = json.loads(snapshot.partition(b"\n")[0])
+    assert header["generation"] >= 3  # created, compacted, paused
     state_path = case.folder / "state.json"
     done, second = case.resume("--state-output", str(state_path))
     assert done.code == plain.code, done.describe()
     changes = second["state_changes"]
-    assert changes["count"] == 205
-    assert changes["omitted"] == 5
+    assert changes["count"] == 300
+    assert changes["omitted"] == 100
     assert len(changes["entries"]) == 200
     assert comparable(second) == comparable(plain_record)
     assert json.loads(state_path.read_text()) == plain_state
