@@ -105,6 +105,14 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
     results["per_step"] = anyio.run(
         lambda: measure_per_step(steps=_STEPS, runs=settings["per_step_runs"])
     )
+    _say("1b/5 per-step overhead with a checkpoint on every transition")
+    results["per_step_checkpointed"] = anyio.run(
+        lambda: measure_per_step(
+            steps=_STEPS,
+            runs=max(2, settings["per_step_runs"] // 2),
+            checkpointed=True,
+        )
+    )
     _say(f"2/5 concurrent sessions {settings['levels']}")
     results["concurrency"] = anyio.run(
         lambda: measure_concurrency(

@@ -43,14 +43,29 @@ def step_window(mark: int, total: int) -> range:
     return range(first, last + 1)
 
 
-async def run_instant(workflow: Workflow, steps: int) -> InstantTarget:
+async def run_instant(
+    workflow: Workflow, steps: int, *, checkpoint_dir: str | None = None
+) -> InstantTarget:
     """Run one session of ``steps`` tool-calling steps and return its target.
+
+    With ``checkpoint_dir`` the session checkpoints every transition into a
+    `LocalCheckpointStore` there (a fresh directory per run).
 
     Raises:
         RuntimeError: The run did not pass (the workload itself is broken).
     """
     target = InstantTarget(steps)
-    session = create_agent_workflow_session(workflow=workflow, target=target)
+    store = None
+    if checkpoint_dir is not None:
+        from artemiskit.checkpoints import LocalCheckpointStore
+
+        store = LocalCheckpointStore(checkpoint_dir)
+    session = create_agent_workflow_session(
+        workflow=workflow,
+        target=target,
+        checkpoint_store=store,
+        configuration_id="benchmark" if store else None,
+    )
     result = await session.run()
     if result.exit_code != 0 or target.requests != steps + 1:
         raise RuntimeError(
@@ -61,21 +76,31 @@ async def run_instant(workflow: Workflow, steps: int) -> InstantTarget:
     return target
 
 
-async def measure_per_step(*, steps: int, runs: int) -> dict[str, Any]:
+async def measure_per_step(
+    *, steps: int, runs: int, checkpointed: bool = False
+) -> dict[str, Any]:
     """Measure 1: engine time per step at `STEP_MARKS` of one long run (in-process).
 
     Each of ``runs`` runs (after one discarded warm-up run) is a fresh session of
     ``steps`` steps; the samples of the window around each mark are pooled over
-    the runs.
+    the runs. ``checkpointed`` writes a checkpoint on every transition (each step
+    commits about four durable journal appends).
     """
+    import tempfile
+
     workflow = step_workflow(steps=steps)
-    await run_instant(workflow, steps)
+    scratch = tempfile.TemporaryDirectory(prefix="akit-bench-")
+
+    def directory(number: int) -> str | None:
+        return f"{scratch.name}/run-{number}" if checkpointed else None
+
+    await run_instant(workflow, steps, checkpoint_dir=directory(0))
     pooled: dict[int, list[float]] = {mark: [] for mark in STEP_MARKS}
     everything: list[float] = []
     run_seconds: list[float] = []
-    for _ in range(runs):
+    for number in range(1, runs + 1):
         started = time.perf_counter()
-        target = await run_instant(workflow, steps)
+        target = await run_instant(workflow, steps, checkpoint_dir=directory(number))
         run_seconds.append(time.perf_counter() - started)
         per_step = target.step_seconds()
         everything.extend(per_step)
@@ -90,6 +115,7 @@ async def measure_per_step(*, steps: int, runs: int) -> dict[str, Any]:
             "per_step_us": summarize(samples, scale=1e6),
         }
     first, last = str(STEP_MARKS[0]), str(STEP_MARKS[-1])
+    scratch.cleanup()
     return {
         "scope": "in-process",
         "steps": steps,
