@@ -333,7 +333,7 @@ def test_missing_usage_with_max_tokens_stops_and_is_not_resumable(
 
 
 def test_expired_checkpoint_is_refused(tmp_path: Path) -> None:
-    timeout_ms = 2000
+    timeout_ms = 3000
     workflow = workflow_dict(budgets={"max_actions": 20, "timeout_ms": timeout_ms})
     case = Case(tmp_path / "case", workflow, PASSING_SCRIPT)
     paused(case, 2)
