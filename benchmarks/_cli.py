@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Every measure's key in the JSON, present even when a measure is skipped.
 MEASURES = (
     "per_step",
+    "per_step_checkpointed",
     "concurrency",
     "cold_start",
     "sandbox",
