@@ -36,17 +36,29 @@ def _field_types() -> dict[str, Any]:
 
 
 def _first_difference(old: tuple[Any, ...], new: tuple[Any, ...]) -> int:
-    """The first index where ``new`` stops holding ``old``'s very items; -1 if none."""
-    for index, (before, after) in enumerate(zip(old, new, strict=False)):
-        if before is not after:
-            return index
-    if len(old) == len(new):
+    """The first index where ``new`` stops holding ``old``'s very items; -1 if none.
+
+    Transitions only append to these tuples, replace their most recent items
+    (settling the operation just admitted, answering the first pending call) or
+    drop from the front of a full ledger. So the scan walks back from the end of
+    the common part and stops at the first shared item, which keeps a commit's
+    cost independent of the run's length; a dropped front item falls back to a
+    full comparison.
+    """
+    common = min(len(old), len(new))
+    if common and old[0] is not new[0]:
+        return 0
+    index = common
+    while index > 0 and old[index - 1] is not new[index - 1]:
+        index -= 1
+    if index == common and len(old) == len(new):
         return -1
-    return min(len(old), len(new))
+    return index
 
 
 def state_delta(old: SessionState, new: SessionState) -> dict[str, Any]:
     """What changed from ``old`` to ``new``, as JSON-compatible data."""
+    types = _field_types()
     delta: dict[str, Any] = {}
     tuples: dict[str, Any] = {}
     for field in attrs.fields(SessionState):
@@ -59,10 +71,10 @@ def state_delta(old: SessionState, new: SessionState) -> dict[str, Any]:
             if start >= 0:
                 tuples[field.name] = {
                     "from": start,
-                    "items": CONVERTER.unstructure(after[start:], field.type),
+                    "items": CONVERTER.unstructure(after[start:], types[field.name]),
                 }
         elif before != after:
-            delta[field.name] = CONVERTER.unstructure(after, field.type)
+            delta[field.name] = CONVERTER.unstructure(after, types[field.name])
     if tuples:
         delta["tuples"] = tuples
     return delta
