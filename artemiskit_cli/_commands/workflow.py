@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import signal
 import sys
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import anyio
 import click
@@ -29,6 +30,79 @@ if TYPE_CHECKING:
     from artemiskit.config import TrustedConfig
 
 __all__ = ["workflow"]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_WORKFLOW_ARGUMENT = click.argument(
+    "workflow_file", metavar="WORKFLOW", type=click.Path(dir_okay=False)
+)
+_CONFIG = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="Trusted configuration (artemis.config.yaml); optional for `scripted`.",
+)
+_OUTPUT = click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write the execution record here (a new path).",
+)
+_JSON = click.option(
+    "--json", "as_json", is_flag=True, help="Print the record to stdout."
+)
+_STATE_OUTPUT = click.option(
+    "--state-output",
+    type=click.Path(dir_okay=False),
+    help="Write the final state here, mode 0600 (sensitive working data).",
+)
+_FIXTURE_ROOT = click.option(
+    "--fixture-root",
+    type=click.Path(file_okay=False),
+    help="Where fixtures and scripts resolve (default: the workflow's folder).",
+)
+_CLEANUP_TIMEOUT = click.option(
+    "--cleanup-timeout",
+    type=click.IntRange(1, 10_000),
+    help="Cleanup drain period in ms (default 1000 simulated / 6000 sandbox).",
+)
+_PREFLIGHT = click.option(
+    "--preflight",
+    is_flag=True,
+    help="Probe the target's tool round trip first; run only if it succeeds "
+    "(on resume: give it if the original run had it; it is not repeated).",
+)
+_JUDGE_CONFIG = click.option(
+    "--judge-config",
+    type=click.Path(dir_okay=False),
+    help="Judge configuration for `judge` outcomes (never implicit).",
+)
+_PAUSE_AFTER_ACTIONS = click.option(
+    "--pause-after-actions",
+    type=click.IntRange(1),
+    help="Pause at the first safe boundary after N actions of this attempt "
+    "(needs a checkpoint directory).",
+)
+
+
+def _execution_options(command: F) -> F:
+    """The options `run` and `resume` share, in help order."""
+    for option in reversed(
+        [
+            _WORKFLOW_ARGUMENT,
+            _CONFIG,
+            _OUTPUT,
+            _JSON,
+            _STATE_OUTPUT,
+            _FIXTURE_ROOT,
+            _CLEANUP_TIMEOUT,
+            _PREFLIGHT,
+            _JUDGE_CONFIG,
+            _PAUSE_AFTER_ACTIONS,
+        ]
+    ):
+        command = option(command)
+    return command
 
 
 @click.group()
@@ -98,53 +172,11 @@ async def _run(
 
 
 @workflow.command("run")
-@click.argument("workflow_file", metavar="WORKFLOW", type=click.Path(dir_okay=False))
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    help="Trusted configuration (artemis.config.yaml); optional for `scripted`.",
-)
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False),
-    help="Write the execution record here (a new path).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the record to stdout.")
-@click.option(
-    "--state-output",
-    type=click.Path(dir_okay=False),
-    help="Write the final state here, mode 0600 (sensitive working data).",
-)
-@click.option(
-    "--fixture-root",
-    type=click.Path(file_okay=False),
-    help="Where fixtures and scripts resolve (default: the workflow's folder).",
-)
-@click.option(
-    "--cleanup-timeout",
-    type=click.IntRange(1, 10_000),
-    help="Cleanup drain period in ms (default 1000 simulated / 6000 sandbox).",
-)
-@click.option(
-    "--preflight",
-    is_flag=True,
-    help="Probe the target's tool round trip first; run only if it succeeds.",
-)
-@click.option(
-    "--judge-config",
-    type=click.Path(dir_okay=False),
-    help="Judge configuration for `judge` outcomes (never implicit).",
-)
+@_execution_options
 @click.option(
     "--checkpoint-dir",
     type=click.Path(file_okay=False),
     help="Checkpoint into this private directory (explicit; sensitive data).",
-)
-@click.option(
-    "--pause-after-actions",
-    type=click.IntRange(1),
-    help="Pause at the first safe boundary after N actions (needs --checkpoint-dir).",
 )
 @reports_errors
 def run(
@@ -213,24 +245,11 @@ def _emit(
 
 
 @workflow.command("preflight")
-@click.argument("workflow_file", metavar="WORKFLOW", type=click.Path(dir_okay=False))
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    help="Trusted configuration (artemis.config.yaml).",
-)
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False),
-    help="Write the preflight record here (a new path).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the record to stdout.")
-@click.option(
-    "--fixture-root",
-    type=click.Path(file_okay=False),
-    help="Where fixtures and scripts resolve (default: the workflow's folder).",
-)
+@_WORKFLOW_ARGUMENT
+@_CONFIG
+@_OUTPUT
+@_JSON
+@_FIXTURE_ROOT
 @reports_errors
 def preflight(
     workflow_file: str,
@@ -254,54 +273,12 @@ def preflight(
 
 
 @workflow.command("resume")
-@click.argument("workflow_file", metavar="WORKFLOW", type=click.Path(dir_okay=False))
+@_execution_options
 @click.option(
     "--checkpoint-dir",
     required=True,
     type=click.Path(file_okay=False),
     help="The directory of the paused run's checkpoint.",
-)
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    help="The same trusted configuration as the original run.",
-)
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False),
-    help="Write this attempt's record here (a new path).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the record to stdout.")
-@click.option(
-    "--state-output",
-    type=click.Path(dir_okay=False),
-    help="Write the final state here, mode 0600 (sensitive working data).",
-)
-@click.option(
-    "--fixture-root",
-    type=click.Path(file_okay=False),
-    help="Where fixtures and scripts resolve (default: the workflow's folder).",
-)
-@click.option(
-    "--cleanup-timeout",
-    type=click.IntRange(1, 10_000),
-    help="Cleanup drain period in ms.",
-)
-@click.option(
-    "--preflight",
-    is_flag=True,
-    help="Give it if the original run had it (completed preflight is not repeated).",
-)
-@click.option(
-    "--judge-config",
-    type=click.Path(dir_okay=False),
-    help="The same judge configuration as the original run, if any.",
-)
-@click.option(
-    "--pause-after-actions",
-    type=click.IntRange(1),
-    help="Pause again after N actions of this attempt.",
 )
 @reports_errors
 def resume(
