@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from typing import TYPE_CHECKING
 
 from artemiskit._errors import EnvironmentFailureError
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = ["HelperChannel", "decode_listing", "decode_text", "encode_path"]
 
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
+
 # The longest answer line accepted: a full listing of a 64 MiB tmpfs of tiny files
 # stays far below this; anything longer means the helper is not ours.
 MAX_ANSWER_BYTES = 128 * 1024 * 1024
@@ -28,7 +31,14 @@ _STDOUT = 1
 
 
 def encode_path(path: str) -> str:
-    """Return the wire form of a normalized path (base64 of the path plus ``.``)."""
+    """Return the wire form of a normalized path.
+
+    A path of only ``[A-Za-z0-9._/-]`` is sent as ``~`` and the path, which the
+    helper checks without starting a process; any other path as the base64 of
+    the path plus ``.``.
+    """
+    if _PLAIN_PATH.fullmatch(path):
+        return "~" + path
     raw = path.encode("utf-8", "surrogatepass") + b"."
     return base64.b64encode(raw).decode("ascii")
 

@@ -3,8 +3,9 @@
 # Started once per container as `sh -c "$(cat sandbox_helper.sh)" helper WORK_DIR`.
 # It serves file requests read from stdin, one at a time, and answers on stdout.
 #
-# Requests: one header line, fields separated by one space. PATH is the base64 of
-# the relative path followed by one "." (so trailing newlines survive the shell).
+# Requests: one header line, fields separated by one space. PATH is "~" and the
+# relative path when it holds only [A-Za-z0-9._/-], else the base64 of the path
+# followed by one "." (so trailing newlines survive the shell).
 #   P                 ping                          -> OK
 #   R PATH            read a file                   -> OK <base64 content>
 #   L PATH|-          list files under a directory  -> OK <base64 of NUL-ended paths>
@@ -28,14 +29,24 @@ ok() { printf 'OK%s\n' "${1:+ $1}"; }
 err() { printf 'ERR %s\n' "$1"; }
 fatal() { err protocol; exit 2; }
 
-# decode B64: sets $p to the decoded, checked path; fails on a bad path.
+# decode WIRE: sets $p to the checked path; fails on a bad path. A path of only
+# [A-Za-z0-9._/-] comes as "~PATH" and needs no decoding (no process is started);
+# any other path comes as base64.
 decode() {
-    case $1 in '' | *[!A-Za-z0-9+/=]*) return 1 ;; esac
-    p=$(base64 -d <<EOF
+    case $1 in
+        \~*)
+            p=${1#?}
+            case $p in *[!A-Za-z0-9._/-]*) return 1 ;; esac
+            ;;
+        '' | *[!A-Za-z0-9+/=]*) return 1 ;;
+        *)
+            p=$(base64 -d <<EOF
 $1
 EOF
 ) || return 1
-    case $p in *.) p=${p%.} ;; *) return 1 ;; esac
+            case $p in *.) p=${p%.} ;; *) return 1 ;; esac
+            ;;
+    esac
     case $p in
         '' | /* | */ | *//* | . | .. | ./* | ../* | */. | */.. | */./* | */../*) return 1 ;;
         *'\'*) return 1 ;;
@@ -106,22 +117,24 @@ op_write() {
     case $n in '' | *[!0-9]*) fatal ;; esac
     decode "$1" || { skip "$n"; err invalid_path; return; }
     walk "$p"
-    if [ $? = 1 ]; then skip "$n"; err "$why"; return; fi
+    parents=$?
+    if [ $parents = 1 ]; then skip "$n"; err "$why"; return; fi
     if [ -L "$p" ]; then skip "$n"; err invalid_path; return; fi
     if [ -d "$p" ]; then skip "$n"; err is_directory; return; fi
     if [ -e "$p" ] && [ ! -f "$p" ]; then skip "$n"; err invalid_path; return; fi
     parent=${p%/*}
-    if [ "$parent" != "$p" ] && ! mkdir -p -- "$parent"; then
+    # Parents that all exist (walk said 0) need no mkdir process.
+    if [ $parents = 2 ] && [ "$parent" != "$p" ] && ! mkdir -p -- "$parent"; then
         skip "$n"; prune "$p"; err environment_full; return
     fi
     if [ "$n" = 0 ]; then
         if : >"$p"; then ok; else rm -f -- "$p"; prune "$p"; err environment_full; fi
         return
     fi
-    data=$(dd bs="$n" count=1 iflag=fullblock) || exit 2
-    [ "${#data}" = "$n" ] || exit 2
-    # dd, unlike base64, reports a short write (a full tmpfs) in its exit status.
-    if printf '%s' "$data" | base64 -d | dd of="$p" bs=65536; then
+    # The payload streams straight from stdin: exactly N bytes (dd fullblock), no
+    # copy through the shell. The last dd, unlike base64, reports a short write (a
+    # full tmpfs) in its exit status, which is the pipeline's.
+    if dd bs="$n" count=1 iflag=fullblock | base64 -d | dd of="$p" bs=65536; then
         ok
     else
         rm -f -- "$p"; prune "$p"; err environment_full
