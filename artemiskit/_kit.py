@@ -7,8 +7,6 @@ client, aiodocker for the sandbox) are imported only when a run needs them.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import TYPE_CHECKING, Literal
 import anyio
 import attrs
 
+from artemiskit._digests import bytes_digest, json_digest
 from artemiskit._errors import (
     ConfigError,
     SessionStateError,
@@ -393,8 +392,8 @@ async def _provider_target(
             base = Path(fixture_root) / entry.scripts_dir
         script_path = base / f"{model}.script.yaml"
         script = await load_script(script_path)
-        script_digest = hashlib.sha256(await anyio.Path(script_path).read_bytes())
-        return ScriptedTarget(entries=script), "sha256:" + script_digest.hexdigest()
+        script_digest = bytes_digest(await anyio.Path(script_path).read_bytes())
+        return ScriptedTarget(entries=script), script_digest
     if entry.type == "openai":
         from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
 
@@ -474,5 +473,4 @@ def _derived_id(transport: str | None, judge: JudgeSettings | None) -> str:
             "model": judge.model,
             "limits": [judge.max_requests, judge.max_tokens, judge.timeout_ms],
         }
-    text = json.dumps({"transport": transport, "judge": judge_part}, sort_keys=True)
-    return "derived:sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return "derived:" + json_digest({"transport": transport, "judge": judge_part})

@@ -12,10 +12,10 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-import anyio
 import attrs
 
-from artemiskit._errors import ConfigError, FileAccessError, Problem, WorkflowError
+from artemiskit._errors import ConfigError, Problem, WorkflowError
+from artemiskit._files import read_text_file
 from artemiskit.workflow._yaml import YamlDocument, format_path, parse_yaml
 
 if TYPE_CHECKING:
@@ -207,17 +207,7 @@ def _build(doc: YamlDocument, data: Mapping[str, Any], source: str) -> TrustedCo
     problems: list[Problem] = []
 
     def report(path: tuple[str | int, ...], message: str) -> None:
-        position = doc.position(path)
-        line, column = position if position else (None, None)
-        problems.append(
-            Problem(
-                message=message,
-                path=format_path(path),
-                source=source,
-                line=line,
-                column=column,
-            )
-        )
+        problems.append(doc.problem(message, path))
 
     notices: list[str] = []
     for key in data:
@@ -290,15 +280,10 @@ async def load_trusted_config(path: str | os.PathLike[str]) -> TrustedConfig:
         FileAccessError: The file cannot be read (exit 1).
         ConfigError: The configuration is invalid (exit 1).
     """
-    config_path = anyio.Path(path)
-    try:
-        if (await config_path.stat()).st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"configuration is larger than {MAX_CONFIG_BYTES} bytes")
-        text = await config_path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FileAccessError(
-            f"cannot read the configuration {os.fspath(path)}: "
-            f"{exc.__class__.__name__}",
-            reason="config_unreadable",
-        ) from exc
+    text = await read_text_file(
+        path,
+        what="configuration",
+        limit=MAX_CONFIG_BYTES,
+        invalid=lambda problem: ConfigError("invalid configuration", [problem]),
+    )
     return parse_trusted_config(text, source=os.fspath(path))

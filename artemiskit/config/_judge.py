@@ -15,11 +15,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import anyio
-
-from artemiskit._errors import ConfigError, FileAccessError, Problem, WorkflowError
-from artemiskit.config._config import TrustedConfig, parse_trusted_config
-from artemiskit.workflow._yaml import format_path, parse_yaml
+from artemiskit._errors import ConfigError, Problem, WorkflowError
+from artemiskit._files import read_text_file
+from artemiskit.config._config import (
+    MAX_CONFIG_BYTES,
+    TrustedConfig,
+    parse_trusted_config,
+)
+from artemiskit.workflow._yaml import parse_yaml
 
 __all__ = ["JudgeConfig", "load_judge_config", "parse_judge_config"]
 
@@ -63,17 +66,7 @@ def parse_judge_config(text: str, *, source: str = "<string>") -> JudgeConfig:
     problems: list[Problem] = []
 
     def report(key: str, message: str) -> None:
-        position = doc.position((key,))
-        line, column = position if position else (None, None)
-        problems.append(
-            Problem(
-                message=message,
-                path=format_path((key,)),
-                source=source,
-                line=line,
-                column=column,
-            )
-        )
+        problems.append(doc.problem(message, (key,)))
 
     if not isinstance(data, dict):
         raise ConfigError(
@@ -125,12 +118,10 @@ async def load_judge_config(path: str | os.PathLike[str]) -> JudgeConfig:
         FileAccessError: The file cannot be read (exit 1).
         ConfigError: It is invalid (exit 1).
     """
-    try:
-        text = await anyio.Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FileAccessError(
-            f"cannot read the judge configuration {os.fspath(path)}: "
-            f"{exc.__class__.__name__}",
-            reason="config_unreadable",
-        ) from exc
+    text = await read_text_file(
+        path,
+        what="judge configuration",
+        limit=MAX_CONFIG_BYTES,
+        invalid=lambda problem: ConfigError("invalid judge configuration", [problem]),
+    )
     return parse_judge_config(text, source=os.fspath(path))

@@ -11,15 +11,15 @@ environment creation.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import attrs
 
 from artemiskit._converter import CONVERTER
+from artemiskit._digests import bytes_digest, json_digest
 from artemiskit._errors import CheckpointError
 from artemiskit.engine._journal import apply_delta, state_delta
 from artemiskit.engine._state import SessionState
@@ -51,11 +51,6 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def _digest(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 @attrs.frozen(kw_only=True)
 class CheckpointBinding:
     """Identities a resume must match exactly; anything else needs a fresh run."""
@@ -79,8 +74,8 @@ def binding_for(
     catalogue = resources.files("artemiskit.tools").joinpath("catalogue.json")
     return CheckpointBinding(
         workflow_digest=workflow_digest,
-        catalogue_digest="sha256:" + hashlib.sha256(catalogue.read_bytes()).hexdigest(),
-        policy_digest=_digest(
+        catalogue_digest=bytes_digest(catalogue.read_bytes()),
+        policy_digest=json_digest(
             {
                 "policy": CONVERTER.unstructure(workflow.policy),
                 "tools": CONVERTER.unstructure(workflow.tools),

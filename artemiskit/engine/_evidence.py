@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -11,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from artemiskit._converter import CONVERTER
+from artemiskit._digests import json_digest
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage
 from artemiskit.records._record import (
     BudgetInfo,
@@ -58,11 +57,8 @@ def utc_timestamp(moment: datetime) -> str:
 
 
 def workflow_digest(workflow: Workflow) -> str:
-    """A sha256 over the canonical JSON of the validated workflow contract."""
-    text = json.dumps(
-        CONVERTER.unstructure(workflow), sort_keys=True, separators=(",", ":")
-    )
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """A digest of the canonical JSON of the validated workflow contract."""
+    return json_digest(CONVERTER.unstructure(workflow))
 
 
 def final_state(files: Mapping[str, str], local: LocalState) -> dict[str, Any]:

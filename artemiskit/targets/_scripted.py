@@ -23,9 +23,10 @@ from typing import Any
 import anyio
 import attrs
 
-from artemiskit._errors import FileAccessError, Problem, TargetError, WorkflowError
+from artemiskit._errors import Problem, TargetError, WorkflowError
+from artemiskit._files import read_text_file
 from artemiskit.targets._protocol import TargetRequest, TargetResponse, ToolCall, Usage
-from artemiskit.workflow._yaml import format_path, parse_yaml
+from artemiskit.workflow._yaml import KeyPath, YamlDocument, parse_yaml
 
 __all__ = [
     "MAX_SCRIPT_BYTES",
@@ -51,19 +52,9 @@ class ScriptEntry:
 
 
 def _problem(
-    problems: list[Problem], doc: Any, path: tuple[str | int, ...], msg: str
+    problems: list[Problem], doc: YamlDocument, path: KeyPath, msg: str
 ) -> None:
-    position = doc.position(path)
-    line, column = position if position else (None, None)
-    problems.append(
-        Problem(
-            message=msg,
-            path=format_path(path),
-            source=doc.source,
-            line=line,
-            column=column,
-        )
-    )
+    problems.append(doc.problem(msg, path))
 
 
 def _nonneg_int(value: Any) -> bool:
@@ -175,20 +166,14 @@ async def load_script(path: str | os.PathLike[str]) -> tuple[ScriptEntry, ...]:
         FileAccessError: The file is missing or unreadable (exit 1).
         WorkflowError: The script is invalid (exit 2).
     """
-    script_path = anyio.Path(path)
-    try:
-        size = (await script_path.stat()).st_size
-        if size > MAX_SCRIPT_BYTES:
-            raise WorkflowError(
-                f"script is larger than {MAX_SCRIPT_BYTES} bytes",
-                reason="invalid_script",
-            )
-        text = await script_path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FileAccessError(
-            f"cannot read the script {os.fspath(path)!s}: {exc.__class__.__name__}",
-            reason="script_unreadable",
-        ) from exc
+    text = await read_text_file(
+        path,
+        what="script",
+        limit=MAX_SCRIPT_BYTES,
+        invalid=lambda problem: WorkflowError(
+            "invalid script", [problem], reason="invalid_script"
+        ),
+    )
     return parse_script(text, source=os.fspath(path))
 
 

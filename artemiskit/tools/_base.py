@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import attrs
 
+from artemiskit._digests import json_digest
 from artemiskit.engine._state import LocalState, StateChange
 from artemiskit.environments._base import Environment
 from artemiskit.workflow._model import ToolAllow
@@ -18,10 +17,7 @@ __all__ = ["Handler", "ToolContext", "ToolFailure", "ToolResult", "digest"]
 
 def digest(value: Any) -> str | None:
     """A sha256 over the canonical JSON of ``value`` (``None`` stays ``None``)."""
-    if value is None:
-        return None
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return None if value is None else json_digest(value)
 
 
 @attrs.frozen(kw_only=True)

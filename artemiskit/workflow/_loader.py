@@ -13,11 +13,11 @@ import os
 import pathlib
 from typing import Any
 
-import anyio
 import cattrs
 
 from artemiskit._converter import CONVERTER
-from artemiskit._errors import FileAccessError, Problem, WorkflowError
+from artemiskit._errors import Problem, WorkflowError
+from artemiskit._files import read_text_file
 from artemiskit._paths import normalize_path
 from artemiskit.workflow._checks import semantic_problems
 from artemiskit.workflow._model import Workflow
@@ -170,27 +170,10 @@ async def load_agent_workflow(path: str | os.PathLike[str]) -> Workflow:
             the contract (exit 2).
     """
     source = os.fspath(path)
-    try:
-        async with await anyio.open_file(source, "rb") as stream:
-            raw = await stream.read(MAX_WORKFLOW_FILE_BYTES + 1)
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise FileAccessError(
-            f"cannot read workflow file {source}: {reason}", reason="file_unreadable"
-        ) from exc
-    if len(raw) > MAX_WORKFLOW_FILE_BYTES:
-        limit = MAX_WORKFLOW_FILE_BYTES
-        message = (
-            f"workflow is larger than {limit // (1024 * 1024)} MiB ({limit} bytes)"
-        )
-        raise WorkflowError(
-            f"{source}: invalid workflow", [Problem(message=message, source=source)]
-        )
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        problem = Problem(
-            message=f"file is not valid UTF-8 (byte offset {exc.start})", source=source
-        )
-        raise WorkflowError(f"{source}: invalid workflow", [problem]) from None
+    text = await read_text_file(
+        source,
+        what="workflow",
+        limit=MAX_WORKFLOW_FILE_BYTES,
+        invalid=lambda problem: WorkflowError(f"{source}: invalid workflow", [problem]),
+    )
     return parse_agent_workflow(text, source=source)
