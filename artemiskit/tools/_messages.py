@@ -6,7 +6,7 @@ agent runs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -19,6 +19,25 @@ if TYPE_CHECKING:
 __all__ = ["MESSAGE_HANDLERS"]
 
 
+def _kept(
+    ctx: ToolContext,
+    tool: str,
+    resource: Literal["draft", "approval", "delegation"],
+    entry: Draft | Approval | Delegation,
+) -> ToolResult:
+    """Append ``entry`` to its local list; the change evidence is its digest."""
+    collection = f"{resource}s"
+    grown: dict[str, Any] = {collection: (*getattr(ctx.local, collection), entry)}
+    change = StateChange(
+        tool=tool, resource=resource, before=None, after=digest(attrs.asdict(entry))
+    )
+    return ToolResult(
+        output={f"{resource}_id": entry.id, "status": entry.status},
+        local=attrs.evolve(ctx.local, **grown),
+        change=change,
+    )
+
+
 async def draft_message(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
     """Keep a local draft; nothing is sent."""
     draft = Draft(
@@ -27,17 +46,7 @@ async def draft_message(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult
         subject=args["subject"],
         body=args["body"],
     )
-    change = StateChange(
-        tool="draft_message",
-        resource="draft",
-        before=None,
-        after=digest(attrs.asdict(draft)),
-    )
-    return ToolResult(
-        output={"draft_id": draft.id, "status": "draft"},
-        local=attrs.evolve(ctx.local, drafts=(*ctx.local.drafts, draft)),
-        change=change,
-    )
+    return _kept(ctx, "draft_message", "draft", draft)
 
 
 async def request_approval(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
@@ -45,17 +54,7 @@ async def request_approval(args: Mapping[str, Any], ctx: ToolContext) -> ToolRes
     approval = Approval(
         id=ctx.new_id("approval"), action=args["action"], reason=args["reason"]
     )
-    change = StateChange(
-        tool="request_approval",
-        resource="approval",
-        before=None,
-        after=digest(attrs.asdict(approval)),
-    )
-    return ToolResult(
-        output={"approval_id": approval.id, "status": "pending"},
-        local=attrs.evolve(ctx.local, approvals=(*ctx.local.approvals, approval)),
-        change=change,
-    )
+    return _kept(ctx, "request_approval", "approval", approval)
 
 
 async def delegate_task(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
@@ -63,17 +62,7 @@ async def delegate_task(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult
     delegation = Delegation(
         id=ctx.new_id("delegation"), assignee=args["assignee"], task=args["task"]
     )
-    change = StateChange(
-        tool="delegate_task",
-        resource="delegation",
-        before=None,
-        after=digest(attrs.asdict(delegation)),
-    )
-    return ToolResult(
-        output={"delegation_id": delegation.id, "status": "pending"},
-        local=attrs.evolve(ctx.local, delegations=(*ctx.local.delegations, delegation)),
-        change=change,
-    )
+    return _kept(ctx, "delegate_task", "delegation", delegation)
 
 
 MESSAGE_HANDLERS: dict[str, Handler] = {
