@@ -64,7 +64,13 @@ class FaultSchedule:
     attempts: dict[str, int] = attrs.field(factory=dict)
 
     def begin_call(self, tool: str) -> tuple[FaultSchedule, int]:
-        """Count one original call of ``tool``; return its occurrence number."""
+        """Count one original call of ``tool``; return its occurrence number.
+
+        Without declarations for ``tool`` nothing needs counting, and the schedule
+        is returned unchanged (occurrence 0 matches no declaration).
+        """
+        if not any(fault.tool == tool for fault in self.faults):
+            return self, 0
         occurrence = self.calls.get(tool, 0) + 1
         return attrs.evolve(self, calls={**self.calls, tool: occurrence}), occurrence
 

@@ -66,6 +66,8 @@ def start(
 
 def update_faults(state: SessionState, faults: FaultSchedule) -> SessionState:
     """Replace the fault schedule (a call began, a fault was consumed)."""
+    if faults is state.faults:
+        return state
     return attrs.evolve(state, faults=faults)
 
 
@@ -172,18 +174,13 @@ def record_model_response(
     message = Message(
         role="assistant", content=response.text, tool_calls=response.tool_calls
     )
-    cursor = state.cursor
-    final = state.final_response
-    turn_open = state.turn_open
-    if not response.tool_calls:
-        final = response.text
+    final = state.final_response if response.tool_calls else response.text
     return attrs.evolve(
         state,
         conversation=(*state.conversation, message),
         pending_calls=response.tool_calls,
         final_response=final,
-        cursor=attrs.evolve(cursor, step=cursor.step + 1),
-        turn_open=turn_open,
+        cursor=attrs.evolve(state.cursor, step=state.cursor.step + 1),
     )
 
 
