@@ -51,8 +51,15 @@ WorkflowSource = str | os.PathLike[str] | Workflow
 
 
 def _environment_factory(
-    workflow: Workflow, config: TrustedConfig | None
+    workflow: Workflow,
+    config: TrustedConfig | None,
+    cleanup_timeout_ms: int | None,
 ) -> EnvironmentFactory:
+    """The built-in factory for the workflow's kind.
+
+    The cleanup bound reaches the sandbox's own container removal, not only the
+    session's drain.
+    """
     if workflow.environment.kind == "simulated":
         from artemiskit.environments._simulated import SimulatedFactory
 
@@ -65,7 +72,11 @@ def _environment_factory(
         for key, value in (attrs.asdict(sandbox) if sandbox else {}).items()
         if value is not None
     }
-    return DockerSandboxFactory(SandboxSettings(**overrides))
+    if cleanup_timeout_ms is None:
+        return DockerSandboxFactory(SandboxSettings(**overrides))
+    return DockerSandboxFactory(
+        SandboxSettings(**overrides), cleanup_timeout_ms=cleanup_timeout_ms
+    )
 
 
 def create_agent_workflow_session(
@@ -131,7 +142,8 @@ def create_agent_workflow_session(
     return WorkflowSession(
         workflow=workflow,
         target=target,
-        environment=environment or _environment_factory(workflow, None),
+        environment=environment
+        or _environment_factory(workflow, None, cleanup_timeout_ms),
         files=spec.files,
         local=LocalState(
             documents=dict(spec.state.documents), records=dict(spec.state.records)
@@ -280,7 +292,8 @@ class ArtemisKit:
             workflow=loaded,
             target=target,
             fixture_root=root,
-            environment=environment or _environment_factory(loaded, config),
+            environment=environment
+            or _environment_factory(loaded, config, cleanup_timeout_ms),
             cleanup_timeout_ms=cleanup_timeout_ms,
             transport_digest=digest,
             preflight=preflight,
