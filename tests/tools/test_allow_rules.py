@@ -16,6 +16,7 @@ import pytest
 from artemiskit import WorkflowError
 from artemiskit.workflow import ToolAllow, ToolDeclaration
 from tests._builders import workflow_dict
+from tests._environments import DictFactory
 from tests._runs import call, calling, run, workflow_of
 
 RECORDS = {"tickets": {"T-1": {"status": "open"}, "T-2": {"status": "open"}}}
@@ -61,6 +62,18 @@ async def test_path_outside_the_rules_is_denied_even_if_the_glob_matches(
     name: str, arguments: dict[str, str]
 ) -> None:
     assert await verdict(name, {"paths": ["docs/**"]}, arguments) == "invalid_path"
+
+
+async def test_a_custom_environment_never_sees_a_traversing_path() -> None:
+    # DictEnvironment applies no path rules of its own: the engine must.
+    data = one_tool("read_file", {"paths": ["docs/**"]})
+    data["policy"] = {"on_denial": "report"}
+    factory = DictFactory()
+    traversal = call("read_file", {"path": "docs/../secret.md"})
+    result = await run(data, [calling(traversal)], environment=factory)
+    assert result.record.policy.denial_reasons == {"invalid_path": 1}
+    assert all("s3cret" not in (m.content or "") for m in result.transcript)
+    assert [e.files["secret.md"] for e in factory.created] == ["s3cret"]
 
 
 @pytest.mark.parametrize("name", ["read_file", "delete_file"])
