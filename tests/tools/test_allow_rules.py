@@ -82,9 +82,14 @@ async def test_path_outside_the_globs_is_denied(name: str) -> None:
     assert reason == "path_not_allowed"
 
 
-async def test_path_inside_the_globs_is_admitted() -> None:
-    allow = {"paths": ["docs/**"]}
-    assert await verdict("read_file", allow, {"path": "./docs//policy.md"}) is None
+@pytest.mark.parametrize(
+    "path", ["docs/policy.md", "./docs//policy.md", "docs/./policy.md"]
+)
+@pytest.mark.parametrize("glob", ["docs/**", "docs/*.md"])
+async def test_path_inside_the_globs_is_admitted_once_normalized(
+    glob: str, path: str
+) -> None:
+    assert await verdict("read_file", {"paths": [glob]}, {"path": path}) is None
 
 
 @pytest.mark.parametrize("directory", ["../", "docs/../..", "/etc"])
@@ -96,7 +101,16 @@ async def test_list_files_directory_outside_the_rules_is_denied(
     assert reason == "invalid_path"
 
 
-@pytest.mark.parametrize("arguments", [{}, {"directory": "."}, {"directory": "docs"}])
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {},
+        {"directory": ""},
+        {"directory": "."},
+        {"directory": "./"},
+        {"directory": "docs"},
+    ],
+)
 async def test_list_files_is_filtered_not_denied(arguments: dict[str, str]) -> None:
     result = await run(
         one_tool("list_files", {"paths": ["docs/**"]}),
@@ -104,6 +118,12 @@ async def test_list_files_is_filtered_not_denied(arguments: dict[str, str]) -> N
     )
     assert result.record.execution.status == "completed"
     assert result.record.policy.denials == 0
+
+
+async def test_an_empty_directory_fails_the_input_schema_first() -> None:
+    allow = {"paths": ["docs/**"]}
+    reason = await verdict("list_files", allow, {"directory": ""})
+    assert reason == "invalid_arguments"
 
 
 @pytest.mark.parametrize("name", ["get_record", "update_record"])
