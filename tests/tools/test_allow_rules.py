@@ -105,7 +105,6 @@ async def test_list_files_directory_outside_the_rules_is_denied(
     "arguments",
     [
         {},
-        {"directory": ""},
         {"directory": "."},
         {"directory": "./"},
         {"directory": "docs"},
