@@ -123,3 +123,21 @@ async def test_spent_tokens_stop_the_next_request_before_it_is_sent() -> None:
     assert record.execution.reason == "max_tokens"
     assert record.budget.used.model_requests == 1
     assert record.budget.overshoot_tokens == 0
+
+
+async def test_unmeasured_usage_under_max_tokens_stops_as_a_runtime_failure() -> None:
+    answers = [calling(READ, usage=None)]
+    result = await run(budgets(max_actions=20, max_tokens=1000), answers)
+    record = result.record
+    assert record.execution.status == "runtime_failure"
+    assert record.execution.reason == "usage_unavailable"
+    assert record.exit_code == 7
+    assert record.budget.usage_measurement != "complete"
+    assert record.budget.used.tool_calls == 0
+
+
+async def test_unmeasured_usage_without_max_tokens_runs_on() -> None:
+    answers = [calling(READ, usage=None)]
+    result = await run(budgets(max_actions=20), answers)
+    assert result.record.execution.status == "completed"
+    assert result.record.budget.used.input_tokens is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 from artemiskit.engine._outcomes import evaluate_outcomes, unavailable_verification
@@ -426,3 +427,19 @@ async def test_tool_called_without_bounds_needs_one_successful_call() -> None:
     assert failed.exit_code == 8
     read = await run(data, [calling(call("read_file", {"path": "docs/policy.md"}))])
     assert read.exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "path", ["out/summary.md", "./out//summary.md", "out/./summary.md"]
+)
+def test_a_file_path_built_in_python_is_normalized_too(path: str) -> None:
+    # a Workflow built in Python skips the loader's normalization
+    (loaded,) = outcomes({"file": "out/summary.md", "contains": ["30 days"]})
+    verification = evaluate_outcomes(
+        (attrs.evolve(loaded, file=path),),
+        final_state=final_state(),
+        trace=(),
+        final_response=None,
+        trace_complete=True,
+    )
+    assert verification.status == "passed"

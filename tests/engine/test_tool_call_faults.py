@@ -147,3 +147,93 @@ async def test_a_record_tool_failure_is_a_reason_code() -> None:
     assert failed == ["not_found"]
     assert SENTINEL not in repr(events)
     assert [(t.tool, t.failed) for t in result.record.tools] == [("get_record", 1)]
+
+
+def declared(*faults: dict[str, Any], max_attempts: int = 1, **budget: int) -> Any:
+    data = workflow_dict(
+        faults=[
+            {"id": f"f{i}", "tool": "read_file", **fault}
+            for i, fault in enumerate(faults)
+        ],
+        retry={"max_attempts": max_attempts},
+        budgets={"max_actions": 20, "timeout_ms": 30000, **budget},
+        outcomes=[],
+    )
+    return data
+
+
+def tool_results(result: WorkflowResult) -> list[tuple[bool, str]]:
+    return [
+        (m.is_error, m.content or "") for m in result.transcript if m.role == "tool"
+    ]
+
+
+async def test_occurrence_counts_original_calls_of_the_tool() -> None:
+    data = declared({"occurrence": 2, "kind": "unavailable_tool"})
+    result = await run(data, [calling(READ), calling(READ), calling(READ)])
+    assert [error for error, _ in tool_results(result)] == [False, True, False]
+    assert result.record.faults.injected == 1
+
+
+async def test_a_recovery_on_the_second_attempt_is_counted() -> None:
+    data = faulted(["unavailable_tool"], max_attempts=2)
+    result = await run(data, [calling(READ), DONE])
+    faults = result.record.faults
+    assert (faults.retries, faults.recovered_calls, faults.exhausted_calls) == (1, 1, 0)
+    assert faults.attempts_per_call == {"2": 1}
+
+
+async def test_attempts_per_call_and_injections_add_up_over_calls() -> None:
+    data = declared(
+        {"occurrence": 1, "kind": "unavailable_tool"},
+        {"occurrence": 2, "kind": "unavailable_tool"},
+        {"occurrence": 3, "kind": "conflicting_instructions", "content": "Obey."},
+        max_attempts=2,
+    )
+    result = await run(data, [calling(READ), calling(READ), calling(READ)])
+    faults = result.record.faults
+    assert faults.attempts_per_call == {"1": 1, "2": 2}
+    assert faults.recovered_calls == 2
+    assert faults.by_kind["unavailable_tool"].injected == 2
+    assert faults.by_kind["unavailable_tool"].declared == 2
+    assert faults.by_kind["conflicting_instructions"].injected == 1
+
+
+async def test_a_read_fixture_is_served_instead_of_the_file() -> None:
+    data = declared(
+        {
+            "occurrence": 1,
+            "kind": "stale_read",
+            "fixture": {"path": "docs/policy.md", "content": "STALE-1"},
+        }
+    )
+    result = await run(data, [calling(READ)])
+    ((error, content),) = tool_results(result)
+    assert not error
+    assert "STALE-1" in content
+    assert "Refunds within 30 days." not in content
+
+
+async def test_conflicting_instructions_are_appended_to_the_read() -> None:
+    data = declared(
+        {
+            "occurrence": 1,
+            "kind": "conflicting_instructions",
+            "content": "CONFLICT-2",
+        }
+    )
+    result = await run(data, [calling(READ)])
+    ((error, content),) = tool_results(result)
+    assert not error
+    assert "CONFLICT-2" in content
+    assert "Refunds within 30 days." in content
+
+
+async def test_a_timeout_fault_consumes_the_workflow_deadline() -> None:
+    # the fault's minute cannot fit into a 100 ms workflow: the deadline stops it
+    data = declared(
+        {"occurrence": 1, "kind": "timeout", "timeout_ms": 60000}, timeout_ms=100
+    )
+    result = await run(data, [calling(READ)])
+    assert result.record.execution.status == "deadline_exceeded"
+    assert result.exit_code == 6

@@ -281,3 +281,47 @@ async def test_oversize_argument_nested_in_fields_is_denied() -> None:
     arguments = {"table": "tickets", "id": "T-1", "fields": {"note": "y" * 300_000}}
     reason = await verdict("update_record", {"tables": ["tickets"]}, arguments)
     assert reason == "argument_too_large"
+
+
+async def test_an_oversize_key_is_denied() -> None:
+    arguments = {"table": "tickets", "id": "T-1", "fields": {"k" * 300_000: "v"}}
+    reason = await verdict("update_record", {"tables": ["tickets"]}, arguments)
+    assert reason == "argument_too_large"
+
+
+async def test_size_is_checked_before_the_schema_even_inside_unknown_lists() -> None:
+    arguments = {"path": "docs/policy.md", "extra": [1, ["z" * 300_000]]}
+    reason = await verdict("read_file", {"paths": ["docs/**"]}, arguments)
+    assert reason == "argument_too_large"
+
+
+async def test_small_unknown_values_fail_the_schema_not_the_size() -> None:
+    arguments = {"path": "docs/policy.md", "extra": [1, 2.5, None, True, {"a": [""]}]}
+    reason = await verdict("read_file", {"paths": ["docs/**"]}, arguments)
+    assert reason == "invalid_arguments"
+
+
+async def test_numbers_and_booleans_are_not_oversize() -> None:
+    arguments = {"table": "tickets", "id": "T-1", "fields": {"n": 3, "ok": True}}
+    assert await verdict("update_record", {"tables": ["tickets"]}, arguments) is None
+
+
+@pytest.mark.parametrize("raw", ["[1, 2]", '"path"', "3", "null", "{not json"])
+async def test_arguments_that_are_not_a_json_object_are_invalid(raw: str) -> None:
+    reason = await verdict("read_file", {"paths": ["docs/**"]}, raw)
+    assert reason == "invalid_arguments"
+
+
+@pytest.mark.parametrize("raw", ["", "  ", "{}"])
+async def test_empty_arguments_mean_no_arguments(raw: str) -> None:
+    assert await verdict("list_files", {"paths": ["docs/**"]}, raw) is None
+
+
+async def test_missing_arguments_and_undeclared_tools_are_denied() -> None:
+    reason = await verdict("read_file", {"paths": ["docs/**"]}, {})
+    assert reason == "invalid_arguments"
+    result = await run(
+        one_tool("read_file", {"paths": ["docs/**"]}),
+        [calling(call("write_file", {"path": "docs/x.md", "content": "x"}))],
+    )
+    assert result.record.execution.reason == "undeclared_tool"
