@@ -16,7 +16,7 @@ from artemiskit.engine import _transitions as t
 from artemiskit.engine._evidence import build_record
 from artemiskit.engine._outcomes import unavailable_verification
 from artemiskit.engine._state import SessionState
-from artemiskit.records._record import CleanupInfo, EventInfo, TargetInfo
+from artemiskit.records import CleanupInfo, EventInfo, TargetInfo
 from tests._builders import workflow_dict
 from tests._environments import DictFactory
 from tests._runs import ReplayTarget, call, calling, run, workflow_of
