@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import TYPE_CHECKING, Any
 
 import anyio
 import attrs
+import pytest
 
 from artemiskit import (
     ArtemisKit,
@@ -481,3 +483,17 @@ async def test_a_run_without_preflight_or_judge_says_so() -> None:
     }
     assert record["judge"]["configured"] is False
     assert record["judge"]["requests"] in (None, 0)
+
+
+async def test_timestamps_are_utc_whatever_the_local_zone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        result = await run(workflow_dict(outcomes=[]), [])
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert TIMESTAMP.fullmatch(result.record.execution.started_at)
+    assert TIMESTAMP.fullmatch(result.record.execution.finished_at)
