@@ -9,6 +9,7 @@ generation can catch them.
 
 from __future__ import annotations
 
+import shutil
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -224,3 +225,141 @@ async def test_a_snapshot_of_another_generation_is_refused(tmp_path: Path) -> No
         assert caught.value.reason == "corrupt_checkpoint"
     finally:
         await store.close()
+
+
+class BlockingTarget:
+    """Blocks inside its first model request until cancelled."""
+
+    def __init__(self) -> None:
+        self.entered = anyio.Event()
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        self.entered.set()
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+
+async def test_a_checkpoint_left_mid_request_refuses_as_pending_operation(
+    tmp_path: Path,
+) -> None:
+    # What a SIGKILL during a model request leaves on disk: copied while the
+    # request is in flight, without the dead process's claim.
+    directory, crashed = tmp_path / "ckpt", tmp_path / "crashed"
+    target = BlockingTarget()
+    session = await ArtemisKit().create_workflow_session(
+        workflow=workflow_of(data()),
+        target=target,
+        environment=DictFactory(),
+        checkpoint=CheckpointOptions(directory=directory),
+    )
+    async with anyio.create_task_group() as group:
+        group.start_soon(session.run)
+        await target.entered.wait()
+        shutil.copytree(directory, crashed, ignore=shutil.ignore_patterns("claim*"))
+        session.cancel()
+    error = await refusal(crashed)
+    assert error.reason == "pending_operation"
+    assert str(error) == (
+        "the checkpoint holds an operation that was admitted but never settled (the "
+        "process stopped mid-call); it may have had an effect or consumed unreported "
+        "tokens, so it cannot be replayed — start a fresh run"
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "differing"),
+    [
+        ({"configuration_id": "another-host"}, ["configuration_id"]),
+        ({"timeout_ms": 40_000}, ["workflow_digest"]),
+        ({"on_denial": "report"}, ["workflow_digest", "policy_digest"]),
+    ],
+)
+async def test_a_checkpoint_of_another_binding_names_what_differs(
+    tmp_path: Path, changes: dict[str, Any], differing: list[str]
+) -> None:
+    directory = tmp_path / "ckpt"
+    await paused(directory)
+    workflow = data(changes.get("timeout_ms", 30_000))
+    if "on_denial" in changes:
+        workflow["policy"] = {"on_denial": changes["on_denial"]}
+    target = ReplayTarget([calling(WRITE)])
+    options = CheckpointOptions(
+        directory=directory,
+        mode="resume",
+        configuration_id=changes.get("configuration_id"),
+    )
+    with pytest.raises(CheckpointError) as caught:
+        await ArtemisKit().run_workflow(
+            workflow=workflow_of(workflow),
+            target=target,
+            environment=DictFactory(),
+            checkpoint=options,
+        )
+    assert target.requests == []
+    assert caught.value.reason == "incompatible_checkpoint"
+    assert str(caught.value) == (
+        "the checkpoint belongs to a different "
+        + ", ".join(differing)
+        + "; resume needs the same workflow, tool catalogue, policy, harness and "
+        "configuration — start a fresh run instead"
+    )
+
+
+def epoch_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason", "message"),
+    [
+        (
+            lambda: {"last_observed_epoch_ms": epoch_ms() + HOUR_MS},
+            "clock_moved_backwards",
+            "the wall clock is earlier than the checkpoint's last committed "
+            "observation; refusing to resume on a clock that moved backwards",
+        ),
+        (
+            lambda: {"deadline_epoch_ms": epoch_ms() - 1},
+            "checkpoint_expired",
+            "the checkpoint's workflow deadline has passed (stopped time counts)",
+        ),
+        (
+            lambda: {"environment_saved": False},
+            "unsaved_environment",
+            "the checkpoint has no saved environment",
+        ),
+        (
+            lambda: {"status": "terminal"},
+            "terminal_checkpoint",
+            "the checkpoint is terminal: its run already ended; a finished run "
+            "cannot be resumed as another repetition",
+        ),
+        (
+            lambda: {"status": "interrupted"},
+            "interrupted_checkpoint",
+            "the checkpoint was left by a cancelled run; interrupted evidence is "
+            "not resumable",
+        ),
+        (
+            lambda: {"status": "active"},
+            "crashed_attempt",
+            "the checkpoint's attempt stopped without pausing (it crashed); its "
+            "environment was not saved and its cleanup cannot be inferred",
+        ),
+        (
+            lambda: {"status": "resumable-please"},
+            "corrupt_checkpoint",
+            "the checkpoint's contents do not decode as a session",
+        ),
+    ],
+)
+async def test_each_refusal_says_why_in_words(
+    tmp_path: Path, changes: Any, reason: str, message: str
+) -> None:
+    directory = tmp_path / "ckpt"
+    await paused(directory)
+    await rewrite_meta(directory, **changes())
+    error = await refusal(directory)
+    assert (error.reason, str(error)) == (reason, message)
+    # a clean refusal lifts its recovery guard: the checkpoint can be opened again
+    assert (await refusal(directory)).reason == reason
