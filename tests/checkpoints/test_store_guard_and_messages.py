@@ -1,0 +1,179 @@
+"""The local store's recovery guard and what its refusals say, in process.
+
+The crash tests prove the guard survives a SIGKILL; these pin the guard's rules
+(one recovery at a time, lifted only by ``end_recovery``) and check that every
+refusal names the checkpoint directory and the part concerned.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from artemiskit import CheckpointError, SessionStateError
+from artemiskit.checkpoints import CheckpointLimits, LocalCheckpointStore
+
+from ._helpers import build
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+@pytest.fixture
+async def checkpoint(tmp_path: Path) -> Path:
+    directory = tmp_path / "ckpt"
+    await build(directory, {"n": 0}, [{"n": 1}], artifacts={"files": b"abc"})
+    return directory
+
+
+async def opened(directory: Path, **limits: int) -> LocalCheckpointStore:
+    store = LocalCheckpointStore(directory, limits=CheckpointLimits(**limits))
+    await store.open(mode="resume")
+    return store
+
+
+async def test_a_recovery_left_unfinished_refuses_every_later_open(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint)
+    await store.begin_recovery()
+    await store.close()
+    for _ in range(2):
+        with pytest.raises(CheckpointError) as caught:
+            await opened(checkpoint)
+        assert caught.value.reason == "recovery_guard_present"
+        assert str(checkpoint) in str(caught.value)
+        assert "recovery guard" in str(caught.value)
+
+
+async def test_a_finished_recovery_lifts_the_guard_and_can_run_again(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint)
+    try:
+        await store.begin_recovery()
+        await store.end_recovery()
+        await store.begin_recovery()
+        await store.end_recovery()
+    finally:
+        await store.close()
+    store = await opened(checkpoint)
+    await store.close()
+
+
+async def test_one_recovery_at_a_time(checkpoint: Path) -> None:
+    store = await opened(checkpoint)
+    try:
+        with pytest.raises(SessionStateError, match="no recovery is in progress"):
+            await store.end_recovery()
+        await store.begin_recovery()
+        with pytest.raises(
+            SessionStateError, match="a recovery is already in progress"
+        ):
+            await store.begin_recovery()
+        await store.end_recovery()
+    finally:
+        await store.close()
+
+
+async def test_a_guard_that_appeared_meanwhile_is_refused(checkpoint: Path) -> None:
+    store = await opened(checkpoint)
+    try:
+        guard = checkpoint / "recovery.guard"
+        guard.write_bytes(b"another process")
+        guard.chmod(0o600)
+        with pytest.raises(CheckpointError) as caught:
+            await store.begin_recovery()
+        assert caught.value.reason == "recovery_guard_present"
+        assert str(caught.value) == (
+            f"checkpoint directory {checkpoint} already holds a recovery guard"
+        )
+    finally:
+        await store.close()
+
+
+async def test_a_missing_artifact_is_named_and_nothing_is_created(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "ckpt"
+    await build(directory, {"n": 0})
+    store = await opened(directory)
+    try:
+        with pytest.raises(CheckpointError) as caught:
+            await store.read_artifact("files")
+        assert caught.value.reason == "artifact_missing"
+        assert str(caught.value) == (
+            f"checkpoint directory {directory} has no artifact files"
+        )
+    finally:
+        await store.close()
+    assert not (directory / "artifacts").exists()
+
+
+async def test_an_artifact_of_exactly_the_limit_reads_back(tmp_path: Path) -> None:
+    directory = tmp_path / "ckpt"
+    data = b"x" * 64
+    await build(directory, {"n": 0}, artifacts={"files": data})
+    store = await opened(directory, max_artifact_bytes=64)
+    try:
+        assert await store.read_artifact("files") == data
+    finally:
+        await store.close()
+
+
+async def test_a_corrupt_artifact_says_which_part(checkpoint: Path) -> None:
+    path = checkpoint / "artifacts" / "files"
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))
+    store = await opened(checkpoint)
+    try:
+        with pytest.raises(CheckpointError) as caught:
+            await store.read_artifact("files")
+        assert str(caught.value) == "artifact: corrupt checkpoint"
+    finally:
+        await store.close()
+
+
+async def test_an_oversize_write_names_the_part_and_the_limit(tmp_path: Path) -> None:
+    directory = tmp_path / "ckpt"
+    store = LocalCheckpointStore(
+        directory, limits=CheckpointLimits(max_artifact_bytes=8)
+    )
+    await store.open(mode="create")
+    try:
+        with pytest.raises(CheckpointError) as caught:
+            await store.write_artifact("files", b"x" * 9)
+        assert caught.value.reason == "checkpoint_too_large"
+        assert str(caught.value) == (
+            f"the artifact files for checkpoint directory {directory} is over its "
+            "size limit"
+        )
+    finally:
+        await store.close()
+
+
+async def test_a_journal_changed_behind_the_store_is_named(checkpoint: Path) -> None:
+    store = await opened(checkpoint)
+    try:
+        with (checkpoint / "journal.ckpt").open("ab") as journal:
+            journal.write(b"tail")
+        with pytest.raises(CheckpointError) as caught:
+            await store.append({"n": 2})
+        assert str(caught.value) == (
+            f"the journal in {checkpoint} was changed by something else"
+        )
+    finally:
+        await store.close()
+
+
+async def test_repr_shows_the_state_not_the_contents(checkpoint: Path) -> None:
+    store = LocalCheckpointStore(checkpoint)
+    assert "closed" in repr(store)
+    await store.open(mode="resume")
+    try:
+        assert "open" in repr(store)
+        assert "closed" not in repr(store)
+    finally:
+        await store.close()
