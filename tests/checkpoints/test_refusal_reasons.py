@@ -363,3 +363,82 @@ async def test_each_refusal_says_why_in_words(
     assert (error.reason, str(error)) == (reason, message)
     # a clean refusal lifts its recovery guard: the checkpoint can be opened again
     assert (await refusal(directory)).reason == reason
+
+
+class GatedTarget(ReplayTarget):
+    """Waits for ``gate`` inside its first request, then answers as usual."""
+
+    def __init__(self, responses: list[TargetResponse]) -> None:
+        super().__init__(responses)
+        self.entered = anyio.Event()
+        self.gate = anyio.Event()
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        if not self.entered.is_set():
+            self.entered.set()
+            await self.gate.wait()
+        return await super().respond(request)
+
+
+async def test_a_requested_pause_stops_at_the_next_safe_boundary(
+    tmp_path: Path,
+) -> None:
+    target = GatedTarget([calling(READ)])
+    session = await ArtemisKit().create_workflow_session(
+        workflow=workflow_of(data()),
+        target=target,
+        environment=DictFactory(),
+        checkpoint=CheckpointOptions(directory=tmp_path / "ckpt"),
+    )
+    async with anyio.create_task_group() as group:
+        group.start_soon(session.run)
+        await target.entered.wait()
+        group.start_soon(session.pause)
+        await anyio.wait_all_tasks_blocked()
+        target.gate.set()
+    result = await session.run()
+    record = result.record
+    assert (record.execution.status, record.execution.reason) == (
+        "paused",
+        "pause_requested",
+    )
+    assert record.exit_code == 10
+    assert record.budget.used.model_requests == 1
+    assert record.budget.used.tool_calls == 0
+    assert record.recovery.resumable
+
+
+@pytest.mark.parametrize("after", [1, 2, 3])
+async def test_pause_after_actions_pauses_once_that_many_actions_ran(
+    tmp_path: Path, after: int
+) -> None:
+    result = await attempt(
+        tmp_path / "ckpt",
+        "create",
+        ReplayTarget([calling(READ), calling(WRITE)]),
+        pause_after_actions=after,
+    )
+    record = result.record
+    assert (record.execution.status, record.execution.reason) == (
+        "paused",
+        "pause_after_actions",
+    )
+    assert record.exit_code == 10
+    assert record.budget.used.actions == after
+
+
+async def test_every_attempt_counts_its_pause_threshold_from_its_own_start(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "ckpt"
+    await paused(directory)  # after 1 action: the first model request
+    second = await attempt(
+        directory, "resume", ReplayTarget([calling(WRITE)]), pause_after_actions=2
+    )
+    assert second.record.execution.status == "paused"
+    assert second.record.budget.used.actions == 3
+    assert second.record.recovery.attempt_number == 2
+    third = await attempt(directory, "resume", ReplayTarget([]))
+    assert third.record.recovery.attempt_number == 3
+    assert third.record.budget.used.actions == 5  # the pending write, then Done
+    assert third.exit_code == 0
