@@ -7,7 +7,7 @@ refusal names the checkpoint directory and the part concerned.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -122,16 +122,58 @@ async def test_an_artifact_of_exactly_the_limit_reads_back(tmp_path: Path) -> No
         await store.close()
 
 
-async def test_a_corrupt_artifact_says_which_part(checkpoint: Path) -> None:
+def truncated(data: bytes) -> bytes:
+    return data[:30]
+
+
+def other_magic(data: bytes) -> bytes:
+    return b"NOTANART" + data[8:]
+
+
+def other_version(data: bytes) -> bytes:
+    return data[:8] + (99).to_bytes(4, "big") + data[12:]
+
+
+def other_length(data: bytes) -> bytes:
+    return data + b"x"
+
+
+def flipped(data: bytes) -> bytes:
+    return data[:-1] + bytes([data[-1] ^ 0xFF])
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (truncated, "artifact: corrupt checkpoint"),
+        (other_magic, "artifact: corrupt checkpoint"),
+        (other_version, "artifact: written by an unknown checkpoint format version"),
+        (other_length, "artifact: corrupt checkpoint"),
+        (flipped, "artifact: corrupt checkpoint"),
+    ],
+)
+async def test_a_damaged_artifact_says_which_part(
+    checkpoint: Path, damage: Any, message: str
+) -> None:
     path = checkpoint / "artifacts" / "files"
-    data = bytearray(path.read_bytes())
-    data[-1] ^= 0xFF
-    path.write_bytes(bytes(data))
+    path.write_bytes(damage(path.read_bytes()))
     store = await opened(checkpoint)
     try:
         with pytest.raises(CheckpointError) as caught:
             await store.read_artifact("files")
-        assert str(caught.value) == "artifact: corrupt checkpoint"
+        assert str(caught.value) == message
+    finally:
+        await store.close()
+
+
+async def test_an_artifact_over_the_read_limit_names_the_directory(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint, max_artifact_bytes=1)
+    try:
+        with pytest.raises(CheckpointError) as caught:
+            await store.read_artifact("files")
+        assert str(checkpoint) in str(caught.value)
     finally:
         await store.close()
 
@@ -170,10 +212,9 @@ async def test_a_journal_changed_behind_the_store_is_named(checkpoint: Path) -> 
 
 async def test_repr_shows_the_state_not_the_contents(checkpoint: Path) -> None:
     store = LocalCheckpointStore(checkpoint)
-    assert "closed" in repr(store)
+    assert repr(store) == f"<LocalCheckpointStore {str(checkpoint)!r} closed>"
     await store.open(mode="resume")
     try:
-        assert "open" in repr(store)
-        assert "closed" not in repr(store)
+        assert repr(store) == f"<LocalCheckpointStore {str(checkpoint)!r} open>"
     finally:
         await store.close()
