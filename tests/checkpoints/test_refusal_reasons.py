@@ -223,6 +223,9 @@ async def test_a_snapshot_of_another_generation_is_refused(tmp_path: Path) -> No
         with pytest.raises(CheckpointError) as caught:
             await store.load()
         assert caught.value.reason == "corrupt_checkpoint"
+        assert str(caught.value) == (
+            f"the snapshot in {directory} was changed by something else"
+        )
     finally:
         await store.close()
 
@@ -272,6 +275,7 @@ async def test_a_checkpoint_left_mid_request_refuses_as_pending_operation(
         ({"configuration_id": "another-host"}, ["configuration_id"]),
         ({"timeout_ms": 40_000}, ["workflow_digest"]),
         ({"on_denial": "report"}, ["workflow_digest", "policy_digest"]),
+        ({"allow": ["docs/*.md"]}, ["workflow_digest", "policy_digest"]),
     ],
 )
 async def test_a_checkpoint_of_another_binding_names_what_differs(
@@ -282,6 +286,8 @@ async def test_a_checkpoint_of_another_binding_names_what_differs(
     workflow = data(changes.get("timeout_ms", 30_000))
     if "on_denial" in changes:
         workflow["policy"] = {"on_denial": changes["on_denial"]}
+    if "allow" in changes:
+        workflow["tools"][0]["allow"] = {"paths": changes["allow"]}
     target = ReplayTarget([calling(WRITE)])
     options = CheckpointOptions(
         directory=directory,

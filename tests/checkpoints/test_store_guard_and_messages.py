@@ -7,6 +7,7 @@ refusal names the checkpoint directory and the part concerned.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -65,11 +66,11 @@ async def test_a_finished_recovery_lifts_the_guard_and_can_run_again(
 async def test_one_recovery_at_a_time(checkpoint: Path) -> None:
     store = await opened(checkpoint)
     try:
-        with pytest.raises(SessionStateError, match="no recovery is in progress"):
+        with pytest.raises(SessionStateError, match=r"^no recovery is in progress$"):
             await store.end_recovery()
         await store.begin_recovery()
         with pytest.raises(
-            SessionStateError, match="a recovery is already in progress"
+            SessionStateError, match=r"^a recovery is already in progress$"
         ):
             await store.begin_recovery()
         await store.end_recovery()
@@ -216,5 +217,67 @@ async def test_repr_shows_the_state_not_the_contents(checkpoint: Path) -> None:
     await store.open(mode="resume")
     try:
         assert repr(store) == f"<LocalCheckpointStore {str(checkpoint)!r} open>"
+    finally:
+        await store.close()
+
+
+async def test_a_journal_cut_back_behind_the_store_is_refused(
+    checkpoint: Path,
+) -> None:
+    journal = checkpoint / "journal.ckpt"
+    store = await opened(checkpoint)
+    try:
+        before = journal.stat().st_size
+        await store.append({"n": 2})
+        os.truncate(journal, before)  # a clean journal, one entry short
+        with pytest.raises(CheckpointError) as caught:
+            await store.load()
+        assert str(caught.value) == (
+            f"the journal in {checkpoint} was changed by something else"
+        )
+    finally:
+        await store.close()
+
+
+async def test_loading_before_any_snapshot_is_refused(tmp_path: Path) -> None:
+    directory = tmp_path / "ckpt"
+    store = LocalCheckpointStore(directory)
+    await store.open(mode="create")
+    try:
+        with pytest.raises(CheckpointError) as caught:
+            await store.load()
+        assert caught.value.reason == "checkpoint_missing"
+        assert str(caught.value) == f"no checkpoint in {directory}"
+    finally:
+        await store.close()
+
+
+async def test_an_artifact_of_exactly_the_write_limit_is_accepted(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "ckpt"
+    store = LocalCheckpointStore(
+        directory, limits=CheckpointLimits(max_artifact_bytes=8)
+    )
+    await store.open(mode="create")
+    try:
+        await store.write_artifact("files", b"x" * 8)
+        assert await store.read_artifact("files") == b"x" * 8
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("target", ["artifacts", "artifacts/files"])
+async def test_refusals_inside_the_checkpoint_name_the_place(
+    checkpoint: Path, target: str
+) -> None:
+    (checkpoint / target).chmod(0o755 if target == "artifacts" else 0o644)
+    store = await opened(checkpoint)
+    try:
+        with pytest.raises(CheckpointError) as caught:
+            await store.read_artifact("files")
+        assert str(checkpoint) in str(caught.value)
+        if target == "artifacts":
+            assert f"{checkpoint}/artifacts" in str(caught.value)
     finally:
         await store.close()
