@@ -448,3 +448,35 @@ async def test_every_attempt_counts_its_pause_threshold_from_its_own_start(
     assert third.record.recovery.attempt_number == 3
     assert third.record.budget.used.actions == 5  # the pending write, then Done
     assert third.exit_code == 0
+
+
+async def test_a_long_run_compacts_its_journal_and_still_resumes(
+    tmp_path: Path,
+) -> None:
+    # ~2 committed transitions per tool call: 300 calls cross the compaction point
+    directory = tmp_path / "ckpt"
+    reads = [
+        call("read_file", {"path": "docs/policy.md"}, call_id=f"c{i}")
+        for i in range(400)
+    ]
+    workflow = workflow_dict(
+        budgets={"max_actions": 1000, "timeout_ms": 60_000}, outcomes=[]
+    )
+    first = await ArtemisKit().run_workflow(
+        workflow=workflow_of(workflow),
+        target=ReplayTarget([calling(*reads)]),
+        environment=DictFactory(),
+        checkpoint=CheckpointOptions(directory=directory),
+        pause_after_actions=301,
+    )
+    assert first.record.execution.status == "paused"
+    assert first.record.budget.used.tool_calls == 300
+    second = await ArtemisKit().run_workflow(
+        workflow=workflow_of(workflow),
+        target=ReplayTarget([]),
+        environment=DictFactory(),
+        checkpoint=CheckpointOptions(directory=directory, mode="resume"),
+    )
+    assert second.record.execution.status == "completed"
+    assert second.record.budget.used.tool_calls == 400
+    assert second.record.budget.used.model_requests == 2
