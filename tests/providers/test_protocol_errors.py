@@ -54,6 +54,7 @@ def request() -> ModelRequest:
         (503, {}, TargetError, "provider_server_error", "HTTP 503"),
         (400, {}, TargetError, "provider_http_error", "HTTP 400"),
         (430, {}, TargetError, "provider_http_error", "HTTP 430"),
+        (300, {}, TargetError, "provider_http_error", "HTTP 300"),
     ],
 )
 async def test_each_status_has_its_error_and_reason(
@@ -214,3 +215,55 @@ async def test_an_error_body_within_its_bound_keeps_its_code(
             await client.complete(request())
     assert ("rate_limit_exceeded" in str(caught.value)) is kept
     assert "HTTP 429" in str(caught.value)
+
+
+async def test_a_redirect_is_an_error_never_followed(chat_server: ChatServer) -> None:
+    chat_server.enqueue(
+        Reply(status=307, body={}, headers=(("Location", chat_server.url + "/x"),)),
+        Reply(body={"choices": [{"message": {"content": "followed"}}]}),
+    )
+    async with OpenAIClient(base_url=chat_server.url) as client:
+        with pytest.raises(TargetError) as caught:
+            await client.complete(request())
+    assert caught.value.reason == "provider_http_error"
+    assert len(chat_server.requests) == 1
+
+
+async def test_messages_without_text_are_sent_with_empty_content(
+    chat_server: ChatServer,
+) -> None:
+    chat_server.enqueue(Reply(body=answer({"content": "ok"})))
+    silent = ModelRequest(
+        model="test-model",
+        messages=(
+            Message(role="system", content=None),
+            Message(role="user", content=None),
+            Message(role="assistant", content=None),
+        ),
+        tools=(),
+    )
+    async with OpenAIClient(base_url=chat_server.url) as client:
+        await client.complete(silent)
+    (sent,) = chat_server.requests
+    assert [m["content"] for m in sent.json["messages"]] == ["", "", ""]
+
+
+async def test_a_tool_result_without_its_call_id_is_refused_before_sending(
+    chat_server: ChatServer,
+) -> None:
+    orphan = ModelRequest(
+        model="test-model",
+        messages=(
+            Message(role="user", content="Hi."),
+            Message(role="tool", content="result"),
+        ),
+        tools=(),
+    )
+    async with OpenAIClient(base_url=chat_server.url) as client:
+        with pytest.raises(TargetError) as caught:
+            await client.complete(orphan)
+    assert str(caught.value) == (
+        "conversation message 1 is a tool result without a tool_call_id; Chat "
+        "Completions cannot correlate it"
+    )
+    assert chat_server.requests == []
