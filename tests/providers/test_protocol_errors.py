@@ -202,19 +202,20 @@ def test_unprintable_header_values_are_refused(value: str) -> None:
 ERROR_BODY_BOUND = 64 * 1024
 
 
+@pytest.mark.parametrize("status", [429, 300])
 @pytest.mark.parametrize("chunked", [False, True])
 @pytest.mark.parametrize(("extra", "kept"), [(0, True), (1, False)])
 async def test_an_error_body_within_its_bound_keeps_its_code(
-    chat_server: ChatServer, chunked: bool, extra: int, kept: bool
+    chat_server: ChatServer, status: int, chunked: bool, extra: int, kept: bool
 ) -> None:
     body = json.dumps({"error": {"code": "rate_limit_exceeded"}}).encode()
     body += b" " * (ERROR_BODY_BOUND - len(body) + extra)
-    chat_server.enqueue(Reply(status=429, body=body, chunked=chunked))
+    chat_server.enqueue(Reply(status=status, body=body, chunked=chunked))
     async with OpenAIClient(base_url=chat_server.url) as client:
         with pytest.raises(TargetError) as caught:
             await client.complete(request())
     assert ("rate_limit_exceeded" in str(caught.value)) is kept
-    assert "HTTP 429" in str(caught.value)
+    assert f"HTTP {status}" in str(caught.value)
 
 
 async def test_a_redirect_is_an_error_never_followed(chat_server: ChatServer) -> None:
