@@ -7,12 +7,13 @@ refusal names the checkpoint directory and the part concerned.
 
 from __future__ import annotations
 
+import json
 import os
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from artemiskit import CheckpointError, SessionStateError
+from artemiskit import CheckpointError, FileAccessError, SessionStateError
 from artemiskit.checkpoints import CheckpointLimits, LocalCheckpointStore
 
 from ._helpers import build
@@ -279,5 +280,130 @@ async def test_refusals_inside_the_checkpoint_name_the_place(
         assert str(checkpoint) in str(caught.value)
         if target == "artifacts":
             assert f"{checkpoint}/artifacts" in str(caught.value)
+    finally:
+        await store.close()
+
+
+async def sizes_of(tmp_path: Path, entry: dict[str, Any]) -> tuple[int, int]:
+    """The snapshot file size and the journal growth of one ``entry``."""
+    directory = tmp_path / "measure"
+    store = LocalCheckpointStore(directory)
+    await store.open(mode="create")
+    try:
+        await store.commit_snapshot({"n": 0})
+        before = (directory / "journal.ckpt").stat().st_size
+        await store.append(entry)
+        after = (directory / "journal.ckpt").stat().st_size
+    finally:
+        await store.close()
+    return (directory / "snapshot.ckpt").stat().st_size, after - before
+
+
+async def test_every_size_limit_admits_exactly_its_bound(tmp_path: Path) -> None:
+    entry = {"note": "x" * 100}
+    snapshot_size, frame_size = await sizes_of(tmp_path, entry)
+    header = (tmp_path / "measure" / "journal.ckpt").stat().st_size - frame_size
+    body_size = len(json.dumps(entry, separators=(",", ":")).encode())
+    directory = tmp_path / "exact"
+    store = LocalCheckpointStore(
+        directory,
+        limits=CheckpointLimits(
+            max_snapshot_bytes=snapshot_size,
+            max_entry_bytes=body_size,
+            max_journal_bytes=header + frame_size,
+        ),
+    )
+    await store.open(mode="create")
+    try:
+        await store.commit_snapshot({"n": 0})
+        await store.append(entry)
+        with pytest.raises(CheckpointError) as full:
+            await store.append(entry)
+        assert full.value.reason == "checkpoint_too_large"
+        assert str(full.value) == (
+            f"the journal in {directory} is full; commit a snapshot to compact"
+        )
+    finally:
+        await store.close()
+
+
+async def test_an_entry_or_snapshot_over_its_bound_says_which(tmp_path: Path) -> None:
+    directory = tmp_path / "ckpt"
+    store = LocalCheckpointStore(
+        directory, limits=CheckpointLimits(max_snapshot_bytes=200, max_entry_bytes=10)
+    )
+    await store.open(mode="create")
+    try:
+        with pytest.raises(CheckpointError) as snapshot:
+            await store.commit_snapshot({"big": "x" * 300})
+        assert str(snapshot.value) == (
+            f"the snapshot for checkpoint directory {directory} is over its size limit"
+        )
+        await store.commit_snapshot({"n": 0})
+        with pytest.raises(CheckpointError) as entry:
+            await store.append({"big": "x" * 20})
+        assert str(entry.value) == (
+            f"a journal entry for {directory} is over its size limit"
+        )
+    finally:
+        await store.close()
+
+
+async def test_append_before_any_snapshot_is_a_usage_error(tmp_path: Path) -> None:
+    store = LocalCheckpointStore(tmp_path / "ckpt")
+    await store.open(mode="create")
+    try:
+        with pytest.raises(
+            SessionStateError, match=r"^append needs a committed snapshot first$"
+        ):
+            await store.append({"n": 1})
+    finally:
+        await store.close()
+
+
+async def test_resuming_an_empty_directory_says_there_is_no_checkpoint(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "ckpt"
+    directory.mkdir(mode=0o700)
+    with pytest.raises(CheckpointError) as caught:
+        await opened(directory)
+    assert caught.value.reason == "checkpoint_missing"
+    assert str(caught.value) == f"no checkpoint in {directory}"
+
+
+async def test_a_missing_journal_after_a_second_snapshot_is_corrupt(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "ckpt"
+    store = LocalCheckpointStore(directory)
+    await store.open(mode="create")
+    try:
+        await store.commit_snapshot({"n": 0})
+        await store.commit_snapshot({"n": 1})
+    finally:
+        await store.close()
+    (directory / "journal.ckpt").unlink()
+    with pytest.raises(CheckpointError) as caught:
+        await opened(directory)
+    assert caught.value.reason == "corrupt_checkpoint"
+    assert str(caught.value) == f"the journal in {directory} is missing"
+
+
+async def test_after_a_failed_write_every_write_is_refused(checkpoint: Path) -> None:
+    store = await opened(checkpoint)
+    try:
+        with (checkpoint / "journal.ckpt").open("ab") as journal:
+            journal.write(b"tail")
+        with pytest.raises(CheckpointError):
+            await store.append({"n": 2})
+        for write in (
+            store.append({"n": 3}),
+            store.commit_snapshot({"n": 3}),
+            store.write_artifact("other", b"x"),
+            store.begin_recovery(),
+        ):
+            with pytest.raises(FileAccessError, match="an earlier write"):
+                await write
     finally:
         await store.close()
