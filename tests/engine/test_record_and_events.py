@@ -499,3 +499,21 @@ async def test_timestamps_are_utc_whatever_the_local_zone(
         time.tzset()
     assert TIMESTAMP.fullmatch(result.record.execution.started_at)
     assert TIMESTAMP.fullmatch(result.record.execution.finished_at)
+
+
+async def test_a_judge_without_reported_usage_is_disclosed_as_unmeasured() -> None:
+    verdict = TargetResponse(text='{"score": 0.9}', usage=None)
+    settings = JudgeSettings(
+        target=ReplayTarget([verdict]),
+        provider="local",
+        model="judge-model",
+        max_tokens=None,
+    )
+    data = workflow_dict(
+        outcomes=[{"id": "tone", "judge": {"rubric": "Accurate.", "threshold": 0.5}}]
+    )
+    result = await ArtemisKit().run_workflow(
+        workflow=workflow_of(data), target=ReplayTarget([]), judge=settings
+    )
+    assert result.record.judge.requests == 1
+    assert result.record.judge.usage_measurement == "unavailable"
