@@ -517,3 +517,17 @@ async def test_a_judge_without_reported_usage_is_disclosed_as_unmeasured() -> No
     )
     assert result.record.judge.requests == 1
     assert result.record.judge.usage_measurement == "unavailable"
+
+
+async def test_state_change_evidence_is_bounded_and_counts_what_it_left_out() -> None:
+    writes = [
+        call("write_file", {"path": f"out/{i}.md", "content": "x"}, call_id=f"w{i}")
+        for i in range(205)
+    ]
+    data = workflow_dict(
+        budgets={"max_actions": 1000, "timeout_ms": 60000}, outcomes=[]
+    )
+    result = await run(data, [calling(*writes)])
+    changes = result.record.state_changes
+    assert result.record.execution.status == "completed"
+    assert (changes.count, changes.omitted, len(changes.entries)) == (205, 5, 200)
