@@ -407,3 +407,49 @@ async def test_after_a_failed_write_every_write_is_refused(checkpoint: Path) -> 
                 await write
     finally:
         await store.close()
+
+
+def rewritten_header(data: bytes, **changes: Any) -> bytes:
+    line, _, payload = data.partition(b"\n")
+    header = {**json.loads(line), **changes}
+    text = json.dumps(header, separators=(",", ":"), sort_keys=True).encode()
+    return text + b"\n" + payload
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda d: b"x" * len(d), "snapshot: corrupt checkpoint"),
+        (lambda d: b"\n" + d, "snapshot: corrupt checkpoint"),
+        (lambda d: rewritten_header(d, generation=0), "snapshot: corrupt checkpoint"),
+        (lambda d: rewritten_header(d, length="12"), "snapshot: corrupt checkpoint"),
+        (lambda d: rewritten_header(d, extra=1), "snapshot: corrupt checkpoint"),
+        (lambda d: rewritten_header(d, sha256=1), "snapshot: corrupt checkpoint"),
+        (lambda d: d.replace(b",", b", ", 1), "snapshot: corrupt checkpoint"),
+        (
+            lambda d: rewritten_header(d, version=99),
+            "snapshot: written by an unknown checkpoint format version",
+        ),
+    ],
+)
+async def test_a_damaged_snapshot_says_so(
+    checkpoint: Path, damage: Any, message: str
+) -> None:
+    path = checkpoint / "snapshot.ckpt"
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(CheckpointError) as caught:
+        await opened(checkpoint)
+    assert str(caught.value) == message
+
+
+async def test_a_damaged_journal_says_which_part(checkpoint: Path) -> None:
+    path = checkpoint / "journal.ckpt"
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] + bytes([data[-1] ^ 0xFF]))
+    with pytest.raises(CheckpointError) as entry:
+        await opened(checkpoint)
+    assert str(entry.value) == "journal entry 0: corrupt checkpoint"
+    path.write_bytes(bytes([data[0] ^ 0xFF]) + data[1:])
+    with pytest.raises(CheckpointError) as header:
+        await opened(checkpoint)
+    assert str(header.value) == "journal: corrupt checkpoint"
