@@ -453,3 +453,15 @@ async def test_a_damaged_journal_says_which_part(checkpoint: Path) -> None:
     with pytest.raises(CheckpointError) as header:
         await opened(checkpoint)
     assert str(header.value) == "journal: corrupt checkpoint"
+
+
+async def test_non_ascii_payloads_round_trip(tmp_path: Path) -> None:
+    directory = tmp_path / "ckpt"
+    await build(directory, {"title": "Rückerstattung ✓"}, [{"note": "日本"}])
+    store = await opened(directory)
+    try:
+        loaded = await store.load()
+    finally:
+        await store.close()
+    assert loaded.snapshot == {"title": "Rückerstattung ✓"}
+    assert loaded.entries == ({"note": "日本"},)
