@@ -13,7 +13,12 @@ __all__ = ["check_new_outputs", "write_new_file"]
 
 
 def check_new_outputs(*paths: str | None) -> None:
-    """Refuse outputs that exist, coincide, or whose folder is missing.
+    """Refuse outputs that exist, coincide, or could not be created.
+
+    Each output is proven creatable the way `write_new_file` will create it: a
+    private temporary file is made in its folder and linked to its name, then both
+    are removed. A folder that exists but cannot take a new file (read-only, on a
+    read-only file system, a name too long) is found here, before any model call.
 
     Raises:
         FileAccessError: An output path cannot be used (exit 1).
@@ -40,6 +45,36 @@ def check_new_outputs(*paths: str | None) -> None:
                 f"the folder of output {given} does not exist",
                 reason="output_folder_missing",
             )
+        _prove_creatable(given)
+
+
+def _prove_creatable(path: str) -> None:
+    """Create ``path`` as `write_new_file` would, then remove it again."""
+    folder = Path(path).parent.resolve()
+    try:
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".probe")
+    except OSError as exc:
+        raise _unwritable(path, exc) from exc
+    try:
+        os.close(fd)
+        os.link(temp, path)
+        os.unlink(path)
+    except FileExistsError as exc:
+        raise FileAccessError(
+            f"output {path} already exists; outputs must be new paths",
+            reason="output_exists",
+        ) from exc
+    except OSError as exc:
+        raise _unwritable(path, exc) from exc
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+
+
+def _unwritable(path: str, exc: OSError) -> FileAccessError:
+    return FileAccessError(
+        f"cannot create output {path}: {exc.strerror}", reason="output_unwritable"
+    )
 
 
 def write_new_file(path: str, data: bytes, *, mode: int = 0o644) -> None:

@@ -15,6 +15,7 @@ from artemiskit import (
     ArtemisError,
     ArtemisKit,
     CheckpointOptions,
+    FileAccessError,
     WorkflowResult,
     WorkflowSession,
 )
@@ -226,21 +227,26 @@ def _emit(
     encoded = json.dumps(record, indent=2, sort_keys=True).encode("utf-8") + b"\n"
     if output is not None:
         write_new_file(output, encoded)
+    code = result.record.exit_code
+    state_failure: str | None = None
     if state_output is not None:
         if result.state is None:
-            click.echo(
-                "error: the state export was requested but no final snapshot exists",
-                err=True,
-            )
+            state_failure = "no final snapshot exists"
+            if code == 0:
+                code = 1
         else:
             state = json.dumps(result.state, indent=2, ensure_ascii=False)
-            write_new_file(state_output, state.encode("utf-8") + b"\n", mode=0o600)
+            try:
+                write_new_file(state_output, state.encode("utf-8") + b"\n", mode=0o600)
+            except FileAccessError as exc:
+                state_failure = str(exc)
+                code = exc.exit_code
     if as_json:
         click.echo(encoded.decode("utf-8"), nl=False)
     click.echo(summarize(result.record), err=True)
-    code = result.record.exit_code
-    if state_output is not None and result.state is None and code == 0:
-        code = 1
+    if state_failure is not None:
+        message = f"error: the requested state export failed: {state_failure}"
+        click.echo(message, err=True)
     sys.exit(code)
 
 
