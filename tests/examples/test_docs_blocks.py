@@ -326,3 +326,37 @@ def test_text_block_synopsis_is_known_to_the_cli(block: Block) -> None:
         assert not rest or not re.match("[a-z]", rest[0]), f"{block.where}: {words}"
         unknown = [w for w in rest if w.startswith("-") and w not in command.options]
         assert unknown == [], f"{block.where}: {command.name} has no {unknown}"
+
+
+def test_the_error_tree_drawing_matches_the_classes() -> None:
+    """docs/errors.md draws the exception tree: every class, parent and exit code."""
+    import artemiskit
+
+    drawing = next(
+        block
+        for block in BLOCKS
+        if block.page.name == "errors.md" and block.body.startswith("ArtemisError")
+    )
+    parents: dict[int, type[BaseException]] = {}
+    drawn: set[str] = set()
+    for line in drawing.body.splitlines():
+        named = re.search(r"\b([A-Z]\w*Error)\b", line)
+        if named is None:
+            continue
+        cls = getattr(artemiskit, named[1])
+        depth = named.start() // 4
+        if depth:
+            public = [c for c in cls.__mro__[1:] if not c.__name__.startswith("_")]
+            assert public[0] is parents[depth - 1], line
+        parents[depth] = cls
+        drawn.add(named[1])
+        code = re.search(r"\((\d+)\)\s*$", line)
+        if code:
+            assert cls.exit_code == int(code[1]), line
+    exported = {
+        name
+        for name in artemiskit.__all__
+        if isinstance(getattr(artemiskit, name), type)
+        and issubclass(getattr(artemiskit, name), artemiskit.ArtemisError)
+    }
+    assert drawn == exported
