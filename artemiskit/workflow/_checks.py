@@ -79,8 +79,9 @@ def _encodable(text: str) -> bool:
 def glob_problem(pattern: str, *, is_path: bool) -> str | None:
     """Say why a resource glob is malformed, or return ``None``.
 
-    Globs use ``*`` (within one path segment), ``**`` (any number of segments, path
-    globs only, a whole segment), ``?`` and bracket classes ``[abc]`` / ``[!abc]``.
+    Globs use ``*`` and ``?`` (within one path segment), bracket classes ``[abc]``,
+    ``[a-z]``, ``[!abc]`` (never ``/``) and ``**`` (across segments; in path globs a
+    whole segment). ``artemiskit._glob`` has the exact rules.
 
     Args:
         pattern: The glob.

@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from artemiskit import ArtemisKit
 from artemiskit.tools._allow import glob_matches
 from artemiskit.workflow._checks import glob_problem
+from tests._builders import workflow_dict, write_workflow
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
 
@@ -118,6 +120,88 @@ def test_no_single_segment_element_crosses_a_slash(
 def test_one_segment_glob_never_matches_a_slash(pattern: str, value: str) -> None:
     if glob_problem(pattern, is_path=False) is None and "/" in value:
         assert not glob_matches(pattern, value)
+
+
+async def test_a_hostile_recipient_is_denied_not_hung(tmp_path: Path) -> None:
+    """Through the SDK: the model picks the value, the engine still answers."""
+    workflow = workflow_dict(
+        tools=[{"name": "draft_message", "allow": {"recipients": ["*a*a*a*a*a*a*b"]}}],
+        policy={"network": "denied", "on_denial": "report"},
+        outcomes=[],
+    )
+    hostile = {"to": "a" * 320, "subject": "s", "body": "b"}  # the longest allowed
+    script = [
+        {"tool_calls": [{"name": "draft_message", "arguments": hostile}]},
+        {"text": "Done."},
+    ]
+    result = await ArtemisKit().run_workflow(
+        workflow=write_workflow(tmp_path, workflow, script)
+    )
+    assert result.record.execution.status == "completed"
+    assert result.record.policy.denial_reasons == {"recipient_not_allowed": 1}
+
+
+def reference_regex(pattern: str) -> re.Pattern[str]:
+    """The rules of docs/tools.md as a (backtracking) regular expression."""
+    out: list[str] = []
+    index = 0
+    while index < len(pattern):
+        if pattern.startswith("**", index):
+            whole = index == 0 or pattern[index - 1] == "/"
+            if whole and pattern.startswith("**/", index):
+                out.append("(?:.*/)?")
+                index += 3
+            else:
+                out.append(".*")
+                index += 2
+            continue
+        char = pattern[index]
+        if char == "[":
+            negated = pattern[index + 1 : index + 2] in ("!", "^")
+            start = index + (2 if negated else 1)
+            close = pattern.find("]", start + 1)
+            if close >= 0:
+                body, members = pattern[start:close], []
+                cursor = 0
+                while cursor < len(body):
+                    if cursor + 2 < len(body) and body[cursor + 1] == "-":
+                        first, last = body[cursor], body[cursor + 2]
+                        members.append(f"{re.escape(first)}-{re.escape(last)}")
+                        cursor += 3
+                    else:
+                        members.append(re.escape(body[cursor]))
+                        cursor += 1
+                inner = "".join(members)
+                out.append(f"[^/{inner}]" if negated else f"(?!/)[{inner}]")
+                index = close + 1
+                continue
+        out.append({"*": "[^/]*", "?": "[^/]"}.get(char, re.escape(char)))
+        index += 1
+    return re.compile("".join(out), re.DOTALL)
+
+
+GLOB_ALPHABET = "ab/.-]!^*?["
+
+
+GLOB_PIECES = ["*", "**", "**/", "/", "a", "b", "?", "[!a]", "[a-b]", "[]/]"]
+any_globs = st.one_of(
+    st.text(GLOB_ALPHABET, max_size=10),
+    st.lists(st.sampled_from(GLOB_PIECES), max_size=6).map("".join),
+)
+
+
+@given(any_globs, st.text(ALPHABET, max_size=10))
+def test_the_matcher_follows_the_written_rules(pattern: str, value: str) -> None:
+    if glob_problem(pattern, is_path=False) is None:
+        expected = reference_regex(pattern).fullmatch(value) is not None
+        assert glob_matches(pattern, value) is expected
+
+
+def test_a_hostile_value_cannot_make_matching_backtrack() -> None:
+    """A model-chosen resource against a glob with many stars: linear, no hang."""
+    assert not glob_matches("*a*a*a*a*a*a*a*b", "a" * 200_000)
+    assert not glob_matches("**a**a**a**a**b", "a/" * 100_000)
+    assert glob_matches("*a*a*a*a*a*a*a*b", "a" * 200_000 + "b")
 
 
 def _examples() -> list[tuple[str, str, bool]]:
