@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -130,7 +131,7 @@ async def test_a_hostile_recipient_is_denied_not_hung(tmp_path: Path) -> None:
         outcomes=[],
     )
     hostile = {"to": "a" * 320, "subject": "s", "body": "b"}  # the longest allowed
-    script = [
+    script: list[dict[str, Any]] = [
         {"tool_calls": [{"name": "draft_message", "arguments": hostile}]},
         {"text": "Done."},
     ]
