@@ -104,7 +104,11 @@ def _simple_commands(line: str) -> list[tuple[str, ...]]:
     lexer.commenters = "#"
     commands: list[tuple[str, ...]] = []
     current: list[str] = []
-    for token in lexer:
+    try:
+        tokens = list(lexer)
+    except ValueError:  # quoting across lines: `bash -n` still checks the block
+        return []
+    for token in tokens:
         if token in (";", "&&", "||", "|", "&"):
             commands.append(tuple(current))
             current = []
