@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import functools
-import re
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._glob import glob_matches
 from artemiskit._paths import path_problem
 
 if TYPE_CHECKING:
@@ -14,50 +13,6 @@ if TYPE_CHECKING:
     from artemiskit.workflow._model import ToolAllow
 
 __all__ = ["allow_problem", "glob_matches", "matches_any"]
-
-
-@functools.cache
-def _compile(pattern: str) -> re.Pattern[str]:
-    out: list[str] = []
-    index = 0
-    while index < len(pattern):
-        char = pattern[index]
-        if pattern.startswith("**/", index):
-            out.append("(?:.*/)?")  # any number of folders, zero included
-            index += 3
-            continue
-        if pattern.startswith("**", index):
-            out.append(".*")
-            index += 2
-            continue
-        if char == "[":
-            close = pattern.find("]", index + 2)
-            if close != -1:
-                body = pattern[index + 1 : close]
-                negate = body.startswith("!")
-                body = body[1:] if negate else body
-                escaped = "".join("\\" + c if c in "\\^[]" else c for c in body)
-                out.append(f"[^/{escaped}]" if negate else f"[{escaped}]")
-                index = close + 1
-                continue
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        else:
-            out.append(re.escape(char))
-        index += 1
-    return re.compile("".join(out), re.DOTALL)
-
-
-def glob_matches(pattern: str, value: str) -> bool:
-    """Match ``value`` against a glob, case-sensitively and as a whole string.
-
-    ``*`` and ``?`` stay within one path segment; ``**`` crosses segments
-    (``**/`` also matches no folder at all); ``[abc]`` and ``[!abc]`` are
-    character classes.
-    """
-    return _compile(pattern).fullmatch(value) is not None
 
 
 def matches_any(patterns: Iterable[str] | None, value: str) -> bool:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._glob import glob_syntax_problem
 from artemiskit._limits import (
     MAX_ARGUMENT_STRING_BYTES,
     MAX_CONFLICTING_CONTENT_BYTES,
@@ -78,8 +79,9 @@ def _encodable(text: str) -> bool:
 def glob_problem(pattern: str, *, is_path: bool) -> str | None:
     """Say why a resource glob is malformed, or return ``None``.
 
-    Globs use ``*`` (within one path segment), ``**`` (any number of segments, path
-    globs only, a whole segment), ``?`` and bracket classes ``[abc]`` / ``[!abc]``.
+    Globs use ``*`` and ``?`` (within one path segment), bracket classes ``[abc]``,
+    ``[a-z]``, ``[!abc]`` (never ``/``) and ``**`` (across segments; in path globs a
+    whole segment). ``artemiskit._glob`` has the exact rules.
 
     Args:
         pattern: The glob.
@@ -91,15 +93,9 @@ def glob_problem(pattern: str, *, is_path: bool) -> str | None:
         return "glob contains a control character"
     if _size(pattern) > MAX_PATH_BYTES:
         return f"glob is longer than {MAX_PATH_BYTES} bytes"
-    cursor = pattern.find("[")
-    while cursor >= 0:
-        start = (
-            cursor + 2 if pattern[cursor + 1 : cursor + 2] in ("!", "^") else cursor + 1
-        )
-        close = pattern.find("]", start + 1)
-        if close < 0:
-            return "glob has a '[' without a closing ']'"
-        cursor = pattern.find("[", close + 1)
+    problem = glob_syntax_problem(pattern)
+    if problem is not None:
+        return problem
     if is_path:
         problem = path_problem(pattern)
         if problem is not None:
