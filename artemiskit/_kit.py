@@ -36,7 +36,7 @@ from artemiskit.targets._protocol import (
     TargetResponse,
     create_model_client_target,
 )
-from artemiskit.targets._scripted import ScriptedTarget, load_script
+from artemiskit.targets._scripted import ScriptedTarget, load_script_below
 from artemiskit.workflow import load_agent_workflow
 from artemiskit.workflow._model import Workflow
 
@@ -403,10 +403,8 @@ async def _provider_target(
         base = Path(entry.scripts_dir or fixture_root or ".")
         if fixture_root is not None and entry.scripts_dir is not None:
             base = Path(fixture_root) / entry.scripts_dir
-        script_path = base / f"{model}.script.yaml"
-        script = await load_script(script_path)
-        script_digest = bytes_digest(await anyio.Path(script_path).read_bytes())
-        return ScriptedTarget(entries=script), script_digest
+        script, raw = await load_script_below(base, model)
+        return ScriptedTarget(entries=script), bytes_digest(raw)
     if entry.type == "openai":
         from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
 

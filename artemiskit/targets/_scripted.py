@@ -18,25 +18,31 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import attrs
 
 from artemiskit._errors import Problem, TargetError, WorkflowError
-from artemiskit._files import read_text_file
+from artemiskit._files import decode_text, read_file_below, read_text_file
+from artemiskit._paths import script_reference
 from artemiskit.targets._protocol import TargetRequest, TargetResponse, ToolCall, Usage
 from artemiskit.workflow._yaml import KeyPath, YamlDocument, parse_yaml
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "MAX_SCRIPT_BYTES",
     "ScriptEntry",
     "ScriptedTarget",
     "load_script",
+    "load_script_below",
     "parse_script",
 ]
 
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+_SURROGATE_RULE = "must be valid Unicode text (no lone surrogate escapes)"
 _ENTRY_KEYS = {"tool_calls", "text", "usage", "delay_ms", "score"}
 
 
@@ -57,6 +63,35 @@ def _problem(
     problems.append(doc.problem(msg, path))
 
 
+def _surrogates(value: Any, path: KeyPath) -> list[tuple[KeyPath, bool]]:
+    r"""Where a lone surrogate escape sits (``True``: in a mapping key).
+
+    A script is YAML like a workflow: its text must be encodable, so that nothing
+    downstream fails on it. (A tool call's ``arguments`` given as a JSON string may
+    still hold ``\ud800`` escapes: that is how a script plays a hostile model.)
+    """
+    if isinstance(value, str):
+        return [] if _encodable(value) else [(path, False)]
+    found: list[tuple[KeyPath, bool]] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not _encodable(key):
+                found.append(((*path, key), True))
+            found += _surrogates(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _surrogates(item, (*path, index))
+    return found
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _nonneg_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -72,12 +107,19 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
     problems: list[Problem] = []
     data = doc.data
     if not isinstance(data, dict):
+        problem = Problem(message="must be a mapping", source=source, line=1, column=1)
         raise WorkflowError(
-            "invalid script", [Problem(message="must be a mapping", source=source)]
+            f"{source}: invalid script", [problem], reason="invalid_script"
         )
+    problems.extend(
+        doc.problem(_SURROGATE_RULE, where, at_key=at_key)
+        for where, at_key in _surrogates(data, ())
+    )
+    if problems:
+        raise _invalid(source, problems)
     for key in data:
         if key not in ("version", "responses"):
-            _problem(problems, doc, (key,), "unknown key")
+            _problem(problems, doc, (key,), "unknown key (known: version, responses)")
     if data.get("version") != 1:
         _problem(problems, doc, ("version",), "must be 1")
     responses = data.get("responses")
@@ -92,7 +134,8 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
             continue
         for key in raw:
             if key not in _ENTRY_KEYS:
-                _problem(problems, doc, (*base, key), "unknown key")
+                known = ", ".join(sorted(_ENTRY_KEYS))
+                _problem(problems, doc, (*base, key), f"unknown key (known: {known})")
         text_value = raw.get("text")
         if text_value is not None and not isinstance(text_value, str):
             _problem(problems, doc, (*base, "text"), "must be a string")
@@ -155,26 +198,78 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
             )
         )
     if problems:
-        raise WorkflowError("invalid script", problems, reason="invalid_script")
+        raise _invalid(source, problems)
     return tuple(entries)
 
 
+def _invalid(source: str, problems: list[Problem]) -> WorkflowError:
+    count = len(problems)
+    noun = "problem" if count == 1 else "problems"
+    return WorkflowError(
+        f"{source}: invalid script ({count} {noun})", problems, reason="invalid_script"
+    )
+
+
+def _invalid_script(source: str) -> Callable[[Problem], WorkflowError]:
+    return lambda problem: WorkflowError(
+        f"{source}: invalid script", [problem], reason="invalid_script"
+    )
+
+
 async def load_script(path: str | os.PathLike[str]) -> tuple[ScriptEntry, ...]:
-    """Read and parse a script file.
+    """Read and parse a script file (opened without blocking; regular files only).
 
     Raises:
-        FileAccessError: The file is missing or unreadable (exit 1).
+        FileAccessError: The file is missing, unreadable or not a regular file
+            (exit 1).
         WorkflowError: The script is invalid (exit 2).
     """
+    source = os.fspath(path)
     text = await read_text_file(
-        path,
+        source, what="script", limit=MAX_SCRIPT_BYTES, invalid=_invalid_script(source)
+    )
+    return parse_script(text, source=source)
+
+
+async def load_script_below(
+    root: str | os.PathLike[str], model: str
+) -> tuple[tuple[ScriptEntry, ...], bytes]:
+    """Resolve ``MODEL.script.yaml`` under ``root`` like a fixture, and parse it.
+
+    No ``..``, no absolute path, no symbolic link below ``root``, regular files only
+    (a FIFO is refused without blocking).
+
+    Args:
+        root: The fixture root (or the provider entry's ``scripts_dir``).
+        model: The workflow's (or judge configuration's) ``model``.
+
+    Returns:
+        The parsed entries and the bytes they were parsed from (for the digest).
+
+    Raises:
+        WorkflowError: The script cannot be resolved under ``root``, or it is
+            invalid (exit 2).
+    """
+    reference = script_reference(model)
+    source = os.path.join(os.fspath(root), reference)
+
+    def refuse(message: str) -> WorkflowError:
+        problem = Problem(message=message, path="$.target.model", source=source)
+        return WorkflowError(
+            f"{source}: invalid script ({message})", [problem], reason="invalid_script"
+        )
+
+    raw = await read_file_below(
+        root, reference, what="script", limit=MAX_SCRIPT_BYTES, refuse=refuse
+    )
+    text = decode_text(
+        raw,
         what="script",
         limit=MAX_SCRIPT_BYTES,
-        invalid=lambda problem: WorkflowError(
-            "invalid script", [problem], reason="invalid_script"
-        ),
+        source=source,
+        invalid=_invalid_script(source),
     )
-    return parse_script(text, source=os.fspath(path))
+    return parse_script(text, source=source), raw
 
 
 class ScriptedTarget:

@@ -28,10 +28,21 @@ from artemiskit._errors import Problem, WorkflowError
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["MAX_YAML_DEPTH", "KeyPath", "YamlDocument", "format_path", "parse_yaml"]
+__all__ = [
+    "MAX_INTEGER_DIGITS",
+    "MAX_YAML_DEPTH",
+    "KeyPath",
+    "YamlDocument",
+    "format_path",
+    "parse_yaml",
+]
 
 #: How deeply mappings and sequences may nest.
 MAX_YAML_DEPTH = 64
+#: The most decimal digits an integer may have, in whatever base it is written
+#: (Python's own limit for converting integers to and from text).
+MAX_INTEGER_DIGITS = 4300
+_INTEGER_BOUND = 10**MAX_INTEGER_DIGITS
 
 KeyPath = tuple[str | int, ...]
 
@@ -153,13 +164,24 @@ def _to_int(value: str, event: ev.ScalarEvent, path: KeyPath) -> int:
     text = value.replace("_", "")
     sign = -1 if text.startswith("-") else 1
     text = text.lstrip("+-")
+    base = 10
+    for prefix, radix in (("0b", 2), ("0o", 8), ("0x", 16)):
+        if text.lower().startswith(prefix):
+            text, base = text[2:], radix
+    too_large = _Refused(
+        f"integer is too large (at most {MAX_INTEGER_DIGITS} decimal digits)",
+        event.start_mark,
+        path,
+    )
+    if len(text) > MAX_INTEGER_DIGITS:  # no base writes a shorter number
+        raise too_large
     try:
-        for prefix, base in (("0b", 2), ("0o", 8), ("0x", 16)):
-            if text.lower().startswith(prefix):
-                return sign * int(text[2:], base)
-        return sign * int(text, 10)
+        number = int(text, base)
     except ValueError:
-        raise _Refused("number is too large", event.start_mark, path) from None
+        raise too_large from None
+    if number >= _INTEGER_BOUND:
+        raise too_large
+    return sign * number
 
 
 def _to_float(value: str) -> float:
