@@ -391,11 +391,7 @@ async def _provider_target(
     entry = config.providers.get(name)
     if entry is None:
         if name != "scripted":
-            raise ConfigError(
-                f"the workflow's provider {name!r} has no entry in the trusted "
-                "configuration (give --config / ArtemisKit(config=...))",
-                reason="unknown_provider",
-            )
+            raise _unknown_provider(f"the workflow's provider {name!r}", config)
         entry = ProviderConfig(name="scripted", type="scripted")
     if overrides:
         entry = attrs.evolve(entry, **dict(overrides))  # type: ignore[arg-type]
@@ -437,6 +433,29 @@ async def _provider_target(
     )
 
 
+def _unknown_provider(
+    what: str, config: TrustedConfig, *, judge_source: str | None = None
+) -> ConfigError:
+    """Say which entries exist, and suggest a configuration only when none was given."""
+    names = ", ".join(repr(n) for n in sorted(config.providers)) or "none"
+    where = "the trusted configuration"
+    if config.source is not None:
+        where += f" {config.source}"
+    if judge_source is not None:
+        where = f"the judge configuration {judge_source} or {where}"
+    if config.source is None and not config.providers and judge_source is None:
+        return ConfigError(
+            f"{what} has no entry: no trusted configuration was given (give --config "
+            "/ ArtemisKit(config=...)); without one only `scripted` works",
+            reason="unknown_provider",
+        )
+    return ConfigError(
+        f"{what} has no entry in {where} (its entries: {names}; `scripted` is "
+        "built in)",
+        reason="unknown_provider",
+    )
+
+
 async def _judge_settings(
     judge: JudgeSettings | str | os.PathLike[str],
     config: TrustedConfig,
@@ -452,10 +471,10 @@ async def _judge_settings(
     if judge_config.provider not in providers.providers and (
         judge_config.provider != "scripted"
     ):
-        raise ConfigError(
-            f"the judge's provider {judge_config.provider!r} has no entry in the "
-            "judge configuration or the main configuration",
-            reason="unknown_provider",
+        raise _unknown_provider(
+            f"the judge's provider {judge_config.provider!r}",
+            attrs.evolve(providers, source=config.source),
+            judge_source=judge_config.source,
         )
     target, digest = await _provider_target(
         judge_config.provider,

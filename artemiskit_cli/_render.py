@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from artemiskit import SessionEvent
+    from artemiskit import Problem, SessionEvent
     from artemiskit.records import ExecutionRecord
 
-__all__ = ["describe_event", "hint_for", "summarize"]
+__all__ = ["describe_event", "hint_for", "problem_line", "summarize"]
 
 #: Execution reasons whose remedy the record cannot carry (it keeps reasons only).
 _SANDBOX_REASONS = frozenset({"sandbox_image_missing", "sandbox_engine_unreachable"})
@@ -18,6 +18,18 @@ _INSTALL_HINT = (
     "with `docker import` of a busybox-static root filesystem (see docs/sandbox.md), "
     "or set `sandbox.image` in artemis.config.yaml to an installed busybox image."
 )
+
+
+def problem_line(problem: Problem, fallback: str | None = None) -> str:
+    """One problem as ``FILE:LINE:COL: KEY-PATH: rule`` (line and column when known).
+
+    Every command prints a problem this way, so `scenario validate` and `workflow
+    run` show the same problem identically.
+    """
+    where = problem.source or fallback or "<input>"
+    if problem.line is not None:
+        where += f":{problem.line}:{problem.column}"
+    return f"{where}: {problem.path}: {problem.message}"
 
 
 def describe_event(event: SessionEvent) -> str | None:

@@ -119,7 +119,8 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
         raise _invalid(source, problems)
     for key in data:
         if key not in ("version", "responses"):
-            _problem(problems, doc, (key,), "unknown key (known: version, responses)")
+            message = "unknown key (known: responses, version)"
+            problems.append(doc.problem(message, (key,), at_key=True))
     if data.get("version") != 1:
         _problem(problems, doc, ("version",), "must be 1")
     responses = data.get("responses")
@@ -135,7 +136,8 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
         for key in raw:
             if key not in _ENTRY_KEYS:
                 known = ", ".join(sorted(_ENTRY_KEYS))
-                _problem(problems, doc, (*base, key), f"unknown key (known: {known})")
+                message = f"unknown key (known: {known})"
+                problems.append(doc.problem(message, (*base, key), at_key=True))
         text_value = raw.get("text")
         if text_value is not None and not isinstance(text_value, str):
             _problem(problems, doc, (*base, "text"), "must be a string")
