@@ -11,6 +11,7 @@ import os
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
+from urllib.parse import urlsplit
 
 import anyio
 import attrs
@@ -87,6 +88,7 @@ def create_agent_workflow_session(
     environment: EnvironmentFactory | None = None,
     cleanup_timeout_ms: int | None = None,
     provider_label: str | None = None,
+    target_label: str | None = None,
     transport_digest: str | None = None,
     preflight: bool | Literal["only"] = False,
     judge: JudgeSettings | None = None,
@@ -108,6 +110,8 @@ def create_agent_workflow_session(
             (default 1,000 ms simulated / 6,000 ms sandbox, at most 10,000 ms).
         provider_label: The provider name shown in the record (default: the
             workflow's ``target.provider``).
+        target_label: How failure messages name the target, e.g. ``provider
+            'local' (127.0.0.1:8080)`` (default: the provider and model).
         transport_digest: A digest of the effective transport configuration,
             bound into the record.
         preflight: ``True`` probes the target before the turns (SPEC 6);
@@ -161,6 +165,7 @@ def create_agent_workflow_session(
         checkpoint_mode=checkpoint_mode,
         configuration_id=configuration_id,
         pause_after_actions=pause_after_actions,
+        target_label=target_label,
     )
 
 
@@ -270,10 +275,11 @@ class ArtemisKit:
             root = fixture_root or (await anyio.Path(workflow).absolute()).parent
         config = await self._trusted_config()
         digest = None
+        label = None
         if target is None and client is not None:
             target = _client_target(client, loaded)
         elif target is None:
-            target, digest = await _configured_target(
+            target, digest, label = await _configured_target(
                 loaded, config, provider_config, root
             )
         judge_settings = (
@@ -296,6 +302,7 @@ class ArtemisKit:
             or _environment_factory(loaded, config, cleanup_timeout_ms),
             cleanup_timeout_ms=cleanup_timeout_ms,
             transport_digest=digest,
+            target_label=label,
             preflight=preflight,
             judge=judge_settings,
             checkpoint_store=store,
@@ -363,7 +370,7 @@ async def _configured_target(
     config: TrustedConfig,
     overrides: Mapping[str, object] | None,
     fixture_root: str | os.PathLike[str] | None,
-) -> tuple[AgentTarget, str | None]:
+) -> tuple[AgentTarget, str | None, str | None]:
     parameters = workflow.target.parameters
     return await _provider_target(
         workflow.target.provider,
@@ -387,7 +394,13 @@ async def _provider_target(
     temperature: float | None = None,
     top_p: float | None = None,
     seed: int | None = None,
-) -> tuple[AgentTarget, str | None]:
+) -> tuple[AgentTarget, str | None, str | None]:
+    """Build the target of provider entry ``name``.
+
+    Returns:
+        The target, the digest of its transport (or script), and how failure
+        messages name it (the entry and the host of its endpoint).
+    """
     entry = config.providers.get(name)
     if entry is None:
         if name != "scripted":
@@ -400,7 +413,7 @@ async def _provider_target(
         if fixture_root is not None and entry.scripts_dir is not None:
             base = Path(fixture_root) / entry.scripts_dir
         script, raw = await load_script_below(base, model)
-        return ScriptedTarget(entries=script), bytes_digest(raw)
+        return ScriptedTarget(entries=script), bytes_digest(raw), None
     if entry.type == "openai":
         from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
 
@@ -427,7 +440,8 @@ async def _provider_target(
         target = create_model_client_target(
             client, model=model, temperature=temperature, top_p=top_p, seed=seed
         )
-        return _ClosingTarget(target, client.aclose), digest
+        label = f"provider {entry.name!r} ({urlsplit(base_url).netloc})"
+        return _ClosingTarget(target, client.aclose), digest, label
     raise UnsupportedError(
         f"provider type {entry.type!r} is not supported", reason="unsupported_target"
     )
@@ -476,7 +490,7 @@ async def _judge_settings(
             attrs.evolve(providers, source=config.source),
             judge_source=judge_config.source,
         )
-    target, digest = await _provider_target(
+    target, digest, _ = await _provider_target(
         judge_config.provider,
         judge_config.model,
         providers,

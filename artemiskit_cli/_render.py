@@ -32,6 +32,14 @@ def problem_line(problem: Problem, fallback: str | None = None) -> str:
     return f"{where}: {problem.path}: {problem.message}"
 
 
+_USAGE_HINT = (
+    "the target reported no token usage and budgets.max_tokens is set, so the run "
+    "cannot go on unmeasured. A scripted target reports usage only when its entry "
+    "has `usage: {input_tokens: N, output_tokens: M}`: add it to every entry of the "
+    "script (docs/workflow-contract.md), or drop budgets.max_tokens."
+)
+
+
 def describe_event(event: SessionEvent) -> str | None:
     """One progress line for an event, or ``None`` for events not worth a line."""
     if event.type == "run_started":
@@ -69,15 +77,25 @@ def hint_for(reason: str | None) -> str | None:
     return f"the sandbox image is not installed. {_INSTALL_HINT}"
 
 
-def summarize(record: ExecutionRecord) -> str:
-    """A short multi-line summary of a record."""
+def summarize(record: ExecutionRecord, failure: str | None = None) -> str:
+    """A short multi-line summary of a record.
+
+    Args:
+        record: The execution record.
+        failure: What stopped the run (`WorkflowResult.failure`): the reason and
+            the target's host, which the metadata-only record does not keep.
+    """
     used = record.budget.used
     lines = [
         f"execution: {record.execution.status} ({record.execution.reason})",
     ]
+    if failure is not None:
+        lines.append(f"cause: {failure}")
     hint = hint_for(record.execution.reason)
     if hint is not None:
         lines.append(f"hint: {hint}")
+    elif record.execution.reason == "usage_unavailable":
+        lines.append(f"hint: {_USAGE_HINT}")
     lines += [
         f"task verification: {record.task_verification.status}",
         f"actions {used.actions}, model requests {used.model_requests}, "

@@ -237,7 +237,7 @@ def _emit(
             write_new_file(state_output, state.encode("utf-8") + b"\n", mode=0o600)
     if as_json:
         click.echo(encoded.decode("utf-8"), nl=False)
-    click.echo(summarize(result.record), err=True)
+    click.echo(summarize(result.record, result.failure), err=True)
     code = result.record.exit_code
     if state_output is not None and result.state is None and code == 0:
         code = 1
