@@ -103,7 +103,10 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
         WorkflowError: The script is not valid YAML or breaks the format; every
             problem is listed with its line and column.
     """
-    doc = parse_yaml(text, source=source)
+    try:
+        doc = parse_yaml(text, source=source)
+    except WorkflowError as exc:
+        raise _invalid(source, list(exc.problems)) from None
     problems: list[Problem] = []
     data = doc.data
     if not isinstance(data, dict):
