@@ -16,7 +16,12 @@ import attrs
 
 from artemiskit._errors import ConfigError, Problem, WorkflowError
 from artemiskit._files import read_text_file
-from artemiskit.workflow._yaml import YamlDocument, format_path, parse_yaml
+from artemiskit.workflow._yaml import (
+    YamlDocument,
+    format_path,
+    parse_yaml,
+    surrogate_problems,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -239,6 +244,9 @@ def build_trusted_config(
     ) -> None:
         problems.append(doc.problem(message, path, at_key=at_key))
 
+    problems += surrogate_problems(doc, data)
+    if problems:
+        raise invalid_configuration(source, problems)
     notices: list[str] = []
     for key in data:
         if key in UPSTREAM_KEYS:
@@ -251,6 +259,7 @@ def build_trusted_config(
     )
     for path, message in expansion:
         report(path, message)
+    problems += surrogate_problems(doc, expanded)  # a variable's undecodable bytes
     providers: dict[str, ProviderConfig] = {}
     raw_providers = expanded.get("providers", {})
     if not isinstance(raw_providers, dict):

@@ -27,7 +27,12 @@ from artemiskit._errors import Problem, TargetError, WorkflowError
 from artemiskit._files import decode_text, read_file_below, read_text_file
 from artemiskit._paths import script_reference
 from artemiskit.targets._protocol import TargetRequest, TargetResponse, ToolCall, Usage
-from artemiskit.workflow._yaml import KeyPath, YamlDocument, parse_yaml
+from artemiskit.workflow._yaml import (
+    KeyPath,
+    YamlDocument,
+    parse_yaml,
+    surrogate_problems,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -42,7 +47,6 @@ __all__ = [
 ]
 
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
-_SURROGATE_RULE = "must be valid Unicode text (no lone surrogate escapes)"
 _ENTRY_KEYS = {"tool_calls", "text", "usage", "delay_ms", "score"}
 
 
@@ -61,35 +65,6 @@ def _problem(
     problems: list[Problem], doc: YamlDocument, path: KeyPath, msg: str
 ) -> None:
     problems.append(doc.problem(msg, path))
-
-
-def _surrogates(value: Any, path: KeyPath) -> list[tuple[KeyPath, bool]]:
-    r"""Where a lone surrogate escape sits (``True``: in a mapping key).
-
-    A script is YAML like a workflow: its text must be encodable, so that nothing
-    downstream fails on it. (A tool call's ``arguments`` given as a JSON string may
-    still hold ``\ud800`` escapes: that is how a script plays a hostile model.)
-    """
-    if isinstance(value, str):
-        return [] if _encodable(value) else [(path, False)]
-    found: list[tuple[KeyPath, bool]] = []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not _encodable(key):
-                found.append(((*path, key), True))
-            found += _surrogates(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _surrogates(item, (*path, index))
-    return found
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _nonneg_int(value: Any) -> bool:
@@ -114,10 +89,9 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
         raise WorkflowError(
             f"{source}: invalid script", [problem], reason="invalid_script"
         )
-    problems.extend(
-        doc.problem(_SURROGATE_RULE, where, at_key=at_key)
-        for where, at_key in _surrogates(data, ())
-    )
+    # A tool call's `arguments` given as a JSON text may still hold "\\ud800"
+    # escapes: that is how a script plays a hostile model.
+    problems += surrogate_problems(doc, data)
     if problems:
         raise _invalid(source, problems)
     for key in data:

@@ -31,10 +31,12 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_INTEGER_DIGITS",
     "MAX_YAML_DEPTH",
+    "SURROGATE_RULE",
     "KeyPath",
     "YamlDocument",
     "format_path",
     "parse_yaml",
+    "surrogate_problems",
 ]
 
 #: How deeply mappings and sequences may nest.
@@ -355,3 +357,42 @@ def _syntax_problem(exc: BaseException, source: str) -> Problem:
             source=source,
         )
     return Problem(message="YAML syntax error", source=source)
+
+
+#: The rule a string or key with a lone surrogate escape (``"\\ud800"``) breaks.
+SURROGATE_RULE = "must be valid Unicode text (no lone surrogate escapes)"
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def surrogate_problems(
+    doc: YamlDocument, data: Any, path: KeyPath = ()
+) -> list[Problem]:
+    """A located problem for every string or key of ``data`` that is not valid text.
+
+    YAML escapes can write lone surrogates, which no UTF-8 encoder accepts; every
+    file read with `parse_yaml` refuses them before anything encodes its text.
+
+    Args:
+        doc: The parsed document, for positions.
+        data: The part of ``doc.data`` to walk.
+        path: Where ``data`` sits in ``doc``.
+    """
+    if isinstance(data, str):
+        return [] if _encodable(data) else [doc.problem(SURROGATE_RULE, path)]
+    found: list[Problem] = []
+    if isinstance(data, dict):
+        for key, item in data.items():
+            if not _encodable(key):
+                found.append(doc.problem(SURROGATE_RULE, (*path, key), at_key=True))
+            found += surrogate_problems(doc, item, (*path, key))
+    elif isinstance(data, list):
+        for index, item in enumerate(data):
+            found += surrogate_problems(doc, item, (*path, index))
+    return found
