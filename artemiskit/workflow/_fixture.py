@@ -9,7 +9,8 @@ validation never calls this.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+import os
+from typing import Any
 
 import attrs
 import cattrs
@@ -32,9 +33,6 @@ from artemiskit.workflow._yaml import (
     format_path,
     parse_yaml,
 )
-
-if TYPE_CHECKING:
-    import os
 
 __all__ = [
     "MAX_FIXTURE_FILE_BYTES",
@@ -69,14 +67,14 @@ def _refuse(reference: str, message: str) -> FixtureError:
     )
 
 
-def _decode(raw: bytes, reference: str) -> YamlDocument:
+def _decode(raw: bytes, reference: str, source: str) -> YamlDocument:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise _refuse(reference, "fixture is not valid UTF-8") from None
     if not reference.lower().endswith(".json"):
         try:
-            return parse_yaml(text, source=reference)
+            return parse_yaml(text, source=source)
         except WorkflowError as exc:
             raise FixtureError(
                 f"fixture {reference}: not valid YAML", exc.problems
@@ -110,7 +108,7 @@ def _decode(raw: bytes, reference: str) -> YamlDocument:
         problem = Problem(
             message=message,
             path="$.environment.fixture",
-            source=reference,
+            source=source,
             line=exc.lineno,
             column=exc.colno,
         )
@@ -118,7 +116,7 @@ def _decode(raw: bytes, reference: str) -> YamlDocument:
     except (ValueError, RecursionError) as exc:
         rule = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
         raise _refuse(reference, f"fixture is not valid JSON ({rule})") from None
-    return YamlDocument(data=data, source=reference, positions={}, key_positions={})
+    return YamlDocument(data=data, source=source, positions={}, key_positions={})
 
 
 async def load_fixture_state(
@@ -151,7 +149,8 @@ async def load_fixture_state(
         limit=MAX_FIXTURE_FILE_BYTES,
         refuse=lambda message: _refuse(reference, message),
     )
-    doc = _decode(raw, reference)
+    # Problems inside the fixture name the file as the user can open it.
+    doc = _decode(raw, reference, os.path.join(os.fspath(fixture_root), reference))
     checker = workflow_schema_checker()
     found = checker.problems(doc.data, doc, node=checker.definition("fixture_contents"))
     if not found:
