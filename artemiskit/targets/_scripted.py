@@ -86,9 +86,7 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
     data = doc.data
     if not isinstance(data, dict):
         problem = Problem(message="must be a mapping", source=source, line=1, column=1)
-        raise WorkflowError(
-            f"{source}: invalid script", [problem], reason="invalid_script"
-        )
+        raise _invalid(source, [problem])
     # A tool call's `arguments` given as a JSON text may still hold "\\ud800"
     # escapes: that is how a script plays a hostile model.
     problems += surrogate_problems(doc, data)
