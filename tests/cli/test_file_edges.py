@@ -118,6 +118,38 @@ def test_run_refuses_a_script_reached_through_a_symbolic_link(
     assert "Traceback" not in done.stderr
 
 
+def test_a_judge_script_resolves_under_the_judge_folder_too(tmp_path: Path) -> None:
+    judged = workflow_dict(
+        outcomes=[{"id": "tone", "judge": {"rubric": "Neutral.", "threshold": 0.5}}]
+    )
+    path = write_workflow(tmp_path, judged)
+    (tmp_path / "judge").mkdir()
+    (tmp_path / "evil.script.yaml").write_text(script_text([{"score": 1.0}]))
+    judge = tmp_path / "judge" / "judge.yaml"
+    judge.write_text(json.dumps({"provider": "scripted", "model": "../evil"}))
+    done = akit("workflow", "run", path, "--judge-config", judge)
+    assert done.returncode == 2, done.stderr
+    assert "path contains a '..' segment" in done.stderr
+    assert "admitted" not in done.stderr
+
+
+def test_a_scripts_dir_is_a_root_like_the_fixture_root(tmp_path: Path) -> None:
+    workflow = workflow_dict(target={"provider": "replay", "model": "agent"})
+    path = write_workflow(tmp_path, workflow)
+    config = tmp_path / "artemis.config.yaml"
+    config.write_text("providers:\n  replay: {type: scripted, scripts_dir: scripts}\n")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "agent.script.yaml").write_text(script_text(PASSING_SCRIPT))
+    assert akit("workflow", "run", path, "--config", config).returncode == 0
+    (tmp_path / "scripts" / "agent.script.yaml").unlink()
+    (tmp_path / "scripts" / "agent.script.yaml").symlink_to(
+        tmp_path / "agent.script.yaml"
+    )
+    done = akit("workflow", "run", path, "--config", config)
+    assert done.returncode == 2, done.stderr
+    assert "script path goes through a symbolic link" in done.stderr
+
+
 def _fifo_case(tmp_path: Path, which: str) -> tuple[list[str | Path], int, str]:
     """Make ``which`` file a FIFO; return the command, its exit code and message."""
     workflow = workflow_dict()
