@@ -231,7 +231,7 @@ async def load_script_below(
     source = os.path.join(os.fspath(root), reference)
 
     def refuse(message: str) -> WorkflowError:
-        problem = Problem(message=message, path="$.target.model", source=source)
+        problem = Problem(message=message, source=source)
         return WorkflowError(
             f"{source}: invalid script ({message})", [problem], reason="invalid_script"
         )
