@@ -11,6 +11,7 @@ import os
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
+from urllib.parse import urlsplit
 
 import anyio
 import attrs
@@ -36,7 +37,7 @@ from artemiskit.targets._protocol import (
     TargetResponse,
     create_model_client_target,
 )
-from artemiskit.targets._scripted import ScriptedTarget, load_script
+from artemiskit.targets._scripted import ScriptedTarget, load_script_below
 from artemiskit.workflow import load_agent_workflow
 from artemiskit.workflow._model import Workflow
 
@@ -87,6 +88,7 @@ def create_agent_workflow_session(
     environment: EnvironmentFactory | None = None,
     cleanup_timeout_ms: int | None = None,
     provider_label: str | None = None,
+    target_label: str | None = None,
     transport_digest: str | None = None,
     preflight: bool | Literal["only"] = False,
     judge: JudgeSettings | None = None,
@@ -108,6 +110,8 @@ def create_agent_workflow_session(
             (default 1,000 ms simulated / 6,000 ms sandbox, at most 10,000 ms).
         provider_label: The provider name shown in the record (default: the
             workflow's ``target.provider``).
+        target_label: How failure messages name the target, e.g. ``provider
+            'local' (127.0.0.1:8080)`` (default: the provider and model).
         transport_digest: A digest of the effective transport configuration,
             bound into the record.
         preflight: ``True`` probes the target before the turns (SPEC 6);
@@ -161,6 +165,7 @@ def create_agent_workflow_session(
         checkpoint_mode=checkpoint_mode,
         configuration_id=configuration_id,
         pause_after_actions=pause_after_actions,
+        target_label=target_label,
     )
 
 
@@ -270,10 +275,11 @@ class ArtemisKit:
             root = fixture_root or (await anyio.Path(workflow).absolute()).parent
         config = await self._trusted_config()
         digest = None
+        label = None
         if target is None and client is not None:
             target = _client_target(client, loaded)
         elif target is None:
-            target, digest = await _configured_target(
+            target, digest, label = await _configured_target(
                 loaded, config, provider_config, root
             )
         judge_settings = (
@@ -296,6 +302,7 @@ class ArtemisKit:
             or _environment_factory(loaded, config, cleanup_timeout_ms),
             cleanup_timeout_ms=cleanup_timeout_ms,
             transport_digest=digest,
+            target_label=label,
             preflight=preflight,
             judge=judge_settings,
             checkpoint_store=store,
@@ -363,7 +370,7 @@ async def _configured_target(
     config: TrustedConfig,
     overrides: Mapping[str, object] | None,
     fixture_root: str | os.PathLike[str] | None,
-) -> tuple[AgentTarget, str | None]:
+) -> tuple[AgentTarget, str | None, str | None]:
     parameters = workflow.target.parameters
     return await _provider_target(
         workflow.target.provider,
@@ -387,15 +394,17 @@ async def _provider_target(
     temperature: float | None = None,
     top_p: float | None = None,
     seed: int | None = None,
-) -> tuple[AgentTarget, str | None]:
+) -> tuple[AgentTarget, str | None, str | None]:
+    """Build the target of provider entry ``name``.
+
+    Returns:
+        The target, the digest of its transport (or script), and how failure
+        messages name it (the entry and the host of its endpoint).
+    """
     entry = config.providers.get(name)
     if entry is None:
         if name != "scripted":
-            raise ConfigError(
-                f"the workflow's provider {name!r} has no entry in the trusted "
-                "configuration (give --config / ArtemisKit(config=...))",
-                reason="unknown_provider",
-            )
+            raise _unknown_provider(f"the workflow's provider {name!r}", config)
         entry = ProviderConfig(name="scripted", type="scripted")
     if overrides:
         entry = attrs.evolve(entry, **dict(overrides))  # type: ignore[arg-type]
@@ -403,10 +412,8 @@ async def _provider_target(
         base = Path(entry.scripts_dir or fixture_root or ".")
         if fixture_root is not None and entry.scripts_dir is not None:
             base = Path(fixture_root) / entry.scripts_dir
-        script_path = base / f"{model}.script.yaml"
-        script = await load_script(script_path)
-        script_digest = bytes_digest(await anyio.Path(script_path).read_bytes())
-        return ScriptedTarget(entries=script), script_digest
+        script, raw = await load_script_below(base, model)
+        return ScriptedTarget(entries=script), bytes_digest(raw), None
     if entry.type == "openai":
         from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
 
@@ -433,9 +440,33 @@ async def _provider_target(
         target = create_model_client_target(
             client, model=model, temperature=temperature, top_p=top_p, seed=seed
         )
-        return _ClosingTarget(target, client.aclose), digest
+        label = f"provider {entry.name!r} ({urlsplit(base_url).netloc})"
+        return _ClosingTarget(target, client.aclose), digest, label
     raise UnsupportedError(
         f"provider type {entry.type!r} is not supported", reason="unsupported_target"
+    )
+
+
+def _unknown_provider(
+    what: str, config: TrustedConfig, *, judge_source: str | None = None
+) -> ConfigError:
+    """Say which entries exist, and suggest a configuration only when none was given."""
+    names = ", ".join(repr(n) for n in sorted(config.providers)) or "none"
+    where = "the trusted configuration"
+    if config.source is not None:
+        where += f" {config.source}"
+    if judge_source is not None:
+        where = f"the judge configuration {judge_source} or {where}"
+    if config.source is None and not config.providers and judge_source is None:
+        return ConfigError(
+            f"{what} has no entry: no trusted configuration was given (give --config "
+            "/ ArtemisKit(config=...)); without one only `scripted` works",
+            reason="unknown_provider",
+        )
+    return ConfigError(
+        f"{what} has no entry in {where} (its entries: {names}; `scripted` is "
+        "built in)",
+        reason="unknown_provider",
     )
 
 
@@ -454,12 +485,12 @@ async def _judge_settings(
     if judge_config.provider not in providers.providers and (
         judge_config.provider != "scripted"
     ):
-        raise ConfigError(
-            f"the judge's provider {judge_config.provider!r} has no entry in the "
-            "judge configuration or the main configuration",
-            reason="unknown_provider",
+        raise _unknown_provider(
+            f"the judge's provider {judge_config.provider!r}",
+            attrs.evolve(providers, source=config.source),
+            judge_source=judge_config.source,
         )
-    target, digest = await _provider_target(
+    target, digest, _ = await _provider_target(
         judge_config.provider,
         judge_config.model,
         providers,

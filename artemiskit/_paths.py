@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from artemiskit._limits import MAX_PATH_BYTES
 
-__all__ = ["normalize_path", "path_problem"]
+__all__ = [
+    "normalize_path",
+    "path_problem",
+    "script_reference",
+    "script_reference_problem",
+]
 
 
 def path_problem(path: str) -> str | None:
@@ -18,7 +23,11 @@ def path_problem(path: str) -> str | None:
         return "path contains a NUL character"
     if "\\" in path:
         return "path contains a backslash (use POSIX '/' separators)"
-    if len(path.encode("utf-8")) > MAX_PATH_BYTES:
+    try:
+        size = len(path.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "path is not valid Unicode text (it holds a lone surrogate escape)"
+    if size > MAX_PATH_BYTES:
         return f"path is longer than {MAX_PATH_BYTES} bytes"
     if path.startswith("/"):
         return "path is absolute (paths are relative to the environment root)"
@@ -40,3 +49,17 @@ def normalize_path(path: str) -> str:
     if problem is not None:
         raise ValueError(problem)
     return "/".join(s for s in path.split("/") if s not in ("", "."))
+
+
+def script_reference(model: str) -> str:
+    """The script file a ``scripted`` model names, relative to its root."""
+    return f"{model}.script.yaml"
+
+
+def script_reference_problem(model: str) -> str | None:
+    """Say why a ``scripted`` model cannot name a script under its root, or ``None``.
+
+    The model is a plain name or a relative POSIX path (``agent``,
+    ``scripts/agent``): the path rules apply to ``MODEL.script.yaml``.
+    """
+    return path_problem(script_reference(model))

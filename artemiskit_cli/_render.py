@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from artemiskit import SessionEvent
+    from artemiskit import Problem, SessionEvent
     from artemiskit.records import ExecutionRecord
 
-__all__ = ["describe_event", "hint_for", "summarize"]
+__all__ = ["describe_event", "hint_for", "problem_line", "summarize"]
 
 #: Execution reasons whose remedy the record cannot carry (it keeps reasons only).
 _SANDBOX_REASONS = frozenset({"sandbox_image_missing", "sandbox_engine_unreachable"})
@@ -17,6 +17,26 @@ _INSTALL_HINT = (
     "`bash scripts/ci-docker.sh` from the ArtemisKit repository, or build it by hand "
     "with `docker import` of a busybox-static root filesystem (see docs/sandbox.md), "
     "or set `sandbox.image` in artemis.config.yaml to an installed busybox image."
+)
+
+
+def problem_line(problem: Problem, fallback: str | None = None) -> str:
+    """One problem as ``FILE:LINE:COL: KEY-PATH: rule`` (line and column when known).
+
+    Every command prints a problem this way, so `scenario validate` and `workflow
+    run` show the same problem identically.
+    """
+    where = problem.source or fallback or "<input>"
+    if problem.line is not None:
+        where += f":{problem.line}:{problem.column}"
+    return f"{where}: {problem.path}: {problem.message}"
+
+
+_USAGE_HINT = (
+    "the target reported no token usage and budgets.max_tokens is set, so the run "
+    "cannot go on unmeasured. A scripted target reports usage only when its entry "
+    "has `usage: {input_tokens: N, output_tokens: M}`: add it to every entry of the "
+    "script (docs/workflow-contract.md), or drop budgets.max_tokens."
 )
 
 
@@ -57,15 +77,25 @@ def hint_for(reason: str | None) -> str | None:
     return f"the sandbox image is not installed. {_INSTALL_HINT}"
 
 
-def summarize(record: ExecutionRecord) -> str:
-    """A short multi-line summary of a record."""
+def summarize(record: ExecutionRecord, failure: str | None = None) -> str:
+    """A short multi-line summary of a record.
+
+    Args:
+        record: The execution record.
+        failure: What stopped the run (`WorkflowResult.failure`): the reason and
+            the target's host, which the metadata-only record does not keep.
+    """
     used = record.budget.used
     lines = [
         f"execution: {record.execution.status} ({record.execution.reason})",
     ]
+    if failure is not None:
+        lines.append(f"cause: {failure}")
     hint = hint_for(record.execution.reason)
     if hint is not None:
         lines.append(f"hint: {hint}")
+    elif record.execution.reason == "usage_unavailable":
+        lines.append(f"hint: {_USAGE_HINT}")
     lines += [
         f"task verification: {record.task_verification.status}",
         f"actions {used.actions}, model requests {used.model_requests}, "

@@ -16,15 +16,22 @@ import attrs
 
 from artemiskit._errors import ConfigError, Problem, WorkflowError
 from artemiskit._files import read_text_file
-from artemiskit.workflow._yaml import YamlDocument, format_path, parse_yaml
+from artemiskit.workflow._yaml import (
+    YamlDocument,
+    format_path,
+    parse_yaml,
+    surrogate_problems,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
     "ProviderConfig",
     "SandboxConfig",
     "TrustedConfig",
+    "build_trusted_config",
+    "invalid_configuration",
     "load_trusted_config",
     "parse_trusted_config",
 ]
@@ -154,6 +161,25 @@ def _expand(
     return value
 
 
+def _unknown(known: Iterable[str]) -> str:
+    return f"unknown key (known: {', '.join(sorted(known))})"
+
+
+def invalid_configuration(
+    source: str, problems: Sequence[Problem], *, what: str = "configuration"
+) -> ConfigError:
+    """The error for an invalid configuration file, naming the file.
+
+    Args:
+        source: The file (or ``<string>``).
+        problems: Every problem found.
+        what: ``configuration`` or ``judge configuration``.
+    """
+    count = len(problems)
+    noun = "problem" if count == 1 else "problems"
+    return ConfigError(f"{source}: invalid {what} ({count} {noun})", problems)
+
+
 def _positive_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
@@ -166,7 +192,7 @@ def _provider(
         return None
     for key in raw:
         if key not in _PROVIDER_KEYS:
-            report((*path, key), "unknown key")
+            report((*path, key), _unknown(_PROVIDER_KEYS), at_key=True)
     entry = dict(raw)
     for alias, key in (("apiKey", "api_key"), ("baseUrl", "base_url")):
         if alias in entry:
@@ -203,24 +229,37 @@ def _provider(
     )
 
 
-def _build(doc: YamlDocument, data: Mapping[str, Any], source: str) -> TrustedConfig:
+def build_trusted_config(
+    doc: YamlDocument, data: Mapping[str, Any], source: str
+) -> TrustedConfig:
+    """Check and build a configuration from parsed data (positions from ``doc``).
+
+    Raises:
+        ConfigError: The configuration is invalid (exit 1).
+    """
     problems: list[Problem] = []
 
-    def report(path: tuple[str | int, ...], message: str) -> None:
-        problems.append(doc.problem(message, path))
+    def report(
+        path: tuple[str | int, ...], message: str, *, at_key: bool = False
+    ) -> None:
+        problems.append(doc.problem(message, path, at_key=at_key))
 
+    problems += surrogate_problems(doc, data)
+    if problems:
+        raise invalid_configuration(source, problems)
     notices: list[str] = []
     for key in data:
         if key in UPSTREAM_KEYS:
             notices.append(f"ignored upstream key {format_path((key,))}")
         elif key not in ("providers", "sandbox"):
-            report((key,), "unknown key")
+            report((key,), _unknown({"providers", "sandbox"}), at_key=True)
     expansion: list[tuple[Any, str]] = []
     expanded = _expand(
         {k: v for k, v in data.items() if k not in UPSTREAM_KEYS}, (), expansion
     )
     for path, message in expansion:
         report(path, message)
+    problems += surrogate_problems(doc, expanded)  # a variable's undecodable bytes
     providers: dict[str, ProviderConfig] = {}
     raw_providers = expanded.get("providers", {})
     if not isinstance(raw_providers, dict):
@@ -237,7 +276,7 @@ def _build(doc: YamlDocument, data: Mapping[str, Any], source: str) -> TrustedCo
     else:
         for key, value in raw_sandbox.items():
             if key not in _SANDBOX_KEYS:
-                report(("sandbox", key), "unknown key")
+                report(("sandbox", key), _unknown(_SANDBOX_KEYS), at_key=True)
             elif key == "image" and not isinstance(value, str):
                 report(("sandbox", key), "must be a string")
             elif key != "image" and not _positive_int(value):
@@ -247,7 +286,7 @@ def _build(doc: YamlDocument, data: Mapping[str, Any], source: str) -> TrustedCo
                 **{k: v for k, v in raw_sandbox.items() if k in _SANDBOX_KEYS}
             )
     if problems:
-        raise ConfigError("invalid configuration", problems)
+        raise invalid_configuration(source, problems)
     return TrustedConfig(
         providers=providers, sandbox=sandbox, notices=tuple(notices), source=source
     )
@@ -263,14 +302,14 @@ def parse_trusted_config(text: str, *, source: str = "<string>") -> TrustedConfi
     try:
         doc = parse_yaml(text, source=source)
     except WorkflowError as exc:
-        raise ConfigError("invalid configuration", exc.problems) from exc
+        raise invalid_configuration(source, exc.problems) from None
     data = doc.data if doc.data is not None else {}
     if not isinstance(data, dict):
-        raise ConfigError(
-            "invalid configuration",
+        raise invalid_configuration(
+            source,
             [Problem(message="must be a mapping", source=source, line=1, column=1)],
         )
-    return _build(doc, data, source)
+    return build_trusted_config(doc, data, source)
 
 
 async def load_trusted_config(path: str | os.PathLike[str]) -> TrustedConfig:
@@ -284,6 +323,6 @@ async def load_trusted_config(path: str | os.PathLike[str]) -> TrustedConfig:
         path,
         what="configuration",
         limit=MAX_CONFIG_BYTES,
-        invalid=lambda problem: ConfigError("invalid configuration", [problem]),
+        invalid=lambda problem: invalid_configuration(os.fspath(path), [problem]),
     )
     return parse_trusted_config(text, source=os.fspath(path))

@@ -94,11 +94,15 @@ class WorkflowResult:
         state: The final state (SPEC 3.1 layout), or ``None`` when no snapshot could
             be taken. Sensitive working data: never persisted by the SDK.
         transcript: Every conversation message. Sensitive working data.
+        failure: What stopped the run, for people: the message of the error or the
+            failed preflight probe, naming the target (provider entry and host),
+            never a credential or content; ``None`` when nothing failed.
     """
 
     record: ExecutionRecord
     state: dict[str, Any] | None
     transcript: tuple[Message, ...]
+    failure: str | None = attrs.field(default=None, repr=False)
 
     @property
     def exit_code(self) -> int:
@@ -142,8 +146,13 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         checkpoint_mode: CheckpointMode = "create",
         configuration_id: str | None = None,
         pause_after_actions: int | None = None,
+        target_label: str | None = None,
     ) -> None:
         self._workflow = workflow
+        self._target_label = target_label or (
+            f"provider {target_info.provider!r}, model {target_info.model!r}"
+        )
+        self._failure: str | None = None
         self._preflight_mode = preflight
         self._judge = judge
         self._fixture_root = fixture_root
@@ -338,6 +347,8 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
                         if self._state.stop is None:
                             await self._drive(environment)
                     except ArtemisError as exc:
+                        if isinstance(exc, TargetError | InvalidResponseError):
+                            self._failure = f"{self._target_label}: {exc.message}"
                         self._stop(_stop_for(exc))
                 if deadline_scope.cancelled_caught:
                     self._stop(
@@ -449,7 +460,10 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         )
         self._hub.close()
         return WorkflowResult(
-            record=record, state=exported, transcript=state.conversation
+            record=record,
+            state=exported,
+            transcript=state.conversation,
+            failure=self._failure,
         )
 
     async def _release(
@@ -565,6 +579,7 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         nonce = new_nonce()
         opening = probe_opening(nonce)
         problem: str | None = None
+        detail = "the target did not complete the probe's tool round trip"
         try:
             first = await self._invoke_target(opening, (PROBE_TOOL,))
             if first is None:
@@ -590,6 +605,7 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
                     problem = "no_continuation"
         except (TargetError, InvalidResponseError) as exc:
             problem = exc.reason
+            detail = exc.message
         after = self._state.counters
         summary = PreflightSummary(
             status="failed" if problem else "passed",
@@ -604,6 +620,9 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         self._set(t.record_preflight(self._state, summary))
         self._hub.emit("preflight_finished", status=summary.status, reason=problem)
         if problem is not None:
+            self._failure = (
+                f"{self._target_label}: preflight failed ({problem}): {detail}"
+            )
             self._stop(
                 Stop(status="unsupported", reason="preflight_failed", exit_code=3)
             )

@@ -18,21 +18,31 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import attrs
 
 from artemiskit._errors import Problem, TargetError, WorkflowError
-from artemiskit._files import read_text_file
+from artemiskit._files import decode_text, read_file_below, read_text_file
+from artemiskit._paths import script_reference
 from artemiskit.targets._protocol import TargetRequest, TargetResponse, ToolCall, Usage
-from artemiskit.workflow._yaml import KeyPath, YamlDocument, parse_yaml
+from artemiskit.workflow._yaml import (
+    KeyPath,
+    YamlDocument,
+    parse_yaml,
+    surrogate_problems,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "MAX_SCRIPT_BYTES",
     "ScriptEntry",
     "ScriptedTarget",
     "load_script",
+    "load_script_below",
     "parse_script",
 ]
 
@@ -68,16 +78,24 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
         WorkflowError: The script is not valid YAML or breaks the format; every
             problem is listed with its line and column.
     """
-    doc = parse_yaml(text, source=source)
+    try:
+        doc = parse_yaml(text, source=source)
+    except WorkflowError as exc:
+        raise _invalid(source, list(exc.problems)) from None
     problems: list[Problem] = []
     data = doc.data
     if not isinstance(data, dict):
-        raise WorkflowError(
-            "invalid script", [Problem(message="must be a mapping", source=source)]
-        )
+        problem = Problem(message="must be a mapping", source=source, line=1, column=1)
+        raise _invalid(source, [problem])
+    # A tool call's `arguments` given as a JSON text may still hold "\\ud800"
+    # escapes: that is how a script plays a hostile model.
+    problems += surrogate_problems(doc, data)
+    if problems:
+        raise _invalid(source, problems)
     for key in data:
         if key not in ("version", "responses"):
-            _problem(problems, doc, (key,), "unknown key")
+            message = "unknown key (known: responses, version)"
+            problems.append(doc.problem(message, (key,), at_key=True))
     if data.get("version") != 1:
         _problem(problems, doc, ("version",), "must be 1")
     responses = data.get("responses")
@@ -92,7 +110,9 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
             continue
         for key in raw:
             if key not in _ENTRY_KEYS:
-                _problem(problems, doc, (*base, key), "unknown key")
+                known = ", ".join(sorted(_ENTRY_KEYS))
+                message = f"unknown key (known: {known})"
+                problems.append(doc.problem(message, (*base, key), at_key=True))
         text_value = raw.get("text")
         if text_value is not None and not isinstance(text_value, str):
             _problem(problems, doc, (*base, "text"), "must be a string")
@@ -155,26 +175,78 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
             )
         )
     if problems:
-        raise WorkflowError("invalid script", problems, reason="invalid_script")
+        raise _invalid(source, problems)
     return tuple(entries)
 
 
+def _invalid(source: str, problems: list[Problem]) -> WorkflowError:
+    count = len(problems)
+    noun = "problem" if count == 1 else "problems"
+    return WorkflowError(
+        f"{source}: invalid script ({count} {noun})", problems, reason="invalid_script"
+    )
+
+
+def _invalid_script(source: str) -> Callable[[Problem], WorkflowError]:
+    return lambda problem: WorkflowError(
+        f"{source}: invalid script", [problem], reason="invalid_script"
+    )
+
+
 async def load_script(path: str | os.PathLike[str]) -> tuple[ScriptEntry, ...]:
-    """Read and parse a script file.
+    """Read and parse a script file (opened without blocking; regular files only).
 
     Raises:
-        FileAccessError: The file is missing or unreadable (exit 1).
+        FileAccessError: The file is missing, unreadable or not a regular file
+            (exit 1).
         WorkflowError: The script is invalid (exit 2).
     """
+    source = os.fspath(path)
     text = await read_text_file(
-        path,
+        source, what="script", limit=MAX_SCRIPT_BYTES, invalid=_invalid_script(source)
+    )
+    return parse_script(text, source=source)
+
+
+async def load_script_below(
+    root: str | os.PathLike[str], model: str
+) -> tuple[tuple[ScriptEntry, ...], bytes]:
+    """Resolve ``MODEL.script.yaml`` under ``root`` like a fixture, and parse it.
+
+    No ``..``, no absolute path, no symbolic link below ``root``, regular files only
+    (a FIFO is refused without blocking).
+
+    Args:
+        root: The fixture root (or the provider entry's ``scripts_dir``).
+        model: The workflow's (or judge configuration's) ``model``.
+
+    Returns:
+        The parsed entries and the bytes they were parsed from (for the digest).
+
+    Raises:
+        WorkflowError: The script cannot be resolved under ``root``, or it is
+            invalid (exit 2).
+    """
+    reference = script_reference(model)
+    source = os.path.join(os.fspath(root), reference)
+
+    def refuse(message: str) -> WorkflowError:
+        problem = Problem(message=message, source=source)
+        return WorkflowError(
+            f"{source}: invalid script ({message})", [problem], reason="invalid_script"
+        )
+
+    raw = await read_file_below(
+        root, reference, what="script", limit=MAX_SCRIPT_BYTES, refuse=refuse
+    )
+    text = decode_text(
+        raw,
         what="script",
         limit=MAX_SCRIPT_BYTES,
-        invalid=lambda problem: WorkflowError(
-            "invalid script", [problem], reason="invalid_script"
-        ),
+        source=source,
+        invalid=_invalid_script(source),
     )
-    return parse_script(text, source=os.fspath(path))
+    return parse_script(text, source=source), raw
 
 
 class ScriptedTarget:

@@ -23,7 +23,11 @@ from artemiskit._limits import (
     MAX_PATH_BYTES,
     MAX_RETRY_ATTEMPTS,
 )
-from artemiskit._paths import normalize_path, path_problem
+from artemiskit._paths import (
+    normalize_path,
+    path_problem,
+    script_reference_problem,
+)
 from artemiskit.tools import CATALOGUE
 from artemiskit.tools._catalogue import schema_problem
 from artemiskit.workflow._yaml import KeyPath, YamlDocument
@@ -122,6 +126,9 @@ def semantic_problems(data: Any, doc: YamlDocument, sound: Sound) -> list[Proble
         names = [t.get("name") for t in tools if isinstance(t, dict)]
         declared = {n for n in names if isinstance(n, str) and n in CATALOGUE}
         found += _tools(tools, doc, sound)
+    target = data.get("target")
+    if isinstance(target, dict) and sound(("target",)):
+        found += _target(target, doc)
     if isinstance(data.get("environment"), dict):
         found += _environment(data["environment"], doc, sound)
     if isinstance(data.get("outcomes"), list):
@@ -207,16 +214,35 @@ def _tools(tools: list[Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
                 found.append(doc.problem(message, where, at_key=True))
                 continue
             for cursor, glob in enumerate(globs):
+                if not _encodable(glob):
+                    continue  # value_problems reports it
                 problem = glob_problem(glob, is_path=key == "paths")
                 if problem is not None:
                     found.append(doc.problem(problem, (*where, cursor)))
     return found
 
 
+def _target(target: dict[str, Any], doc: YamlDocument) -> list[Problem]:
+    """A ``scripted`` model names ``MODEL.script.yaml`` under the fixture root."""
+    if target["provider"] != "scripted" or not _encodable(target["model"]):
+        return []
+    problem = script_reference_problem(target["model"])
+    if problem is None:
+        return []
+    message = (
+        f"a scripted model names MODEL.script.yaml under the fixture root: {problem}"
+    )
+    return [doc.problem(message, ("target", "model"))]
+
+
 def _environment(env: dict[str, Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
     found: list[Problem] = []
     fixture = env.get("fixture")
-    if isinstance(fixture, str) and sound(("environment", "fixture")):
+    if (
+        isinstance(fixture, str)
+        and _encodable(fixture)
+        and sound(("environment", "fixture"))
+    ):
         problem = path_problem(fixture)
         if problem is None and not fixture.lower().endswith(FIXTURE_SUFFIXES):
             problem = "fixture must be a .json, .yaml or .yml file"
@@ -248,6 +274,8 @@ def check_environment_content(
     total = 0
     for path, content in files.items():
         where = (*base, "files", path)
+        if not _encodable(path):
+            continue  # value_problems reports it
         problem = path_problem(path)
         if problem is not None:
             found.append(doc.problem(problem, where, at_key=True))
@@ -329,7 +357,7 @@ def _file_outcome(
     outcome: dict[str, Any], here: KeyPath, doc: YamlDocument
 ) -> list[Problem]:
     found: list[Problem] = []
-    problem = path_problem(outcome["file"])
+    problem = path_problem(outcome["file"]) if _encodable(outcome["file"]) else None
     if problem is not None:
         found.append(doc.problem(problem, (*here, "file")))
     groups = [

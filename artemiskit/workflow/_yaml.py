@@ -28,10 +28,23 @@ from artemiskit._errors import Problem, WorkflowError
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["MAX_YAML_DEPTH", "KeyPath", "YamlDocument", "format_path", "parse_yaml"]
+__all__ = [
+    "MAX_INTEGER_DIGITS",
+    "MAX_YAML_DEPTH",
+    "SURROGATE_RULE",
+    "KeyPath",
+    "YamlDocument",
+    "format_path",
+    "parse_yaml",
+    "surrogate_problems",
+]
 
 #: How deeply mappings and sequences may nest.
 MAX_YAML_DEPTH = 64
+#: The most decimal digits an integer may have, in whatever base it is written
+#: (Python's own limit for converting integers to and from text).
+MAX_INTEGER_DIGITS = 4300
+_INTEGER_BOUND = 10**MAX_INTEGER_DIGITS
 
 KeyPath = tuple[str | int, ...]
 
@@ -153,13 +166,24 @@ def _to_int(value: str, event: ev.ScalarEvent, path: KeyPath) -> int:
     text = value.replace("_", "")
     sign = -1 if text.startswith("-") else 1
     text = text.lstrip("+-")
+    base = 10
+    for prefix, radix in (("0b", 2), ("0o", 8), ("0x", 16)):
+        if text.lower().startswith(prefix):
+            text, base = text[2:], radix
+    too_large = _Refused(
+        f"integer is too large (at most {MAX_INTEGER_DIGITS} decimal digits)",
+        event.start_mark,
+        path,
+    )
+    if len(text) > MAX_INTEGER_DIGITS:  # no base writes a shorter number
+        raise too_large
     try:
-        for prefix, base in (("0b", 2), ("0o", 8), ("0x", 16)):
-            if text.lower().startswith(prefix):
-                return sign * int(text[2:], base)
-        return sign * int(text, 10)
+        number = int(text, base)
     except ValueError:
-        raise _Refused("number is too large", event.start_mark, path) from None
+        raise too_large from None
+    if number >= _INTEGER_BOUND:
+        raise too_large
+    return sign * number
 
 
 def _to_float(value: str) -> float:
@@ -333,3 +357,42 @@ def _syntax_problem(exc: BaseException, source: str) -> Problem:
             source=source,
         )
     return Problem(message="YAML syntax error", source=source)
+
+
+#: The rule a string or key with a lone surrogate escape (``"\\ud800"``) breaks.
+SURROGATE_RULE = "must be valid Unicode text (no lone surrogate escapes)"
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def surrogate_problems(
+    doc: YamlDocument, data: Any, path: KeyPath = ()
+) -> list[Problem]:
+    """A located problem for every string or key of ``data`` that is not valid text.
+
+    YAML escapes can write lone surrogates, which no UTF-8 encoder accepts; every
+    file read with `parse_yaml` refuses them before anything encodes its text.
+
+    Args:
+        doc: The parsed document, for positions.
+        data: The part of ``doc.data`` to walk.
+        path: Where ``data`` sits in ``doc``.
+    """
+    if isinstance(data, str):
+        return [] if _encodable(data) else [doc.problem(SURROGATE_RULE, path)]
+    found: list[Problem] = []
+    if isinstance(data, dict):
+        for key, item in data.items():
+            if not _encodable(key):
+                found.append(doc.problem(SURROGATE_RULE, (*path, key), at_key=True))
+            found += surrogate_problems(doc, item, (*path, key))
+    elif isinstance(data, list):
+        for index, item in enumerate(data):
+            found += surrogate_problems(doc, item, (*path, index))
+    return found

@@ -16,6 +16,7 @@ import click
 from artemiskit import WorkflowError
 from artemiskit.workflow import load_agent_workflow
 from artemiskit_cli._errors import reports_errors
+from artemiskit_cli._render import problem_line
 
 if TYPE_CHECKING:
     from artemiskit import Problem
@@ -26,13 +27,6 @@ __all__ = ["scenario"]
 @click.group()
 def scenario() -> None:
     """Check workflow files offline."""
-
-
-def _line(problem: Problem, fallback: str) -> str:
-    where = problem.source or fallback
-    if problem.line is not None:
-        where += f":{problem.line}:{problem.column}"
-    return f"{where}: {problem.path}: {problem.message}"
 
 
 def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
@@ -67,7 +61,7 @@ def validate(workflow_file: str, as_json: bool) -> None:
             listing = [_as_json(p, workflow_file) for p in exc.problems]
             click.echo(json.dumps(listing, indent=2, ensure_ascii=False))
         for problem in exc.problems:
-            click.echo(_line(problem, workflow_file), err=True)
+            click.echo(problem_line(problem, workflow_file), err=True)
         count = len(exc.problems)
         noun = "problem" if count == 1 else "problems"
         raise WorkflowError(

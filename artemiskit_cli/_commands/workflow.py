@@ -243,7 +243,7 @@ def _emit(
                 code = exc.exit_code
     if as_json:
         click.echo(encoded.decode("utf-8"), nl=False)
-    click.echo(summarize(result.record), err=True)
+    click.echo(summarize(result.record, result.failure), err=True)
     if state_failure is not None:
         message = f"error: the requested state export failed: {state_failure}"
         click.echo(message, err=True)
