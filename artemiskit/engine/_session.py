@@ -8,6 +8,7 @@ outcome evaluation and a metadata-only record.
 
 from __future__ import annotations
 
+import math
 import uuid
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -68,6 +69,7 @@ from artemiskit.targets._protocol import (
     TargetResponse,
     ToolCall,
     ToolDefinition,
+    Usage,
 )
 from artemiskit.targets._scripted import ScriptedTarget
 from artemiskit.tools._catalogue import CATALOGUE
@@ -142,6 +144,7 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         checkpoint_mode: CheckpointMode = "create",
         configuration_id: str | None = None,
         pause_after_actions: int | None = None,
+        ledger_limit: int = t.MAX_LEDGER,
     ) -> None:
         self._workflow = workflow
         self._preflight_mode = preflight
@@ -174,6 +177,8 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         self._result: WorkflowResult | None = None
         self._cancel_scope: anyio.CancelScope | None = None
         self._cancel_requested = False
+        self._deadline = math.inf
+        self._ledger_limit = ledger_limit
         self._init_recovery(
             store=checkpoint_store,
             mode=checkpoint_mode,
@@ -318,6 +323,7 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         if remaining is None:
             remaining = self._workflow.budgets.timeout_ms / 1000
         deadline = anyio.current_time() + remaining
+        self._deadline = deadline
         environment: Environment | None = None
         try:
             with anyio.CancelScope() as self._cancel_scope:
@@ -496,6 +502,10 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
                 return
             if not response.tool_calls:
                 self._set(t.finish_turn(self._state))
+        stop = await self._admission_stop()
+        if stop is not None:
+            self._stop(stop)
+            return
         self._set(t.complete(self._state))
         self._hub.emit("execution_completed")
 
@@ -504,7 +514,9 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
     ) -> TargetResponse | None:
         """One admitted model request; ``None`` when a budget rule stopped the run."""
         budgets = self._workflow.budgets
-        stop = model_request_stop(self._state.counters, budgets)
+        stop = await self._admission_stop() or model_request_stop(
+            self._state.counters, budgets
+        )
         if stop is not None:
             self._stop(stop)
             return None
@@ -516,7 +528,9 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         request = TargetRequest(
             messages=messages, tools=tools, max_output_tokens=allowance
         )
-        state, op_id = t.admit_operation(self._state, kind="model_request")
+        state, op_id = t.admit_operation(
+            self._state, kind="model_request", ledger_limit=self._ledger_limit
+        )
         self._set(state)
         await self._commit()
         cursor = state.cursor
@@ -530,11 +544,14 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         try:
             response = await self._target.respond(request)
             _check_response(response)
+        except anyio.get_cancelled_exc_class():
+            self._settle_unmeasured(op_id, "unknown", "interrupted")
+            raise
         except ArtemisError as exc:
-            self._settle(op_id, "failed", exc.reason)
+            self._settle_unmeasured(op_id, "failed", exc.reason)
             raise
         except Exception as exc:
-            self._settle(op_id, "failed", "target_failure")
+            self._settle_unmeasured(op_id, "failed", "target_failure")
             raise _target_failure() from exc
         self._settle(op_id, "succeeded")
         self._set(t.account_usage(self._state, response, max_tokens=budgets.max_tokens))
@@ -543,6 +560,26 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
             self._stop(stop)
             return None
         return response
+
+    def _settle_unmeasured(
+        self, op_id: str, status: OperationStatus, reason: str
+    ) -> None:
+        """Settle a request without a valid response: its usage is unknown."""
+        self._set(t.count_unmeasured(self._state))
+        self._settle(op_id, status, reason)
+
+    async def _admission_stop(self) -> Stop | None:
+        """Why nothing new may be admitted now: a cancel request or the deadline.
+
+        The scheduling point lets a pending cancellation in; the explicit checks
+        hold even when a target never yields or shields itself from cancellation.
+        """
+        await anyio.lowlevel.checkpoint()
+        if self._cancel_requested:
+            return Stop(status="cancelled", reason="cancelled", exit_code=130)
+        if anyio.current_time() >= self._deadline:
+            return Stop(status="deadline_exceeded", reason="timeout_ms", exit_code=6)
+        return None
 
     async def _safe_boundary(self) -> bool:
         """Commit the state; False when the run pauses here."""
@@ -571,13 +608,18 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
                 return
             problem = probe_problem(first, nonce)
             if problem is None:
-                stop = tool_call_stop(self._state.counters, self._workflow.budgets)
+                stop = await self._admission_stop() or tool_call_stop(
+                    self._state.counters, self._workflow.budgets
+                )
                 if stop is not None:
                     self._stop(stop)
                     return
                 self._set(t.count_tool_attempt(self._state))
                 state, op_id = t.admit_operation(
-                    self._state, kind="tool_call", tool=PROBE_TOOL.name
+                    self._state,
+                    kind="tool_call",
+                    tool=PROBE_TOOL.name,
+                    ledger_limit=self._ledger_limit,
                 )
                 self._set(state)
                 self._settle(op_id, "succeeded")
@@ -624,19 +666,40 @@ def _target_failure() -> ArtemisError:
 
 
 def _check_response(response: object) -> None:
-    """Refuse a target answer outside the protocol before anything uses it."""
+    """Refuse a target answer outside the protocol before anything uses it.
+
+    Tool-call ids must be non-empty and distinct (results are correlated by
+    them), and usage, when reported, must be two non-negative integers.
+    """
     if not isinstance(response, TargetResponse):
         raise InvalidResponseError(
             "the target returned something other than a TargetResponse"
         )
     if response.text is not None and not isinstance(response.text, str):
         raise InvalidResponseError("the target's text is not a string")
-    for call in response.tool_calls:
+    seen: set[str] = set()
+    for position, call in enumerate(response.tool_calls):
         if not isinstance(call, ToolCall) or not all(
             isinstance(v, str) for v in (call.id, call.name, call.arguments)
         ):
             raise InvalidResponseError("the target returned a malformed tool call")
-    if response.usage is not None and (
-        response.usage.input_tokens < 0 or response.usage.output_tokens < 0
+        if not call.id:
+            raise InvalidResponseError(f"the target's tool call {position} has no id")
+        if call.id in seen:
+            raise InvalidResponseError(
+                f"the target's tool call {position} repeats the id of an earlier call"
+            )
+        seen.add(call.id)
+    usage = response.usage
+    if usage is not None and not (
+        isinstance(usage, Usage)
+        and _token_count(usage.input_tokens)
+        and _token_count(usage.output_tokens)
     ):
-        raise InvalidResponseError("the target reported negative usage")
+        raise InvalidResponseError(
+            "the target's usage is not two non-negative integer token counts"
+        )
+
+
+def _token_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
