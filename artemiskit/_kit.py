@@ -183,7 +183,7 @@ _PREFLIGHT_MODES: dict[bool | str, PreflightMode] = {
 }
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class CheckpointOptions:
     """Explicit checkpointing for one run (SPEC 3.5).
 
@@ -199,6 +199,12 @@ class CheckpointOptions:
     directory: str | os.PathLike[str]
     mode: Literal["create", "resume"] = "create"
     configuration_id: str | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"CheckpointOptions(mode={self.mode!r}, "
+            f"configuration_id={self.configuration_id!r})"
+        )
 
 
 class ArtemisKit:

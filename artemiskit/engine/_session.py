@@ -87,7 +87,7 @@ __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]
 MAX_CLEANUP_TIMEOUT_MS = 10_000
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class WorkflowResult:
     """What a run leaves.
 
@@ -106,6 +106,17 @@ class WorkflowResult:
     def exit_code(self) -> int:
         """The SPEC 9 exit code of this run."""
         return self.record.exit_code
+
+    def __repr__(self) -> str:
+        """Identities and statuses only: never the state or the transcript."""
+        record = self.record
+        return (
+            f"WorkflowResult(run_id={record.run_id!r}, "
+            f"attempt_id={record.attempt_id!r}, "
+            f"status={record.execution.status!r}, "
+            f"reason={record.execution.reason!r}, exit_code={record.exit_code}, "
+            f"task_verification={record.task_verification.status!r})"
+        )
 
 
 def _stop_for(exc: ArtemisError) -> Stop:
@@ -184,6 +195,18 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
             mode=checkpoint_mode,
             configuration_id=configuration_id,
             pause_after_actions=pause_after_actions,
+        )
+
+    def __repr__(self) -> str:
+        """Identities and status only: never the conversation or the state."""
+        if self._result is not None:
+            status = self._result.record.execution.status
+        else:
+            status = "running" if self._started else "not_started"
+        return (
+            f"WorkflowSession(run_id={self.run_id!r}, "
+            f"attempt_id={self.attempt_id!r}, workflow={self._workflow.name!r}, "
+            f"status={status!r})"
         )
 
     @property
