@@ -89,3 +89,20 @@ async def test_non_finite_numbers_never_reach_state(
     assert result.exit_code == 4
     assert result.state is not None
     assert result.state["records"]["tickets"]["T-1"] == {"status": "open"}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_ARGUMENTS))
+async def test_hostile_probe_arguments_fail_the_preflight(
+    tmp_path: Path, name: str
+) -> None:
+    path = tmp_path / "workflow.yaml"
+    path.write_text(json.dumps(workflow_dict()), encoding="utf-8")
+    call = {"name": "artemiskit_probe", "arguments": HOSTILE_ARGUMENTS[name]}
+    script = {"version": 1, "responses": [{"tool_calls": [call]}]}
+    (tmp_path / "agent.script.yaml").write_text(json.dumps(script), encoding="utf-8")
+    result = await ArtemisKit().run_workflow(workflow=path, preflight=True)
+    record = result.record
+    assert record.preflight.status == "failed"
+    assert record.preflight.reason in ("invalid_arguments", "wrong_arguments")
+    assert result.exit_code == 3
+    record_to_dict(record)

@@ -23,6 +23,7 @@ from artemiskit import (
     load_agent_workflow,
 )
 from artemiskit.targets import ModelRequest
+from artemiskit.workflow import FixtureContents
 from tests._builders import workflow_dict, write_workflow
 
 SENTINELS = (
@@ -136,6 +137,13 @@ async def test_no_repr_shows_state_transcript_or_workflow_content(
     )
     assert_clean(model_request)
     assert_clean(CheckpointOptions(directory=tmp_path / PATH))
+    assert_clean(
+        FixtureContents(
+            documents=workflow.environment.state.documents,
+            records=workflow.environment.state.records,
+            files=workflow.environment.files,
+        )
+    )
     assert f"run_id={result.record.run_id!r}" in repr(result)
     assert "status='completed'" in repr(result)
     assert "exit_code=8" in repr(result)

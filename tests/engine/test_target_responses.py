@@ -214,3 +214,49 @@ async def test_a_passed_deadline_stops_new_admissions(tmp_path: Path) -> None:
     assert record.execution.status == "deadline_exceeded"
     assert record.execution.reason == "timeout_ms"
     assert result.exit_code == 6
+
+
+@attrs.define
+class HangingTarget:
+    """Never answers: only cancellation or the deadline ends its request."""
+
+    started: anyio.Event = attrs.Factory(anyio.Event)
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        self.started.set()
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+
+async def test_a_request_cut_off_by_cancel_is_unmeasured(tmp_path: Path) -> None:
+    path = write_workflow(tmp_path)
+    target = HangingTarget()
+    session = await ArtemisKit().create_workflow_session(workflow=path, target=target)
+
+    async def cancel_once_started() -> None:
+        await target.started.wait()
+        session.cancel()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(cancel_once_started)
+        result = await session.run()
+    budget = result.record.budget
+    assert result.record.execution.status == "cancelled"
+    assert budget.used.model_requests == 1
+    assert budget.usage_measurement == "unavailable"
+    assert budget.unmeasured_responses == 1
+    assert budget.used.input_tokens is None
+    assert result.record.operations.unknown == 1
+
+
+async def test_a_request_cut_off_by_the_deadline_is_unmeasured(
+    tmp_path: Path,
+) -> None:
+    workflow = workflow_dict(budgets={"max_actions": 20, "timeout_ms": 1000})
+    path = write_workflow(tmp_path, workflow)
+    result = await ArtemisKit().run_workflow(workflow=path, target=HangingTarget())
+    budget = result.record.budget
+    assert result.record.execution.status == "deadline_exceeded"
+    assert budget.used.model_requests == 1
+    assert budget.usage_measurement == "unavailable"
+    assert budget.unmeasured_responses == 1
