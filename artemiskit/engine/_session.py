@@ -48,6 +48,7 @@ from artemiskit.engine._preflight import (
     probe_problem,
 )
 from artemiskit.engine._recovery import CheckpointMode, RecoveryMixin
+from artemiskit.engine._responses import check_response, target_failure
 from artemiskit.engine._state import (
     LocalState,
     OperationStatus,
@@ -67,9 +68,7 @@ from artemiskit.targets._protocol import (
     Message,
     TargetRequest,
     TargetResponse,
-    ToolCall,
     ToolDefinition,
-    Usage,
 )
 from artemiskit.targets._scripted import ScriptedTarget
 from artemiskit.tools._catalogue import CATALOGUE
@@ -566,7 +565,7 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         )
         try:
             response = await self._target.respond(request)
-            _check_response(response)
+            check_response(response)
         except anyio.get_cancelled_exc_class():
             self._settle_unmeasured(op_id, "unknown", "interrupted")
             raise
@@ -575,7 +574,7 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
             raise
         except Exception as exc:
             self._settle_unmeasured(op_id, "failed", "target_failure")
-            raise _target_failure() from exc
+            raise target_failure() from exc
         self._settle(op_id, "succeeded")
         self._set(t.account_usage(self._state, response, max_tokens=budgets.max_tokens))
         stop = usage_stop(self._state.counters, budgets)
@@ -682,47 +681,3 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         self._hub.emit(
             "operation_settled", operation_id=op_id, status=status, reason=reason
         )
-
-
-def _target_failure() -> ArtemisError:
-    return TargetError("the agent target raised an error", reason="target_failure")
-
-
-def _check_response(response: object) -> None:
-    """Refuse a target answer outside the protocol before anything uses it.
-
-    Tool-call ids must be non-empty and distinct (results are correlated by
-    them), and usage, when reported, must be two non-negative integers.
-    """
-    if not isinstance(response, TargetResponse):
-        raise InvalidResponseError(
-            "the target returned something other than a TargetResponse"
-        )
-    if response.text is not None and not isinstance(response.text, str):
-        raise InvalidResponseError("the target's text is not a string")
-    seen: set[str] = set()
-    for position, call in enumerate(response.tool_calls):
-        if not isinstance(call, ToolCall) or not all(
-            isinstance(v, str) for v in (call.id, call.name, call.arguments)
-        ):
-            raise InvalidResponseError("the target returned a malformed tool call")
-        if not call.id:
-            raise InvalidResponseError(f"the target's tool call {position} has no id")
-        if call.id in seen:
-            raise InvalidResponseError(
-                f"the target's tool call {position} repeats the id of an earlier call"
-            )
-        seen.add(call.id)
-    usage = response.usage
-    if usage is not None and not (
-        isinstance(usage, Usage)
-        and _token_count(usage.input_tokens)
-        and _token_count(usage.output_tokens)
-    ):
-        raise InvalidResponseError(
-            "the target's usage is not two non-negative integer token counts"
-        )
-
-
-def _token_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -172,3 +172,18 @@ async def test_an_interrupted_tool_call_is_never_retried(tmp_path: Path) -> None
     assert record.operations.unknown == 1
     assert result.state is not None
     assert "out/a.md" not in result.state["files"]
+
+
+async def test_a_failed_tool_call_is_answered_not_retried(tmp_path: Path) -> None:
+    missing = {
+        "tool_calls": [{"name": "read_file", "arguments": {"path": "docs/none.md"}}]
+    }
+    workflow = workflow_dict(outcomes=[], **RETRIES)
+    path = write_workflow(tmp_path, workflow, [missing, {"text": "Done."}])
+    result = await ArtemisKit().run_workflow(workflow=path)
+    record = result.record
+    assert record.execution.status == "completed"
+    assert record.budget.used.tool_calls == 1
+    assert record.faults.retries == 0
+    assert (record.tools[0].failed, record.tools[0].attempts) == (1, 1)
+    assert [m.is_error for m in result.transcript if m.role == "tool"] == [True]
