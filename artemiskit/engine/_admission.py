@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Admission", "admit_tool_call"]
 
+#: Python's default limit for converting digits to an int; kept even when an
+#: application lifts the interpreter's own limit.
+_MAX_INTEGER_DIGITS = 4300
+
 
 @attrs.frozen(kw_only=True)
 class Admission:
@@ -38,16 +42,23 @@ def _decode(text: str) -> object:
 
     Raises:
         ValueError: The text is not strict JSON (``NaN`` and ``Infinity`` are
-            refused, and so are integers too long to convert).
+            refused, and so are integers of more than `_MAX_INTEGER_DIGITS`
+            digits, whatever the interpreter's own limit).
         RecursionError: The text nests deeper than the parser can follow.
     """
     if not text.strip():
         return {}
-    return json.loads(text, parse_constant=_refuse_constant)
+    return json.loads(text, parse_constant=_refuse_constant, parse_int=_integer)
 
 
 def _refuse_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > _MAX_INTEGER_DIGITS:
+        raise ValueError("integer too long")
+    return int(digits)
 
 
 def _value_problem(arguments: dict[str, Any]) -> str | None:

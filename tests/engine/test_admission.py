@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -106,3 +107,29 @@ async def test_hostile_probe_arguments_fail_the_preflight(
     assert record.preflight.reason in ("invalid_arguments", "wrong_arguments")
     assert result.exit_code == 3
     record_to_dict(record)
+
+
+async def test_huge_integers_are_refused_even_when_the_interpreter_allows_them(
+    tmp_path: Path,
+) -> None:
+    workflow = workflow_dict(
+        environment={"state": {"records": {"tickets": {"T-1": {"n": 1}}}}},
+        tools=[{"name": "update_record", "allow": {"tables": ["tickets"]}}],
+        outcomes=[],
+    )
+    path = tmp_path / "workflow.yaml"
+    path.write_text(json.dumps(workflow), encoding="utf-8")
+    huge = "9" * 5000
+    arguments = '{"table": "tickets", "id": "T-1", "fields": {"n": ' + huge + "}}"
+    call = {"name": "update_record", "arguments": arguments}
+    script = {"version": 1, "responses": [{"tool_calls": [call]}, {"text": "ok"}]}
+    (tmp_path / "agent.script.yaml").write_text(json.dumps(script), encoding="utf-8")
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        result = await ArtemisKit().run_workflow(workflow=path)
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert result.record.execution.reason == "invalid_arguments"
+    assert result.state is not None
+    assert result.state["records"]["tickets"]["T-1"] == {"n": 1}
