@@ -28,6 +28,7 @@ from artemiskit.config._judge import load_judge_config
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.engine._state import LocalState
+from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.providers._digest import credential_digest, transport_digest
 from artemiskit.records._record import TargetInfo
 from artemiskit.targets._protocol import (
@@ -96,6 +97,7 @@ def create_agent_workflow_session(
     checkpoint_mode: Literal["create", "resume"] = "create",
     configuration_id: str | None = None,
     pause_after_actions: int | None = None,
+    ledger_limit: int = MAX_LEDGER,
 ) -> WorkflowSession:
     """Create the low-level session for a validated workflow and a target.
 
@@ -124,13 +126,16 @@ def create_agent_workflow_session(
             bound to.
         pause_after_actions: Pause at the first safe boundary after this many
             actions of this attempt (needs a checkpoint store).
+        ledger_limit: How many operations the ledger keeps (default 10,000);
+            older ones are counted as omitted, the record discloses the
+            truncation and trace assertions become unavailable.
 
     Returns:
         A session ready to `run()`.
 
     Raises:
         WorkflowError: The workflow references a fixture and no root was given,
-            or the cleanup timeout is out of range.
+            or the cleanup timeout or ledger limit is out of range.
     """
     if workflow.environment.fixture is not None and fixture_root is None:
         raise WorkflowError(
@@ -141,6 +146,12 @@ def create_agent_workflow_session(
     if cleanup_timeout_ms is not None and not 1 <= cleanup_timeout_ms <= 10_000:
         raise WorkflowError(
             "cleanup_timeout_ms must be between 1 and 10000", reason="invalid_option"
+        )
+    if isinstance(ledger_limit, bool) or not (
+        isinstance(ledger_limit, int) and 1 <= ledger_limit <= MAX_LEDGER
+    ):
+        raise WorkflowError(
+            f"ledger_limit must be between 1 and {MAX_LEDGER}", reason="invalid_option"
         )
     spec = workflow.environment
     return WorkflowSession(
@@ -166,6 +177,7 @@ def create_agent_workflow_session(
         configuration_id=configuration_id,
         pause_after_actions=pause_after_actions,
         target_label=target_label,
+        ledger_limit=ledger_limit,
     )
 
 
@@ -176,7 +188,7 @@ _PREFLIGHT_MODES: dict[bool | str, PreflightMode] = {
 }
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class CheckpointOptions:
     """Explicit checkpointing for one run (SPEC 3.5).
 
@@ -192,6 +204,12 @@ class CheckpointOptions:
     directory: str | os.PathLike[str]
     mode: Literal["create", "resume"] = "create"
     configuration_id: str | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"CheckpointOptions(mode={self.mode!r}, "
+            f"configuration_id={self.configuration_id!r})"
+        )
 
 
 class ArtemisKit:

@@ -8,6 +8,7 @@ outcome evaluation and a metadata-only record.
 
 from __future__ import annotations
 
+import math
 import uuid
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,7 @@ from artemiskit.engine._preflight import (
     probe_problem,
 )
 from artemiskit.engine._recovery import CheckpointMode, RecoveryMixin
+from artemiskit.engine._responses import check_response, target_failure
 from artemiskit.engine._state import (
     LocalState,
     OperationStatus,
@@ -66,7 +68,6 @@ from artemiskit.targets._protocol import (
     Message,
     TargetRequest,
     TargetResponse,
-    ToolCall,
     ToolDefinition,
 )
 from artemiskit.targets._scripted import ScriptedTarget
@@ -85,7 +86,7 @@ __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]
 MAX_CLEANUP_TIMEOUT_MS = 10_000
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class WorkflowResult:
     """What a run leaves.
 
@@ -108,6 +109,17 @@ class WorkflowResult:
     def exit_code(self) -> int:
         """The SPEC 9 exit code of this run."""
         return self.record.exit_code
+
+    def __repr__(self) -> str:
+        """Identities and statuses only: never the state or the transcript."""
+        record = self.record
+        return (
+            f"WorkflowResult(run_id={record.run_id!r}, "
+            f"attempt_id={record.attempt_id!r}, "
+            f"status={record.execution.status!r}, "
+            f"reason={record.execution.reason!r}, exit_code={record.exit_code}, "
+            f"task_verification={record.task_verification.status!r})"
+        )
 
 
 def _stop_for(exc: ArtemisError) -> Stop:
@@ -147,6 +159,7 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         configuration_id: str | None = None,
         pause_after_actions: int | None = None,
         target_label: str | None = None,
+        ledger_limit: int = t.MAX_LEDGER,
     ) -> None:
         self._workflow = workflow
         self._target_label = target_label or (
@@ -183,11 +196,25 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         self._result: WorkflowResult | None = None
         self._cancel_scope: anyio.CancelScope | None = None
         self._cancel_requested = False
+        self._deadline = math.inf
+        self._ledger_limit = ledger_limit
         self._init_recovery(
             store=checkpoint_store,
             mode=checkpoint_mode,
             configuration_id=configuration_id,
             pause_after_actions=pause_after_actions,
+        )
+
+    def __repr__(self) -> str:
+        """Identities and status only: never the conversation or the state."""
+        if self._result is not None:
+            status = self._result.record.execution.status
+        else:
+            status = "running" if self._started else "not_started"
+        return (
+            f"WorkflowSession(run_id={self.run_id!r}, "
+            f"attempt_id={self.attempt_id!r}, workflow={self._workflow.name!r}, "
+            f"status={status!r})"
         )
 
     @property
@@ -327,6 +354,7 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         if remaining is None:
             remaining = self._workflow.budgets.timeout_ms / 1000
         deadline = anyio.current_time() + remaining
+        self._deadline = deadline
         environment: Environment | None = None
         try:
             with anyio.CancelScope() as self._cancel_scope:
@@ -510,6 +538,10 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
                 return
             if not response.tool_calls:
                 self._set(t.finish_turn(self._state))
+        stop = await self._admission_stop()
+        if stop is not None:
+            self._stop(stop)
+            return
         self._set(t.complete(self._state))
         self._hub.emit("execution_completed")
 
@@ -518,7 +550,9 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
     ) -> TargetResponse | None:
         """One admitted model request; ``None`` when a budget rule stopped the run."""
         budgets = self._workflow.budgets
-        stop = model_request_stop(self._state.counters, budgets)
+        stop = await self._admission_stop() or model_request_stop(
+            self._state.counters, budgets
+        )
         if stop is not None:
             self._stop(stop)
             return None
@@ -530,7 +564,9 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         request = TargetRequest(
             messages=messages, tools=tools, max_output_tokens=allowance
         )
-        state, op_id = t.admit_operation(self._state, kind="model_request")
+        state, op_id = t.admit_operation(
+            self._state, kind="model_request", ledger_limit=self._ledger_limit
+        )
         self._set(state)
         await self._commit()
         cursor = state.cursor
@@ -543,13 +579,16 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         )
         try:
             response = await self._target.respond(request)
-            _check_response(response)
+            check_response(response)
+        except anyio.get_cancelled_exc_class():
+            self._settle_unmeasured(op_id, "unknown", "interrupted")
+            raise
         except ArtemisError as exc:
-            self._settle(op_id, "failed", exc.reason)
+            self._settle_unmeasured(op_id, "failed", exc.reason)
             raise
         except Exception as exc:
-            self._settle(op_id, "failed", "target_failure")
-            raise _target_failure() from exc
+            self._settle_unmeasured(op_id, "failed", "target_failure")
+            raise target_failure() from exc
         self._settle(op_id, "succeeded")
         self._set(t.account_usage(self._state, response, max_tokens=budgets.max_tokens))
         stop = usage_stop(self._state.counters, budgets)
@@ -557,6 +596,26 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
             self._stop(stop)
             return None
         return response
+
+    def _settle_unmeasured(
+        self, op_id: str, status: OperationStatus, reason: str
+    ) -> None:
+        """Settle a request without a valid response: its usage is unknown."""
+        self._set(t.count_unmeasured(self._state))
+        self._settle(op_id, status, reason)
+
+    async def _admission_stop(self) -> Stop | None:
+        """Why nothing new may be admitted now: a cancel request or the deadline.
+
+        The scheduling point lets a pending cancellation in; the explicit checks
+        hold even when a target never yields or shields itself from cancellation.
+        """
+        await anyio.lowlevel.checkpoint()
+        if self._cancel_requested:
+            return Stop(status="cancelled", reason="cancelled", exit_code=130)
+        if anyio.current_time() >= self._deadline:
+            return Stop(status="deadline_exceeded", reason="timeout_ms", exit_code=6)
+        return None
 
     async def _safe_boundary(self) -> bool:
         """Commit the state; False when the run pauses here."""
@@ -586,13 +645,18 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
                 return
             problem = probe_problem(first, nonce)
             if problem is None:
-                stop = tool_call_stop(self._state.counters, self._workflow.budgets)
+                stop = await self._admission_stop() or tool_call_stop(
+                    self._state.counters, self._workflow.budgets
+                )
                 if stop is not None:
                     self._stop(stop)
                     return
                 self._set(t.count_tool_attempt(self._state))
                 state, op_id = t.admit_operation(
-                    self._state, kind="tool_call", tool=PROBE_TOOL.name
+                    self._state,
+                    kind="tool_call",
+                    tool=PROBE_TOOL.name,
+                    ledger_limit=self._ledger_limit,
                 )
                 self._set(state)
                 self._settle(op_id, "succeeded")
@@ -636,26 +700,3 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         self._hub.emit(
             "operation_settled", operation_id=op_id, status=status, reason=reason
         )
-
-
-def _target_failure() -> ArtemisError:
-    return TargetError("the agent target raised an error", reason="target_failure")
-
-
-def _check_response(response: object) -> None:
-    """Refuse a target answer outside the protocol before anything uses it."""
-    if not isinstance(response, TargetResponse):
-        raise InvalidResponseError(
-            "the target returned something other than a TargetResponse"
-        )
-    if response.text is not None and not isinstance(response.text, str):
-        raise InvalidResponseError("the target's text is not a string")
-    for call in response.tool_calls:
-        if not isinstance(call, ToolCall) or not all(
-            isinstance(v, str) for v in (call.id, call.name, call.arguments)
-        ):
-            raise InvalidResponseError("the target returned a malformed tool call")
-    if response.usage is not None and (
-        response.usage.input_tokens < 0 or response.usage.output_tokens < 0
-    ):
-        raise InvalidResponseError("the target reported negative usage")

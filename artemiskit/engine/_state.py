@@ -4,6 +4,7 @@ Everything a checkpoint needs to continue a run lives here: the conversation, th
 cursor, the budget counters, the operation ledger (every model request and tool
 call, admitted before it is invoked and settled after), the tool trace, state-change
 evidence, policy denials and the detached local state of the non-file tools.
+Reprs show positions, counts and statuses, never the conversation or the state.
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ class StateChange:
     after: str | None
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class Draft:
     """A local draft message; never sent."""
 
@@ -141,8 +142,11 @@ class Draft:
     body: str
     status: Literal["draft"] = "draft"
 
+    def __repr__(self) -> str:
+        return f"Draft(id={self.id!r}, status={self.status!r})"
 
-@attrs.frozen(kw_only=True)
+
+@attrs.frozen(kw_only=True, repr=False)
 class Approval:
     """A local approval request; it stays pending."""
 
@@ -151,8 +155,11 @@ class Approval:
     reason: str
     status: Literal["pending"] = "pending"
 
+    def __repr__(self) -> str:
+        return f"Approval(id={self.id!r}, status={self.status!r})"
 
-@attrs.frozen(kw_only=True)
+
+@attrs.frozen(kw_only=True, repr=False)
 class Delegation:
     """A local delegated task; no agent runs it."""
 
@@ -161,8 +168,11 @@ class Delegation:
     task: str
     status: Literal["pending"] = "pending"
 
+    def __repr__(self) -> str:
+        return f"Delegation(id={self.id!r}, status={self.status!r})"
 
-@attrs.frozen(kw_only=True)
+
+@attrs.frozen(kw_only=True, repr=False)
 class LocalState:
     """The detached state of the non-file catalogue tools."""
 
@@ -171,6 +181,13 @@ class LocalState:
     drafts: tuple[Draft, ...] = ()
     approvals: tuple[Approval, ...] = ()
     delegations: tuple[Delegation, ...] = ()
+
+    def __repr__(self) -> str:
+        return (
+            f"LocalState(documents={len(self.documents)}, "
+            f"tables={len(self.records)}, drafts={len(self.drafts)}, "
+            f"approvals={len(self.approvals)}, delegations={len(self.delegations)})"
+        )
 
 
 @attrs.frozen(kw_only=True)
@@ -182,7 +199,7 @@ class Stop:
     exit_code: int
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class SessionState:
     """Everything the engine knows about a run, and nothing it could derive.
 
@@ -228,3 +245,13 @@ class SessionState:
     completed: bool = False
     preflight: PreflightSummary | None = None
     faults: FaultSchedule = attrs.field(factory=FaultSchedule)
+
+    def __repr__(self) -> str:
+        return (
+            f"SessionState(cursor={self.cursor!r}, "
+            f"messages={len(self.conversation)}, "
+            f"pending_calls={len(self.pending_calls)}, "
+            f"counters={self.counters!r}, "
+            f"operations={len(self.ledger) + self.ledger_omitted}, "
+            f"completed={self.completed}, stop={self.stop!r})"
+        )

@@ -41,6 +41,7 @@ class ToolCallRunner:
     _state: SessionState
     _hub: EventHub
     _declared: dict[str, ToolDeclaration]
+    _ledger_limit: int
 
     def _set(self, state: SessionState) -> None:
         raise NotImplementedError
@@ -59,13 +60,22 @@ class ToolCallRunner:
     async def _safe_boundary(self) -> bool:
         raise NotImplementedError
 
+    async def _admission_stop(self) -> Stop | None:
+        raise NotImplementedError
+
+    async def _tool_call_stop(self) -> Stop | None:
+        """Why another tool-call attempt may not be admitted, or ``None``."""
+        return await self._admission_stop() or tool_call_stop(
+            self._state.counters, self._workflow.budgets
+        )
+
     async def _run_tool_calls(self, environment: Environment) -> bool:
         """Answer every pending tool call; False when the execution stopped."""
         while self._state.pending_calls:
             if not await self._safe_boundary():
                 return False
             call = self._state.pending_calls[0]
-            stop = tool_call_stop(self._state.counters, self._workflow.budgets)
+            stop = await self._tool_call_stop()
             if stop is not None:
                 self._stop(stop)
                 return False
@@ -126,7 +136,7 @@ class ToolCallRunner:
         faulted = False
         while True:
             if attempt > 1:
-                stop = tool_call_stop(self._state.counters, self._workflow.budgets)
+                stop = await self._tool_call_stop()
                 if stop is not None:
                     self._finish_call(attempt - 1, succeeded=False, faulted=faulted)
                     self._stop(stop)
@@ -135,7 +145,11 @@ class ToolCallRunner:
             schedule, fault = self._state.faults.take(name, occurrence)
             self._set(t.update_faults(self._state, schedule))
             state, op_id = t.admit_operation(
-                self._state, kind="tool_call", tool=name, attempt=attempt
+                self._state,
+                kind="tool_call",
+                tool=name,
+                attempt=attempt,
+                ledger_limit=self._ledger_limit,
             )
             self._set(state)
             await self._commit()

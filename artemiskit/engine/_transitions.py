@@ -34,6 +34,7 @@ __all__ = [
     "answer_tool_call",
     "complete",
     "count_tool_attempt",
+    "count_unmeasured",
     "finish_turn",
     "open_turn",
     "record_change",
@@ -81,9 +82,18 @@ def open_turn(state: SessionState, user_text: str) -> SessionState:
 
 
 def admit_operation(
-    state: SessionState, *, kind: str, tool: str | None = None, attempt: int = 1
+    state: SessionState,
+    *,
+    kind: str,
+    tool: str | None = None,
+    attempt: int = 1,
+    ledger_limit: int = MAX_LEDGER,
 ) -> tuple[SessionState, str]:
-    """Record an operation as admitted, before it is invoked; return its id."""
+    """Record an operation as admitted, before it is invoked; return its id.
+
+    The ledger keeps the newest ``ledger_limit`` operations; older ones are
+    counted in ``ledger_omitted``.
+    """
     op_id = f"op-{state.next_operation:06d}"
     operation = Operation(
         id=op_id,
@@ -93,9 +103,9 @@ def admit_operation(
     )
     ledger = (*state.ledger, operation)
     omitted = state.ledger_omitted
-    if len(ledger) > MAX_LEDGER:
-        ledger = ledger[1:]
-        omitted += 1
+    if len(ledger) > ledger_limit:
+        omitted += len(ledger) - ledger_limit
+        ledger = ledger[-ledger_limit:]
     counters = state.counters
     if kind == "model_request":
         counters = attrs.evolve(
@@ -143,24 +153,31 @@ def count_tool_attempt(state: SessionState) -> SessionState:
     )
 
 
+def count_unmeasured(state: SessionState) -> SessionState:
+    """Count a model request whose usage is unknown (it failed or was cut off)."""
+    counters = state.counters
+    return attrs.evolve(
+        state,
+        counters=attrs.evolve(
+            counters, unmeasured_responses=counters.unmeasured_responses + 1
+        ),
+    )
+
+
 def account_usage(
     state: SessionState, response: TargetResponse, *, max_tokens: int | None
 ) -> SessionState:
     """Add a response's provider-reported usage (or its absence) to the counters."""
-    counters = state.counters
     if response.usage is None:
-        counters = attrs.evolve(
-            counters, unmeasured_responses=counters.unmeasured_responses + 1
-        )
-    else:
-        counters = attrs.evolve(
-            counters,
-            measured_responses=counters.measured_responses + 1,
-            measured_input_tokens=counters.measured_input_tokens
-            + response.usage.input_tokens,
-            measured_output_tokens=counters.measured_output_tokens
-            + response.usage.output_tokens,
-        )
+        return count_unmeasured(state)
+    counters = attrs.evolve(
+        state.counters,
+        measured_responses=state.counters.measured_responses + 1,
+        measured_input_tokens=state.counters.measured_input_tokens
+        + response.usage.input_tokens,
+        measured_output_tokens=state.counters.measured_output_tokens
+        + response.usage.output_tokens,
+    )
     overshoot = state.overshoot_tokens
     if max_tokens is not None and counters.measured_tokens > max_tokens:
         overshoot = counters.measured_tokens - max_tokens

@@ -71,6 +71,36 @@ def _nonneg_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def _unencodable_text(doc: YamlDocument, data: dict[Any, Any]) -> list[Problem]:
+    """Lone surrogates anywhere but in tool-call arguments.
+
+    Arguments are the model's own words: a script plays a hostile model with them,
+    and admission refuses them as an ``invalid_arguments`` denial (SPEC 11).
+    """
+    found: list[Problem] = []
+    for key, value in data.items():
+        if key != "responses" or not isinstance(value, list):
+            found += surrogate_problems(doc, {key: value})
+            continue
+        for index, entry in enumerate(value):
+            where: KeyPath = ("responses", index)
+            if not isinstance(entry, dict):
+                found += surrogate_problems(doc, entry, where)
+                continue
+            for field, item in entry.items():
+                if field != "tool_calls" or not isinstance(item, list):
+                    found += surrogate_problems(doc, {field: item}, where)
+                    continue
+                for position, call in enumerate(item):
+                    at: KeyPath = (*where, "tool_calls", position)
+                    if not isinstance(call, dict):
+                        found += surrogate_problems(doc, call, at)
+                        continue
+                    others = {k: v for k, v in call.items() if k != "arguments"}
+                    found += surrogate_problems(doc, others, at)
+    return found
+
+
 def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, ...]:
     """Parse and check a script.
 
@@ -87,9 +117,7 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
     if not isinstance(data, dict):
         problem = Problem(message="must be a mapping", source=source, line=1, column=1)
         raise _invalid(source, [problem])
-    # A tool call's `arguments` given as a JSON text may still hold "\\ud800"
-    # escapes: that is how a script plays a hostile model.
-    problems += surrogate_problems(doc, data)
+    problems += _unencodable_text(doc, data)
     if problems:
         raise _invalid(source, problems)
     for key in data:

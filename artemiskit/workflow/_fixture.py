@@ -45,7 +45,7 @@ __all__ = [
 MAX_FIXTURE_FILE_BYTES = MAX_ENVIRONMENT_BYTES
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class FixtureContents:
     """What a fixture adds to the environment.
 
@@ -58,6 +58,12 @@ class FixtureContents:
     documents: dict[str, Document] = attrs.field(factory=dict)
     records: dict[str, dict[str, dict[str, Any]]] = attrs.field(factory=dict)
     files: dict[str, str] = attrs.field(factory=dict)
+
+    def __repr__(self) -> str:
+        return (
+            f"FixtureContents(documents={len(self.documents)}, "
+            f"tables={len(self.records)}, files={len(self.files)})"
+        )
 
 
 def _refuse(reference: str, message: str) -> FixtureError:

@@ -330,19 +330,13 @@ def test_a_surrogate_files_key_is_located_exit_2(tmp_path: Path) -> None:
             "$.responses[0].tool_calls[0].arguments.n",
         ),
         (
-            "script argument",
-            '{"version": 1, "responses": [{"tool_calls": [{"name": "read_file", '
-            f'"arguments": {{"path": {SURROGATE}}}}}]}}]}}',
-            "$.responses[0].tool_calls[0].arguments.path",
-        ),
-        (
             "script id",
             '{"version": 1, "responses": [{"tool_calls": [{"name": "read_file", '
             f'"id": {HUGE_HEX}}}]}}]}}',
             "$.responses[0].tool_calls[0].id",
         ),
     ],
-    ids=["huge-argument", "surrogate-argument", "huge-id"],
+    ids=["huge-argument", "huge-id"],
 )
 def test_hostile_script_values_are_located_exit_2(
     tmp_path: Path, where: str, text: str, key_path: str
@@ -354,6 +348,21 @@ def test_hostile_script_values_are_located_exit_2(
     assert "Traceback" not in done.stderr
     located(done.stderr, "agent.script.yaml", key_path)
     assert "agent.script.yaml: invalid script" in done.stderr
+
+
+def test_a_surrogate_script_argument_plays_a_hostile_model(tmp_path: Path) -> None:
+    # Arguments are the model's words (SPEC 11): a lone surrogate in them is the
+    # model's invalid call, denied at admission, not an invalid script.
+    path = write_workflow(tmp_path)
+    (tmp_path / "agent.script.yaml").write_text(
+        '{"version": 1, "responses": [{"tool_calls": [{"name": "read_file", '
+        f'"arguments": {{"path": {SURROGATE}}}}}]}}]}}'
+    )
+    done = akit("workflow", "run", path, "--json")
+    assert done.returncode == 4, done.stderr
+    assert "Traceback" not in done.stderr
+    record = json.loads(done.stdout)
+    assert record["execution"]["reason"] == "invalid_arguments"
 
 
 @pytest.mark.parametrize(
