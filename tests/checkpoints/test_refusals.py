@@ -11,6 +11,7 @@ import pytest
 
 from artemiskit._errors import CheckpointError, FileAccessError, SessionStateError
 from artemiskit.checkpoints import CheckpointLimits, LocalCheckpointStore
+from artemiskit.checkpoints._envelope import JOURNAL_HEADER_SIZE
 
 from ._helpers import FOREIGN_UID, build, flip_byte, refusal, resume_and_load
 
@@ -163,7 +164,7 @@ async def test_truncated_snapshot_is_refused(checkpoint: Path, keep: int) -> Non
 def frame_offsets(journal: Path) -> list[int]:
     """Start offsets of each frame in a journal written from ENTRIES."""
     data = journal.read_bytes()
-    offsets, cursor = [], 52
+    offsets, cursor = [], JOURNAL_HEADER_SIZE
     while cursor < len(data):
         offsets.append(cursor)
         length = int.from_bytes(data[cursor + 12 : cursor + 16], "big")
@@ -230,7 +231,7 @@ async def test_torn_final_entry_is_dropped_and_reported(
 async def test_unknown_snapshot_version_is_refused(checkpoint: Path) -> None:
     path = checkpoint / "snapshot.ckpt"
     header, _, payload = path.read_bytes().partition(b"\n")
-    fields = json.loads(header) | {"version": 2}
+    fields = json.loads(header) | {"version": 3}
     path.write_bytes(json.dumps(fields).encode() + b"\n" + payload)
     exc = await refused_on_resume(checkpoint, "unknown_checkpoint_version")
     assert "version" in str(exc)
@@ -239,7 +240,7 @@ async def test_unknown_snapshot_version_is_refused(checkpoint: Path) -> None:
 async def test_unknown_journal_version_is_refused(checkpoint: Path) -> None:
     path = checkpoint / "journal.ckpt"
     data = bytearray(path.read_bytes())
-    data[8:12] = (2).to_bytes(4, "big")
+    data[8:12] = (3).to_bytes(4, "big")
     path.write_bytes(bytes(data))
     await refused_on_resume(checkpoint, "unknown_checkpoint_version")
 
