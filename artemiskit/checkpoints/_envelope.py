@@ -13,8 +13,9 @@ the payload::
 
 The checksum covers the header's other fields and the exact payload bytes; it is
 the snapshot's digest. The generation counts snapshot commits; ``parent`` is the
-digest of the snapshot this one replaced (empty for the first), so a checkpoint's
-snapshots form one chain.
+digest of the snapshot this one replaced, or for the first a random value of the
+same form, so a checkpoint's snapshots form one chain that no other checkpoint
+shares, even one with the same payloads.
 
 Journal (``journal.ckpt``): an 84-byte file header (magic ``AKCKJRNL``, version,
 generation, the digest of its snapshot, sha256 of those), then frames::
@@ -124,7 +125,7 @@ class Snapshot:
     Attributes:
         generation: How many snapshots this checkpoint has committed (from 1).
         digest: This snapshot's sha256 (hex), which its journal names.
-        parent: The digest of the snapshot it replaced; empty for the first.
+        parent: The digest of the snapshot it replaced (random for the first).
         payload: The engine's JSON object.
     """
 
@@ -149,14 +150,15 @@ def _is_digest(value: object) -> bool:
 
 
 def encode_snapshot(
-    payload: bytes, generation: int, *, parent: str = ""
+    payload: bytes, generation: int, *, parent: str
 ) -> tuple[bytes, str]:
     """Frame canonical payload bytes as a snapshot file.
 
     Args:
         payload: The payload as canonical JSON.
         generation: The snapshot's generation (from 1).
-        parent: The digest of the snapshot this one replaces; empty for the first.
+        parent: The digest of the snapshot this one replaces; for the first, 64
+            random hex digits.
 
     Returns:
         The file's bytes and the snapshot's digest.
@@ -198,13 +200,12 @@ def decode_snapshot(data: bytes) -> Snapshot:
         header.get("sha256"),
     )
     if (
-        set(header)
-        != {"format", "generation", "length", "parent", "sha256", "version"}
+        set(header) != {"format", "generation", "length", "parent", "sha256", "version"}
         or type(generation) is not int
         or generation < 1
         or type(length) is not int
         or not isinstance(parent, str)
-        or not (_is_digest(parent) or (parent == "" and generation == 1))
+        or not _is_digest(parent)
         or not isinstance(digest, str)
         or canonical_json(header) != data[:end]  # exactly as written
     ):

@@ -1,10 +1,10 @@
 """The journal file of an open local checkpoint: append-only, bound to a snapshot.
 
 ``journal.ckpt`` holds the entries appended since its snapshot, which its header
-names by generation and digest (see `artemiskit.checkpoints._envelope` for the bytes). An append writes one frame to
-the end of the file (``O_APPEND``) and fsyncs it, so its cost does not depend on how
-many entries came before. A reset replaces the file atomically with an empty
-journal for a new generation.
+names by generation and digest (see `artemiskit.checkpoints._envelope` for the
+bytes). An append writes one frame to the end of the file (``O_APPEND``) and fsyncs
+it, so its cost does not depend on how many entries came before. A reset replaces
+the file atomically with an empty journal for a new snapshot.
 
 `Journal` remembers the length it verified or wrote; a file that no longer has that
 length was changed by something else while the claim was held, which is refused.

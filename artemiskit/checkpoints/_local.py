@@ -9,14 +9,14 @@ Layout of the directory (mode 0700; every file 0600, owned by the current user):
     recovery.guard     present while a recovery is in progress (or crashed)
 
 A snapshot commit replaces ``snapshot.ckpt`` (naming the digest of the snapshot it
-replaces) and then starts an empty ``journal.ckpt`` bound to the new snapshot's
-generation and digest, each by temp file + fsync + rename +
-directory fsync. A crash between the two leaves the previous generation's journal,
-whose entries the new snapshot already contains: resuming replaces it with an empty
-one if it names the new snapshot's parent. A journal naming any other snapshot
-(for instance one copied from another checkpoint) is refused as corrupt. Resuming
-also cuts a torn final entry off the journal (it was never acknowledged) and reports
-it through `LoadedCheckpoint.torn_tail`.
+replaces, or a random origin for the first) and then starts an empty
+``journal.ckpt`` bound to the new snapshot's generation and digest, each by temp
+file + fsync + rename + directory fsync. A crash between the two leaves the previous
+generation's journal, whose entries the new snapshot already contains: resuming
+replaces it with an empty one if it names the new snapshot's parent. A journal
+naming any other snapshot (for instance one copied from another checkpoint) is
+refused as corrupt. Resuming also cuts a torn final entry off the journal (it was
+never acknowledged) and reports it through `LoadedCheckpoint.torn_tail`.
 
 Nothing here deletes checkpoint data or sends it anywhere; only temporary files a
 crashed writer left behind are removed once the claim is held.
@@ -25,6 +25,7 @@ crashed writer left behind are removed once the claim is held.
 from __future__ import annotations
 
 import os
+import secrets
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -242,9 +243,8 @@ class LocalCheckpointStore:
         session = self._session_for(writing=True)
         body = envelope.canonical_json(dict(payload))
         generation = session.generation + 1
-        data, digest = envelope.encode_snapshot(
-            body, generation, parent=session.journal.snapshot
-        )
+        parent = session.journal.snapshot or secrets.token_hex(32)
+        data, digest = envelope.encode_snapshot(body, generation, parent=parent)
         if len(data) > self._limits.max_snapshot_bytes:
             raise self._too_large("snapshot")
         try:

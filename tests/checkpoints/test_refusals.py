@@ -407,3 +407,43 @@ async def test_open_requires_a_known_mode(tmp_path: Path) -> None:
     with pytest.raises(SessionStateError):
         await store.load()
     assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("name", ["journal.ckpt", "snapshot.ckpt"])
+async def test_file_of_another_checkpoint_is_refused(
+    checkpoint: Path, tmp_path: Path, name: str
+) -> None:
+    """Same generation, same shape: only the digest binding tells them apart."""
+    other = tmp_path / "other"
+    await build(other, {"state": "ready"}, ENTRIES[:1])
+    (checkpoint / name).unlink()
+    shutil.copy2(other / name, checkpoint / name)
+    exc = await refused_on_resume(checkpoint, "corrupt_checkpoint")
+    assert "another snapshot" in str(exc)
+
+
+async def test_journal_of_a_parent_from_another_checkpoint_is_refused(
+    checkpoint: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    await build(other, {"state": "ready"}, ENTRIES)
+    store = LocalCheckpointStore(checkpoint)
+    await store.open(mode="resume")
+    await store.commit_snapshot({"state": "compacted"})
+    await store.close()
+    (checkpoint / "journal.ckpt").unlink()  # generation 1, but not this chain's
+    shutil.copy2(other / "journal.ckpt", checkpoint / "journal.ckpt")
+    await refused_on_resume(checkpoint, "corrupt_checkpoint")
+
+
+async def test_fifo_artifact_is_refused(checkpoint: Path) -> None:
+    artifact = checkpoint / "artifacts" / "sandbox"
+    artifact.unlink()
+    os.mkfifo(artifact, 0o600)
+    store = LocalCheckpointStore(checkpoint)
+    await store.open(mode="resume")
+    try:
+        exc = await refusal(store.read_artifact("sandbox"))
+        assert exc.reason == "not_a_file"
+    finally:
+        await store.close()
