@@ -181,7 +181,9 @@ class CheckpointOptions:
         mode: ``create`` for a fresh run, ``resume`` to continue a paused one.
         configuration_id: The host's attestation of its transport/credentials/
             implementation; change it whenever they change materially. ``None``
-            derives one from the configured transport (and judge) digests.
+            derives one from the configured transport (and judge) digests, which
+            only works for a target built from trusted configuration: with your
+            own ``client`` or ``target`` it is required.
     """
 
     directory: str | os.PathLike[str]
@@ -254,13 +256,28 @@ class ArtemisKit:
             A session ready to `run()`.
 
         Raises:
-            SessionStateError: Both ``client`` and ``target`` were given.
+            SessionStateError: Both ``client`` and ``target`` were given
+                (``invalid_option``), or ``checkpoint`` with a ``client`` or
+                ``target`` has no ``configuration_id``
+                (``configuration_id_required``).
             ConfigError: The provider entry is missing or lacks a credential.
             UnsupportedError: The provider type cannot run here.
         """
         if client is not None and target is not None:
             raise SessionStateError(
                 "pass either client or target, not both", reason="invalid_option"
+            )
+        if (
+            checkpoint is not None
+            and checkpoint.configuration_id is None
+            and (client is not None or target is not None)
+        ):
+            raise SessionStateError(
+                "checkpointing with your own client or target needs an explicit "
+                "CheckpointOptions.configuration_id: ArtemisKit cannot look inside "
+                "it, so a resume under another client or target could not be told "
+                "apart",
+                reason="configuration_id_required",
             )
         if isinstance(workflow, Workflow):
             loaded = workflow
