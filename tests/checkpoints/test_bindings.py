@@ -1,13 +1,15 @@
-"""What a checkpoint is bound to, through the SDK: refusals before any model call.
+"""What a checkpoint is bound to: refusals before any model call.
 
-Each test runs in this process on asyncio and trio, with real checkpoint
+The SDK tests run in this process on asyncio and trio, with real checkpoint
 directories; targets and environment factories count their calls so a test can
-prove that a refusal came before anything could have an effect.
+prove that a refusal came before anything could have an effect. The judge crash
+test kills a real `akit` process with SIGKILL.
 """
 
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -26,6 +28,10 @@ from artemiskit import (
 )
 from artemiskit.environments._simulated import SimulatedFactory
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict, write_workflow
+from tests.providers._chat_server import ChatServer, NeverAnswer
+
+from ._processes import Case, fingerprint
+from .test_resume import assert_refused
 
 JUDGED = workflow_dict(
     outcomes=[
@@ -170,3 +176,48 @@ async def test_judge_configuration_is_bound_into_the_checkpoint(
     resumed = await kit.run_workflow(workflow=path, judge=judge, checkpoint=resume)
     assert resumed.exit_code == 0
     assert resumed.record.task_verification.status == "passed"
+
+
+def test_sigkill_during_a_slow_judge_leaves_a_terminal_checkpoint(
+    tmp_path: Path,
+) -> None:
+    """Outcomes are evaluated only after the terminal checkpoint is committed.
+
+    The judge is a real HTTP server on 127.0.0.1 that holds its request; once it
+    has the request, the run is killed. Had the checkpoint not been terminal yet,
+    resume would see a crashed attempt instead.
+    """
+    case = Case(tmp_path / "case", JUDGED, PASSING_SCRIPT)
+    with ChatServer() as server:
+        server.enqueue(NeverAnswer())
+        judge = case.folder / "judge.yaml"
+        slow = {
+            "type": "openai",
+            "base_url": server.url,
+            "api_key": "k",
+            "request_timeout_ms": 600_000,
+        }
+        judge.write_text(
+            json.dumps(
+                {
+                    "provider": "slow",
+                    "model": "judge",
+                    "timeout_ms": 600_000,
+                    "providers": {"slow": slow},
+                }
+            ),
+            encoding="utf-8",
+        )
+        checkpoint = ("--checkpoint-dir", str(case.checkpoint))
+        running = case.start("run", *checkpoint, "--judge-config", str(judge))
+        try:
+            assert server.wait_for_hanging(1), "the judge request never arrived"
+        finally:
+            running.process.send_signal(signal.SIGKILL)
+        assert running.finish().code == -signal.SIGKILL
+        before = fingerprint(case.checkpoint)
+        done, record = case.resume("--judge-config", str(judge))
+        assert len(server.requests) == 1  # the refused resume called nobody
+    assert_refused(done, "terminal_checkpoint")
+    assert record is None
+    assert fingerprint(case.checkpoint) == before
