@@ -117,7 +117,8 @@ def create_agent_workflow_session(
             must declare checkpoint support.
         checkpoint_mode: ``create`` a new checkpoint or ``resume`` a paused one.
         configuration_id: The host configuration identity the checkpoint is
-            bound to.
+            bound to; required with a ``checkpoint_store``, since the engine
+            cannot look inside ``target``.
         pause_after_actions: Pause at the first safe boundary after this many
             actions of this attempt (needs a checkpoint store).
 
@@ -127,12 +128,21 @@ def create_agent_workflow_session(
     Raises:
         WorkflowError: The workflow references a fixture and no root was given,
             or the cleanup timeout is out of range.
+        SessionStateError: A ``checkpoint_store`` without a ``configuration_id``
+            (``configuration_id_required``).
     """
     if workflow.environment.fixture is not None and fixture_root is None:
         raise WorkflowError(
             "the workflow references environment.fixture, so a fixture_root is "
             "required",
             reason="fixture_root_required",
+        )
+    if checkpoint_store is not None and configuration_id is None:
+        raise SessionStateError(
+            "checkpointing needs an explicit configuration_id: the engine cannot "
+            "look inside the target, so a resume under another target could not "
+            "be told apart",
+            reason="configuration_id_required",
         )
     if cleanup_timeout_ms is not None and not 1 <= cleanup_timeout_ms <= 10_000:
         raise WorkflowError(

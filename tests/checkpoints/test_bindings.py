@@ -25,7 +25,10 @@ from artemiskit import (
     TargetRequest,
     TargetResponse,
     UnsupportedError,
+    create_agent_workflow_session,
+    load_agent_workflow,
 )
+from artemiskit.checkpoints import LocalCheckpointStore
 from artemiskit.environments._simulated import SimulatedFactory
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict, write_workflow
 from tests.providers._chat_server import ChatServer, NeverAnswer
@@ -81,6 +84,23 @@ async def test_own_client_or_target_needs_an_explicit_configuration_id(
     assert info.value.exit_code == 2
     assert "configuration_id" in str(info.value)
     assert custom.calls == 0
+    assert not checkpoint.exists()
+
+
+async def test_low_level_checkpointing_needs_an_explicit_configuration_id(
+    tmp_path: Path,
+) -> None:
+    path = write_workflow(tmp_path, workflow_dict(), PASSING_SCRIPT)
+    target = RefusingTarget()
+    checkpoint = tmp_path / "ckpt"
+    with pytest.raises(SessionStateError) as info:
+        create_agent_workflow_session(
+            workflow=await load_agent_workflow(path),
+            target=target,
+            checkpoint_store=LocalCheckpointStore(checkpoint),
+        )
+    assert info.value.reason == "configuration_id_required"
+    assert target.calls == 0
     assert not checkpoint.exists()
 
 
