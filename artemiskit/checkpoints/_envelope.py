@@ -40,7 +40,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-from typing import Any
+from typing import Any, TypeGuard
 
 import attrs
 
@@ -141,7 +141,7 @@ def _snapshot_digest(generation: int, parent: str, payload: bytes) -> str:
     return hashlib.sha256(canonical_json(signed) + b"\n" + payload).hexdigest()
 
 
-def _is_digest(value: object) -> bool:
+def _is_digest(value: object) -> TypeGuard[str]:
     return (
         isinstance(value, str)
         and len(value) == 64
@@ -204,7 +204,6 @@ def decode_snapshot(data: bytes) -> Snapshot:
         or type(generation) is not int
         or generation < 1
         or type(length) is not int
-        or not isinstance(parent, str)
         or not _is_digest(parent)
         or not isinstance(digest, str)
         or canonical_json(header) != data[:end]  # exactly as written

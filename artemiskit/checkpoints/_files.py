@@ -5,9 +5,8 @@ link, owned by the effective uid, mode exactly 0700), so a directory swapped aft
 the check is never followed. Files are opened with ``O_NOFOLLOW | O_NONBLOCK`` (a
 FIFO put in a file's place never blocks the open) and checked with ``fstat`` on the
 open descriptor: a regular file, owned by the effective uid, mode exactly 0600, one
-hard link, within its size bound. Writes use an exclusive
-temporary file (``O_CREAT | O_EXCL``, 0600), fsync, an atomic rename and a
-directory fsync.
+hard link, within its size bound. Writes use an exclusive temporary file
+(``O_CREAT | O_EXCL``, 0600), fsync, an atomic rename and a directory fsync.
 
 Refusals are `CheckpointError`; other operating system failures `FileAccessError`.
 """
