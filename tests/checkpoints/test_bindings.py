@@ -241,3 +241,23 @@ def test_sigkill_during_a_slow_judge_leaves_a_terminal_checkpoint(
     assert_refused(done, "terminal_checkpoint")
     assert record is None
     assert fingerprint(case.checkpoint) == before
+
+
+def test_cli_resume_under_another_judge_configuration_is_refused(
+    tmp_path: Path,
+) -> None:
+    case = Case(tmp_path / "case", JUDGED, PASSING_SCRIPT)
+    judge = write_judge(case.folder, "judge")
+    other_judge = write_judge(case.folder, "other-judge", timeout_ms=20_000)
+    done, _ = case.run("--judge-config", str(judge), pause_after=2)
+    assert done.code == 10, done.describe()
+    before = fingerprint(case.checkpoint)
+    for different in (("--judge-config", str(other_judge)), ()):
+        done, record = case.resume(*different)
+        assert_refused(done, "incompatible_checkpoint")
+        assert "configuration_id" in done.stderr
+        assert record is None
+    assert fingerprint(case.checkpoint) == before
+    done, record = case.resume("--judge-config", str(judge))
+    assert done.code == 0, done.describe()
+    assert record["judge"]["requests"] == 1
