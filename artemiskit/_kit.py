@@ -123,7 +123,8 @@ def create_agent_workflow_session(
             must declare checkpoint support.
         checkpoint_mode: ``create`` a new checkpoint or ``resume`` a paused one.
         configuration_id: The host configuration identity the checkpoint is
-            bound to.
+            bound to; required with a ``checkpoint_store``, since the engine
+            cannot look inside ``target``.
         pause_after_actions: Pause at the first safe boundary after this many
             actions of this attempt (needs a checkpoint store).
         ledger_limit: How many operations the ledger keeps (default 10,000);
@@ -136,12 +137,21 @@ def create_agent_workflow_session(
     Raises:
         WorkflowError: The workflow references a fixture and no root was given,
             or the cleanup timeout or ledger limit is out of range.
+        SessionStateError: A ``checkpoint_store`` without a ``configuration_id``
+            (``configuration_id_required``).
     """
     if workflow.environment.fixture is not None and fixture_root is None:
         raise WorkflowError(
             "the workflow references environment.fixture, so a fixture_root is "
             "required",
             reason="fixture_root_required",
+        )
+    if checkpoint_store is not None and configuration_id is None:
+        raise SessionStateError(
+            "checkpointing needs an explicit configuration_id: the engine cannot "
+            "look inside the target, so a resume under another target could not "
+            "be told apart",
+            reason="configuration_id_required",
         )
     if cleanup_timeout_ms is not None and not 1 <= cleanup_timeout_ms <= 10_000:
         raise WorkflowError(
@@ -198,7 +208,9 @@ class CheckpointOptions:
         mode: ``create`` for a fresh run, ``resume`` to continue a paused one.
         configuration_id: The host's attestation of its transport/credentials/
             implementation; change it whenever they change materially. ``None``
-            derives one from the configured transport (and judge) digests.
+            derives one from the configured transport (and judge) digests, which
+            only works for a target built from trusted configuration: with your
+            own ``client`` or ``target`` it is required.
     """
 
     directory: str | os.PathLike[str]
@@ -277,13 +289,28 @@ class ArtemisKit:
             A session ready to `run()`.
 
         Raises:
-            SessionStateError: Both ``client`` and ``target`` were given.
+            SessionStateError: Both ``client`` and ``target`` were given
+                (``invalid_option``), or ``checkpoint`` with a ``client`` or
+                ``target`` has no ``configuration_id``
+                (``configuration_id_required``).
             ConfigError: The provider entry is missing or lacks a credential.
             UnsupportedError: The provider type cannot run here.
         """
         if client is not None and target is not None:
             raise SessionStateError(
                 "pass either client or target, not both", reason="invalid_option"
+            )
+        if (
+            checkpoint is not None
+            and checkpoint.configuration_id is None
+            and (client is not None or target is not None)
+        ):
+            raise SessionStateError(
+                "checkpointing with your own client or target needs an explicit "
+                "CheckpointOptions.configuration_id: ArtemisKit cannot look inside "
+                "it, so a resume under another client or target could not be told "
+                "apart",
+                reason="configuration_id_required",
             )
         if isinstance(workflow, Workflow):
             loaded = workflow

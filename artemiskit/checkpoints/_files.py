@@ -2,11 +2,11 @@
 
 Everything goes through a directory file descriptor verified once (not a symbolic
 link, owned by the effective uid, mode exactly 0700), so a directory swapped after
-the check is never followed. Files are opened with ``O_NOFOLLOW`` and checked with
-``fstat`` on the open descriptor: a regular file, owned by the effective uid, mode
-exactly 0600, one hard link, within its size bound. Writes use an exclusive
-temporary file (``O_CREAT | O_EXCL``, 0600), fsync, an atomic rename and a
-directory fsync.
+the check is never followed. Files are opened with ``O_NOFOLLOW | O_NONBLOCK`` (a
+FIFO put in a file's place never blocks the open) and checked with ``fstat`` on the
+open descriptor: a regular file, owned by the effective uid, mode exactly 0600, one
+hard link, within its size bound. Writes use an exclusive temporary file
+(``O_CREAT | O_EXCL``, 0600), fsync, an atomic rename and a directory fsync.
 
 Refusals are `CheckpointError`; other operating system failures `FileAccessError`.
 """
@@ -27,6 +27,7 @@ __all__ = [
     "TEMP_SUFFIX",
     "create_exclusive",
     "fsync_directory",
+    "not_a_file",
     "open_directory",
     "open_private_file",
     "read_private_file",
@@ -40,6 +41,7 @@ FILE_MODE = 0o600
 TEMP_SUFFIX = ".tmp"
 
 _NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
+_NONBLOCKING = _NOFOLLOW | os.O_NONBLOCK
 _READ_CHUNK = 1024 * 1024
 
 
@@ -149,17 +151,25 @@ def fsync_directory(dir_fd: int, where: str) -> None:
         raise _io_error("sync the directory", where, exc) from exc
 
 
+def not_a_file(name: str, where: str) -> CheckpointError:
+    """The refusal of a checkpoint file that is not a regular file (a FIFO, ...)."""
+    return CheckpointError(
+        f"{name} in checkpoint directory {where} is not a regular file",
+        reason="not_a_file",
+    )
+
+
 def open_private_file(dir_fd: int, name: str, flags: int, *, where: str) -> int:
     """Open an existing checkpoint file without following links, and verify it.
 
     Raises:
         FileNotFoundError: The file does not exist (the caller decides).
-        CheckpointError: ``unsafe_link``, ``foreign_owner`` or
+        CheckpointError: ``unsafe_link``, ``not_a_file``, ``foreign_owner`` or
             ``unsafe_permissions``.
         FileAccessError: The file could not be opened.
     """
     try:
-        fd = os.open(name, flags | _NOFOLLOW, dir_fd=dir_fd)
+        fd = os.open(name, flags | _NONBLOCKING, dir_fd=dir_fd)
     except FileNotFoundError:
         raise
     except OSError as exc:
@@ -168,13 +178,16 @@ def open_private_file(dir_fd: int, name: str, flags: int, *, where: str) -> int:
                 f"{name} in checkpoint directory {where} is a symbolic link",
                 reason="unsafe_link",
             ) from exc
+        if exc.errno == errno.ENXIO:  # a FIFO or socket opened for writing
+            raise not_a_file(name, where) from exc
         raise _io_error(f"open {name}", where, exc) from exc
     try:
         status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:
+        if not stat.S_ISREG(status.st_mode):
+            raise not_a_file(name, where)
+        if status.st_nlink != 1:
             raise CheckpointError(
-                f"{name} in checkpoint directory {where} is not a plain file with "
-                "one link",
+                f"{name} in checkpoint directory {where} has more than one link",
                 reason="unsafe_link",
             )
         if status.st_uid != os.geteuid():

@@ -1,10 +1,10 @@
 """The journal file of an open local checkpoint: append-only, bound to a snapshot.
 
-``journal.ckpt`` holds the entries appended since the snapshot of its generation
-(see `artemiskit.checkpoints._envelope` for the bytes). An append writes one frame to
-the end of the file (``O_APPEND``) and fsyncs it, so its cost does not depend on how
-many entries came before. A reset replaces the file atomically with an empty
-journal for a new generation.
+``journal.ckpt`` holds the entries appended since its snapshot, which its header
+names by generation and digest (see `artemiskit.checkpoints._envelope` for the
+bytes). An append writes one frame to the end of the file (``O_APPEND``) and fsyncs
+it, so its cost does not depend on how many entries came before. A reset replaces
+the file atomically with an empty journal for a new snapshot.
 
 `Journal` remembers the length it verified or wrote; a file that no longer has that
 length was changed by something else while the claim was held, which is refused.
@@ -47,6 +47,7 @@ class Journal:
         self._limits = limits
         self._fd: int | None = None
         self.generation = 0
+        self.snapshot = ""
         self.entry_count = 0
         self.size = 0
         self.torn_tail = False
@@ -68,29 +69,34 @@ class Journal:
         except FileNotFoundError:
             return None
 
-    def recover(self, generation: int) -> None:
-        """Adopt the journal of snapshot ``generation`` as found after a restart.
+    def recover(self, snapshot: envelope.Snapshot) -> None:
+        """Adopt the journal of ``snapshot`` as found after a restart.
 
-        A missing journal (only possible after the first snapshot) or one of the
-        previous generation (a crash between the snapshot's rename and the reset)
-        holds nothing the snapshot lacks: it is replaced by an empty one. A torn
-        final entry is cut off and remembered in `torn_tail`.
+        A missing journal (only possible after the first snapshot) or the journal
+        of the snapshot's parent (a crash between the snapshot's rename and the
+        reset) holds nothing the snapshot lacks: it is replaced by an empty one.
+        A torn final entry is cut off and remembered in `torn_tail`.
 
         Raises:
             CheckpointError: The journal is missing, corrupt, too large, of an
-                unknown version or of another generation.
+                unknown version, or belongs to another snapshot (of this
+                checkpoint or of another one).
             FileAccessError: The journal could not be read or repaired.
         """
+        generation = snapshot.generation
         data = self._read()
         if data is None and generation != 1:
             raise CheckpointError(
                 f"the journal in {self._where} is missing", reason="corrupt_checkpoint"
             )
-        if data is None or envelope.decode_journal_generation(data) == generation - 1:
-            self.reset(generation)
+        if data is None or envelope.decode_journal_header(data) == (
+            generation - 1,
+            snapshot.parent,
+        ):
+            self.reset(generation, snapshot.digest)
             return
         scan = envelope.scan_journal(data, max_entry_bytes=self._limits.max_entry_bytes)
-        if scan.generation != generation:
+        if (scan.generation, scan.snapshot) != (generation, snapshot.digest):
             raise CheckpointError(
                 f"the journal in {self._where} belongs to another snapshot",
                 reason="corrupt_checkpoint",
@@ -110,16 +116,23 @@ class Journal:
             finally:
                 os.close(fd)
         self.generation = generation
+        self.snapshot = snapshot.digest
         self.entry_count = len(scan.entries)
         self.size = scan.clean_length
         self.torn_tail = scan.torn_tail
 
-    def reset(self, generation: int) -> None:
-        """Atomically replace the journal with an empty one for ``generation``."""
+    def reset(self, generation: int, snapshot: str) -> None:
+        """Atomically replace the journal with an empty one for a new snapshot.
+
+        Args:
+            generation: The snapshot's generation.
+            snapshot: The snapshot's digest.
+        """
         self.close()
-        header = envelope.encode_journal_header(generation)
+        header = envelope.encode_journal_header(generation, snapshot)
         write_atomically(self._dir_fd, JOURNAL_NAME, header, where=self._where)
         self.generation = generation
+        self.snapshot = snapshot
         self.entry_count = 0
         self.size = len(header)
         self.torn_tail = False
@@ -178,6 +191,7 @@ class Journal:
         scan = envelope.scan_journal(data, max_entry_bytes=self._limits.max_entry_bytes)
         if (
             scan.generation != self.generation
+            or scan.snapshot != self.snapshot
             or scan.clean_length != self.size
             or scan.torn_tail
         ):

@@ -112,6 +112,7 @@ class RecoveryMixin:
                 last_observed_epoch_ms=now,
                 environment_kind=self._workflow.environment.kind,
                 environment_saved=False,
+                environment_digest=None,
                 binding=binding,
             )
             await self._checkpointer.create(self._state, meta)
@@ -132,6 +133,7 @@ class RecoveryMixin:
             resumed_from_attempt=meta.attempt_id,
             status="active",
             environment_saved=False,
+            environment_digest=None,
         )
         self._checkpoint_status = "active"
         return max(meta.deadline_epoch_ms - now_ms(), 0) / 1000

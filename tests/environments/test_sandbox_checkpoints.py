@@ -1,9 +1,11 @@
 """Checkpoints with the Docker sandbox: files saved on pause, a fresh container on
-resume, and a sandbox run killed mid-call refused on resume.
+resume, a sandbox run killed mid-call refused on resume, and saved files of another
+run refused.
 """
 
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 from pathlib import Path
@@ -113,3 +115,39 @@ def test_sandbox_run_killed_mid_call_is_refused(tmp_path: Path, runs: Runs) -> N
     )
     assert done.returncode == 2, outcome(done.returncode, done.stderr)
     assert "reason: pending_operation" in done.stderr
+
+
+@pytest.mark.docker
+def test_sandbox_files_of_another_run_are_refused(tmp_path: Path, runs: Runs) -> None:
+    """Run B's saved sandbox files (with a write A never made) cannot resume A."""
+    workflow, config = sandbox_quickstart(tmp_path)
+    checkpoints = {}
+    for name, actions in (("a", "2"), ("b", "4")):
+        checkpoints[name] = tmp_path / name
+        done = akit(
+            "workflow",
+            "run",
+            workflow,
+            "--config",
+            config,
+            "--checkpoint-dir",
+            checkpoints[name],
+            "--pause-after-actions",
+            actions,
+        )
+        assert done.returncode == 10, outcome(done.returncode, done.stderr)
+        runs.started(done.stderr)
+    shutil.rmtree(checkpoints["a"] / "artifacts")
+    shutil.copytree(checkpoints["b"] / "artifacts", checkpoints["a"] / "artifacts")
+    done = akit(
+        "workflow",
+        "resume",
+        workflow,
+        "--config",
+        config,
+        "--checkpoint-dir",
+        checkpoints["a"],
+    )
+    assert done.returncode == 2, outcome(done.returncode, done.stderr)
+    assert "reason: corrupt_checkpoint" in done.stderr
+    assert "started" not in done.stderr  # refused before any container
