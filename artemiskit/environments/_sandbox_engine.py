@@ -49,6 +49,8 @@ INSTALL_HINT = (
     "or set `sandbox.image` in artemis.config.yaml to an installed busybox image."
 )
 _MIB = 1024 * 1024
+#: How often cleanup looks again at a container the engine is still removing.
+_REMOVAL_POLL_S = 0.02
 
 
 def _non_root_user(_: object, attribute: attrs.Attribute[str], value: str) -> None:
@@ -110,7 +112,9 @@ class SandboxSettings:
             "AttachStdout": True,
             "AttachStderr": True,
             "OpenStdin": True,
-            "StdinOnce": False,
+            # The engine closes the helper's stdin when the owner's attach
+            # connection drops (the owner closed it, or died): the helper ends.
+            "StdinOnce": True,
             "Tty": False,
             "NetworkDisabled": True,
             "HostConfig": {
@@ -127,6 +131,9 @@ class SandboxSettings:
                 "Init": True,
                 "Privileged": False,
                 "RestartPolicy": {"Name": "no"},
+                # A stopped container removes itself: nothing of a dead owner
+                # is needed for it to go.
+                "AutoRemove": True,
                 "LogConfig": {"Type": "none", "Config": {}},
             },
         }
@@ -163,7 +170,8 @@ async def remove_run_containers(
 ) -> CleanupReport:
     """Force-remove every container labelled with ``run_id`` and confirm it.
 
-    Runs shielded from cancellation and bounded by ``timeout_s``.
+    Runs shielded from cancellation and bounded by ``timeout_s``. A container the
+    engine is already removing (it removes itself once stopped) is waited for.
 
     Args:
         docker: An open aiodocker client.
@@ -190,11 +198,17 @@ async def remove_run_containers(
                         force=True, v=True
                     )
                 except DockerError as exc:
-                    if exc.status != 404:
+                    # 404: gone; 409: already removing itself (AutoRemove).
+                    if exc.status not in (404, 409):
                         raise
             left = await docker.containers.list(
                 all="true", filters=_label_filter(run_id)
             )
+            while left and all(c["State"] == "removing" for c in left):
+                await anyio.sleep(_REMOVAL_POLL_S)
+                left = await docker.containers.list(
+                    all="true", filters=_label_filter(run_id)
+                )
         except DockerError:
             return CleanupReport(
                 status="unresolved", reason="cleanup_failed", unresolved=suspected

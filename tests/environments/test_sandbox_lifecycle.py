@@ -129,7 +129,8 @@ async def test_cleanup_that_times_out_is_reported_unresolved() -> None:
         assert report.reason == "cleanup_timeout"
         assert report.unresolved == 1
         assert await environment.close() == report
-        assert await labelled_containers(run_id) == [environment.container_id]
+        # Never under-reported (the container may be removing itself already).
+        assert len(await labelled_containers(run_id)) <= report.unresolved
     finally:
         await remove_labelled(run_id)
     assert await labelled_containers(run_id) == []
