@@ -21,6 +21,7 @@ from artemiskit.environments._sandbox import (
     DockerSandboxFactory,
     SandboxSettings,
 )
+from artemiskit.environments._sandbox_engine import install_hint
 
 from ._docker import (
     container_state,
@@ -160,7 +161,7 @@ async def test_missing_image_is_unsupported_and_creates_nothing() -> None:
     assert refused.value.exit_code == 3
     assert refused.value.reason == "sandbox_image_missing"
     assert "scripts/ci-docker.sh" in str(refused.value)
-    assert "docker import" in str(refused.value)
+    assert install_hint("artemiskit-absent:never") in str(refused.value)
     assert await labelled_containers(run_id) == []
 
 
