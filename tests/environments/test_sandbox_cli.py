@@ -68,15 +68,17 @@ def sandbox_quickstart(
     tmp_path: Path,
     *,
     image: str = SANDBOX_IMAGE,
+    kind: str = "sandbox",
     extra_files: int = 0,
     faults: list[dict[str, Any]] | None = None,
     delays_ms: dict[int, int] | None = None,
 ) -> tuple[Path, Path]:
-    """Copy examples/quickstart with ``kind: sandbox``; return (workflow, config).
+    """Copy examples/quickstart (``kind: sandbox``); return (workflow, config).
 
     Args:
         tmp_path: Where the copy and the trusted configuration go.
         image: ``sandbox.image`` of the configuration.
+        kind: ``environment.kind`` of the copy.
         extra_files: Initial files added under ``docs/extra/``.
         faults: A ``faults:`` list for the workflow.
         delays_ms: ``delay_ms`` per script entry index.
@@ -86,7 +88,7 @@ def sandbox_quickstart(
     yaml = _yaml()
     workflow_path = folder / "workflow.yaml"
     workflow = yaml.load(workflow_path)
-    workflow["environment"]["kind"] = "sandbox"
+    workflow["environment"]["kind"] = kind
     for number in range(extra_files):
         workflow["environment"]["files"][f"docs/extra/{number:03}.md"] = "extra\n"
     if faults is not None:
