@@ -14,6 +14,7 @@ import subprocess
 import time
 from typing import TYPE_CHECKING
 
+import aiodocker
 import anyio
 import pytest
 
@@ -42,7 +43,12 @@ GONE_WITHIN_S = 30
 
 async def _running(run_id: str) -> bool:
     for container_id in await labelled_containers(run_id):
-        state = await container_state(container_id)
+        try:
+            state = await container_state(container_id)
+        except aiodocker.DockerError as exc:  # gone between list and inspect
+            if exc.status != 404:
+                raise
+            continue
         if state["State"]["Running"]:  # type: ignore[index]
             return True
     return False
