@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import uuid
 
 import aiodocker
 import anyio
@@ -31,10 +32,13 @@ from ._docker import (
 )
 
 _numbers = itertools.count(1)
+#: Unique to this process: containers of other test processes on the same engine
+#: (or leftovers of older code) never carry these run ids.
+_PROCESS = uuid.uuid4().hex[:12]
 
 
 def new_run_id(name: str) -> str:
-    return f"lifecycle-{name}-{next(_numbers)}"
+    return f"lifecycle-{name}-{_PROCESS}-{next(_numbers)}"
 
 
 @pytest.fixture
