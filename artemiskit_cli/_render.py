@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from artemiskit.config import SandboxConfig
+
 if TYPE_CHECKING:
     from artemiskit import Problem, SessionEvent
     from artemiskit.records import ExecutionRecord
@@ -12,12 +14,6 @@ __all__ = ["describe_event", "hint_for", "problem_line", "summarize"]
 
 #: Execution reasons whose remedy the record cannot carry (it keeps reasons only).
 _SANDBOX_REASONS = frozenset({"sandbox_image_missing", "sandbox_engine_unreachable"})
-_INSTALL_HINT = (
-    "Install the sandbox image locally (it is never pulled): run "
-    "`bash scripts/ci-docker.sh` from the ArtemisKit repository, or build it by hand "
-    "with `docker import` of a busybox-static root filesystem (see docs/sandbox.md), "
-    "or set `sandbox.image` in artemis.config.yaml to an installed busybox image."
-)
 
 
 def problem_line(problem: Problem, fallback: str | None = None) -> str:
@@ -60,30 +56,38 @@ def describe_event(event: SessionEvent) -> str | None:
     return None
 
 
-def hint_for(reason: str | None) -> str | None:
+def hint_for(reason: str | None, sandbox: SandboxConfig | None = None) -> str | None:
     """What to do about an execution stopped for ``reason``, or ``None``.
 
-    A missing sandbox image or an unreachable Docker Engine is exit 3 with an
-    install hint (docs/sandbox.md); the engine address is ``DOCKER_HOST`` or the
-    local socket.
+    A missing sandbox image or an unreachable Docker Engine is exit 3 with a hint
+    that names the configured image and says how to build it (docs/sandbox.md);
+    the engine address is ``DOCKER_HOST`` or the local socket.
     """
     if reason not in _SANDBOX_REASONS:
         return None
+    sandbox = sandbox or SandboxConfig()
     if reason == "sandbox_engine_unreachable":
         return (
             "no Docker Engine answers (DOCKER_HOST or the local socket); start it "
-            f"(e.g. `bash scripts/ci-docker.sh`). {_INSTALL_HINT}"
+            f"(e.g. `bash scripts/ci-docker.sh`). {sandbox.install_hint()}"
         )
-    return f"the sandbox image is not installed. {_INSTALL_HINT}"
+    return f"the sandbox image is not installed. {sandbox.install_hint()}"
 
 
-def summarize(record: ExecutionRecord, failure: str | None = None) -> str:
+def summarize(
+    record: ExecutionRecord,
+    failure: str | None = None,
+    *,
+    sandbox: SandboxConfig | None = None,
+) -> str:
     """A short multi-line summary of a record.
 
     Args:
         record: The execution record.
         failure: What stopped the run (`WorkflowResult.failure`): the reason and
             the target's host, which the metadata-only record does not keep.
+        sandbox: The trusted sandbox settings (default: none configured), which
+            name the image a sandbox hint is about.
     """
     used = record.budget.used
     lines = [
@@ -91,7 +95,7 @@ def summarize(record: ExecutionRecord, failure: str | None = None) -> str:
     ]
     if failure is not None:
         lines.append(f"cause: {failure}")
-    hint = hint_for(record.execution.reason)
+    hint = hint_for(record.execution.reason, sandbox)
     if hint is not None:
         lines.append(f"hint: {hint}")
     elif record.execution.reason == "usage_unavailable":

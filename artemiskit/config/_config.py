@@ -16,6 +16,7 @@ import attrs
 
 from artemiskit._errors import ConfigError, Problem, WorkflowError
 from artemiskit._files import read_text_file
+from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
 from artemiskit.workflow._yaml import (
     YamlDocument,
     format_path,
@@ -115,13 +116,26 @@ class ProviderConfig:
 
 @attrs.frozen(kw_only=True)
 class SandboxConfig:
-    """The trusted sandbox settings: which image, and resource limits."""
+    """The trusted sandbox settings: which image, and resource limits.
+
+    ``None`` keeps the sandbox's default (the image: ``artemiskit-sandbox:busybox``).
+    """
 
     image: str | None = None
     memory_bytes: int | None = None
     nano_cpus: int | None = None
     pids_limit: int | None = None
     tmpfs_size_bytes: int | None = None
+
+    def install_hint(self) -> str:
+        """Say how to install this configuration's image (it is never pulled).
+
+        Returns:
+            Text naming the image, with plain shell commands that build it from
+            Debian's ``busybox-static`` and ``docker import`` (nothing from the
+            ArtemisKit repository is needed).
+        """
+        return install_hint(self.image or DEFAULT_SANDBOX_IMAGE)
 
 
 @attrs.frozen(kw_only=True)

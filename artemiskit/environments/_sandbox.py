@@ -7,6 +7,10 @@ serves the file operations over the container's attached stdin/stdout; see
 `artemiskit.environments._sandbox_channel`. Paths are checked here first and again
 by the helper.
 
+The container never outlives its owner: the owner attaches before starting it, the
+engine closes the helper's stdin when that connection drops (``StdinOnce``), the
+helper ends at end of input and the container removes itself (``AutoRemove``).
+
 aiodocker is imported only when a sandbox is created, and only under asyncio: under
 trio the factory refuses with `UnsupportedError`.
 """
@@ -308,11 +312,14 @@ class DockerSandboxFactory:
             with anyio.CancelScope(shield=True), anyio.fail_after(max(timeout_s, 1)):
                 container = await docker.containers.create(config)
             container_id = container.id
-            await container.start()
             channel = HelperChannel(
                 container.attach(stdin=True, stdout=True, stderr=True)
             )
-            await channel.open()
+            # Attached before it starts: the helper's input is this connection
+            # from its first byte, and ends when it drops (see StdinOnce).
+            await channel.connect()
+            await container.start()
+            await channel.ping()
             environment = DockerSandboxEnvironment(
                 docker=docker,
                 container_id=container_id,

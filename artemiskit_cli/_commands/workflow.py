@@ -19,6 +19,7 @@ from artemiskit import (
     WorkflowResult,
     WorkflowSession,
 )
+from artemiskit.config import SandboxConfig, TrustedConfig, load_trusted_config
 from artemiskit.records import record_to_dict
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._files import check_new_outputs, write_new_file
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
     from artemiskit import SessionEvent
-    from artemiskit.config import TrustedConfig
 
 __all__ = ["workflow"]
 
@@ -140,8 +140,14 @@ async def _run(
     judge_config: str | None = None,
     checkpoint: CheckpointOptions | None = None,
     pause_after_actions: int | None = None,
-) -> WorkflowResult:
-    kit = ArtemisKit(config=config)
+) -> tuple[WorkflowResult, SandboxConfig]:
+    """Run the session, reporting progress; the result and the sandbox settings."""
+    trusted = (
+        config
+        if config is None or isinstance(config, TrustedConfig)
+        else await load_trusted_config(config)
+    )
+    kit = ArtemisKit(config=trusted)
     session = await kit.create_workflow_session(
         workflow=workflow_file,
         fixture_root=fixture_root,
@@ -169,7 +175,7 @@ async def _run(
             watch.cancel()
     if error is not None:
         raise error
-    return result
+    return result, SandboxConfig() if trusted is None else trusted.sandbox
 
 
 @workflow.command("run")
@@ -200,7 +206,7 @@ def run(
     checkpoint = None
     if checkpoint_dir is not None:
         checkpoint = CheckpointOptions(directory=checkpoint_dir, mode="create")
-    result = anyio.run(
+    result, sandbox = anyio.run(
         lambda: _run(
             workflow_file,
             config=config_path,
@@ -212,11 +218,18 @@ def run(
             pause_after_actions=pause_after_actions,
         )
     )
-    _emit(result, output=output, as_json=as_json, state_output=state_output)
+    _emit(
+        result,
+        sandbox,
+        output=output,
+        as_json=as_json,
+        state_output=state_output,
+    )
 
 
 def _emit(
     result: WorkflowResult,
+    sandbox: SandboxConfig,
     *,
     output: str | None,
     as_json: bool,
@@ -243,7 +256,7 @@ def _emit(
                 code = exc.exit_code
     if as_json:
         click.echo(encoded.decode("utf-8"), nl=False)
-    click.echo(summarize(result.record, result.failure), err=True)
+    click.echo(summarize(result.record, result.failure, sandbox=sandbox), err=True)
     if state_failure is not None:
         message = f"error: the requested state export failed: {state_failure}"
         click.echo(message, err=True)
@@ -266,7 +279,7 @@ def preflight(
 ) -> None:
     """Probe WORKFLOW's target only: exit 0 on a tool round trip, else 3."""
     check_new_outputs(output)
-    result = anyio.run(
+    result, sandbox = anyio.run(
         lambda: _run(
             workflow_file,
             config=config_path,
@@ -275,7 +288,7 @@ def preflight(
             preflight="only",
         )
     )
-    _emit(result, output=output, as_json=as_json)
+    _emit(result, sandbox, output=output, as_json=as_json)
 
 
 @workflow.command("resume")
@@ -302,7 +315,7 @@ def resume(
 ) -> None:
     """Continue the paused run in --checkpoint-dir: same run, new attempt."""
     check_new_outputs(output, state_output)
-    result = anyio.run(
+    result, sandbox = anyio.run(
         lambda: _run(
             workflow_file,
             config=config_path,
@@ -314,4 +327,10 @@ def resume(
             pause_after_actions=pause_after_actions,
         )
     )
-    _emit(result, output=output, as_json=as_json, state_output=state_output)
+    _emit(
+        result,
+        sandbox,
+        output=output,
+        as_json=as_json,
+        state_output=state_output,
+    )
