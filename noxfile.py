@@ -6,6 +6,8 @@ installs the project and its test extras first, so nox adds no second install.
 
 from __future__ import annotations
 
+import importlib.util
+
 import nox
 
 nox.options.sessions = ["lint", "types", "tests", "examples"]
@@ -51,3 +53,32 @@ def examples(session: nox.Session) -> None:
 def benchmarks(session: nox.Session) -> None:
     """Measure engine overhead and write docs/performance.md (not part of tests)."""
     session.run("python", "-m", "benchmarks", *session.posargs, external=True)
+
+
+MUTMUT = "mutmut>=3.8,<4"
+
+
+@nox.session(default=False)
+def mutation(session: nox.Session) -> None:
+    """Mutation testing of the safety-critical modules (slow; docs/testing.md).
+
+    ``nox -s mutation`` mutates every module of ``[tool.mutmut] only_mutate`` in
+    pyproject.toml; ``nox -s mutation -- "artemiskit.tools._allow*"`` only that
+    module's mutants. Each mutant runs only the tests that executed the mutated
+    function, at the lowest CPU priority, and the per-module table is printed last.
+    Results stay in ``mutants/`` (ignored by git), so a second run resumes.
+    """
+    if importlib.util.find_spec("mutmut") is None:
+        session.run("python", "-m", "pip", "install", "--quiet", MUTMUT, external=True)
+    session.run(
+        "nice",
+        "-n",
+        "19",
+        "python",
+        "-m",
+        "mutmut",
+        "run",
+        *session.posargs,
+        external=True,
+    )
+    session.run("python", "scripts/mutation_report.py", external=True)

@@ -13,9 +13,10 @@ Guarantees:
 - **One deadline per request.** ``request_timeout_ms`` bounds the whole request,
   from connecting to the last byte of the body; when it passes, `TargetError`.
 - **The credential stays in the Authorization header.** It is never part of an
-  exception message, a repr or a log line. Environment proxies and ``.netrc`` are
-  not consulted (``trust_env=False``), so the effective transport is exactly the
-  configured one.
+  exception message, a repr or a log line. Environment proxies, ``.netrc`` and
+  certificate locations (``SSL_CERT_FILE``, ``SSL_CERT_DIR``) are not consulted
+  (``trust_env=False`` on the client and its transport), so the effective transport
+  is exactly the configured one.
 
 This is the only module of the SDK that imports httpx.
 """
@@ -186,7 +187,7 @@ class OpenAIClient:
     def _http_client(self) -> httpx.AsyncClient:
         if self._client is None:
             self._client = httpx.AsyncClient(
-                transport=httpx.AsyncHTTPTransport(retries=0),
+                transport=httpx.AsyncHTTPTransport(retries=0, trust_env=False),
                 timeout=httpx.Timeout(self._timeout_s),
                 follow_redirects=False,
                 trust_env=False,
