@@ -56,8 +56,10 @@ async def attempt(
         workflow=workflow_of(data(timeout_ms)),
         target=target,
         environment=factory or DictFactory(),
-        checkpoint=CheckpointOptions(  # type: ignore[arg-type]
-            directory=directory, mode=mode, configuration_id="refusal-tests"
+        checkpoint=CheckpointOptions(
+            directory=directory,
+            mode=mode,  # type: ignore[arg-type]
+            configuration_id="refusal-tests",
         ),
         pause_after_actions=pause_after_actions,
     )
