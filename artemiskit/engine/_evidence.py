@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit.engine._faults import FaultSchedule
-    from artemiskit.engine._outcomes import TaskVerification
     from artemiskit.engine._preflight import PreflightMode, PreflightSummary
     from artemiskit.engine._state import LocalState, SessionState, Stop
+    from artemiskit.records._verification import TaskVerification
     from artemiskit.workflow._model import Workflow
 
 __all__ = [

@@ -33,11 +33,7 @@ from artemiskit.engine._events import EventHub, SessionEvent
 from artemiskit.engine._evidence import build_record, final_state, workflow_digest
 from artemiskit.engine._faults import schedule_from
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage, run_judge
-from artemiskit.engine._outcomes import (
-    TaskVerification,
-    evaluate_outcomes,
-    unavailable_verification,
-)
+from artemiskit.engine._outcomes import evaluate_outcomes, unavailable_verification
 from artemiskit.engine._preflight import (
     PROBE_TOOL,
     PreflightMode,
@@ -79,6 +75,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.records._verification import TaskVerification
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]

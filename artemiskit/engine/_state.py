@@ -15,6 +15,7 @@ import attrs
 
 from artemiskit.engine._faults import FaultSchedule
 from artemiskit.engine._preflight import PreflightSummary
+from artemiskit.records._verification import StateChange
 from artemiskit.targets._protocol import Message, ToolCall
 from artemiskit.workflow._model import Document
 
@@ -30,7 +31,6 @@ __all__ = [
     "Operation",
     "OperationStatus",
     "SessionState",
-    "StateChange",
     "Stop",
     "TraceEntry",
 ]
@@ -120,16 +120,6 @@ class Denial:
 
     tool: str | None
     reason: str
-
-
-@attrs.frozen(kw_only=True)
-class StateChange:
-    """Evidence of one successful write: digests only, never the content."""
-
-    tool: str
-    resource: Literal["file", "record", "draft", "approval", "delegation"]
-    before: str | None
-    after: str | None
 
 
 @attrs.frozen(kw_only=True, repr=False)

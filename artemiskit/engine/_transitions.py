@@ -17,7 +17,6 @@ from artemiskit.engine._state import (
     Operation,
     OperationStatus,
     SessionState,
-    StateChange,
     Stop,
     TraceEntry,
 )
@@ -25,6 +24,7 @@ from artemiskit.targets._protocol import Message, TargetResponse, ToolCall
 
 if TYPE_CHECKING:
     from artemiskit.engine._preflight import PreflightSummary
+    from artemiskit.records._verification import StateChange
 
 __all__ = [
     "MAX_CHANGES",

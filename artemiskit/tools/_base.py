@@ -8,8 +8,9 @@ from typing import Any
 import attrs
 
 from artemiskit._digests import json_digest
-from artemiskit.engine._state import LocalState, StateChange
+from artemiskit.engine._state import LocalState
 from artemiskit.environments._base import Environment
+from artemiskit.records._verification import StateChange
 from artemiskit.workflow._model import ToolAllow
 
 __all__ = ["Handler", "ToolContext", "ToolFailure", "ToolResult", "digest"]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from artemiskit._errors import FileOperationError
 from artemiskit._paths import normalize_path
-from artemiskit.engine._state import StateChange
+from artemiskit.records._verification import StateChange
 from artemiskit.tools._allow import matches_any
 from artemiskit.tools._base import Handler, ToolContext, ToolFailure, ToolResult, digest
 

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from artemiskit.engine._state import Approval, Delegation, Draft, StateChange
+from artemiskit.engine._state import Approval, Delegation, Draft
+from artemiskit.records._verification import StateChange
 from artemiskit.tools._base import Handler, ToolContext, ToolResult, digest
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit.engine._state import StateChange
+from artemiskit.records._verification import StateChange
 from artemiskit.tools._base import Handler, ToolContext, ToolFailure, ToolResult, digest
 
 if TYPE_CHECKING:

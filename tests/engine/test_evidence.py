@@ -18,11 +18,15 @@ from artemiskit.engine._state import (
     LocalState,
     Operation,
     SessionState,
-    StateChange,
     Stop,
     TraceEntry,
 )
-from artemiskit.records import ExecutionRecord, record_from_dict, record_to_dict
+from artemiskit.records import (
+    ExecutionRecord,
+    StateChange,
+    record_from_dict,
+    record_to_dict,
+)
 from artemiskit.targets import Message, ToolCall
 from tests._builders import workflow_dict, write_workflow
 
