@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import anyio
 import attrs
 
-from artemiskit._digests import bytes_digest, json_digest
+from artemiskit._common._digests import bytes_digest, json_digest
 from artemiskit._errors import (
     ConfigError,
     SessionStateError,

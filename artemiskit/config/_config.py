@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit._errors import ConfigError, Problem, WorkflowError
-from artemiskit._files import read_text_file
-from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
-from artemiskit.workflow._yaml import (
+from artemiskit._common._reading import read_text_file
+from artemiskit._common._yaml import (
     YamlDocument,
     format_path,
     parse_yaml,
     surrogate_problems,
 )
+from artemiskit._errors import ConfigError, Problem, WorkflowError
+from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit._converter import CONVERTER
-from artemiskit._digests import json_digest
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._digests import json_digest
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage
 from artemiskit.records._record import (
     BudgetInfo,

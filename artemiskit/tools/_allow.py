@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from artemiskit._glob import glob_matches
-from artemiskit._paths import path_problem
+from artemiskit._common._glob import glob_matches
+from artemiskit._common._paths import path_problem
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping

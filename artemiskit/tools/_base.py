@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from artemiskit._digests import json_digest
+from artemiskit._common._digests import json_digest
 from artemiskit.engine._state import LocalState
 from artemiskit.environments._base import Environment
 from artemiskit.records._verification import StateChange

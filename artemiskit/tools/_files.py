@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._paths import normalize_path
 from artemiskit._errors import FileOperationError
-from artemiskit._paths import normalize_path
 from artemiskit.records._verification import StateChange
 from artemiskit.tools._allow import matches_any
 from artemiskit.tools._base import Handler, ToolContext, ToolFailure, ToolResult, digest

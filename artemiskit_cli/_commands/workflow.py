@@ -22,7 +22,7 @@ from artemiskit import (
 from artemiskit.config import SandboxConfig, TrustedConfig, load_trusted_config
 from artemiskit.records import record_to_dict
 from artemiskit_cli._errors import reports_errors
-from artemiskit_cli._files import check_new_outputs, write_new_file
+from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._render import describe_event, summarize
 
 if TYPE_CHECKING:

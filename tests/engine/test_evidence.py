@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from artemiskit import ArtemisKit, SessionEvent
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
 from artemiskit.engine._state import (
     Counters,
     Cursor,

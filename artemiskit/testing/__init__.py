@@ -8,8 +8,8 @@ contract (round trip, compaction, artifacts, claims, recovery guard).
 
 from __future__ import annotations
 
-from artemiskit._testing_checkpoints import CheckpointStoreConformance
-from artemiskit._testing_environments import (
+from artemiskit.testing._checkpoints import CheckpointStoreConformance
+from artemiskit.testing._environments import (
     ConformanceFailure,
     EnvironmentConformance,
     SymlinkMaker,

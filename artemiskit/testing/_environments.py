@@ -23,8 +23,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 import anyio
 import attrs
 
+from artemiskit._common._limits import (
+    MAX_ENVIRONMENT_BYTES,
+    MAX_FILE_BYTES,
+    MAX_PATH_BYTES,
+)
 from artemiskit._errors import EnvironmentFailureError, FileOperationError
-from artemiskit._limits import MAX_ENVIRONMENT_BYTES, MAX_FILE_BYTES, MAX_PATH_BYTES
 from artemiskit.environments._base import Environment, EnvironmentFactory
 
 __all__ = ["ConformanceFailure", "EnvironmentConformance", "SymlinkMaker"]
