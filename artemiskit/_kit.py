@@ -29,6 +29,12 @@ from artemiskit.engine._judge import JudgeSettings
 from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.engine._state import LocalState
 from artemiskit.engine._transitions import MAX_LEDGER
+from artemiskit.environments import (
+    EnvironmentFactory,
+    EnvironmentOptions,
+    SandboxSettings,
+    create_environment_factory,
+)
 from artemiskit.providers._digest import credential_digest, transport_digest
 from artemiskit.records._record import TargetInfo
 from artemiskit.targets._protocol import (
@@ -45,7 +51,6 @@ from artemiskit.workflow._model import Workflow
 if TYPE_CHECKING:
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._preflight import PreflightMode
-    from artemiskit.environments._base import EnvironmentFactory
 
 __all__ = ["ArtemisKit", "CheckpointOptions", "create_agent_workflow_session"]
 
@@ -57,27 +62,23 @@ def _environment_factory(
     config: TrustedConfig | None,
     cleanup_timeout_ms: int | None,
 ) -> EnvironmentFactory:
-    """The built-in factory for the workflow's kind.
+    """The registered factory for the workflow's kind.
 
     The cleanup bound reaches the sandbox's own container removal, not only the
     session's drain.
     """
-    if workflow.environment.kind == "simulated":
-        from artemiskit.environments._simulated import SimulatedFactory
-
-        return SimulatedFactory()
-    from artemiskit.environments._sandbox import DockerSandboxFactory, SandboxSettings
-
     sandbox = config.sandbox if config is not None else None
     overrides = {
         key: value
         for key, value in (attrs.asdict(sandbox) if sandbox else {}).items()
         if value is not None
     }
-    if cleanup_timeout_ms is None:
-        return DockerSandboxFactory(SandboxSettings(**overrides))
-    return DockerSandboxFactory(
-        SandboxSettings(**overrides), cleanup_timeout_ms=cleanup_timeout_ms
+    return create_environment_factory(
+        workflow.environment.kind,
+        EnvironmentOptions(
+            sandbox=SandboxSettings(**overrides),
+            cleanup_timeout_ms=cleanup_timeout_ms,
+        ),
     )
 
 

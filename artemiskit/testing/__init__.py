@@ -1,7 +1,7 @@
 """Public test helpers: fakes and the conformance suites every backend must pass.
 
 `EnvironmentConformance` checks an `EnvironmentFactory` against the environment
-contract (files, paths, sizes, symlinks, snapshot/restore, cleanup).
+contract (files, paths, sizes, symlinks, snapshot, cleanup).
 `CheckpointStoreConformance` checks a `CheckpointStore` against the checkpoint
 contract (round trip, compaction, artifacts, claims, recovery guard).
 """
