@@ -24,9 +24,10 @@ from artemiskit._errors import (
 )
 from artemiskit._kit import (
     ArtemisKit,
-    CheckpointOptions,
+    WorkflowSource,
     create_agent_workflow_session,
 )
+from artemiskit._options import CheckpointOptions, RunKeywords, RunOptions
 from artemiskit._version import __version__
 from artemiskit.config import TrustedConfig, load_trusted_config
 from artemiskit.engine._events import SessionEvent
@@ -77,6 +78,8 @@ __all__ = [
     "ModelRequest",
     "PolicyDeniedError",
     "Problem",
+    "RunKeywords",
+    "RunOptions",
     "RuntimeFailureError",
     "SessionCancelledError",
     "SessionEvent",
@@ -93,6 +96,7 @@ __all__ = [
     "WorkflowError",
     "WorkflowResult",
     "WorkflowSession",
+    "WorkflowSource",
     "__version__",
     "create_agent_workflow_session",
     "create_model_client_target",

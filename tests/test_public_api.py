@@ -10,27 +10,211 @@ import pytest
 
 import artemiskit
 
-PUBLIC_MODULES = [
-    "artemiskit",
-    "artemiskit.checkpoints",
-    "artemiskit.config",
-    "artemiskit.providers",
-    "artemiskit.records",
-    "artemiskit.targets",
-    "artemiskit.testing",
-    "artemiskit.tools",
-    "artemiskit.workflow",
-]
+# Every public module and exactly what it exports: a name added or removed is a
+# decision, so it shows up here.
+EXPORTS: dict[str, set[str]] = {
+    "artemiskit": {
+        "AgentTarget",
+        "ArtemisError",
+        "ArtemisKit",
+        "BudgetExhaustedError",
+        "CheckpointError",
+        "CheckpointOptions",
+        "CleanupReport",
+        "ConfigError",
+        "DeadlineExceededError",
+        "Environment",
+        "EnvironmentFactory",
+        "EnvironmentFailureError",
+        "ExecutionRecord",
+        "FileAccessError",
+        "FileOperationError",
+        "FixtureError",
+        "InvalidResponseError",
+        "JudgeSettings",
+        "Message",
+        "ModelClient",
+        "ModelRequest",
+        "PolicyDeniedError",
+        "Problem",
+        "RunKeywords",
+        "RunOptions",
+        "RuntimeFailureError",
+        "SessionCancelledError",
+        "SessionEvent",
+        "SessionStateError",
+        "TargetError",
+        "TargetRequest",
+        "TargetResponse",
+        "ToolCall",
+        "ToolDefinition",
+        "TrustedConfig",
+        "UnsupportedError",
+        "Usage",
+        "Workflow",
+        "WorkflowError",
+        "WorkflowResult",
+        "WorkflowSession",
+        "WorkflowSource",
+        "__version__",
+        "create_agent_workflow_session",
+        "create_model_client_target",
+        "load_agent_workflow",
+        "load_trusted_config",
+        "parse_agent_workflow",
+        "validate_agent_workflow",
+    },
+    "artemiskit.checkpoints": {
+        "ARTIFACT_NAME_PATTERN",
+        "CheckpointLimits",
+        "CheckpointStore",
+        "LoadedCheckpoint",
+        "LocalCheckpointStore",
+        "OpenMode",
+    },
+    "artemiskit.config": {
+        "JudgeConfig",
+        "ProviderConfig",
+        "SandboxConfig",
+        "TrustedConfig",
+        "load_judge_config",
+        "load_trusted_config",
+        "parse_judge_config",
+        "parse_trusted_config",
+    },
+    "artemiskit.environments": {
+        "CleanupReport",
+        "DockerSandboxEnvironment",
+        "DockerSandboxFactory",
+        "Environment",
+        "EnvironmentBuilder",
+        "EnvironmentFactory",
+        "EnvironmentOptions",
+        "SandboxSettings",
+        "SimulatedEnvironment",
+        "SimulatedFactory",
+        "create_environment_factory",
+        "environment_kinds",
+        "register_environment",
+    },
+    "artemiskit.providers": {
+        "ENTRY_POINT_GROUP",
+        "OpenAIClient",
+        "ProviderBuilder",
+        "ProviderRequest",
+        "ProviderTarget",
+        "ScriptEntry",
+        "ScriptedTarget",
+        "create_provider_target",
+        "load_provider_entry_points",
+        "load_script",
+        "parse_script",
+        "provider_types",
+        "register_provider",
+        "transport_digest",
+    },
+    "artemiskit.records": {
+        "BudgetInfo",
+        "BudgetLimits",
+        "BudgetUsed",
+        "CleanupInfo",
+        "EventInfo",
+        "ExecutionInfo",
+        "ExecutionRecord",
+        "FaultInfo",
+        "FaultKindInfo",
+        "JudgeInfo",
+        "OperationSummary",
+        "PolicyInfo",
+        "PreflightInfo",
+        "RECORD_SCHEMA",
+        "RECORD_SCHEMA_VERSION",
+        "RecoveryInfo",
+        "RequirementResult",
+        "StateChange",
+        "StateChangeInfo",
+        "TargetInfo",
+        "TaskVerification",
+        "ToolSummary",
+        "Verdict",
+        "WorkflowInfo",
+        "record_from_dict",
+        "record_schema",
+        "record_to_dict",
+    },
+    "artemiskit.targets": {
+        "AgentTarget",
+        "Message",
+        "ModelClient",
+        "ModelRequest",
+        "ResumableTarget",
+        "TargetRequest",
+        "TargetResponse",
+        "ToolCall",
+        "ToolDefinition",
+        "Usage",
+        "create_model_client_target",
+    },
+    "artemiskit.testing": {
+        "CheckpointStoreConformance",
+        "ConformanceFailure",
+        "EnvironmentConformance",
+        "SymlinkMaker",
+    },
+    "artemiskit.tools": {
+        "CATALOGUE",
+        "ToolSpec",
+    },
+    "artemiskit.workflow": {
+        "Budgets",
+        "Conversation",
+        "Document",
+        "EnvironmentSpec",
+        "Fault",
+        "FaultKind",
+        "FileOutcome",
+        "FinalResponseCheck",
+        "FinalResponseOutcome",
+        "FixtureContents",
+        "InitialState",
+        "JudgeOutcome",
+        "JudgeSpec",
+        "Outcome",
+        "Policy",
+        "RecordOutcome",
+        "RecordRef",
+        "RetryPolicy",
+        "StateOutcome",
+        "TargetParameters",
+        "TargetSpec",
+        "ToolAllow",
+        "ToolCalledOutcome",
+        "ToolDeclaration",
+        "ToolNotCalledOutcome",
+        "Turn",
+        "WORKFLOW_SCHEMA_FILE",
+        "Workflow",
+        "YamlDocument",
+        "load_agent_workflow",
+        "load_fixture_state",
+        "merge_fixture",
+        "parse_agent_workflow",
+        "parse_yaml",
+        "validate_agent_workflow",
+    },
+}
+PUBLIC_MODULES = sorted(EXPORTS)
 
 
 @pytest.mark.parametrize("name", PUBLIC_MODULES)
-def test_all_is_sorted_unique_and_resolvable(name: str) -> None:
+def test_all_is_sorted_unique_resolvable_and_exact(name: str) -> None:
     module = importlib.import_module(name)
     exported = list(module.__all__)
     assert exported == sorted(exported)
     assert len(exported) == len(set(exported))
     for attribute in exported:
         assert getattr(module, attribute) is not None
+    assert set(exported) == EXPORTS[name]
 
 
 def test_top_level_exports_every_public_name_it_defines() -> None:
@@ -72,4 +256,48 @@ def test_cli_imports_only_public_names() -> None:
                     p.startswith("_") and not p.endswith("__") for p in parts
                 ):
                     offenders.append(f"{source.name}: {module}")
+    assert offenders == []
+
+
+def _fenced_python(text: str) -> list[str]:
+    blocks: list[str] = []
+    lines: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        if not inside and line.startswith("```python"):
+            inside, lines = True, []
+        elif inside and line.startswith("```"):
+            inside = False
+            blocks.append("\n".join(lines))
+        elif inside:
+            lines.append(line)
+    return blocks
+
+
+def test_docs_and_examples_import_only_public_names() -> None:
+    root = Path(__file__).resolve().parents[1]
+    sources = [
+        (str(path.relative_to(root)), block)
+        for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+        for block in _fenced_python(path.read_text(encoding="utf-8"))
+    ]
+    sources += [
+        (str(path.relative_to(root)), path.read_text(encoding="utf-8"))
+        for path in sorted((root / "examples").rglob("*.py"))
+    ]
+    offenders = []
+    for where, source in sources:
+        for node in ast.walk(ast.parse(source)):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            offenders += [
+                f"{where}: {name}"
+                for name in names
+                if name.split(".")[0] == "artemiskit"
+                and any(part.startswith("_") for part in name.split(".")[1:])
+                and not name.endswith("__version__")
+            ]
     assert offenders == []

@@ -62,11 +62,11 @@ from artemiskit.records._record import (
 from artemiskit.targets._protocol import (
     AgentTarget,
     Message,
+    ResumableTarget,
     TargetRequest,
     TargetResponse,
     ToolDefinition,
 )
-from artemiskit.targets._scripted import ScriptedTarget
 from artemiskit.tools._catalogue import CATALOGUE
 from artemiskit.workflow import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome
@@ -344,8 +344,8 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
                 with anyio.CancelScope(shield=True):
                     await self._checkpointer.close()
             raise
-        if remaining is not None and isinstance(self._target, ScriptedTarget):
-            self._target.position = self._state.counters.model_requests
+        if remaining is not None and isinstance(self._target, ResumableTarget):
+            self._target.resume_after(self._state.counters.model_requests)
         started = datetime.now(UTC)
         self._hub.emit("run_started")
         if remaining is None:

@@ -24,14 +24,10 @@ from artemiskit.environments._sandbox import (
     DockerSandboxEnvironment,
     DockerSandboxFactory,
 )
-from artemiskit.environments._sandbox_engine import (
-    DEFAULT_SANDBOX_IMAGE,
-    SandboxSettings,
-)
+from artemiskit.environments._sandbox_engine import SandboxSettings
 from artemiskit.environments._simulated import SimulatedEnvironment, SimulatedFactory
 
 __all__ = [
-    "DEFAULT_SANDBOX_IMAGE",
     "CleanupReport",
     "DockerSandboxEnvironment",
     "DockerSandboxFactory",

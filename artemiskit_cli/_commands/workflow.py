@@ -20,6 +20,7 @@ from artemiskit import (
     WorkflowSession,
 )
 from artemiskit.config import SandboxConfig, TrustedConfig, load_trusted_config
+from artemiskit.providers import load_provider_entry_points
 from artemiskit.records import record_to_dict
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
@@ -141,7 +142,12 @@ async def _run(
     checkpoint: CheckpointOptions | None = None,
     pause_after_actions: int | None = None,
 ) -> tuple[WorkflowResult, SandboxConfig]:
-    """Run the session, reporting progress; the result and the sandbox settings."""
+    """Run the session, reporting progress; the result and the sandbox settings.
+
+    Provider types installed under the ``artemiskit.providers`` entry-point group
+    are registered first, so a configuration entry may name them.
+    """
+    load_provider_entry_points()
     trusted = (
         config
         if config is None or isinstance(config, TrustedConfig)

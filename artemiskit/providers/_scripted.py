@@ -290,6 +290,10 @@ class ScriptedTarget:
         self.entries = entries
         self.position = position
 
+    def resume_after(self, model_requests: int) -> None:
+        """Continue after the ``model_requests`` entries earlier attempts consumed."""
+        self.position = model_requests
+
     async def respond(self, request: TargetRequest) -> TargetResponse:
         """Answer with the next script entry, after its ``delay_ms``.
 

@@ -1,0 +1,124 @@
+"""Data flows down: no package imports a higher layer, and packages form no cycle.
+
+The layers, lowest first, are stated in CONTRIBUTING.md ("Layers"); this test is
+that rule. A module's package is its first component below ``artemiskit`` (a
+top-level module such as ``_kit`` is its own unit); every import counts, at module
+level, inside functions and under ``TYPE_CHECKING``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LAYERS: list[set[str]] = [
+    {"_errors", "_version"},
+    {"_common"},
+    {"records", "targets", "environments", "checkpoints"},
+    {"tools", "config"},
+    {"workflow", "providers"},
+    {"engine"},
+    {"_options", "testing"},
+    {"_kit"},
+    {"artemiskit"},
+    {"artemiskit_cli"},
+]
+LAYER = {unit: level for level, units in enumerate(LAYERS) for unit in units}
+
+# Edges that the tools redesign removes (tools stop importing the engine's state and
+# the workflow model). Nothing else may point up.
+KNOWN_UPWARD = {
+    ("tools", "engine"),
+    ("tools", "workflow"),
+}
+
+
+def _unit(module: str) -> str:
+    parts = module.split(".")
+    if parts[0] == "artemiskit_cli":
+        return "artemiskit_cli"
+    return parts[1] if len(parts) > 1 else "artemiskit"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every ArtemisKit module ``path`` imports, resolving relative imports."""
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+    return {name for name in found if name.split(".")[0] in LAYER_ROOTS}
+
+
+LAYER_ROOTS = {"artemiskit", "artemiskit_cli"}
+
+
+def _edges() -> set[tuple[str, str]]:
+    edges = set()
+    for root in LAYER_ROOTS:
+        for path in (ROOT / root).rglob("*.py"):
+            source = _unit(_module_name(path))
+            for imported in _imports(path):
+                target = _unit(imported)
+                if target != source:
+                    edges.add((source, target))
+    return edges
+
+
+def test_every_unit_has_a_layer() -> None:
+    units = {unit for edge in _edges() for unit in edge}
+    assert units - set(LAYER) == set()
+
+
+def test_no_import_points_up_a_layer() -> None:
+    upward = {
+        (source, target)
+        for source, target in _edges()
+        if LAYER[target] >= LAYER[source]
+    }
+    assert upward - KNOWN_UPWARD == set()
+
+
+def test_packages_form_no_cycle() -> None:
+    graph: dict[str, set[str]] = {}
+    for source, target in _edges() - KNOWN_UPWARD:
+        graph.setdefault(source, set()).add(target)
+    visiting: list[str] = []
+    done: set[str] = set()
+
+    def visit(unit: str) -> None:
+        if unit in done:
+            return
+        assert unit not in visiting, " -> ".join([*visiting, unit])
+        visiting.append(unit)
+        for target in sorted(graph.get(unit, ())):
+            visit(target)
+        visiting.pop()
+        done.add(unit)
+
+    for unit in sorted(graph):
+        visit(unit)
+
+
+def test_records_and_the_shared_layer_reach_nothing_above() -> None:
+    edges = _edges()
+    assert ("records", "engine") not in edges
+    assert not {edge for edge in edges if edge[0] == "_common"} - {
+        ("_common", "_errors")
+    }
