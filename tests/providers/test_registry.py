@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from artemiskit import ArtemisKit, ConfigError, TrustedConfig, UnsupportedError
-from artemiskit.config import ProviderConfig, parse_trusted_config
+from artemiskit.config import ProviderConfig
 from artemiskit.providers import (
     ProviderRequest,
     ProviderTarget,
@@ -115,13 +115,6 @@ async def test_a_type_registered_from_python_runs_a_workflow(tmp_path: Path) -> 
     assert result.record.target.provider == "house"
     assert result.record.target.transport_digest == MINE
     assert [(r.model, r.seed, r.entry.name) for r in seen] == [("m-1", 7, "house")]
-
-
-def test_configuration_accepts_a_registered_type_name() -> None:
-    config = parse_trusted_config("providers:\n  house:\n    type: in-house\n")
-    assert config.providers["house"].type == "in-house"
-    with pytest.raises(ConfigError, match="provider type name"):
-        parse_trusted_config("providers:\n  house:\n    type: 'Not A Name'\n")
 
 
 def _install_plugin(site: Path, entry_point: str) -> None:
