@@ -1,30 +1,32 @@
 """Data flows down: no package imports a higher layer, and packages form no cycle.
 
-The layers, lowest first, are stated in CONTRIBUTING.md ("Layers"); this test is
-that rule. A module's package is its first component below ``artemiskit`` (a
-top-level module such as ``_kit`` is its own unit); every import counts, at module
-level, inside functions and under ``TYPE_CHECKING``.
+The layers, lowest first, are read from CONTRIBUTING.md ("Layers"): the rule as
+written is the rule enforced. A module's package is its first component below
+``artemiskit`` (a top-level module such as ``_kit`` is its own unit); every import
+counts, at module level, inside functions and under ``TYPE_CHECKING``.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-LAYERS: list[set[str]] = [
-    {"_errors", "_version"},
-    {"_common"},
-    {"records", "targets", "environments", "checkpoints"},
-    {"tools", "config"},
-    {"workflow", "providers"},
-    {"engine"},
-    {"_options", "testing"},
-    {"_kit"},
-    {"artemiskit"},
-    {"artemiskit_cli"},
-]
+
+def _stated_layers() -> list[set[str]]:
+    """The numbered list under "## Layers" in CONTRIBUTING.md, lowest first."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
+    return [
+        set(re.findall(r"`([A-Za-z_]+)`", re.sub(r"\([^)]*\)", "", line)))
+        for line in section.splitlines()
+        if re.match(r"\d+\. ", line)
+    ]
+
+
+LAYERS = _stated_layers()
 LAYER = {unit: level for level, units in enumerate(LAYERS) for unit in units}
 
 # Edges that the tools redesign removes (tools stop importing the engine's state and
@@ -122,3 +124,24 @@ def test_records_and_the_shared_layer_reach_nothing_above() -> None:
     assert not {edge for edge in edges if edge[0] == "_common"} - {
         ("_common", "_errors")
     }
+
+
+def test_the_layers_name_every_unit_once() -> None:
+    named = [unit for layer in LAYERS for unit in layer]
+    assert len(named) == len(set(named))
+    assert "engine" in LAYER
+    assert LAYER["_common"] < LAYER["records"] < LAYER["engine"] < LAYER["_kit"]
+
+
+def test_the_layout_table_matches_the_tree() -> None:
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([^`]+)` \|", text, flags=re.MULTILINE)
+    missing = [row for row in rows if not (ROOT / row).exists()]
+    assert missing == []
+    package = ROOT / "artemiskit"
+    units = {
+        f"artemiskit/{path.name}/" if path.is_dir() else f"artemiskit/{path.name}"
+        for path in package.iterdir()
+        if path.name not in {"__pycache__", "py.typed", "_version.py"}
+    }
+    assert units - set(rows) == set()
