@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from artemiskit.engine._state import Counters, Stop
+from artemiskit.engine._stops import stop_for
 
 if TYPE_CHECKING:
+    from artemiskit.engine._state import Counters, Stop
     from artemiskit.workflow._model import Budgets
 
 __all__ = [
@@ -18,7 +19,7 @@ __all__ = [
 
 
 def _exhausted(reason: str) -> Stop:
-    return Stop(status="budget_exhausted", reason=reason, exit_code=5)
+    return stop_for("budget_exhausted", reason)
 
 
 def model_request_stop(counters: Counters, budgets: Budgets) -> Stop | None:
@@ -30,9 +31,7 @@ def model_request_stop(counters: Counters, budgets: Budgets) -> Stop | None:
         return _exhausted("max_model_requests")
     if budgets.max_tokens is not None:
         if counters.usage_measurement != "complete":
-            return Stop(
-                status="runtime_failure", reason="usage_unavailable", exit_code=7
-            )
+            return stop_for("runtime_failure", "usage_unavailable")
         if counters.measured_tokens >= budgets.max_tokens:
             return _exhausted("max_tokens")
     return None
@@ -53,7 +52,7 @@ def usage_stop(counters: Counters, budgets: Budgets) -> Stop | None:
     if budgets.max_tokens is None:
         return None
     if counters.usage_measurement != "complete":
-        return Stop(status="runtime_failure", reason="usage_unavailable", exit_code=7)
+        return stop_for("runtime_failure", "usage_unavailable")
     if counters.measured_tokens > budgets.max_tokens:
         return _exhausted("max_tokens_overshoot")
     return None

@@ -6,7 +6,6 @@ store every method here is a no-op, so a fresh run pays nothing for it.
 
 from __future__ import annotations
 
-import uuid
 from typing import TYPE_CHECKING, Literal
 
 import attrs
@@ -19,16 +18,14 @@ from artemiskit.engine._checkpointing import (
     binding_for,
     now_ms,
 )
-from artemiskit.engine._state import Stop
+from artemiskit.engine._stops import stop_for
 from artemiskit.records._record import RecoveryInfo
 
 if TYPE_CHECKING:
-    import anyio
-
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._events import EventHub
     from artemiskit.engine._preflight import PreflightMode
-    from artemiskit.engine._state import SessionState
+    from artemiskit.engine._state import SessionState, Stop
     from artemiskit.environments._base import EnvironmentFactory
     from artemiskit.workflow._model import Workflow
 
@@ -75,7 +72,6 @@ class RecoveryMixin:
         self._configuration_id = configuration_id
         self._pause_after_actions = pause_after_actions
         self._pause_requested = False
-        self._pause_done: anyio.Event | None = None
         self._actions_at_start = 0
         self._attempt_number = 1
         self._resumed_from: str | None = None
@@ -153,11 +149,11 @@ class RecoveryMixin:
         if self._checkpointer is None:
             return None
         if self._pause_requested:
-            return Stop(status="paused", reason="pause_requested", exit_code=10)
+            return stop_for("paused", "pause_requested")
         threshold = self._pause_after_actions
         used = self._state.counters.actions - self._actions_at_start
         if threshold is not None and used >= threshold:
-            return Stop(status="paused", reason="pause_after_actions", exit_code=10)
+            return stop_for("paused", "pause_after_actions")
         return None
 
     async def _end_checkpoint(
@@ -193,8 +189,3 @@ class RecoveryMixin:
             resumable=self._checkpoint_status == "resumable",
             pause_after_actions=self._pause_after_actions,
         )
-
-
-def new_attempt_id() -> str:
-    """A fresh attempt identity."""
-    return uuid.uuid4().hex

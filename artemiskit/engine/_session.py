@@ -49,12 +49,7 @@ from artemiskit.engine._preflight import (
 )
 from artemiskit.engine._recovery import CheckpointMode, RecoveryMixin
 from artemiskit.engine._responses import check_response, target_failure
-from artemiskit.engine._state import (
-    LocalState,
-    OperationStatus,
-    SessionState,
-    Stop,
-)
+from artemiskit.engine._stops import error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallRunner
 from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
 from artemiskit.records._record import (
@@ -79,6 +74,12 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.engine._state import (
+        LocalState,
+        OperationStatus,
+        SessionState,
+        Stop,
+    )
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]
@@ -120,17 +121,6 @@ class WorkflowResult:
             f"reason={record.execution.reason!r}, exit_code={record.exit_code}, "
             f"task_verification={record.task_verification.status!r})"
         )
-
-
-def _stop_for(exc: ArtemisError) -> Stop:
-    status = {
-        3: "unsupported",
-        4: "policy_denied",
-        5: "budget_exhausted",
-        6: "deadline_exceeded",
-        130: "cancelled",
-    }.get(exc.exit_code, "runtime_failure")
-    return Stop(status=status, reason=exc.reason, exit_code=exc.exit_code)  # type: ignore[arg-type]
 
 
 class WorkflowSession(RecoveryMixin, ToolCallRunner):
@@ -377,21 +367,13 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
                     except ArtemisError as exc:
                         if isinstance(exc, TargetError | InvalidResponseError):
                             self._failure = f"{self._target_label}: {exc.message}"
-                        self._stop(_stop_for(exc))
+                        self._stop(error_stop(exc))
                 if deadline_scope.cancelled_caught:
-                    self._stop(
-                        Stop(
-                            status="deadline_exceeded",
-                            reason="timeout_ms",
-                            exit_code=6,
-                        )
-                    )
+                    self._stop(stop_for("deadline_exceeded", "timeout_ms"))
             if self._cancel_scope.cancelled_caught:
-                self._stop(Stop(status="cancelled", reason="cancelled", exit_code=130))
+                self._stop(stop_for("cancelled", "cancelled"))
         except anyio.get_cancelled_exc_class():
-            self._stop(
-                Stop(status="cancelled", reason="caller_cancelled", exit_code=130)
-            )
+            self._stop(stop_for("cancelled", "caller_cancelled"))
             with anyio.CancelScope(shield=True):
                 self._result = await self._finish(environment, started)
             raise
@@ -612,9 +594,9 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         """
         await anyio.lowlevel.checkpoint()
         if self._cancel_requested:
-            return Stop(status="cancelled", reason="cancelled", exit_code=130)
+            return stop_for("cancelled", "cancelled")
         if anyio.current_time() >= self._deadline:
-            return Stop(status="deadline_exceeded", reason="timeout_ms", exit_code=6)
+            return stop_for("deadline_exceeded", "timeout_ms")
         return None
 
     async def _safe_boundary(self) -> bool:
@@ -687,11 +669,9 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
             self._failure = (
                 f"{self._target_label}: preflight failed ({problem}): {detail}"
             )
-            self._stop(
-                Stop(status="unsupported", reason="preflight_failed", exit_code=3)
-            )
+            self._stop(stop_for("unsupported", "preflight_failed"))
         elif self._preflight_mode == "only":
-            self._stop(Stop(status="completed", reason="preflight_only", exit_code=0))
+            self._stop(stop_for("completed", "preflight_only"))
 
     def _settle(
         self, op_id: str, status: OperationStatus, reason: str | None = None

@@ -20,6 +20,7 @@ from artemiskit.engine._admission import admit_tool_call
 from artemiskit.engine._budget import tool_call_stop
 from artemiskit.engine._faults import RETRYABLE_KINDS, ScheduledFault
 from artemiskit.engine._state import Denial, Stop, TraceEntry
+from artemiskit.engine._stops import stop_for
 from artemiskit.tools._base import ToolContext, ToolFailure, ToolResult
 from artemiskit.tools._catalogue import CATALOGUE
 from artemiskit.tools._registry import HANDLERS
@@ -101,7 +102,7 @@ class ToolCallRunner:
         )
         if self._workflow.policy.on_denial == "stop":
             self._set(t.record_trace(self._state, trace))
-            self._stop(Stop(status="policy_denied", reason=reason, exit_code=4))
+            self._stop(stop_for("policy_denied", reason))
             return False
         content = json.dumps({"error": {"code": "policy_denied", "reason": reason}})
         self._set(
@@ -176,13 +177,7 @@ class ToolCallRunner:
             if fault is not None and fault.kind == "malformed_result":
                 self._settle(op_id, "failed", "fault_malformed_result")
                 self._finish_call(attempt, succeeded=False, faulted=True)
-                self._stop(
-                    Stop(
-                        status="invalid_evidence",
-                        reason="malformed_result",
-                        exit_code=7,
-                    )
-                )
+                self._stop(stop_for("invalid_evidence", "malformed_result"))
                 return
             await self._attempt(environment, call, arguments, op_id, fault, attempt)
             self._finish_call(
