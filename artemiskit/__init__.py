@@ -21,6 +21,7 @@ from artemiskit._errors import (
     UnsupportedError,
     WorkflowError,
 )
+from artemiskit._exit_codes import ExitCode
 from artemiskit._kit import (
     ArtemisKit,
     CheckpointOptions,
@@ -64,6 +65,7 @@ __all__ = [
     "EnvironmentFactory",
     "EnvironmentFailureError",
     "ExecutionRecord",
+    "ExitCode",
     "FileAccessError",
     "FileOperationError",
     "FixtureError",

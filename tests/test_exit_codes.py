@@ -12,6 +12,7 @@ import artemiskit
 from artemiskit._exit_codes import STOP_EXIT_CODES, ExitCode
 
 PACKAGE = Path(artemiskit.__file__).resolve().parent
+CLI = PACKAGE.parent / "artemiskit_cli"
 TABLE = PACKAGE / "_exit_codes.py"
 SPEC_CODES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130}
 
@@ -102,7 +103,7 @@ def _literals(source: str) -> list[int]:
 
 def test_no_exit_code_literal_outside_the_table() -> None:
     offenders = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted([*PACKAGE.rglob("*.py"), *CLI.rglob("*.py")]):
         if path == TABLE:
             continue
         for line in _literals(path.read_text(encoding="utf-8")):
@@ -123,6 +124,11 @@ def test_no_exit_code_literal_outside_the_table() -> None:
 )
 def test_the_scan_finds_exit_code_literals(source: str) -> None:
     assert _literals(source)
+
+
+def test_the_table_is_public() -> None:
+    assert artemiskit.ExitCode is ExitCode
+    assert "ExitCode" in artemiskit.__all__
 
 
 def test_the_table_holds_the_spec_codes_and_every_stop_status() -> None:

@@ -12,6 +12,7 @@ from artemiskit._converter import CONVERTER
 from artemiskit._digests import json_digest
 from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage
+from artemiskit.engine._ledger import Ledger
 from artemiskit.records._record import (
     BudgetInfo,
     BudgetLimits,
@@ -199,7 +200,7 @@ def build_record(
         ),
         tools=_tool_summaries(state),
         operations=OperationSummary(
-            total=len(state.ledger) + state.ledger_omitted,
+            total=Ledger.of(state).total,
             succeeded=status_counts["succeeded"],
             failed=status_counts["failed"],
             unknown=status_counts["unknown"],
