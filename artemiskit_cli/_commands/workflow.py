@@ -15,6 +15,7 @@ from artemiskit import (
     ArtemisError,
     ArtemisKit,
     CheckpointOptions,
+    ExitCode,
     FileAccessError,
     WorkflowResult,
     WorkflowSession,
@@ -257,8 +258,8 @@ def _emit(
     if state_output is not None:
         if result.state is None:
             state_failure = "no final snapshot exists"
-            if code == 0:
-                code = 1
+            if code == ExitCode.OK:
+                code = ExitCode.FILE_OR_CONFIGURATION
         else:
             state = json.dumps(result.state, indent=2, ensure_ascii=False)
             try:
