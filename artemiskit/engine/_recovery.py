@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.engine._state import SessionState
     from artemiskit.environments._base import EnvironmentFactory
+    from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["CheckpointMode", "RecoveryMixin"]
@@ -43,6 +44,7 @@ class RecoveryMixin:
     _workflow: Workflow
     _state: SessionState
     _digest: str
+    _catalogue: Catalogue
     _factory: EnvironmentFactory
     _files: dict[str, str]
     _preflight_mode: PreflightMode
@@ -99,6 +101,7 @@ class RecoveryMixin:
             workflow_digest=self._digest,
             configuration_id=self._configuration_id,
             preflight=self._preflight_mode,
+            catalogue=self._catalogue,
         )
         now = now_ms()
         if self._checkpoint_mode == "create":

@@ -71,7 +71,7 @@ from artemiskit.targets._protocol import (
     ToolDefinition,
 )
 from artemiskit.targets._scripted import ScriptedTarget
-from artemiskit.tools._catalogue import CATALOGUE
+from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue
 from artemiskit.workflow import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome
 
@@ -160,8 +160,10 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         pause_after_actions: int | None = None,
         target_label: str | None = None,
         ledger_limit: int = t.MAX_LEDGER,
+        catalogue: Catalogue = BUILTIN_CATALOGUE,
     ) -> None:
         self._workflow = workflow
+        self._catalogue = catalogue
         self._target_label = target_label or (
             f"provider {target_info.provider!r}, model {target_info.model!r}"
         )
@@ -182,8 +184,8 @@ class WorkflowSession(RecoveryMixin, ToolCallRunner):
         self._tool_defs = tuple(
             ToolDefinition(
                 name=tool.name,
-                description=CATALOGUE[tool.name].description,
-                input_schema=CATALOGUE[tool.name].input_schema,
+                description=catalogue[tool.name].description,
+                input_schema=catalogue[tool.name].input_schema,
             )
             for tool in workflow.tools
         )

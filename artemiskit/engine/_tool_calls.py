@@ -20,15 +20,19 @@ from artemiskit.engine._admission import admit_tool_call
 from artemiskit.engine._budget import tool_call_stop
 from artemiskit.engine._faults import RETRYABLE_KINDS, ScheduledFault
 from artemiskit.engine._state import Denial, Stop, TraceEntry
-from artemiskit.tools._base import ToolContext, ToolFailure, ToolResult
-from artemiskit.tools._catalogue import CATALOGUE
-from artemiskit.tools._registry import HANDLERS
+from artemiskit.engine._tool_invocation import (
+    Invoked,
+    MalformedOutputError,
+    invoke_tool,
+)
+from artemiskit.tools._tool import ToolFailure
 
 if TYPE_CHECKING:
     from artemiskit.engine._events import EventHub
     from artemiskit.engine._state import OperationStatus, SessionState
     from artemiskit.environments._base import Environment
     from artemiskit.targets._protocol import ToolCall
+    from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import ToolDeclaration, Workflow
 
 __all__ = ["ToolCallRunner"]
@@ -41,6 +45,7 @@ class ToolCallRunner:
     _state: SessionState
     _hub: EventHub
     _declared: dict[str, ToolDeclaration]
+    _catalogue: Catalogue
     _ledger_limit: int
 
     def _set(self, state: SessionState) -> None:
@@ -80,7 +85,7 @@ class ToolCallRunner:
                 self._stop(stop)
                 return False
             self._set(t.count_tool_attempt(self._state))
-            admission = admit_tool_call(call, self._declared)
+            admission = admit_tool_call(call, self._declared, self._catalogue)
             if admission.denial is not None:
                 if not self._deny(call, admission.denial):
                     return False
@@ -93,7 +98,7 @@ class ToolCallRunner:
 
     def _deny(self, call: ToolCall, reason: str) -> bool:
         """Record a denial; False when policy stops the run on denial."""
-        tool = call.name if call.name in CATALOGUE else None
+        tool = call.name if call.name in self._catalogue else None
         self._set(t.record_denial(self._state, Denial(tool=tool, reason=reason)))
         self._hub.emit("tool_denied", tool=tool, reason=reason)
         trace = TraceEntry(
@@ -187,7 +192,8 @@ class ToolCallRunner:
             await self._attempt(environment, call, arguments, op_id, fault, attempt)
             self._finish_call(
                 attempt,
-                succeeded=self._state.trace[-1].status == "succeeded",
+                succeeded=self._state.stop is None
+                and self._state.trace[-1].status == "succeeded",
                 faulted=faulted,
             )
             return
@@ -211,16 +217,27 @@ class ToolCallRunner:
         name = call.name
         if fault is not None and fault.kind in ("stale_read", "incomplete_read"):
             assert fault.fixture is not None
-            result = ToolResult(output=dict(fault.fixture))
+            result = Invoked(output=dict(fault.fixture), local=None, change=None)
         else:
-            context = ToolContext(
-                environment=environment,
-                local=self._state.local,
-                allow=self._declared[name].allow,
-                new_id=lambda prefix: f"{prefix}-{op_id.removeprefix('op-')}",
-            )
             try:
-                result = await HANDLERS[name](arguments, context)
+                result = await invoke_tool(
+                    self._catalogue[name],
+                    arguments,
+                    environment=environment,
+                    local=self._state.local,
+                    allow=self._declared[name].allow.as_mapping(),
+                    new_id=lambda prefix: f"{prefix}-{op_id.removeprefix('op-')}",
+                )
+            except MalformedOutputError:
+                self._settle(op_id, "failed", "malformed_result")
+                self._stop(
+                    Stop(
+                        status="invalid_evidence",
+                        reason="malformed_result",
+                        exit_code=7,
+                    )
+                )
+                return
             except (ToolFailure, FileOperationError) as exc:
                 code = exc.code if isinstance(exc, ToolFailure) else exc.reason
                 self._settle(op_id, "failed", code)
