@@ -107,6 +107,20 @@ async def write_file(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
     return ToolResult(output={"path": path, "size": size}, change=change)
 
 
+async def append_file(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+    """Append text to a file, creating it when missing."""
+    path = normalize_path(args["path"])
+    try:
+        before = await _read_or_none(ctx, path)
+        after = (before or "") + args["content"]
+        await ctx.environment.write_file(path, after)
+    except FileOperationError as exc:
+        raise ToolFailure(exc.reason, exc.message) from exc
+    change = ToolChange(resource="file", before=digest(before), after=digest(after))
+    size = len(after.encode("utf-8"))
+    return ToolResult(output={"path": path, "size": size}, change=change)
+
+
 async def delete_file(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
     """Remove a file."""
     path = normalize_path(args["path"])
@@ -158,6 +172,20 @@ FILE_TOOLS: tuple[Tool, ...] = (
         ),
         effect="write",
         handler=write_file,
+        resource=_PATHS,
+        allow_rule=path_allowed,
+    ),
+    Tool(
+        name="append_file",
+        description="Append text to a file, creating the file if it does not exist.",
+        input_schema=_object(
+            {"path": _PATH, "content": {"type": "string"}}, "path", "content"
+        ),
+        output_schema=_object(
+            {"path": _PATH, "size": {"type": "integer", "minimum": 0}}, "path", "size"
+        ),
+        effect="write",
+        handler=append_file,
         resource=_PATHS,
         allow_rule=path_allowed,
     ),
