@@ -14,11 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from ruamel.yaml import YAML
 
 from artemiskit import (
     ArtemisKit,
+    CheckpointOptions,
     Tool,
     ToolDefinitionError,
     WorkflowError,
@@ -349,3 +351,84 @@ def test_a_sandbox_run_pauses_and_resumes_in_another_process(tmp_path: Path) -> 
 def test_the_tools_are_the_documented_example() -> None:
     assert TOOLS_V2[1].version == "2"
     assert [tool.name for tool in TOOLS] == ["lookup_order", "file_refund"]
+
+
+# --- registered from Python: pause here, resume in another process ---------------
+
+RESUME_SCRIPT = """
+import sys
+import anyio
+from artemiskit import ArtemisKit, CheckpointError, CheckpointOptions
+from tests.tools import _order_tools
+
+async def main() -> None:
+    kit = ArtemisKit(tools=getattr(_order_tools, sys.argv[1]))
+    options = CheckpointOptions(directory=sys.argv[3], mode="resume")
+    try:
+        result = await kit.run_workflow(workflow=sys.argv[2], checkpoint=options)
+    except CheckpointError as exc:
+        print("refused:", exc.reason)
+        return
+    assert result.state is not None
+    print("exit code:", result.record.exit_code)
+    print("refunds:", len(result.state["tools"]["file_refund"]["refunds"]))
+
+anyio.run(main)
+"""
+
+
+def resume_in_another_process(
+    workflow: Path, checkpoints: Path, tools: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", RESUME_SCRIPT, tools, str(workflow), str(checkpoints)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+async def test_a_pause_from_python_resumes_in_another_process(tmp_path: Path) -> None:
+    workflow = copy_example(tmp_path)
+    checkpoints = tmp_path / "checkpoint"
+    kit = ArtemisKit(tools=TOOLS)
+    paused = await kit.run_workflow(
+        workflow=workflow,
+        checkpoint=CheckpointOptions(directory=checkpoints),
+        pause_after_actions=4,
+    )
+    assert paused.record.exit_code == 10
+    refused = resume_in_another_process(workflow, checkpoints, "TOOLS_V2")
+    assert "refused: incompatible_checkpoint" in refused.stdout, refused.stderr
+    resumed = resume_in_another_process(workflow, checkpoints, "TOOLS")
+    assert "exit code: 0" in resumed.stdout, resumed.stderr
+    assert "refunds: 1" in resumed.stdout
+
+
+async def test_custom_tool_arguments_and_state_stay_out_of_the_record() -> None:
+    secret = "SENTINEL-refund-reason-91c2"
+    data = {**example_data(), "faults": [], "outcomes": []}
+    workflow = parse_agent_workflow(json.dumps(data), tools=TOOLS)
+    arguments = {"order_id": "A-100", "amount": 3, "reason": secret}
+    target = ReplayTarget([calling(call("file_refund", arguments))])
+    session = await ArtemisKit(tools=TOOLS).create_workflow_session(
+        workflow=workflow, target=target
+    )
+    seen: list[str] = []
+
+    async def collect() -> None:
+        async for event in session.events():
+            seen.append(repr(event))
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(collect)
+        await anyio.wait_all_tasks_blocked()
+        result = await session.run()
+    assert result.state is not None
+    assert result.state["tools"]["file_refund"]["refunds"][0]["id"]
+    assert secret not in json.dumps(record_to_dict(result.record))
+    assert seen
+    assert not any(secret in line for line in seen)
+    assert secret not in repr(session.state)
