@@ -8,6 +8,8 @@ section and async handler. Register your own with ``ArtemisKit(tools=[...])``,
 
 from __future__ import annotations
 
+import warnings
+
 from artemiskit.tools._catalogue import (
     BUILTIN_TOOLS,
     CATALOGUE,
@@ -24,8 +26,17 @@ from artemiskit.tools._tool import (
     ToolResult,
 )
 
-#: Deprecated alias of `Tool` (the former catalogue entry type).
-ToolSpec = Tool
+
+def __getattr__(name: str) -> object:
+    if name == "ToolSpec":  # the former catalogue entry type
+        warnings.warn(
+            "artemiskit.tools.ToolSpec is deprecated; use artemiskit.tools.Tool",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return Tool
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ALLOW_KEYS",
@@ -38,6 +49,5 @@ __all__ = [
     "ToolFailure",
     "ToolResource",
     "ToolResult",
-    "ToolSpec",
     "catalogue_with",
 ]

@@ -10,6 +10,7 @@ the output schema before the model sees it.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal
@@ -57,6 +58,16 @@ ALLOW_KEYS: Mapping[str, str] = {
 }
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+def _is_json_object(value: Any) -> bool:
+    if not isinstance(value, Mapping):
+        return False
+    try:
+        json.dumps(dict(value), allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def digest(value: Any) -> str | None:
@@ -217,7 +228,7 @@ class Tool:
                 f"tool {name!r}: version must be a non-empty string",
                 reason="invalid_tool",
             )
-        if self.state is not None and not isinstance(self.state, Mapping):
+        if self.state is not None and not _is_json_object(self.state):
             raise ToolDefinitionError(
                 f"tool {name!r}: state must be a JSON object or None",
                 reason="invalid_tool",

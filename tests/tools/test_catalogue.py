@@ -65,3 +65,10 @@ def test_a_generated_schema_lists_registered_tools_beside_the_built_ins() -> Non
 def test_a_tool_cannot_take_a_built_in_name() -> None:
     with pytest.raises(ToolDefinitionError, match="already in the catalogue"):
         catalogue_with([CATALOGUE["read_file"]])
+
+
+def test_the_former_entry_type_still_works_with_a_deprecation_warning() -> None:
+    import artemiskit.tools
+
+    with pytest.warns(DeprecationWarning, match="ToolSpec"):
+        assert artemiskit.tools.ToolSpec is Tool

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import attrs
 import pytest
 from ruamel.yaml import YAML
 
@@ -358,6 +359,7 @@ def test_the_tools_are_the_documented_example() -> None:
 RESUME_SCRIPT = """
 import sys
 import anyio
+import attrs
 from artemiskit import ArtemisKit, CheckpointError, CheckpointOptions
 from tests.tools import _order_tools
 
@@ -432,3 +434,8 @@ async def test_custom_tool_arguments_and_state_stay_out_of_the_record() -> None:
     assert seen
     assert not any(secret in line for line in seen)
     assert secret not in repr(session.state)
+
+
+def test_a_state_section_must_be_a_json_object() -> None:
+    with pytest.raises(ToolDefinitionError, match="JSON object"):
+        attrs.evolve(TOOLS[1], state={"refunds": {1, 2}})
