@@ -73,11 +73,6 @@ class Catalogue(Mapping[str, Tool]):
     def __repr__(self) -> str:
         return f"Catalogue({len(self._tools)} tools)"
 
-    @property
-    def custom(self) -> tuple[Tool, ...]:
-        """The registered tools that are not built in."""
-        return tuple(t for name, t in self._tools.items() if name not in CATALOGUE)
-
     def digest(self, names: Iterable[str]) -> str:
         """The digest of the named tools' declarations (handlers excluded)."""
         return json_digest([self._tools[n].declaration() for n in sorted(set(names))])
