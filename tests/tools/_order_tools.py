@@ -13,9 +13,17 @@ from typing import Any
 import attrs
 
 from artemiskit import ToolContext, ToolResult
+from artemiskit.tools import CATALOGUE
 from examples.custom_tool.order_tools import FILE_REFUND, LOOKUP_ORDER
 
-__all__ = ["EXAMPLE", "LOOKUP_ORDER", "MALFORMED_LOOKUP", "TOOLS", "TOOLS_V2"]
+__all__ = [
+    "CLASHING",
+    "EXAMPLE",
+    "LOOKUP_ORDER",
+    "MALFORMED_LOOKUP",
+    "TOOLS",
+    "TOOLS_V2",
+]
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "custom_tool"
 
@@ -30,3 +38,6 @@ async def _malformed(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResu
 
 #: ``lookup_order`` whose handler breaks its own output schema.
 MALFORMED_LOOKUP = attrs.evolve(LOOKUP_ORDER, handler=_malformed)
+
+#: A registration that reuses a built-in name.
+CLASHING = (*TOOLS, CATALOGUE["read_file"])

@@ -284,6 +284,16 @@ def test_a_bad_tools_reference_is_a_usage_error(tmp_path: Path, reference: str) 
     assert "Traceback" not in done.stderr
 
 
+def test_a_clashing_registration_is_refused_by_the_cli(tmp_path: Path) -> None:
+    workflow = str(copy_example(tmp_path))
+    clash = "tests.tools._order_tools:CLASHING"
+    for command in (("scenario", "validate"), ("workflow", "run")):
+        done = akit(*command, workflow, "--tools", clash)
+        assert done.returncode == 1, done.stderr
+        assert "already in the catalogue" in done.stderr
+        assert "Traceback" not in done.stderr
+
+
 def test_workflow_run_and_preflight_take_the_tools_option(tmp_path: Path) -> None:
     workflow = str(copy_example(tmp_path))
     ran = akit(
