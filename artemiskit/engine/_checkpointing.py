@@ -22,7 +22,7 @@ import attrs
 from artemiskit._converter import CONVERTER
 from artemiskit._digests import bytes_digest, json_digest
 from artemiskit._errors import CheckpointError
-from artemiskit.engine._journal import apply_delta, state_delta
+from artemiskit.engine._deltas import apply_delta, state_delta
 from artemiskit.engine._state import SessionState
 
 if TYPE_CHECKING:
@@ -123,11 +123,6 @@ class Checkpointer:
         self._persisted: SessionState | None = None
         self._meta: CheckpointMeta | None = None
         self._entries = 0
-
-    @property
-    def meta(self) -> CheckpointMeta | None:
-        """The last committed metadata."""
-        return self._meta
 
     async def create(self, state: SessionState, meta: CheckpointMeta) -> None:
         """Open a new checkpoint and commit the first snapshot."""

@@ -11,7 +11,9 @@ import attrs
 
 from artemiskit._converter import CONVERTER
 from artemiskit._digests import json_digest
+from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage
+from artemiskit.engine._ledger import Ledger
 from artemiskit.records._record import (
     BudgetInfo,
     BudgetLimits,
@@ -88,6 +90,13 @@ def _sections(local: LocalState) -> dict[str, Any]:
     return {"tools": json.loads(json.dumps(sections))}
 
 
+_VERIFICATION_EXIT_CODES = {
+    "passed": ExitCode.OK,
+    "failed": ExitCode.TASK_FAILED,
+    "unavailable": ExitCode.EVALUATION_UNAVAILABLE,
+}
+
+
 def exit_code_for(
     stop: Stop | None,
     verification: TaskVerification,
@@ -97,14 +106,14 @@ def exit_code_for(
 ) -> int:
     """The SPEC 9 exit code of an attempt."""
     if stop is not None:
-        if stop.exit_code == 0 and cleanup.status == "unresolved":
-            return 7
+        if stop.exit_code == ExitCode.OK and cleanup.status == "unresolved":
+            return ExitCode.RUNTIME_FAILURE
         return stop.exit_code
     if evaluation_cancelled:
-        return 130
-    code = {"passed": 0, "failed": 8, "unavailable": 9}[verification.status]
+        return ExitCode.CANCELLED
+    code = _VERIFICATION_EXIT_CODES[verification.status]
     if cleanup.status == "unresolved":
-        return 7
+        return ExitCode.RUNTIME_FAILURE
     return code
 
 
@@ -200,7 +209,7 @@ def build_record(
         ),
         tools=_tool_summaries(state),
         operations=OperationSummary(
-            total=len(state.ledger) + state.ledger_omitted,
+            total=Ledger.of(state).total,
             succeeded=status_counts["succeeded"],
             failed=status_counts["failed"],
             unknown=status_counts["unknown"],

@@ -13,6 +13,7 @@ from typing import Literal
 
 import attrs
 
+from artemiskit._exit_codes import ExecutionStatus
 from artemiskit.engine._faults import FaultSchedule
 from artemiskit.engine._preflight import PreflightSummary
 from artemiskit.targets._protocol import Message, ToolCall
@@ -35,17 +36,6 @@ __all__ = [
     "TraceEntry",
 ]
 
-ExecutionStatus = Literal[
-    "completed",
-    "policy_denied",
-    "budget_exhausted",
-    "deadline_exceeded",
-    "runtime_failure",
-    "invalid_evidence",
-    "unsupported",
-    "cancelled",
-    "paused",
-]
 OperationStatus = Literal["admitted", "succeeded", "failed", "unknown"]
 
 

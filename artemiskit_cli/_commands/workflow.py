@@ -15,6 +15,7 @@ from artemiskit import (
     ArtemisError,
     ArtemisKit,
     CheckpointOptions,
+    ExitCode,
     FileAccessError,
     WorkflowResult,
     WorkflowSession,
@@ -28,6 +29,8 @@ from artemiskit_cli._tools import TOOLS_OPTION
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
+
+    from anyio.abc import TaskStatus
 
     from artemiskit import SessionEvent, Tool
 
@@ -120,8 +123,14 @@ async def _report_progress(events: AsyncIterator[SessionEvent]) -> None:
             click.echo(line, err=True)
 
 
-async def _cancel_on_signal(session: WorkflowSession, scope: anyio.CancelScope) -> None:
+async def _cancel_on_signal(
+    session: WorkflowSession,
+    scope: anyio.CancelScope,
+    *,
+    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+) -> None:
     with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()
         async for signum in signals:
             click.echo(
                 f"received {signal.Signals(signum).name}: cancelling, then cleaning up",
@@ -165,11 +174,15 @@ async def _run(
         group.start_soon(_report_progress, session.events())
         watch = anyio.CancelScope()
 
-        async def watch_signals() -> None:
+        async def watch_signals(
+            *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+        ) -> None:
             with watch:
-                await _cancel_on_signal(session, watch)
+                await _cancel_on_signal(session, watch, task_status=task_status)
 
-        group.start_soon(watch_signals)
+        # The receiver is installed before the run starts: no signal falls
+        # through to Python's default handler (a KeyboardInterrupt traceback).
+        await group.start(watch_signals)
         try:
             result = await session.run()
         except ArtemisError as exc:
@@ -250,8 +263,8 @@ def _emit(
     if state_output is not None:
         if result.state is None:
             state_failure = "no final snapshot exists"
-            if code == 0:
-                code = 1
+            if code == ExitCode.OK:
+                code = ExitCode.FILE_OR_CONFIGURATION
         else:
             state = json.dumps(result.state, indent=2, ensure_ascii=False)
             try:

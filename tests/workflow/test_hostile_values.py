@@ -110,7 +110,14 @@ def test_workflow(position: tuple[Any, ...], raw: str) -> None:
 @SETTINGS
 @given(st.sampled_from(_positions(SCRIPT)), st.sampled_from(HOSTILE))
 def test_script(position: tuple[Any, ...], raw: str) -> None:
-    assume(position[-1] is not _KEY or raw.startswith('"'))
+    is_key = position[-1] is _KEY
+    assume(not is_key or raw.startswith('"'))
+    path = position[:-1] if is_key else position
+    if raw.startswith('"') and "arguments" in path[:-1] + (() if is_key else path[-1:]):
+        # Tool-call arguments are the model's words: a lone surrogate there plays a
+        # hostile model and is denied at admission (tests/engine/test_admission.py).
+        parse_script(_hostile(SCRIPT, position, raw), source="s.yaml")
+        return
     with pytest.raises(WorkflowError, match=r"s.yaml: invalid script") as caught:
         parse_script(_hostile(SCRIPT, position, raw), source="s.yaml")
     _located(caught.value.problems)
