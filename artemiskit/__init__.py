@@ -18,6 +18,7 @@ from artemiskit._errors import (
     RuntimeFailureError,
     SessionStateError,
     TargetError,
+    ToolDefinitionError,
     UnsupportedError,
     WorkflowError,
 )
@@ -45,6 +46,14 @@ from artemiskit.targets import (
     ToolDefinition,
     Usage,
     create_model_client_target,
+)
+from artemiskit.tools import (
+    Tool,
+    ToolChange,
+    ToolContext,
+    ToolFailure,
+    ToolResource,
+    ToolResult,
 )
 from artemiskit.workflow import (
     Workflow,
@@ -81,8 +90,15 @@ __all__ = [
     "TargetError",
     "TargetRequest",
     "TargetResponse",
+    "Tool",
     "ToolCall",
+    "ToolChange",
+    "ToolContext",
     "ToolDefinition",
+    "ToolDefinitionError",
+    "ToolFailure",
+    "ToolResource",
+    "ToolResult",
     "TrustedConfig",
     "UnsupportedError",
     "Usage",

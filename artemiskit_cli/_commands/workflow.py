@@ -25,13 +25,14 @@ from artemiskit.records import record_to_dict
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._files import check_new_outputs, write_new_file
 from artemiskit_cli._render import describe_event, summarize
+from artemiskit_cli._tools import TOOLS_OPTION
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
     from anyio.abc import TaskStatus
 
-    from artemiskit import SessionEvent
+    from artemiskit import SessionEvent, Tool
 
 __all__ = ["workflow"]
 
@@ -103,6 +104,7 @@ def _execution_options(command: F) -> F:
             _PREFLIGHT,
             _JUDGE_CONFIG,
             _PAUSE_AFTER_ACTIONS,
+            TOOLS_OPTION,
         ]
     ):
         command = option(command)
@@ -149,6 +151,7 @@ async def _run(
     judge_config: str | None = None,
     checkpoint: CheckpointOptions | None = None,
     pause_after_actions: int | None = None,
+    tools: tuple[Tool, ...] = (),
 ) -> tuple[WorkflowResult, SandboxConfig]:
     """Run the session, reporting progress; the result and the sandbox settings."""
     trusted = (
@@ -156,7 +159,7 @@ async def _run(
         if config is None or isinstance(config, TrustedConfig)
         else await load_trusted_config(config)
     )
-    kit = ArtemisKit(config=trusted)
+    kit = ArtemisKit(config=trusted, tools=tools)
     session = await kit.create_workflow_session(
         workflow=workflow_file,
         fixture_root=fixture_root,
@@ -211,6 +214,7 @@ def run(
     judge_config: str | None,
     checkpoint_dir: str | None,
     pause_after_actions: int | None,
+    tools: tuple[Tool, ...],
 ) -> None:
     """Run WORKFLOW once in a fresh environment; the exit code says what happened."""
     if pause_after_actions is not None and checkpoint_dir is None:
@@ -229,6 +233,7 @@ def run(
             judge_config=judge_config,
             checkpoint=checkpoint,
             pause_after_actions=pause_after_actions,
+            tools=tools,
         )
     )
     _emit(
@@ -282,6 +287,7 @@ def _emit(
 @_OUTPUT
 @_JSON
 @_FIXTURE_ROOT
+@TOOLS_OPTION
 @reports_errors
 def preflight(
     workflow_file: str,
@@ -289,6 +295,7 @@ def preflight(
     output: str | None,
     as_json: bool,
     fixture_root: str | None,
+    tools: tuple[Tool, ...],
 ) -> None:
     """Probe WORKFLOW's target only: exit 0 on a tool round trip, else 3."""
     check_new_outputs(output)
@@ -299,6 +306,7 @@ def preflight(
             fixture_root=fixture_root,
             cleanup_timeout=None,
             preflight="only",
+            tools=tools,
         )
     )
     _emit(result, sandbox, output=output, as_json=as_json)
@@ -325,6 +333,7 @@ def resume(
     preflight: bool,
     judge_config: str | None,
     pause_after_actions: int | None,
+    tools: tuple[Tool, ...],
 ) -> None:
     """Continue the paused run in --checkpoint-dir: same run, new attempt."""
     check_new_outputs(output, state_output)
@@ -338,6 +347,7 @@ def resume(
             judge_config=judge_config,
             checkpoint=CheckpointOptions(directory=checkpoint_dir, mode="resume"),
             pause_after_actions=pause_after_actions,
+            tools=tools,
         )
     )
     _emit(
