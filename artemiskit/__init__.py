@@ -18,6 +18,7 @@ from artemiskit._errors import (
     RuntimeFailureError,
     SessionStateError,
     TargetError,
+    ToolDefinitionError,
     UnsupportedError,
     WorkflowError,
 )
@@ -46,6 +47,14 @@ from artemiskit.targets import (
     ToolDefinition,
     Usage,
     create_model_client_target,
+)
+from artemiskit.tools import (
+    Tool,
+    ToolChange,
+    ToolContext,
+    ToolFailure,
+    ToolResource,
+    ToolResult,
 )
 from artemiskit.workflow import (
     Workflow,
@@ -84,8 +93,15 @@ __all__ = [
     "TargetError",
     "TargetRequest",
     "TargetResponse",
+    "Tool",
     "ToolCall",
+    "ToolChange",
+    "ToolContext",
     "ToolDefinition",
+    "ToolDefinitionError",
+    "ToolFailure",
+    "ToolResource",
+    "ToolResult",
     "TrustedConfig",
     "UnsupportedError",
     "Usage",

@@ -7,6 +7,7 @@ and the CLI maps each family to one exit code (SPEC section 9) in one place::
     ├── WorkflowError                 invalid workflow, options or fixture      (2)
     │   └── FixtureError              a referenced fixture is unsafe or invalid (2)
     ├── ConfigError                   trusted configuration invalid/incomplete  (1)
+    │   └── ToolDefinitionError       a user-defined tool is invalid or clashes (1)
     ├── FileAccessError               file unreadable, output or persistence    (1)
     ├── UnsupportedError              target or environment cannot run here     (3)
     ├── RuntimeFailureError           target/environment failed, measurement    (7)
@@ -52,6 +53,7 @@ __all__ = [
     "RuntimeFailureError",
     "SessionStateError",
     "TargetError",
+    "ToolDefinitionError",
     "UnsupportedError",
     "WorkflowError",
 ]
@@ -139,6 +141,12 @@ class ConfigError(_ProblemListError):
 
     exit_code = ExitCode.FILE_OR_CONFIGURATION
     default_reason = "invalid_configuration"
+
+
+class ToolDefinitionError(ConfigError):
+    """A user-defined tool is invalid, or its name clashes with another tool."""
+
+    default_reason = "invalid_tool"
 
 
 class FileAccessError(ArtemisError):

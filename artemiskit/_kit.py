@@ -32,6 +32,7 @@ from artemiskit.config._judge import load_judge_config
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.engine._state import LocalState
+from artemiskit.engine._tool_invocation import initial_sections
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import (
     EnvironmentFactory,
@@ -46,14 +47,16 @@ from artemiskit.targets._protocol import (
     ModelClient,
     create_model_client_target,
 )
+from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow import load_agent_workflow
 from artemiskit.workflow._model import Workflow
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._preflight import PreflightMode
+    from artemiskit.tools._tool import Tool
 
 __all__ = ["ArtemisKit", "WorkflowSource", "create_agent_workflow_session"]
 
@@ -106,7 +109,10 @@ def create_agent_workflow_session(
         workflow: A workflow from `load_agent_workflow` / `parse_agent_workflow`.
         target: The agent the engine drives.
         options: How the session runs (fixture root, environment, cleanup,
-            preflight, pause, ledger limit); see `RunOptions`.
+            preflight, pause, ledger limit, user-defined tools); see
+            `RunOptions`. Its ``tools`` are the user-defined tools the workflow
+            may declare (trusted host code); the workflow must have been
+            validated with the same tools.
         judge: The explicitly configured judge for ``judge`` outcomes.
         checkpoint_store: Where to checkpoint (explicit only); the environment
             must declare checkpoint support.
@@ -128,7 +134,10 @@ def create_agent_workflow_session(
 
     Raises:
         WorkflowError: The workflow references a fixture and no root was given,
-            or the cleanup timeout or ledger limit is out of range.
+            the cleanup timeout or ledger limit is out of range, or it declares a
+            tool that is neither built in nor in ``tools``.
+        ToolDefinitionError: ``tools`` holds something that is not a `Tool`, or
+            a name clashes with a built-in or another tool.
         SessionStateError: A ``checkpoint_store`` without a ``configuration_id``
             (``configuration_id_required``).
         UnsupportedError: No environment is registered for the workflow's kind.
@@ -159,6 +168,15 @@ def create_agent_workflow_session(
         raise WorkflowError(
             f"ledger_limit must be between 1 and {MAX_LEDGER}", reason="invalid_option"
         )
+    catalogue = catalogue_with(settings.tools)
+    unknown = [tool.name for tool in workflow.tools if tool.name not in catalogue]
+    if unknown:
+        raise WorkflowError(
+            f"the workflow declares tools that are neither built in nor registered: "
+            f"{', '.join(unknown)} (register them with tools=[...] or --tools "
+            "MODULE:ATTR)",
+            reason="unknown_tool",
+        )
     spec = workflow.environment
     fixture_root = settings.fixture_root
     return WorkflowSession(
@@ -168,7 +186,9 @@ def create_agent_workflow_session(
         or _environment_factory(workflow, None, cleanup_timeout_ms),
         files=spec.files,
         local=LocalState(
-            documents=dict(spec.state.documents), records=dict(spec.state.records)
+            documents=dict(spec.state.documents),
+            records=dict(spec.state.records),
+            sections=initial_sections(catalogue, workflow),
         ),
         target_info=TargetInfo(
             provider=provider_label or workflow.target.provider,
@@ -185,6 +205,7 @@ def create_agent_workflow_session(
         pause_after_actions=settings.pause_after_actions,
         target_label=target_label,
         ledger_limit=ledger_limit,
+        catalogue=catalogue,
     )
 
 
@@ -202,11 +223,22 @@ class ArtemisKit:
         config: A loaded `TrustedConfig`, or the path of ``artemis.config.yaml``
             (read on first use). ``None`` means no provider entries: only the
             offline ``scripted`` provider and explicit clients/targets work.
+        tools: User-defined tools (trusted host code) that workflows run by this
+            kit may declare, beside the built-in catalogue.
+
+    Raises:
+        ToolDefinitionError: ``tools`` holds something that is not a `Tool`, or a
+            name clashes with a built-in or another tool.
     """
 
     def __init__(
-        self, *, config: TrustedConfig | str | os.PathLike[str] | None = None
+        self,
+        *,
+        config: TrustedConfig | str | os.PathLike[str] | None = None,
+        tools: Sequence[Tool] | None = None,
     ) -> None:
+        self._catalogue = catalogue_with(tools)
+        self._tools = _registered(self._catalogue)
         self._config_source = config
         self._config: TrustedConfig | None = (
             config if isinstance(config, TrustedConfig) else None
@@ -280,10 +312,12 @@ class ArtemisKit:
                 reason="configuration_id_required",
             )
         settings = merge_run_options(options, run)
+        catalogue = self._session_catalogue(settings.tools)
+        settings = attrs.evolve(settings, tools=catalogue)
         if isinstance(workflow, Workflow):
             loaded = workflow
         else:
-            loaded = await load_agent_workflow(workflow)
+            loaded = await load_agent_workflow(workflow, tools=catalogue)
             if settings.fixture_root is None:
                 folder = (await anyio.Path(workflow).absolute()).parent
                 settings = attrs.evolve(settings, fixture_root=folder)
@@ -324,6 +358,18 @@ class ArtemisKit:
             configuration_id=configuration_id,
         )
 
+    def _session_catalogue(self, tools: Sequence[Tool] | Catalogue | None) -> Catalogue:
+        """The kit's catalogue, plus the tools one session's options add."""
+        if not tools or tools is self._catalogue:
+            return self._catalogue
+        if not self._tools:
+            return catalogue_with(tools)
+        added = _registered(tools) if isinstance(tools, Catalogue) else tools
+        kept = {id(tool) for tool in self._tools}
+        return catalogue_with(
+            (*self._tools, *(tool for tool in added if id(tool) not in kept))
+        )
+
     async def run_workflow(
         self,
         *,
@@ -348,6 +394,15 @@ class ArtemisKit:
             **run,
         )
         return await session.run()
+
+
+def _registered(catalogue: Catalogue) -> tuple[Tool, ...]:
+    """The user-defined tools of ``catalogue``: everything but the built-ins."""
+    return tuple(
+        tool
+        for name, tool in catalogue.items()
+        if BUILTIN_CATALOGUE.get(name) is not tool
+    )
 
 
 def _client_target(client: ModelClient, workflow: Workflow) -> AgentTarget:

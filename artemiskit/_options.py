@@ -8,12 +8,14 @@ settings as keywords (`RunKeywords`); keywords override the fields of ``options`
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Literal, TypedDict
 
 import attrs
 
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
+from artemiskit.tools import Catalogue, Tool
 
 __all__ = ["CheckpointOptions", "RunKeywords", "RunOptions", "merge_run_options"]
 
@@ -37,6 +39,9 @@ class RunOptions:
         ledger_limit: How many operations the ledger keeps (default 10,000);
             older ones are counted as omitted, the record discloses the
             truncation and trace assertions become unavailable.
+        tools: User-defined tools (trusted host code) the workflow may declare,
+            beside the built-in catalogue; the workflow must have been validated
+            with the same tools. Through `ArtemisKit` they add to the kit's own.
     """
 
     fixture_root: str | os.PathLike[str] | None = None
@@ -45,6 +50,7 @@ class RunOptions:
     preflight: bool | Literal["only"] = False
     pause_after_actions: int | None = None
     ledger_limit: int = MAX_LEDGER
+    tools: Sequence[Tool] | Catalogue | None = None
 
 
 class RunKeywords(TypedDict, total=False):
@@ -56,6 +62,7 @@ class RunKeywords(TypedDict, total=False):
     preflight: bool | Literal["only"]
     pause_after_actions: int | None
     ledger_limit: int
+    tools: Sequence[Tool] | Catalogue | None
 
 
 def merge_run_options(options: RunOptions | None, keywords: RunKeywords) -> RunOptions:

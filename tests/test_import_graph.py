@@ -29,13 +29,6 @@ def _stated_layers() -> list[set[str]]:
 LAYERS = _stated_layers()
 LAYER = {unit: level for level, units in enumerate(LAYERS) for unit in units}
 
-# Edges that the tools redesign removes (tools stop importing the engine's state and
-# the workflow model). Nothing else may point up.
-KNOWN_UPWARD = {
-    ("tools", "engine"),
-    ("tools", "workflow"),
-}
-
 
 def _unit(module: str) -> str:
     parts = module.split(".")
@@ -94,12 +87,12 @@ def test_no_import_points_up_a_layer() -> None:
         for source, target in _edges()
         if LAYER[target] >= LAYER[source]
     }
-    assert upward - KNOWN_UPWARD == set()
+    assert upward == set()
 
 
 def test_packages_form_no_cycle() -> None:
     graph: dict[str, set[str]] = {}
-    for source, target in _edges() - KNOWN_UPWARD:
+    for source, target in _edges():
         graph.setdefault(source, set()).add(target)
     visiting: list[str] = []
     done: set[str] = set()

@@ -14,9 +14,11 @@ from artemiskit import (
     create_agent_workflow_session,
     load_agent_workflow,
 )
+from examples.custom_tool.order_tools import FILE_REFUND, LOOKUP_ORDER
 from tests._builders import PASSING_SCRIPT, write_workflow
 from tests._environments import DictFactory
 from tests._runs import ReplayTarget
+from tests.tools._order_tools import EXAMPLE, TOOLS
 
 
 async def test_options_reach_the_session(tmp_path: Path) -> None:
@@ -84,3 +86,35 @@ async def test_a_session_built_from_options_runs(tmp_path: Path) -> None:
     result = await session.run()
     assert result.record.execution.status == "completed"
     assert len(factory.created) == 1
+
+
+async def test_tools_travel_in_the_options_and_add_to_the_kits_own() -> None:
+    workflow = EXAMPLE / "workflow.yaml"
+    by_options = await ArtemisKit().run_workflow(
+        workflow=workflow, options=RunOptions(tools=TOOLS)
+    )
+    added = await ArtemisKit(tools=[LOOKUP_ORDER]).run_workflow(
+        workflow=workflow, tools=[FILE_REFUND]
+    )
+    again = await ArtemisKit(tools=TOOLS).run_workflow(workflow=workflow, tools=TOOLS)
+    for result in (by_options, added, again):
+        assert result.record.exit_code == 0
+    with pytest.raises(WorkflowError, match="--tools"):
+        await ArtemisKit(tools=[LOOKUP_ORDER]).run_workflow(workflow=workflow)
+
+
+async def test_the_low_level_session_takes_tools_as_a_keyword_or_an_option() -> None:
+    workflow = await load_agent_workflow(EXAMPLE / "workflow.yaml", tools=TOOLS)
+    with pytest.raises(WorkflowError) as caught:
+        create_agent_workflow_session(workflow=workflow, target=ReplayTarget())
+    assert caught.value.reason == "unknown_tool"
+    for session in (
+        create_agent_workflow_session(
+            workflow=workflow, target=ReplayTarget(), tools=TOOLS
+        ),
+        create_agent_workflow_session(
+            workflow=workflow, target=ReplayTarget(), options=RunOptions(tools=TOOLS)
+        ),
+    ):
+        result = await session.run()
+        assert result.record.execution.status == "completed"

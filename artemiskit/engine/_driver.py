@@ -54,7 +54,6 @@ from artemiskit.targets._protocol import (
     TargetResponse,
     ToolDefinition,
 )
-from artemiskit.tools._catalogue import CATALOGUE
 from artemiskit.workflow import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome
 
@@ -63,6 +62,7 @@ if TYPE_CHECKING:
 
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._state import LocalState
+    from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "RunDriver"]
@@ -99,6 +99,7 @@ class RunDriver:
         pause_after_actions: int | None,
         target_label: str | None,
         ledger_limit: int,
+        catalogue: Catalogue,
     ) -> None:
         self.workflow = workflow
         self._target_label = target_label or (
@@ -120,8 +121,8 @@ class RunDriver:
         self._tool_defs = tuple(
             ToolDefinition(
                 name=tool.name,
-                description=CATALOGUE[tool.name].description,
-                input_schema=CATALOGUE[tool.name].input_schema,
+                description=catalogue[tool.name].description,
+                input_schema=catalogue[tool.name].input_schema,
             )
             for tool in workflow.tools
         )
@@ -142,6 +143,7 @@ class RunDriver:
             workflow_digest=self._digest,
             preflight=preflight,
             environment=environment,
+            catalogue=catalogue,
         )
         self.control = RunControl(self.run, self.checkpoints)
         self._budget = Budget(
@@ -150,6 +152,7 @@ class RunDriver:
         )
         self._tool_calls = ToolCallExecutor(
             workflow=workflow,
+            catalogue=catalogue,
             run=self.run,
             control=self.control,
             budget=self._budget,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -33,7 +34,6 @@ from artemiskit.records._record import (
     ToolSummary,
     WorkflowInfo,
 )
-from artemiskit.tools._catalogue import CATALOGUE
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -78,7 +78,16 @@ def final_state(files: Mapping[str, str], local: LocalState) -> dict[str, Any]:
         "drafts": [attrs.asdict(d) for d in local.drafts],
         "approvals": [attrs.asdict(a) for a in local.approvals],
         "delegations": [attrs.asdict(d) for d in local.delegations],
+        **_sections(local),
     }
+
+
+def _sections(local: LocalState) -> dict[str, Any]:
+    """Each tool's own section under ``tools.<name>``; absent when no tool has one."""
+    if not local.sections:
+        return {}
+    sections = {name: local.sections[name] for name in sorted(local.sections)}
+    return {"tools": json.loads(json.dumps(sections))}
 
 
 _VERIFICATION_EXIT_CODES = {
@@ -112,7 +121,7 @@ def _tool_summaries(state: SessionState) -> tuple[ToolSummary, ...]:
     by_tool: dict[str, Counter[str]] = {}
     attempts: Counter[str] = Counter()
     for entry in state.trace:
-        if entry.tool in CATALOGUE:
+        if entry.tool != "undeclared":
             by_tool.setdefault(entry.tool, Counter())[entry.status] += 1
             attempts[entry.tool] += entry.attempts if entry.status != "denied" else 0
     return tuple(

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.engine._state import Counters, Stop
     from artemiskit.environments._base import EnvironmentFactory
+    from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
 
 __all__ = [
@@ -114,6 +115,7 @@ def checkpoints_for(
     workflow_digest: str,
     preflight: PreflightMode,
     environment: EnvironmentFactory,
+    catalogue: Catalogue,
 ) -> RunCheckpoints:
     """The checkpointing of a run: through ``store``, or none without one.
 
@@ -142,6 +144,7 @@ def checkpoints_for(
         workflow=workflow,
         workflow_digest=workflow_digest,
         preflight=preflight,
+        catalogue=catalogue,
     )
 
 
@@ -205,6 +208,7 @@ class StoreCheckpoints:
         workflow: Workflow,
         workflow_digest: str,
         preflight: PreflightMode,
+        catalogue: Catalogue,
     ) -> None:
         self._checkpointer = Checkpointer(store)
         self._mode = mode
@@ -213,6 +217,7 @@ class StoreCheckpoints:
         self._workflow = workflow
         self._digest = workflow_digest
         self._preflight = preflight
+        self._catalogue = catalogue
         self._pause_requested = False
         self._actions_at_start = 0
         self._attempt_number = 1
@@ -238,6 +243,7 @@ class StoreCheckpoints:
             workflow_digest=self._digest,
             configuration_id=self._configuration_id,
             preflight=self._preflight,
+            catalogue=self._catalogue,
         )
         now = now_ms()
         if self._mode == "create":

@@ -18,6 +18,7 @@ from artemiskit._errors import SessionStateError
 from artemiskit.engine._driver import MAX_CLEANUP_TIMEOUT_MS, RunDriver
 from artemiskit.engine._ledger import MAX_LEDGER
 from artemiskit.engine._result import WorkflowResult
+from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
@@ -63,6 +64,7 @@ class WorkflowSession:
         pause_after_actions: int | None = None,
         target_label: str | None = None,
         ledger_limit: int = MAX_LEDGER,
+        catalogue: Catalogue = BUILTIN_CATALOGUE,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,
@@ -81,6 +83,7 @@ class WorkflowSession:
             pause_after_actions=pause_after_actions,
             target_label=target_label,
             ledger_limit=ledger_limit,
+            catalogue=catalogue,
         )
         self._workflow = workflow
         self._started = False

@@ -19,9 +19,12 @@ from artemiskit.engine._admission import admit_tool_call
 from artemiskit.engine._faults import RETRYABLE_KINDS, ScheduledFault
 from artemiskit.engine._state import Denial, Stop, TraceEntry
 from artemiskit.engine._stops import stop_for
-from artemiskit.tools._base import ToolContext, ToolFailure, ToolResult
-from artemiskit.tools._catalogue import CATALOGUE
-from artemiskit.tools._registry import HANDLERS
+from artemiskit.engine._tool_invocation import (
+    Invoked,
+    MalformedOutputError,
+    invoke_tool,
+)
+from artemiskit.tools._tool import ToolFailure
 
 if TYPE_CHECKING:
     from artemiskit.engine._budget import Budget
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._run_state import RunState
     from artemiskit.environments._base import Environment
     from artemiskit.targets._protocol import ToolCall
+    from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["ToolCallExecutor"]
@@ -40,6 +44,7 @@ class ToolCallExecutor:
 
     Args:
         workflow: The workflow (declared tools, policy, retry, budgets).
+        catalogue: The tools this run knows (built-in and registered).
         run: The owner of the session state.
         control: Cancel request, deadline and safe boundaries.
         budget: The run's budget rules.
@@ -50,12 +55,14 @@ class ToolCallExecutor:
         self,
         *,
         workflow: Workflow,
+        catalogue: Catalogue,
         run: RunState,
         control: RunControl,
         budget: Budget,
         hub: EventHub,
     ) -> None:
         self._workflow = workflow
+        self._catalogue = catalogue
         self._run = run
         self._control = control
         self._budget = budget
@@ -79,7 +86,7 @@ class ToolCallExecutor:
                 self._run.stop(stop)
                 return False
             self._run.count_tool_attempt()
-            admission = admit_tool_call(call, self._declared)
+            admission = admit_tool_call(call, self._declared, self._catalogue)
             if admission.denial is not None:
                 if not self._deny(call, admission.denial):
                     return False
@@ -92,7 +99,7 @@ class ToolCallExecutor:
 
     def _deny(self, call: ToolCall, reason: str) -> bool:
         """Record a denial; False when policy stops the run on denial."""
-        tool = call.name if call.name in CATALOGUE else None
+        tool = call.name if call.name in self._catalogue else None
         self._run.record_denial(Denial(tool=tool, reason=reason))
         self._hub.emit("tool_denied", tool=tool, reason=reason)
         trace = TraceEntry(
@@ -165,7 +172,8 @@ class ToolCallExecutor:
             await self._attempt(environment, call, arguments, op_id, fault, attempt)
             self._finish_call(
                 attempt,
-                succeeded=self._run.state.trace[-1].status == "succeeded",
+                succeeded=self._run.state.stop is None
+                and self._run.state.trace[-1].status == "succeeded",
                 faulted=faulted,
             )
             return
@@ -189,16 +197,21 @@ class ToolCallExecutor:
         name = call.name
         if fault is not None and fault.kind in ("stale_read", "incomplete_read"):
             assert fault.fixture is not None
-            result = ToolResult(output=dict(fault.fixture))
+            result = Invoked(output=dict(fault.fixture), local=None, change=None)
         else:
-            context = ToolContext(
-                environment=environment,
-                local=self._run.state.local,
-                allow=self._declared[name].allow,
-                new_id=lambda prefix: f"{prefix}-{op_id.removeprefix('op-')}",
-            )
             try:
-                result = await HANDLERS[name](arguments, context)
+                result = await invoke_tool(
+                    self._catalogue[name],
+                    arguments,
+                    environment=environment,
+                    local=self._run.state.local,
+                    allow=self._declared[name].allow.as_mapping(),
+                    new_id=lambda prefix: f"{prefix}-{op_id.removeprefix('op-')}",
+                )
+            except MalformedOutputError:
+                self._run.settle(op_id, "failed", "malformed_result")
+                self._run.stop(stop_for("invalid_evidence", "malformed_result"))
+                return
             except (ToolFailure, FileOperationError) as exc:
                 code = exc.code if isinstance(exc, ToolFailure) else exc.reason
                 self._run.settle(op_id, "failed", code)

@@ -20,7 +20,7 @@ class StateChange:
     """Evidence of one successful write: digests only, never the content."""
 
     tool: str
-    resource: Literal["file", "record", "draft", "approval", "delegation"]
+    resource: Literal["file", "record", "draft", "approval", "delegation", "tool_state"]
     before: str | None
     after: str | None
 

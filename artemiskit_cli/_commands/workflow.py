@@ -26,13 +26,14 @@ from artemiskit.records import record_to_dict
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._render import describe_event, summarize
+from artemiskit_cli._tools import TOOLS_OPTION
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
     from anyio.abc import TaskStatus
 
-    from artemiskit import SessionEvent
+    from artemiskit import SessionEvent, Tool
 
 __all__ = ["workflow"]
 
@@ -104,6 +105,7 @@ def _execution_options(command: F) -> F:
             _PREFLIGHT,
             _JUDGE_CONFIG,
             _PAUSE_AFTER_ACTIONS,
+            TOOLS_OPTION,
         ]
     ):
         command = option(command)
@@ -150,6 +152,7 @@ async def _run(
     judge_config: str | None = None,
     checkpoint: CheckpointOptions | None = None,
     pause_after_actions: int | None = None,
+    tools: tuple[Tool, ...] = (),
 ) -> tuple[WorkflowResult, SandboxConfig]:
     """Run the session, reporting progress; the result and the sandbox settings.
 
@@ -162,7 +165,7 @@ async def _run(
         if config is None or isinstance(config, TrustedConfig)
         else await load_trusted_config(config)
     )
-    kit = ArtemisKit(config=trusted)
+    kit = ArtemisKit(config=trusted, tools=tools)
     session = await kit.create_workflow_session(
         workflow=workflow_file,
         fixture_root=fixture_root,
@@ -217,6 +220,7 @@ def run(
     judge_config: str | None,
     checkpoint_dir: str | None,
     pause_after_actions: int | None,
+    tools: tuple[Tool, ...],
 ) -> None:
     """Run WORKFLOW once in a fresh environment; the exit code says what happened."""
     if pause_after_actions is not None and checkpoint_dir is None:
@@ -235,6 +239,7 @@ def run(
             judge_config=judge_config,
             checkpoint=checkpoint,
             pause_after_actions=pause_after_actions,
+            tools=tools,
         )
     )
     _emit(
@@ -288,6 +293,7 @@ def _emit(
 @_OUTPUT
 @_JSON
 @_FIXTURE_ROOT
+@TOOLS_OPTION
 @reports_errors
 def preflight(
     workflow_file: str,
@@ -295,6 +301,7 @@ def preflight(
     output: str | None,
     as_json: bool,
     fixture_root: str | None,
+    tools: tuple[Tool, ...],
 ) -> None:
     """Probe WORKFLOW's target only: exit 0 on a tool round trip, else 3."""
     check_new_outputs(output)
@@ -305,6 +312,7 @@ def preflight(
             fixture_root=fixture_root,
             cleanup_timeout=None,
             preflight="only",
+            tools=tools,
         )
     )
     _emit(result, sandbox, output=output, as_json=as_json)
@@ -331,6 +339,7 @@ def resume(
     preflight: bool,
     judge_config: str | None,
     pause_after_actions: int | None,
+    tools: tuple[Tool, ...],
 ) -> None:
     """Continue the paused run in --checkpoint-dir: same run, new attempt."""
     check_new_outputs(output, state_output)
@@ -344,6 +353,7 @@ def resume(
             judge_config=judge_config,
             checkpoint=CheckpointOptions(directory=checkpoint_dir, mode="resume"),
             pause_after_actions=pause_after_actions,
+            tools=tools,
         )
     )
     _emit(
