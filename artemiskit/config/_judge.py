@@ -15,15 +15,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from artemiskit._common._reading import read_text_file
+from artemiskit._common._yaml import parse_yaml
 from artemiskit._errors import Problem, WorkflowError
-from artemiskit._files import read_text_file
 from artemiskit.config._config import (
     MAX_CONFIG_BYTES,
     TrustedConfig,
     build_trusted_config,
     invalid_configuration,
 )
-from artemiskit.workflow._yaml import parse_yaml
 
 __all__ = ["JudgeConfig", "load_judge_config", "parse_judge_config"]
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from artemiskit import ConfigError, WorkflowError
 from artemiskit.config import parse_trusted_config
-from artemiskit.targets._scripted import parse_script
+from artemiskit.providers import parse_script
 from artemiskit.workflow import parse_agent_workflow, validate_agent_workflow
 from tests._builders import PASSING_SCRIPT
 from tests.workflow._cases import BASE
