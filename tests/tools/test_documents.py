@@ -65,12 +65,13 @@ async def test_read_document_of_a_missing_id_fails_as_not_found() -> None:
 
 async def test_read_document_outside_allow_is_denied_before_it_runs() -> None:
     result = await run(
-        documents(READ), [calling(call("read_document", {"id": "secret-1"}))]
+        documents(READ), [calling(call("read_document", {"id": f"x-{SENTINEL}"}))]
     )
     record = record_to_dict(result.record)
     assert record["exit_code"] == 4
     assert record["policy"]["denial_reasons"] == {"id_not_allowed": 1}
-    assert all(error for error, _ in tool_answers(result))
+    assert [t.tool for t in result.record.tools if t.denied] == ["read_document"]
+    assert SENTINEL not in str(record)
 
 
 async def test_search_matches_every_word_and_returns_only_allowed_ids() -> None:

@@ -141,7 +141,7 @@ async def test_update_record_outside_allow_is_denied_and_changes_nothing(
     allow: dict[str, list[str]], arguments: dict[str, str], reason: str
 ) -> None:
     tool = {"name": "update_record", "allow": allow}
-    update = call("update_record", {**arguments, "fields": {"customer": "c-1"}})
+    update = call("update_record", {**arguments, "fields": {"customer": SENTINEL}})
     result = await run(records(tool), [calling(update)])
     record = record_to_dict(result.record)
     assert record["exit_code"] == 4
@@ -149,6 +149,7 @@ async def test_update_record_outside_allow_is_denied_and_changes_nothing(
     assert record["state_changes"]["count"] == 0
     assert result.state is not None
     assert result.state["records"] == RECORDS
+    assert SENTINEL not in str(record)
 
 
 async def test_get_record_outside_allowed_ids_is_denied() -> None:
