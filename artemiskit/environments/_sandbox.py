@@ -197,8 +197,7 @@ class DockerSandboxEnvironment:
 
         Returns:
             ``complete`` when the container is confirmed removed, else
-            ``unresolved`` with a reason (``cleanup_timeout``, ``cleanup_failed``,
-            ``cleanup_unconfirmed``).
+            ``unresolved`` with a reason (``cleanup_timeout``, ``cleanup_failed``).
         """
         if self._report is not None:
             return self._report

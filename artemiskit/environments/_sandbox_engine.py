@@ -221,20 +221,16 @@ async def remove_run_containers(
             )
             ids = {*known, *(container.id for container in listed)}
             suspected = max(suspected, len(ids))
-            for container_id in sorted(ids):
-                try:
-                    await docker.containers.container(container_id).delete(
-                        force=True, v=True
-                    )
-                except DockerError as exc:
-                    # 404: gone; 409: already removing itself (AutoRemove).
-                    if exc.status not in (404, 409):
-                        raise
+            await _delete(docker, sorted(ids))
             left = await docker.containers.list(
                 all="true", filters=_label_filter(run_id)
             )
-            while left and all(c["State"] == "removing" for c in left):
+            # A container that stops itself (stdin EOF, AutoRemove) passes through
+            # "exited" before "removing": ask again until none is listed.
+            while left:
+                suspected = max(suspected, len(left))
                 await anyio.sleep(_REMOVAL_POLL_S)
+                await _delete(docker, [c.id for c in left if c["State"] != "removing"])
                 left = await docker.containers.list(
                     all="true", filters=_label_filter(run_id)
                 )
@@ -242,14 +238,23 @@ async def remove_run_containers(
             return CleanupReport(
                 status="unresolved", reason="cleanup_failed", unresolved=suspected
             )
-        if left:
-            return CleanupReport(
-                status="unresolved", reason="cleanup_unconfirmed", unresolved=len(left)
-            )
         return CleanupReport(status="complete")
     return CleanupReport(
         status="unresolved", reason="cleanup_timeout", unresolved=suspected
     )
+
+
+async def _delete(docker: Docker, container_ids: list[str]) -> None:
+    """Force-remove containers; one already gone or removing itself is fine."""
+    from aiodocker import DockerError
+
+    for container_id in container_ids:
+        try:
+            await docker.containers.container(container_id).delete(force=True, v=True)
+        except DockerError as exc:
+            # 404: gone; 409: already removing itself (AutoRemove).
+            if exc.status not in (404, 409):
+                raise
 
 
 def docker_error_type() -> type[Exception]:
