@@ -27,10 +27,15 @@ SLOW_SCRIPT: list[dict[str, Any]] = [
 
 
 def write_member(
-    root: Path, name: str, variants: list[list[dict[str, Any]]], **changes: Any
+    root: Path,
+    name: str,
+    variants: list[list[dict[str, Any]]],
+    *,
+    folder_name: str | None = None,
+    **changes: Any,
 ) -> Path:
     """Write ``root/NAME/workflow.yaml`` and its script (with ``variants:``)."""
-    folder = root / name
+    folder = root / (folder_name or name)
     folder.mkdir(parents=True, exist_ok=True)
     data = workflow_dict(name=name, **changes)
     path = folder / "workflow.yaml"
