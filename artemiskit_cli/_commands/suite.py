@@ -321,8 +321,7 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
         click.echo(
             f"suite {summary['status']}: {totals['passed']} passed, "
             f"{totals['failed']} failed, {totals['unavailable']} unavailable of "
-            f"{totals['runs_finished']} finished ({totals['runs_planned']} planned); "
-            f"exit {code}",
+            f"{totals['runs_finished']} finished ({totals['runs_planned']} planned)",
             err=True,
         )
         for workflow in summary["workflows"]:
@@ -331,4 +330,5 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
                 f"({workflow['passed']}/{workflow['passed'] + workflow['failed']})",
                 err=True,
             )
+        click.echo(f"exit code: {code}", err=True)
     sys.exit(code)
