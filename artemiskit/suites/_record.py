@@ -354,13 +354,20 @@ def load_suite_record(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def write_atomically(
-    path: Path, data: bytes, *, mode: int = 0o644, replace: bool = True
+    path: Path,
+    data: bytes,
+    *,
+    mode: int = 0o644,
+    replace: bool = True,
+    durable: bool = True,
 ) -> None:
     """Write ``data`` to ``path`` whole or not at all.
 
     The bytes go to a private temporary file in the same folder, are flushed to
-    disk, and are then renamed over ``path`` (``replace``) or hard-linked to it
-    (failing if it exists).
+    disk (``durable``), and are then renamed over ``path`` (``replace``) or
+    hard-linked to it (failing if it exists). Without ``durable`` the file is
+    still whole or absent for any reader and after a killed process; only a
+    power loss could lose it.
 
     Raises:
         FileAccessError: The file could not be written (exit 1).
@@ -377,11 +384,14 @@ def write_atomically(
             os.fchmod(handle.fileno(), mode)
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         if replace:
             os.replace(temp, path)
         else:
             os.link(temp, path)
+        if not durable:
+            return
         dir_fd = os.open(folder, os.O_RDONLY)
         try:
             os.fsync(dir_fd)

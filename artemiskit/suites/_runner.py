@@ -280,6 +280,7 @@ class SuiteSession:
         self._stop: tuple[SuiteStatus, str] | None = None
         self._streams: list[MemoryObjectSendStream[SuiteEvent]] = []
         self._write_lock = anyio.Lock()
+        self._covered = -1
         self._started_at = _now()
         self._clock = time.monotonic()
         self._ran = False
@@ -381,13 +382,32 @@ class SuiteSession:
             "workflows": workflows,
         }
 
-    async def _write_summary(self, finished: bool) -> dict[str, Any]:
+    async def _write_summary(self, finished: bool) -> dict[str, Any] | None:
+        """Rewrite ``suite.json`` to cover every run finished so far.
+
+        Rewrites coalesce: a caller that waited while another wrote a snapshot
+        already covering its run writes nothing (``None``), so a burst of
+        finished runs costs one or two disk syncs, not one each.
+        """
+        wanted = len(self._outcomes)
+        if self._output is None and not finished:
+            return None
         async with self._write_lock:
+            if not finished and self._covered >= wanted:
+                return None
+            self._covered = len(self._outcomes)
             summary = validate_suite_record(self._summary(finished))
             if self._output is not None:
-                data = json.dumps(summary, indent=2).encode("utf-8") + b"\n"
+                # Progressive rewrites are compact (the fast encoder); the
+                # final file is indented for people.
+                indent = 2 if finished else None
+                data = json.dumps(summary, indent=indent).encode("utf-8") + b"\n"
                 target = self._output / "suite.json"
-                await anyio.to_thread.run_sync(lambda: write_atomically(target, data))
+                # Progressive rewrites skip the disk sync (still atomic for any
+                # reader and a killed suite); the final one is durable.
+                await anyio.to_thread.run_sync(
+                    lambda: write_atomically(target, data, durable=finished)
+                )
             return summary
 
     async def _keep(self, job: _Job, result: WorkflowResult | None) -> str | None:
@@ -545,6 +565,7 @@ class SuiteSession:
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             await self._executor.execute(jobs, self._run_one, self._may_start)
             summary = await self._write_summary(finished=True)
+            assert summary is not None  # a final rewrite always writes
             self._emit(
                 SuiteEvent(
                     type="suite_finished",

@@ -1,8 +1,9 @@
 """Suite statistics, computed exactly (SPEC 13).
 
-Binomial coefficients are exact integers and the pass@k / pass^k ratios are exact
-fractions until the final conversion to ``float``; the Wilson interval uses the
-closed form with z the 97.5th percentile of the standard normal distribution.
+Binomial coefficients are exact integers, and the pass@k / pass^k ratios are one
+integer true division each, which Python rounds correctly: the float is the exact
+ratio's nearest. The Wilson interval uses the closed form with z the 97.5th
+percentile of the standard normal distribution.
 """
 
 from __future__ import annotations
@@ -73,10 +74,11 @@ def pass_at_k(passed: int, judged: int) -> dict[str, float]:
         ``{"1": ..., ..., "n": ...}``; empty when nothing was judged.
     """
     _check(passed, judged)
-    return {
-        str(k): float(1 - Fraction(math.comb(judged - passed, k), math.comb(judged, k)))
-        for k in range(1, judged + 1)
-    }
+    found: dict[str, float] = {}
+    for k in range(1, judged + 1):
+        total = math.comb(judged, k)
+        found[str(k)] = (total - math.comb(judged - passed, k)) / total
+    return found
 
 
 def pass_hat_k(passed: int, judged: int) -> dict[str, float]:
@@ -87,7 +89,7 @@ def pass_hat_k(passed: int, judged: int) -> dict[str, float]:
     """
     _check(passed, judged)
     return {
-        str(k): float(Fraction(math.comb(passed, k), math.comb(judged, k)))
+        str(k): math.comb(passed, k) / math.comb(judged, k)
         for k in range(1, judged + 1)
     }
 
