@@ -6,9 +6,10 @@ stdout; it writes nothing outside a temporary folder (never the tracked results)
 - ``instant``: N offline runs (scripted, simulated, one instant model answer) of one
   workflow through `ArtemisKit.run_suite` on the local executor, with and without an
   output folder; runs per second, and the share of the wall time spent outside the
-  engine: the same N runs made one after the other with `ArtemisKit.run_workflow`
-  (the workflow loaded once) are the engine's part, the rest is the suite's
-  (planning, statistics, record and ``suite.json`` writes).
+  engine: the same N runs made one after the other as bare engine sessions
+  (`create_agent_workflow_session`, the workflow parsed once, an instant agent)
+  are the engine's part; the rest is the suite's (planning, statistics, record
+  and ``suite.json`` writes).
 - ``latency``: 200 runs at concurrency 50 whose model answers after 20 ms; the wall
   time against (200 / 50) x the wall time of one run (SPEC 10: at most 1.5x).
 """
@@ -25,7 +26,14 @@ from typing import Any
 
 import anyio
 
-from artemiskit import ArtemisKit, load_agent_workflow
+from artemiskit import (
+    ArtemisKit,
+    TargetRequest,
+    TargetResponse,
+    Usage,
+    create_agent_workflow_session,
+    load_agent_workflow,
+)
 
 _USAGE = {"input_tokens": 1, "output_tokens": 1}
 
@@ -64,11 +72,21 @@ async def _suite_wall(
     return wall
 
 
-async def _sequential_wall(kit: ArtemisKit, path: Path, runs: int) -> float:
+class _Done:
+    """An agent that answers "Done." at once, like the instant script."""
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        usage = Usage(input_tokens=1, output_tokens=1)
+        return TargetResponse(text="Done.", usage=usage)
+
+
+async def _engine_wall(path: Path, runs: int) -> float:
+    """The engine alone: a session per run, the workflow parsed once."""
     workflow = await load_agent_workflow(path)
     started = time.perf_counter()
     for _ in range(runs):
-        result = await kit.run_workflow(workflow=workflow, fixture_root=path.parent)
+        session = create_agent_workflow_session(workflow=workflow, target=_Done())
+        result = await session.run()
         assert result.exit_code == 0
     return time.perf_counter() - started
 
@@ -79,14 +97,28 @@ async def measure(runs: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         instant = _workflow(root / "instant", delay_ms=0)
-        engine = await _sequential_wall(kit, instant, runs)
+        engine = await _engine_wall(instant, runs)
         bare = await _suite_wall(kit, instant, runs, 1, None)
         kept = await _suite_wall(kit, instant, runs, 1, root / "out-1")
         parallel = await _suite_wall(kit, instant, runs, 4, root / "out-4")
         slow = _workflow(root / "latency", delay_ms=20)
-        singles = [await _suite_wall(kit, slow, 1, 1, None) for _ in range(5)]
-        one_run = statistics.median(singles)
-        latency = await _suite_wall(kit, slow, 200, 50, root / "out-latency")
+        latency: dict[str, Any] = {}
+        for kept_files in (False, True):
+            singles = [
+                await _suite_wall(
+                    kit, slow, 1, 1, root / f"one-{i}" if kept_files else None
+                )
+                for i in range(5)
+            ]
+            one_run = statistics.median(singles)
+            wall = await _suite_wall(
+                kit, slow, 200, 50, root / "out-latency" if kept_files else None
+            )
+            latency["with_output" if kept_files else "no_output"] = {
+                "one_run_wall_s": round(one_run, 4),
+                "suite_wall_s": round(wall, 3),
+                "ratio_to_ideal": round(wall / (200 / 50 * one_run), 2),
+            }
     return {
         "instant": {
             "runs": runs,
@@ -110,9 +142,7 @@ async def measure(runs: int) -> dict[str, Any]:
             "runs": 200,
             "concurrency": 50,
             "model_latency_ms": 20,
-            "one_run_wall_s": round(one_run, 4),
-            "suite_wall_s": round(latency, 3),
-            "ratio_to_ideal": round(latency / (200 / 50 * one_run), 2),
+            **latency,
         },
     }
 
