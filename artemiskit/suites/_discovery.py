@@ -6,17 +6,24 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import anyio
 import attrs
 
 from artemiskit._converter import CONVERTER
 from artemiskit._digests import json_digest
-from artemiskit._errors import ArtemisError, Problem, WorkflowError
+from artemiskit._errors import ArtemisError, FixtureError, Problem, WorkflowError
 from artemiskit.targets._scripted import (
     ScriptEntry,
     load_script_below,
     parse_script_variants,
 )
-from artemiskit.workflow import Workflow, load_agent_workflow
+from artemiskit.workflow import (
+    Workflow,
+    load_agent_workflow,
+    load_fixture_state,
+    merge_fixture,
+    parse_yaml,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -87,14 +94,56 @@ def discover_workflows(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
     return found
 
 
+async def _check_fixture(workflow: Workflow, path: Path) -> None:
+    """Load the workflow's fixture as a run would; problems name their files.
+
+    Raises:
+        FixtureError: The fixture is missing, unsafe or invalid.
+    """
+    reference = workflow.environment.fixture
+    assert reference is not None
+    folder = path.parent
+    try:
+        contents = await load_fixture_state(reference, fixture_root=folder)
+        merge_fixture(workflow.environment, contents)
+    except FixtureError as exc:
+        # A refused reference is a problem of the workflow's own key.
+        text = await anyio.Path(path).read_text("utf-8")
+        doc = parse_yaml(text, source=os.fspath(path))
+        named = [
+            doc.problem(p.message, ("environment", "fixture"))
+            if p.source == reference
+            else p
+            for p in exc.problems
+        ]
+        raise FixtureError(f"{path}: {exc.message}", named) from None
+
+
+def _unknown_provider(path: Path, name: str, config: TrustedConfig) -> WorkflowError:
+    where = "no trusted configuration was given"
+    if config.source is not None:
+        where = f"the trusted configuration {config.source} has no such entry"
+    text = path.read_text("utf-8")
+    problem = parse_yaml(text, source=os.fspath(path)).problem(
+        f"provider {name!r} has no entry: {where}", ("target", "provider")
+    )
+    return WorkflowError(
+        f"{path}: provider {name!r} has no entry", [problem], reason="unknown_provider"
+    )
+
+
 async def _variants(
-    workflow: Workflow, root: Path, config: TrustedConfig
+    workflow: Workflow, path: Path, root: Path, config: TrustedConfig
 ) -> tuple[tuple[ScriptEntry, ...], ...]:
-    """The script variants of a workflow that uses the offline scripted provider."""
+    """The script variants of a workflow that uses the offline scripted provider.
+
+    Raises:
+        WorkflowError: The provider has no entry, or the script is invalid.
+    """
     name = workflow.target.provider
     entry = config.providers.get(name)
     if entry is None and name != "scripted":
-        return ()
+        raise _unknown_provider(path, name, config)
     if entry is not None and entry.type != "scripted":
         return ()
     base = root
@@ -128,22 +177,14 @@ async def load_suite_workflows(
         try:
             workflow = await load_agent_workflow(path)
             root = path.absolute().parent
-            variants = await _variants(workflow, root, config)
+            variants = await _variants(workflow, path, root, config)
             fixture = workflow.environment.fixture
-            if fixture is not None and not (root / fixture).exists():
-                raise WorkflowError(
-                    f"{path}: the fixture {fixture!r} does not exist",
-                    [
-                        Problem(
-                            message="fixture not found",
-                            path="$.environment.fixture",
-                            source=os.fspath(path),
-                        )
-                    ],
-                    reason="fixture_not_found",
-                )
+            if fixture is not None:
+                await _check_fixture(workflow, path)
         except WorkflowError as exc:
-            problems += exc.problems
+            problems += exc.problems or [
+                Problem(message=exc.message, source=os.fspath(path))
+            ]
             messages.append(exc.message)
             continue
         except ArtemisError as exc:

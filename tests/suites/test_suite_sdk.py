@@ -231,3 +231,39 @@ async def test_usage_sum_over_runs(tmp_path: Path) -> None:
     use = result.summary["workflows"][0]["budget_use"]
     assert use["actions"] == {"p50": 0.25, "p95": 0.25, "max": 0.25}
     assert use["tokens"] is None  # no max_tokens declared
+
+
+async def test_fixtures_and_providers_are_checked_before_any_run(
+    tmp_path: Path,
+) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "missing-fixture", [PASSING_SCRIPT])
+    path = suite / "missing-fixture" / "workflow.yaml"
+    data = json.loads(path.read_text("utf-8"))
+    data["environment"]["fixture"] = "fixtures/state.yaml"
+    path.write_text(json.dumps(data, indent=2), "utf-8")
+    write_member(suite, "bad-fixture", [PASSING_SCRIPT])
+    path = suite / "bad-fixture" / "workflow.yaml"
+    data = json.loads(path.read_text("utf-8"))
+    data["environment"]["fixture"] = "state.yaml"
+    path.write_text(json.dumps(data, indent=2), "utf-8")
+    (suite / "bad-fixture" / "state.yaml").write_text("documents: 3\n", "utf-8")
+    write_member(
+        suite, "remote", [PASSING_SCRIPT], target={"provider": "cloud", "model": "m"}
+    )
+    out = tmp_path / "out"
+    with pytest.raises(WorkflowError) as caught:
+        await ArtemisKit().run_suite(paths=[suite], output_dir=out)
+    by_folder: dict[str, list[str]] = {}
+    for problem in caught.value.problems:
+        folder = Path(problem.source or "").relative_to(suite).parts[0]
+        by_folder.setdefault(folder, []).append(problem.message)
+    assert set(by_folder) == {"missing-fixture", "bad-fixture", "remote"}
+    assert any("not found" in m for m in by_folder["missing-fixture"])
+    remote = next(
+        p for p in caught.value.problems if Path(p.source or "").parent.name == "remote"
+    )
+    assert remote.path == "$.target.provider"
+    assert remote.line is not None
+    assert "provider 'cloud' has no entry" in remote.message
+    assert not out.exists()
