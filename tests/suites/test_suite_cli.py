@@ -310,3 +310,38 @@ def test_rich_is_imported_only_for_a_live_display(
     assert done.returncode == 0, done.stderr
     modules = json.loads(listing.read_text("utf-8"))
     assert [m for m in modules if m.split(".")[0] == "rich"] == []
+
+
+def test_suite_options_reach_the_suite(tmp_path: Path) -> None:
+    suite = write_suite(tmp_path)
+    done = _akit(
+        "workflow",
+        "run",
+        str(suite / "steady" / "workflow.yaml"),
+        str(suite / "flaky" / "workflow.yaml"),
+        "--repeat",
+        "4",
+        "--concurrency",
+        "1",
+        "--fail-fast",
+        "--max-suite-tokens",
+        "100000",
+        "--transcripts",
+        "--output-dir",
+        "out",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 8, done.stderr
+    summary = load_suite_record(tmp_path / "out" / "suite.json")
+    assert summary["settings"] == {
+        "repeat": 4,
+        "concurrency": 1,
+        "executor": "local",
+        "min_pass_rate": 1.0,
+        "max_suite_tokens": 100000,
+    }
+    # Given order is kept: steady#1, flaky#1, steady#2, flaky#2 (fails): stop.
+    assert summary["status"] == "failed_fast"
+    assert summary["totals"]["runs_finished"] == 4
+    transcripts = tmp_path / "out" / "transcripts"
+    assert (transcripts / "flaky" / "002.transcript.json").is_file()

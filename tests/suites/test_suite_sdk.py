@@ -267,3 +267,50 @@ async def test_fixtures_and_providers_are_checked_before_any_run(
     assert remote.line is not None
     assert "provider 'cloud' has no entry" in remote.message
     assert not out.exists()
+
+
+JUDGED_OUTCOMES = [
+    {"id": "summary", "file": "out/summary.md", "contains": ["30 days"]},
+    {"id": "tone", "judge": {"rubric": "Neutral.", "threshold": 0.7}},
+]
+
+
+async def test_all_unavailable_has_no_pass_rate_and_exits_9(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "judged", [PASSING_SCRIPT], outcomes=JUDGED_OUTCOMES)
+    result = await ArtemisKit().run_suite(paths=[suite], repeat=3)
+    (workflow,) = result.summary["workflows"]
+    assert (workflow["passed"], workflow["failed"], workflow["unavailable"]) == (
+        0,
+        0,
+        3,
+    )
+    assert workflow["pass_rate"] is None
+    assert workflow["pass_rate_interval"] is None
+    assert workflow["pass_at_k"] == {}
+    assert workflow["pass_hat_k"] == {}
+    assert {"id": "tone", "passed": 0, "failed": 0, "unavailable": 3} in workflow[
+        "requirements"
+    ]
+    assert result.exit_code == 9
+
+
+async def test_a_run_without_a_record_is_lost_and_exits_7(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "judged", [PASSING_SCRIPT], outcomes=JUDGED_OUTCOMES)
+    judge = tmp_path / "judge.yaml"
+    judge.write_text('{"provider": "scripted", "model": "judge"}', "utf-8")
+    session = await ArtemisKit().create_suite_session(
+        paths=[suite], repeat=2, judge=judge, output_dir=tmp_path / "out"
+    )
+    # The judge configuration disappears after validation: no run can start.
+    await anyio.Path(judge).unlink()
+    result = await session.run()
+    (workflow,) = result.summary["workflows"]
+    assert [r["lost"] for r in workflow["runs"]] == [True, True]
+    assert [r["record"] for r in workflow["runs"]] == [None, None]
+    assert workflow["failure_reasons"] == {"run_lost": 2}
+    assert result.summary["totals"]["runs_lost"] == 2
+    assert result.summary["totals"]["input_tokens"] is None
+    assert result.exit_code == 7
+    assert load_suite_record(tmp_path / "out" / "suite.json")["exit_code"] == 7
