@@ -11,9 +11,19 @@ import anyio
 import pytest
 
 from artemiskit import ArtemisKit, FileAccessError, WorkflowError
-from artemiskit.suites import SuiteEvent, load_suite_record
+from artemiskit.suites import (
+    SuiteEvent,
+    junit_xml,
+    load_suite_record,
+    markdown_summary,
+)
 from tests._builders import PASSING_SCRIPT, USAGE
-from tests.suites._suites import SLOW_SCRIPT, write_member, write_suite
+from tests.suites._suites import (
+    FAILING_SCRIPT,
+    SLOW_SCRIPT,
+    write_member,
+    write_suite,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -314,3 +324,26 @@ async def test_a_run_without_a_record_is_lost_and_exits_7(tmp_path: Path) -> Non
     assert result.summary["totals"]["input_tokens"] is None
     assert result.exit_code == 7
     assert load_suite_record(tmp_path / "out" / "suite.json")["exit_code"] == 7
+
+
+async def test_suite_record_and_exports_carry_no_content(tmp_path: Path) -> None:
+    sentinel = "SENTINEL-7f3a"
+    suite = tmp_path / "suite"
+    write_member(
+        suite,
+        "secretive",
+        [PASSING_SCRIPT, FAILING_SCRIPT],
+        environment={"files": {"docs/policy.md": f"30 days {sentinel}"}},
+        conversation={"turns": [{"user": f"Summarize {sentinel}."}]},
+    )
+    out = tmp_path / "out"
+    result = await ArtemisKit().run_suite(paths=[suite], repeat=2, output_dir=out)
+    texts = [
+        (out / "suite.json").read_text("utf-8"),
+        junit_xml(result),
+        markdown_summary(result.summary),
+        repr(result),
+        *[path.read_text("utf-8") for path in sorted((out / "runs").rglob("*.json"))],
+    ]
+    assert all(sentinel not in text for text in texts)
+    assert str(tmp_path) not in texts[0]
