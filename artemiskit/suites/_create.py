@@ -12,9 +12,8 @@ from artemiskit.suites._runner import SuiteSession, SuiteSettings, prepare_outpu
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from artemiskit._kit import ArtemisKit
+    from artemiskit import ArtemisKit, JudgeSettings
     from artemiskit.config import TrustedConfig
-    from artemiskit.engine._judge import JudgeSettings
     from artemiskit.suites._executor import SuiteExecutor
 
 __all__ = ["create_suite_session"]

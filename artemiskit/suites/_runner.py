@@ -19,8 +19,8 @@ import anyio
 import anyio.to_thread
 import attrs
 
+from artemiskit import WorkflowResult
 from artemiskit._errors import ArtemisError, FileAccessError, WorkflowError
-from artemiskit.engine._session import WorkflowResult
 from artemiskit.records import record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
@@ -43,9 +43,7 @@ if TYPE_CHECKING:
 
     from anyio.streams.memory import MemoryObjectSendStream
 
-    from artemiskit._kit import ArtemisKit
-    from artemiskit.engine._judge import JudgeSettings
-    from artemiskit.engine._session import WorkflowSession
+    from artemiskit import ArtemisKit, JudgeSettings, WorkflowSession
 
 __all__ = [
     "SuiteEvent",
