@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
+import anyio
 import pytest
 import xmlschema
 
@@ -345,3 +346,37 @@ def test_suite_options_reach_the_suite(tmp_path: Path) -> None:
     assert summary["totals"]["runs_finished"] == 4
     transcripts = tmp_path / "out" / "transcripts"
     assert (transcripts / "flaky" / "002.transcript.json").is_file()
+
+
+@pytest.mark.docker
+def test_sigterm_mid_sandbox_suite_leaves_no_container(tmp_path: Path) -> None:
+    from tests.environments._docker import SANDBOX_IMAGE, labelled_containers
+
+    suite = tmp_path / "suite"
+    sandbox = {
+        "kind": "sandbox",
+        "files": {"docs/policy.md": "Refunds within 30 days."},
+    }
+    write_member(suite, "fast", [PASSING_SCRIPT], environment=sandbox)
+    write_member(suite, "slow", [SLOW_SCRIPT], environment=sandbox)
+    config = tmp_path / "artemis.config.yaml"
+    config.write_text(json.dumps({"sandbox": {"image": SANDBOX_IMAGE}}), "utf-8")
+    out = tmp_path / "out"
+    command = [*AKIT, "workflow", "run", str(suite), "--output-dir", str(out)]
+    with subprocess.Popen(
+        [*command, "--config", str(config)], stderr=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if "fast #001: passed" in line:
+                break
+        process.send_signal(signal.SIGTERM)
+        _, rest = process.communicate(timeout=60)
+    assert process.returncode == 130, rest
+    summary = load_suite_record(out / "suite.json")
+    assert summary["status"] == "cancelled"
+    slow = next(w for w in summary["workflows"] if w["name"] == "slow")
+    (run,) = slow["runs"]
+    record = json.loads((out / run["record"]).read_text("utf-8"))
+    assert record["cleanup"]["status"] == "complete"
+    assert anyio.run(labelled_containers, run["run_id"]) == []
