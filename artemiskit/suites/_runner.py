@@ -605,7 +605,15 @@ class SuiteSession:
         try:
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
-            await self._executor.execute(jobs, self._run_one, self._may_start)
+            try:
+                await self._executor.execute(jobs, self._run_one, self._may_start)
+            except anyio.get_cancelled_exc_class():
+                # The caller cancelled the suite: still leave a final record.
+                self._cancelled = True
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(self._sync_files)
+                    await self._write_summary(finished=True)
+                raise
             await anyio.to_thread.run_sync(self._sync_files)
             summary = await self._write_summary(finished=True)
             assert summary is not None  # a final rewrite always writes

@@ -347,3 +347,30 @@ async def test_suite_record_and_exports_carry_no_content(tmp_path: Path) -> None
     ]
     assert all(sentinel not in text for text in texts)
     assert str(tmp_path) not in texts[0]
+
+
+async def test_a_caller_cancelled_suite_still_finishes_its_record(
+    tmp_path: Path,
+) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "fast", [PASSING_SCRIPT])
+    write_member(suite, "slow", [SLOW_SCRIPT])
+    out = tmp_path / "out"
+    session = await ArtemisKit().create_suite_session(
+        paths=[suite], concurrency=2, output_dir=out
+    )
+    with anyio.CancelScope() as scope:
+
+        async def watch() -> None:
+            async for event in session.events():
+                if event.type == "run_finished":
+                    scope.cancel()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch)
+            await session.run()
+    assert scope.cancelled_caught
+    summary = load_suite_record(out / "suite.json")
+    assert summary["status"] == "cancelled"
+    assert summary["exit_code"] == 130
+    assert summary["totals"]["runs_finished"] == 1
