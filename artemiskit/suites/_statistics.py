@@ -62,6 +62,14 @@ def wilson_interval(
     return Interval(low=max(0.0, centre - half), high=min(1.0, centre + half))
 
 
+def _binomials(m: int, last: int) -> list[int]:
+    """``[C(m, 0), C(m, 1), ..., C(m, last)]``, exactly, in O(last) steps."""
+    found = [1]
+    for k in range(1, last + 1):
+        found.append(found[-1] * max(m - k + 1, 0) // k)
+    return found
+
+
 def _check(passed: int, judged: int) -> None:
     if not 0 <= passed <= judged:
         raise ValueError("passed must be between 0 and judged")
@@ -74,11 +82,9 @@ def pass_at_k(passed: int, judged: int) -> dict[str, float]:
         ``{"1": ..., ..., "n": ...}``; empty when nothing was judged.
     """
     _check(passed, judged)
-    found: dict[str, float] = {}
-    for k in range(1, judged + 1):
-        total = math.comb(judged, k)
-        found[str(k)] = (total - math.comb(judged - passed, k)) / total
-    return found
+    totals = _binomials(judged, judged)
+    misses = _binomials(judged - passed, judged)
+    return {str(k): (totals[k] - misses[k]) / totals[k] for k in range(1, judged + 1)}
 
 
 def pass_hat_k(passed: int, judged: int) -> dict[str, float]:
@@ -88,10 +94,9 @@ def pass_hat_k(passed: int, judged: int) -> dict[str, float]:
         ``{"1": ..., ..., "n": ...}``; empty when nothing was judged.
     """
     _check(passed, judged)
-    return {
-        str(k): math.comb(passed, k) / math.comb(judged, k)
-        for k in range(1, judged + 1)
-    }
+    totals = _binomials(judged, judged)
+    hits = _binomials(passed, judged)
+    return {str(k): hits[k] / totals[k] for k in range(1, judged + 1)}
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from itertools import combinations
 
 import numpy as np
@@ -79,8 +80,14 @@ def test_edge_cases() -> None:
 
 
 def test_exact_for_large_n() -> None:
-    expected = 1 - math.comb(60, 10) / math.comb(100, 10)
-    assert pass_at_k(40, 100)["10"] == expected
+    # The nearest float to the exact ratio, for every k, even where C(n, k)
+    # is far beyond the float range.
+    at = pass_at_k(400, 1000)
+    hat = pass_hat_k(400, 1000)
+    for k in (1, 10, 300, 600, 1000):
+        total = math.comb(1000, k)
+        assert at[str(k)] == float(Fraction(total - math.comb(600, k), total))
+        assert hat[str(k)] == float(Fraction(math.comb(400, k), total))
 
 
 @pytest.mark.parametrize(
