@@ -9,6 +9,7 @@ killed mid-write) only ever sees a whole, valid file.
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import json
 import os
@@ -297,12 +298,62 @@ def suite_record_schema() -> dict[str, Any]:
 
 
 @functools.cache
-def _validator() -> Callable[[Any], Any]:
-    return fastjsonschema.compile(suite_record_schema())
+def _validator(workflows: bool = True) -> Callable[[Any], Any]:
+    schema = suite_record_schema()
+    if not workflows:
+        schema = copy.deepcopy(schema)
+        schema["properties"]["workflows"]["items"] = {"type": "object"}
+    return fastjsonschema.compile(schema)
 
 
-def validate_suite_record(data: Mapping[str, Any]) -> dict[str, Any]:
+def _workflow_schema() -> dict[str, Any]:
+    workflow: dict[str, Any] = suite_record_schema()["properties"]["workflows"]["items"]
+    return workflow
+
+
+@functools.cache
+def _workflow_validator() -> Callable[[Any], Any]:
+    schema = copy.deepcopy(_workflow_schema())
+    schema["properties"]["runs"]["items"] = {"type": "object"}
+    return fastjsonschema.compile(schema)
+
+
+@functools.cache
+def _run_validator() -> Callable[[Any], Any]:
+    return fastjsonschema.compile(_workflow_schema()["properties"]["runs"]["items"])
+
+
+def validate_workflow_entry(
+    entry: dict[str, Any], checked_runs: int = 0
+) -> dict[str, Any]:
+    """Check one workflow's entry against its part of the suite record schema.
+
+    Args:
+        entry: The entry `summarize_workflow` built.
+        checked_runs: How many of its first runs were already checked (a run's
+            entry never changes once it finished).
+
+    Raises:
+        WorkflowError: The entry is invalid (``invalid_suite_record``).
+    """
+    try:
+        _workflow_validator()(entry)
+        for run in entry["runs"][checked_runs:]:
+            _run_validator()(run)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        raise WorkflowError(
+            f"invalid suite record: {exc.message}", reason="invalid_suite_record"
+        ) from None
+    return entry
+
+
+def validate_suite_record(
+    data: Mapping[str, Any], *, workflows: bool = True
+) -> dict[str, Any]:
     """Check ``data`` against the suite record schema.
+
+    ``workflows=False`` leaves the workflow entries to `validate_workflow_entry`
+    (the suite checks each one once, when it changes).
 
     Raises:
         WorkflowError: Not a suite record, an unknown version, or invalid
@@ -319,7 +370,7 @@ def validate_suite_record(data: Mapping[str, Any]) -> dict[str, Any]:
             "unknown suite record schema_version", reason="unknown_suite_version"
         )
     try:
-        _validator()(dict(data))
+        _validator(workflows)(dict(data))
     except fastjsonschema.JsonSchemaValueException as exc:
         raise WorkflowError(
             f"invalid suite record: {exc.message}", reason="invalid_suite_record"

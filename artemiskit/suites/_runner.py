@@ -33,6 +33,7 @@ from artemiskit.suites._record import (
     summarize_workflow,
     totals,
     validate_suite_record,
+    validate_workflow_entry,
     write_atomically,
 )
 from artemiskit.suites._transcript import transcript_to_dict
@@ -297,6 +298,10 @@ class SuiteSession:
         self._streams: list[MemoryObjectSendStream[SuiteEvent]] = []
         self._write_lock = anyio.Lock()
         self._covered = -1
+        self._by_name: dict[str, list[RunOutcome]] = {
+            w.name: [] for w in self._workflows
+        }
+        self._summaries: dict[str, dict[str, Any]] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
         # each one as its run finishes would serialize the suite on the disk.
         self._unsynced: list[Path] = []
@@ -364,13 +369,20 @@ class SuiteSession:
 
     def _summary(self, finished: bool) -> dict[str, Any]:
         status, reason = self._status(finished)
-        by_name: dict[str, list[RunOutcome]] = {w.name: [] for w in self._workflows}
-        for outcome in self._outcomes:
-            by_name[outcome.workflow].append(outcome)
-        workflows = [
-            summarize_workflow(w.name, w.digest, by_name[w.name])
-            for w in self._workflows
-        ]
+        # Only a workflow with a new finished run is summarized (and checked
+        # against its part of the schema) again.
+        for item in self._workflows:
+            outcomes = self._by_name[item.name]
+            cached = self._summaries.get(item.name)
+            checked = 0 if cached is None else len(cached["runs"])
+            if cached is None or checked != len(outcomes):
+                entry = summarize_workflow(item.name, item.digest, outcomes)
+                # Runs are sorted by repetition, so a run finishing out of
+                # order shifts the list: then every run is checked again.
+                if cached is None or entry["runs"][:checked] != cached["runs"]:
+                    checked = 0
+                self._summaries[item.name] = validate_workflow_entry(entry, checked)
+        workflows = [self._summaries[w.name] for w in self._workflows]
         settings = self._settings
         exit_code = None
         if finished:
@@ -415,7 +427,7 @@ class SuiteSession:
             if not finished and self._covered >= wanted:
                 return None
             self._covered = len(self._outcomes)
-            summary = validate_suite_record(self._summary(finished))
+            summary = validate_suite_record(self._summary(finished), workflows=False)
             if self._output is not None:
                 # Progressive rewrites are compact (the fast encoder); the
                 # final file is indented for people.
@@ -558,6 +570,7 @@ class SuiteSession:
             duration_ms=duration,
         )
         self._outcomes.append(outcome)
+        self._by_name[item.name].append(outcome)
         self._runs.append(
             SuiteRun(workflow=item.name, repetition=job.repetition, result=result)
         )
