@@ -16,6 +16,7 @@ from artemiskit.suites import (
     junit_xml,
     load_suite_record,
     markdown_summary,
+    suite_record_schema,
 )
 from tests._builders import PASSING_SCRIPT, USAGE
 from tests.suites._suites import (
@@ -374,3 +375,22 @@ async def test_a_caller_cancelled_suite_still_finishes_its_record(
     assert summary["status"] == "cancelled"
     assert summary["exit_code"] == 130
     assert summary["totals"]["runs_finished"] == 1
+
+
+async def test_suite_record_is_validated_on_read(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = await ArtemisKit().run_suite(paths=[write_suite(tmp_path)], output_dir=out)
+    tampered = json.loads(json.dumps(result.summary))
+    tampered["workflows"][0]["pass_rate"] = 1.5
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(tampered), "utf-8")
+    with pytest.raises(WorkflowError) as caught:
+        load_suite_record(bad)
+    assert caught.value.reason == "invalid_suite_record"
+    record = out / result.summary["workflows"][0]["runs"][0]["record"]
+    with pytest.raises(WorkflowError) as caught:
+        load_suite_record(record)
+    assert caught.value.reason == "not_a_suite_record"
+    assert suite_record_schema()["properties"]["schema"] == {
+        "const": "artemiskit.suite-record"
+    }
