@@ -6,6 +6,7 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -394,3 +395,22 @@ async def test_suite_record_is_validated_on_read(tmp_path: Path) -> None:
     assert suite_record_schema()["properties"]["schema"] == {
         "const": "artemiskit.suite-record"
     }
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"repeat": 0},
+        {"concurrency": 0},
+        {"min_pass_rate": 1.5},
+        {"max_suite_tokens": 0},
+        {"transcripts": True},
+    ],
+)
+async def test_invalid_options_are_refused_before_any_run(
+    tmp_path: Path, options: dict[str, Any]
+) -> None:
+    suite = write_suite(tmp_path)
+    with pytest.raises(WorkflowError) as caught:
+        await ArtemisKit().run_suite(paths=[suite], **options)
+    assert caught.value.reason == "invalid_option"
