@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 import click
 
-from artemiskit import ArtemisKit, FileAccessError
+from artemiskit import ArtemisError, ArtemisKit, FileAccessError
 from artemiskit.config import load_trusted_config
 from artemiskit.suites import (
     SuiteEvent,
@@ -259,17 +259,33 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
     )
     check_new_outputs(options["junit"], options["markdown"])
     quiet = bool(options["quiet"])
+    error: ArtemisError | None = None
+    result: SuiteResult | None = None
     async with anyio.create_task_group() as group:
         if not quiet:
             progress = _Progress(session)
             show = _live if sys.stderr.isatty() else _piped
+            # The display ends by itself once the suite closes its event stream.
             group.start_soon(show, session.events(), progress)
+        watch = anyio.CancelScope()
+
+        async def watch_signals(
+            *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+        ) -> None:
+            with watch:
+                await _cancel_on_signal(session, quiet, task_status=task_status)
+
         # The receiver is installed before the first run starts.
-        await group.start(_cancel_on_signal, session, quiet)
+        await group.start(watch_signals)
         try:
             result = await session.run()
+        except ArtemisError as exc:
+            error = exc
         finally:
-            group.cancel_scope.cancel()
+            watch.cancel()
+    if error is not None:
+        raise error
+    assert result is not None
     return result
 
 
