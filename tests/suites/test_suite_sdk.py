@@ -414,3 +414,16 @@ async def test_invalid_options_are_refused_before_any_run(
     with pytest.raises(WorkflowError) as caught:
         await ArtemisKit().run_suite(paths=[suite], **options)
     assert caught.value.reason == "invalid_option"
+
+
+async def test_every_run_gets_a_fresh_judge(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "judged", [PASSING_SCRIPT], outcomes=JUDGED_OUTCOMES)
+    judge = tmp_path / "judge.yaml"
+    judge.write_text('{"provider": "scripted", "model": "judge"}', "utf-8")
+    script = {"version": 1, "responses": [{"score": 0.9, "usage": USAGE}]}
+    (tmp_path / "judge.script.yaml").write_text(json.dumps(script), "utf-8")
+    result = await ArtemisKit().run_suite(paths=[suite], repeat=3, judge=judge)
+    (workflow,) = result.summary["workflows"]
+    assert (workflow["passed"], workflow["pass_rate"]) == (3, 1.0)
+    assert result.exit_code == 0
