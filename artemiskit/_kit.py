@@ -28,6 +28,7 @@ from artemiskit.config._judge import load_judge_config
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.engine._state import LocalState
+from artemiskit.engine._tool_invocation import initial_sections
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.providers._digest import credential_digest, transport_digest
 from artemiskit.records._record import TargetInfo
@@ -39,14 +40,18 @@ from artemiskit.targets._protocol import (
     create_model_client_target,
 )
 from artemiskit.targets._scripted import ScriptedTarget, load_script_below
+from artemiskit.tools._catalogue import Catalogue, catalogue_with
 from artemiskit.workflow import load_agent_workflow
 from artemiskit.workflow._model import Workflow
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.environments._base import EnvironmentFactory
     from artemiskit.suites import SuiteExecutor, SuiteResult, SuiteSession
+    from artemiskit.tools._tool import Tool
 
 __all__ = ["ArtemisKit", "CheckpointOptions", "create_agent_workflow_session"]
 
@@ -99,6 +104,7 @@ def create_agent_workflow_session(
     configuration_id: str | None = None,
     pause_after_actions: int | None = None,
     ledger_limit: int = MAX_LEDGER,
+    tools: Sequence[Tool] | Catalogue | None = None,
 ) -> WorkflowSession:
     """Create the low-level session for a validated workflow and a target.
 
@@ -131,13 +137,18 @@ def create_agent_workflow_session(
         ledger_limit: How many operations the ledger keeps (default 10,000);
             older ones are counted as omitted, the record discloses the
             truncation and trace assertions become unavailable.
+        tools: User-defined tools the workflow may declare (trusted host code);
+            the workflow must have been validated with the same tools.
 
     Returns:
         A session ready to `run()`.
 
     Raises:
         WorkflowError: The workflow references a fixture and no root was given,
-            or the cleanup timeout or ledger limit is out of range.
+            the cleanup timeout or ledger limit is out of range, or it declares a
+            tool that is neither built in nor in ``tools``.
+        ToolDefinitionError: ``tools`` holds something that is not a `Tool`, or
+            a name clashes with a built-in or another tool.
         SessionStateError: A ``checkpoint_store`` without a ``configuration_id``
             (``configuration_id_required``).
     """
@@ -164,6 +175,15 @@ def create_agent_workflow_session(
         raise WorkflowError(
             f"ledger_limit must be between 1 and {MAX_LEDGER}", reason="invalid_option"
         )
+    catalogue = catalogue_with(tools)
+    unknown = [tool.name for tool in workflow.tools if tool.name not in catalogue]
+    if unknown:
+        raise WorkflowError(
+            f"the workflow declares tools that are neither built in nor registered: "
+            f"{', '.join(unknown)} (register them with tools=[...] or --tools "
+            "MODULE:ATTR)",
+            reason="unknown_tool",
+        )
     spec = workflow.environment
     return WorkflowSession(
         workflow=workflow,
@@ -172,7 +192,9 @@ def create_agent_workflow_session(
         or _environment_factory(workflow, None, cleanup_timeout_ms),
         files=spec.files,
         local=LocalState(
-            documents=dict(spec.state.documents), records=dict(spec.state.records)
+            documents=dict(spec.state.documents),
+            records=dict(spec.state.records),
+            sections=initial_sections(catalogue, workflow),
         ),
         target_info=TargetInfo(
             provider=provider_label or workflow.target.provider,
@@ -189,6 +211,7 @@ def create_agent_workflow_session(
         pause_after_actions=pause_after_actions,
         target_label=target_label,
         ledger_limit=ledger_limit,
+        catalogue=catalogue,
     )
 
 
@@ -232,11 +255,21 @@ class ArtemisKit:
         config: A loaded `TrustedConfig`, or the path of ``artemis.config.yaml``
             (read on first use). ``None`` means no provider entries: only the
             offline ``scripted`` provider and explicit clients/targets work.
+        tools: User-defined tools (trusted host code) that workflows run by this
+            kit may declare, beside the built-in catalogue.
+
+    Raises:
+        ToolDefinitionError: ``tools`` holds something that is not a `Tool`, or a
+            name clashes with a built-in or another tool.
     """
 
     def __init__(
-        self, *, config: TrustedConfig | str | os.PathLike[str] | None = None
+        self,
+        *,
+        config: TrustedConfig | str | os.PathLike[str] | None = None,
+        tools: Sequence[Tool] | None = None,
     ) -> None:
+        self._catalogue = catalogue_with(tools)
         self._config_source = config
         self._config: TrustedConfig | None = (
             config if isinstance(config, TrustedConfig) else None
@@ -317,7 +350,7 @@ class ArtemisKit:
             loaded = workflow
             root = fixture_root
         else:
-            loaded = await load_agent_workflow(workflow)
+            loaded = await load_agent_workflow(workflow, tools=self._catalogue)
             root = fixture_root or (await anyio.Path(workflow).absolute()).parent
         config = await self._trusted_config()
         digest = None
@@ -355,6 +388,7 @@ class ArtemisKit:
             checkpoint_mode=checkpoint.mode if checkpoint else "create",
             configuration_id=configuration_id,
             pause_after_actions=pause_after_actions,
+            tools=self._catalogue,
         )
 
     async def run_workflow(
@@ -447,6 +481,7 @@ class ArtemisKit:
             executor=executor,
             judge=judge,
             cleanup_timeout_ms=cleanup_timeout_ms,
+            tools=self._catalogue,
         )
 
     async def run_suite(

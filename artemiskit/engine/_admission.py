@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from artemiskit._limits import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING_BYTES
-from artemiskit.tools._allow import allow_problem
-from artemiskit.tools._catalogue import schema_problem
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit.targets._protocol import ToolCall
+    from artemiskit.tools._tool import Tool
     from artemiskit.workflow._model import ToolDeclaration
 
 __all__ = ["Admission", "admit_tool_call"]
@@ -93,13 +92,16 @@ def _value_problem(arguments: dict[str, Any]) -> str | None:
 
 
 def admit_tool_call(
-    call: ToolCall, declared: Mapping[str, ToolDeclaration]
+    call: ToolCall,
+    declared: Mapping[str, ToolDeclaration],
+    catalogue: Mapping[str, Tool],
 ) -> Admission:
     """Decide whether ``call`` may execute.
 
     Args:
         call: The call exactly as the model produced it.
         declared: The workflow's tool declarations by name.
+        catalogue: The run's tools (built-in and registered) by name.
 
     Returns:
         The decoded arguments when admitted, else the denial reason code.
@@ -116,9 +118,10 @@ def admit_tool_call(
     problem = _value_problem(arguments)
     if problem is not None:
         return Admission(denial=problem)
-    if schema_problem(call.name, "input", arguments) is not None:
+    tool = catalogue[call.name]
+    if tool.schema_problem("input", arguments) is not None:
         return Admission(denial="invalid_arguments")
-    denial = allow_problem(call.name, declaration.allow, arguments)
+    denial = tool.allow_problem(declaration.allow.as_mapping(), arguments)
     if denial is not None:
         return Admission(denial=denial)
     return Admission(arguments=arguments)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import time
-from importlib import resources
 from typing import TYPE_CHECKING, Literal
 
 import attrs
@@ -23,11 +22,12 @@ import attrs
 from artemiskit._converter import CONVERTER
 from artemiskit._digests import bytes_digest, json_digest
 from artemiskit._errors import CheckpointError
-from artemiskit.engine._journal import apply_delta, state_delta
+from artemiskit.engine._deltas import apply_delta, state_delta
 from artemiskit.engine._state import SessionState
 
 if TYPE_CHECKING:
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
 
 __all__ = [
@@ -71,12 +71,17 @@ def binding_for(
     workflow_digest: str,
     configuration_id: str | None,
     preflight: str,
+    catalogue: Catalogue,
 ) -> CheckpointBinding:
-    """The binding of a run of ``workflow`` under a host configuration."""
-    catalogue = resources.files("artemiskit.tools").joinpath("catalogue.json")
+    """The binding of a run of ``workflow`` under a host configuration.
+
+    The catalogue part digests every declared tool's declaration (name, schemas,
+    resource, effect, state section and version), so a resume under a changed tool
+    is refused.
+    """
     return CheckpointBinding(
         workflow_digest=workflow_digest,
-        catalogue_digest=bytes_digest(catalogue.read_bytes()),
+        catalogue_digest=catalogue.digest(tool.name for tool in workflow.tools),
         policy_digest=json_digest(
             {
                 "policy": CONVERTER.unstructure(workflow.policy),
@@ -118,11 +123,6 @@ class Checkpointer:
         self._persisted: SessionState | None = None
         self._meta: CheckpointMeta | None = None
         self._entries = 0
-
-    @property
-    def meta(self) -> CheckpointMeta | None:
-        """The last committed metadata."""
-        return self._meta
 
     async def create(self, state: SessionState, meta: CheckpointMeta) -> None:
         """Open a new checkpoint and commit the first snapshot."""

@@ -9,14 +9,15 @@ Reprs show positions, counts and statuses, never the conversation or the state.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import attrs
 
+from artemiskit._exit_codes import ExecutionStatus
 from artemiskit.engine._faults import FaultSchedule
 from artemiskit.engine._preflight import PreflightSummary
 from artemiskit.targets._protocol import Message, ToolCall
-from artemiskit.workflow._model import Document
+from artemiskit.tools._state import Approval, Delegation, Draft, LocalState
 
 __all__ = [
     "Approval",
@@ -35,17 +36,6 @@ __all__ = [
     "TraceEntry",
 ]
 
-ExecutionStatus = Literal[
-    "completed",
-    "policy_denied",
-    "budget_exhausted",
-    "deadline_exceeded",
-    "runtime_failure",
-    "invalid_evidence",
-    "unsupported",
-    "cancelled",
-    "paused",
-]
 OperationStatus = Literal["admitted", "succeeded", "failed", "unknown"]
 
 
@@ -127,67 +117,9 @@ class StateChange:
     """Evidence of one successful write: digests only, never the content."""
 
     tool: str
-    resource: Literal["file", "record", "draft", "approval", "delegation"]
+    resource: Literal["file", "record", "draft", "approval", "delegation", "tool_state"]
     before: str | None
     after: str | None
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class Draft:
-    """A local draft message; never sent."""
-
-    id: str
-    to: str
-    subject: str
-    body: str
-    status: Literal["draft"] = "draft"
-
-    def __repr__(self) -> str:
-        return f"Draft(id={self.id!r}, status={self.status!r})"
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class Approval:
-    """A local approval request; it stays pending."""
-
-    id: str
-    action: str
-    reason: str
-    status: Literal["pending"] = "pending"
-
-    def __repr__(self) -> str:
-        return f"Approval(id={self.id!r}, status={self.status!r})"
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class Delegation:
-    """A local delegated task; no agent runs it."""
-
-    id: str
-    assignee: str
-    task: str
-    status: Literal["pending"] = "pending"
-
-    def __repr__(self) -> str:
-        return f"Delegation(id={self.id!r}, status={self.status!r})"
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class LocalState:
-    """The detached state of the non-file catalogue tools."""
-
-    documents: dict[str, Document] = attrs.field(factory=dict)
-    records: dict[str, dict[str, dict[str, Any]]] = attrs.field(factory=dict)
-    drafts: tuple[Draft, ...] = ()
-    approvals: tuple[Approval, ...] = ()
-    delegations: tuple[Delegation, ...] = ()
-
-    def __repr__(self) -> str:
-        return (
-            f"LocalState(documents={len(self.documents)}, "
-            f"tables={len(self.records)}, drafts={len(self.drafts)}, "
-            f"approvals={len(self.approvals)}, delegations={len(self.delegations)})"
-        )
 
 
 @attrs.frozen(kw_only=True)
@@ -238,7 +170,7 @@ class SessionState:
     changes: tuple[StateChange, ...] = ()
     changes_omitted: int = 0
     denials: tuple[Denial, ...] = ()
-    local: LocalState = LocalState()
+    local: LocalState = attrs.field(factory=LocalState)
     final_response: str | None = None
     overshoot_tokens: int = 0
     stop: Stop | None = None

@@ -1,20 +1,21 @@
 """The named transitions of a session: each takes a state and returns the next.
 
-The session advances only through these functions, so every change to what a
-checkpoint would persist is visible here, in one place.
+The session advances only through these functions, and only `RunState` (the one
+owner of a run's state) calls them, so every change to what a checkpoint would
+persist is visible here, in one place.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from artemiskit.engine._faults import FaultSchedule
+from artemiskit.engine._ledger import MAX_LEDGER, Ledger
 from artemiskit.engine._state import (
     Denial,
     LocalState,
-    Operation,
     OperationStatus,
     SessionState,
     StateChange,
@@ -36,6 +37,7 @@ __all__ = [
     "count_tool_attempt",
     "count_unmeasured",
     "finish_turn",
+    "load_fixture",
     "open_turn",
     "record_change",
     "record_denial",
@@ -49,8 +51,6 @@ __all__ = [
     "update_faults",
 ]
 
-#: The ledger keeps this many operations; older ones are counted as omitted.
-MAX_LEDGER = 10_000
 #: State-change evidence keeps this many entries; more are counted as omitted.
 MAX_CHANGES = 200
 
@@ -94,18 +94,12 @@ def admit_operation(
     The ledger keeps the newest ``ledger_limit`` operations; older ones are
     counted in ``ledger_omitted``.
     """
-    op_id = f"op-{state.next_operation:06d}"
-    operation = Operation(
-        id=op_id,
-        kind="model_request" if kind == "model_request" else "tool_call",
+    ledger, op_id = Ledger.of(state).admit(
+        "model_request" if kind == "model_request" else "tool_call",
         tool=tool,
         attempt=attempt,
+        limit=ledger_limit,
     )
-    ledger = (*state.ledger, operation)
-    omitted = state.ledger_omitted
-    if len(ledger) > ledger_limit:
-        omitted += len(ledger) - ledger_limit
-        ledger = ledger[-ledger_limit:]
     counters = state.counters
     if kind == "model_request":
         counters = attrs.evolve(
@@ -113,16 +107,7 @@ def admit_operation(
             actions=counters.actions + 1,
             model_requests=counters.model_requests + 1,
         )
-    return (
-        attrs.evolve(
-            state,
-            ledger=ledger,
-            ledger_omitted=omitted,
-            next_operation=state.next_operation + 1,
-            counters=counters,
-        ),
-        op_id,
-    )
+    return attrs.evolve(state, **ledger.fields(), counters=counters), op_id
 
 
 def settle_operation(
@@ -132,12 +117,8 @@ def settle_operation(
     reason: str | None = None,
 ) -> SessionState:
     """Mark an admitted operation succeeded, failed or unknown."""
-    ledger = list(state.ledger)
-    for index in range(len(ledger) - 1, -1, -1):
-        if ledger[index].id == op_id:
-            ledger[index] = attrs.evolve(ledger[index], status=status, reason=reason)
-            break
-    return attrs.evolve(state, ledger=tuple(ledger))
+    ledger = Ledger.of(state).settle(op_id, status, reason)
+    return attrs.evolve(state, ledger=ledger.operations)
 
 
 def count_tool_attempt(state: SessionState) -> SessionState:
@@ -259,6 +240,20 @@ def stop(state: SessionState, stop_reason: Stop) -> SessionState:
 def record_preflight(state: SessionState, summary: PreflightSummary) -> SessionState:
     """Keep the probe's result so that a resumed run never repeats it."""
     return attrs.evolve(state, preflight=summary)
+
+
+def load_fixture(
+    state: SessionState,
+    documents: dict[str, Any],
+    records: dict[str, Any],
+) -> SessionState:
+    """Seed the local state with a referenced fixture's documents and records."""
+    return attrs.evolve(
+        state,
+        local=attrs.evolve(
+            state.local, documents=dict(documents), records=dict(records)
+        ),
+    )
 
 
 def resume(state: SessionState) -> SessionState:

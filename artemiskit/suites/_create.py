@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from artemiskit import ArtemisKit, JudgeSettings
     from artemiskit.config import TrustedConfig
     from artemiskit.suites._executor import SuiteExecutor
+    from artemiskit.tools._catalogue import Catalogue
 
 __all__ = ["create_suite_session"]
 
@@ -29,8 +30,12 @@ async def create_suite_session(
     executor: SuiteExecutor | None,
     judge: JudgeSettings | str | os.PathLike[str] | None,
     cleanup_timeout_ms: int | None,
+    tools: Catalogue | None = None,
 ) -> SuiteSession:
     """Check every workflow, script, fixture and the judge, then prepare the output.
+
+    Workflows are checked against ``tools`` (the kit's catalogue), the same
+    tools every run uses.
 
     Raises:
         WorkflowError: Any workflow, script or fixture is invalid, two share a
@@ -41,7 +46,7 @@ async def create_suite_session(
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
-    workflows = await load_suite_workflows(paths, config)
+    workflows = await load_suite_workflows(paths, config, tools=tools)
     if isinstance(judge, str | os.PathLike):
         await load_judge_config(judge)
     folder = None if output_dir is None else prepare_output_dir(output_dir)

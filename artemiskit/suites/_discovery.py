@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from artemiskit.config import TrustedConfig
+    from artemiskit.tools._catalogue import Catalogue
 
 __all__ = ["SuiteWorkflow", "discover_workflows", "load_suite_workflows"]
 
@@ -155,11 +156,15 @@ async def _variants(
 
 
 async def load_suite_workflows(
-    paths: Sequence[str | os.PathLike[str]], config: TrustedConfig
+    paths: Sequence[str | os.PathLike[str]],
+    config: TrustedConfig,
+    *,
+    tools: Catalogue | None = None,
 ) -> list[SuiteWorkflow]:
     """Discover, load and validate every workflow, script and fixture.
 
     Every file is checked before anything runs, and every problem is reported.
+    ``tools`` are the user-defined tools the workflows may declare.
 
     Raises:
         WorkflowError: A folder holds no workflow, two workflows share a name, or
@@ -175,7 +180,7 @@ async def load_suite_workflows(
     seen: dict[str, Path] = {}
     for path in files:
         try:
-            workflow = await load_agent_workflow(path)
+            workflow = await load_agent_workflow(path, tools=tools)
             root = path.absolute().parent
             variants = await _variants(workflow, path, root, config)
             fixture = workflow.environment.fixture

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
 
+from artemiskit._exit_codes import ExitCode
+
 if TYPE_CHECKING:
     from artemiskit.suites._runner import SuiteResult
 
@@ -66,7 +68,9 @@ def junit_xml(result: SuiteResult) -> str:
             duration += run["duration_ms"]
             case.set("time", _seconds(run["duration_ms"]))
             verdict = run["verification"]
-            if run["lost"] or not (verdict == "passed" and run["exit_code"] == 0):
+            if run["lost"] or not (
+                verdict == "passed" and run["exit_code"] == ExitCode.OK
+            ):
                 requirements = failed_requirements.get((name, repetition), [])
                 text = _failure_text(run, requirements)
                 if not run["lost"] and verdict == "unavailable":

@@ -23,6 +23,7 @@ import attrs
 import fastjsonschema
 
 from artemiskit._errors import FileAccessError, WorkflowError
+from artemiskit._exit_codes import ExitCode
 from artemiskit.records import ExecutionRecord
 from artemiskit.suites._statistics import (
     pass_at_k,
@@ -99,7 +100,7 @@ class RunOutcome:
         if record is None:
             return "failed"
         status = record.task_verification.status
-        if status == "passed" and record.exit_code == 0:
+        if status == "passed" and record.exit_code == ExitCode.OK:
             return "passed"
         if status == "unavailable":
             return "unavailable"
@@ -234,14 +235,14 @@ def suite_exit_code(
     below ``min_pass_rate`` or null; else 0.
     """
     if status == "cancelled":
-        return 130
-    if any(o.exit_code == 7 or o.lost for o in outcomes):
-        return 7
-    if any(o.exit_code == 9 for o in outcomes):
-        return 9
+        return ExitCode.CANCELLED
+    if any(o.exit_code == ExitCode.RUNTIME_FAILURE or o.lost for o in outcomes):
+        return ExitCode.RUNTIME_FAILURE
+    if any(o.exit_code == ExitCode.EVALUATION_UNAVAILABLE for o in outcomes):
+        return ExitCode.EVALUATION_UNAVAILABLE
     if any(rate is None or rate < min_pass_rate for rate in pass_rates):
-        return 8
-    return 0
+        return ExitCode.TASK_FAILED
+    return ExitCode.OK
 
 
 def totals(

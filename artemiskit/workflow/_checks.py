@@ -28,12 +28,13 @@ from artemiskit._paths import (
     path_problem,
     script_reference_problem,
 )
-from artemiskit.tools import CATALOGUE
-from artemiskit.tools._catalogue import schema_problem
 from artemiskit.workflow._yaml import KeyPath, YamlDocument
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from artemiskit._errors import Problem
+    from artemiskit.tools._tool import Tool
 
 __all__ = [
     "FIXTURE_SUFFIXES",
@@ -54,7 +55,15 @@ READ_ONLY_FAULT_KINDS = frozenset(
 _CONFLICTING_TOOLS = ("read_file", "read_document")
 _FIXTURE_FAULT_KINDS = ("stale_read", "incomplete_read")
 #: Top-level keys of the final state that ``state:`` outcomes may address.
-STATE_ROOTS = ("files", "documents", "records", "drafts", "approvals", "delegations")
+STATE_ROOTS = (
+    "files",
+    "documents",
+    "records",
+    "drafts",
+    "approvals",
+    "delegations",
+    "tools",
+)
 #: File name endings a fixture reference may have.
 FIXTURE_SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -109,13 +118,16 @@ def glob_problem(pattern: str, *, is_path: bool) -> str | None:
     return None
 
 
-def semantic_problems(data: Any, doc: YamlDocument, sound: Sound) -> list[Problem]:
+def semantic_problems(
+    data: Any, doc: YamlDocument, sound: Sound, catalogue: Mapping[str, Tool]
+) -> list[Problem]:
     """List every semantic problem of a workflow whose sections passed the schema.
 
     Args:
         data: The plain workflow data.
         doc: The parsed document, for positions.
         sound: Tells whether the schema found nothing wrong at or under a path.
+        catalogue: The tools the workflow may declare (their declarations only).
     """
     if not isinstance(data, dict):
         return []
@@ -124,8 +136,8 @@ def semantic_problems(data: Any, doc: YamlDocument, sound: Sound) -> list[Proble
     declared: set[str] | None = None
     if isinstance(tools, list):
         names = [t.get("name") for t in tools if isinstance(t, dict)]
-        declared = {n for n in names if isinstance(n, str) and n in CATALOGUE}
-        found += _tools(tools, doc, sound)
+        declared = {n for n in names if isinstance(n, str) and n in catalogue}
+        found += _tools(tools, doc, sound, catalogue)
     target = data.get("target")
     if isinstance(target, dict) and sound(("target",)):
         found += _target(target, doc)
@@ -134,7 +146,7 @@ def semantic_problems(data: Any, doc: YamlDocument, sound: Sound) -> list[Proble
     if isinstance(data.get("outcomes"), list):
         found += _outcomes(data["outcomes"], declared, doc, sound)
     if isinstance(data.get("faults"), list):
-        found += _faults(data["faults"], declared, doc, sound)
+        found += _faults(data["faults"], declared, doc, sound, catalogue)
     return found
 
 
@@ -186,7 +198,9 @@ def value_problems(
     return []
 
 
-def _tools(tools: list[Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
+def _tools(
+    tools: list[Any], doc: YamlDocument, sound: Sound, catalogue: Mapping[str, Tool]
+) -> list[Problem]:
     found: list[Problem] = []
     first: dict[str, int] = {}
     for index, tool in enumerate(tools):
@@ -199,7 +213,7 @@ def _tools(tools: list[Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
             found.append(doc.problem(message, (*here, "name")))
             continue
         first[name] = index
-        spec = CATALOGUE[name]
+        spec = catalogue[name]
         allow: dict[str, Any] = tool.get("allow", {})
         found.extend(
             doc.problem(f"is required for {name}", (*here, "allow", key))
@@ -387,7 +401,11 @@ def _file_outcome(
 
 
 def _faults(
-    faults: list[Any], declared: set[str] | None, doc: YamlDocument, sound: Sound
+    faults: list[Any],
+    declared: set[str] | None,
+    doc: YamlDocument,
+    sound: Sound,
+    catalogue: Mapping[str, Tool],
 ) -> list[Problem]:
     found = _unique_ids(faults, "faults", doc)
     per_occurrence: dict[tuple[str, int], int] = {}
@@ -400,7 +418,7 @@ def _faults(
             found.append(
                 doc.problem("names a tool that tools does not declare", (*here, "tool"))
             )
-        if kind in READ_ONLY_FAULT_KINDS and CATALOGUE[tool].kind != "read":
+        if kind in READ_ONLY_FAULT_KINDS and catalogue[tool].effect != "read":
             found.append(
                 doc.problem(f"{kind} applies only to read tools", (*here, "kind"))
             )
@@ -411,7 +429,7 @@ def _faults(
             found.append(
                 doc.problem("is allowed only for timeout faults", (*here, "timeout_ms"))
             )
-        found += _fault_payload(fault, here, doc)
+        found += _fault_payload(fault, here, doc, catalogue[tool])
         slot = (tool, fault["occurrence"])
         per_occurrence[slot] = per_occurrence.get(slot, 0) + 1
         if per_occurrence[slot] == MAX_RETRY_ATTEMPTS + 1:
@@ -424,7 +442,7 @@ def _faults(
 
 
 def _fault_payload(
-    fault: dict[str, Any], here: KeyPath, doc: YamlDocument
+    fault: dict[str, Any], here: KeyPath, doc: YamlDocument, spec: Tool
 ) -> list[Problem]:
     found: list[Problem] = []
     tool, kind = fault["tool"], fault["kind"]
@@ -432,8 +450,8 @@ def _fault_payload(
     if kind in _FIXTURE_FAULT_KINDS:
         if fixture is None:
             found.append(doc.problem(f"is required for {kind}", (*here, "fixture")))
-        elif CATALOGUE[tool].kind == "read":
-            problem = schema_problem(tool, "output", fixture)
+        elif spec.effect == "read":
+            problem = spec.schema_problem("output", fixture)
             if problem is not None:
                 message = f"does not satisfy the output schema of {tool}: {problem}"
                 found.append(doc.problem(message, (*here, "fixture")))

@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 import attrs
 
+from artemiskit.tools._state import Document
+
 __all__ = [
     "ALLOW_KEYS",
     "Budgets",
@@ -74,17 +76,6 @@ class TargetSpec:
 
 
 @attrs.frozen(kw_only=True, repr=False)
-class Document:
-    """A document in the detached local state."""
-
-    title: str
-    content: str
-
-    def __repr__(self) -> str:
-        return "Document(<hidden>)"
-
-
-@attrs.frozen(kw_only=True, repr=False)
 class InitialState:
     """Detached state for the non-file catalogue tools."""
 
@@ -124,6 +115,11 @@ class ToolAllow:
     recipients: tuple[str, ...] | None = None
     actions: tuple[str, ...] | None = None
     assignees: tuple[str, ...] | None = None
+
+    def as_mapping(self) -> dict[str, tuple[str, ...]]:
+        """The keys the workflow gave, key → globs (what a tool handler sees)."""
+        values = {f.name: getattr(self, f.name) for f in attrs.fields(ToolAllow)}
+        return {key: globs for key, globs in values.items() if globs is not None}
 
 
 @attrs.frozen(kw_only=True)

@@ -17,9 +17,10 @@ from artemiskit import WorkflowError
 from artemiskit.workflow import load_agent_workflow
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._render import problem_line
+from artemiskit_cli._tools import TOOLS_OPTION
 
 if TYPE_CHECKING:
-    from artemiskit import Problem
+    from artemiskit import Problem, Tool
 
 __all__ = ["scenario"]
 
@@ -47,15 +48,16 @@ def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
     is_flag=True,
     help="Print the problems as a JSON list on stdout ([] when valid).",
 )
+@TOOLS_OPTION
 @reports_errors
-def validate(workflow_file: str, as_json: bool) -> None:
+def validate(workflow_file: str, as_json: bool, tools: tuple[Tool, ...]) -> None:
     """Check WORKFLOW against the contract, offline.
 
     Exit 0 when valid, 2 when invalid (every problem listed as
     FILE:LINE:COLUMN: KEY-PATH: rule), 1 when the file cannot be read.
     """
     try:
-        workflow = anyio.run(load_agent_workflow, workflow_file)
+        workflow = anyio.run(lambda: load_agent_workflow(workflow_file, tools=tools))
     except WorkflowError as exc:
         if as_json:
             listing = [_as_json(p, workflow_file) for p in exc.problems]

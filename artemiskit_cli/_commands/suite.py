@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 import click
 
-from artemiskit import ArtemisError, ArtemisKit, FileAccessError
+from artemiskit import ArtemisError, ArtemisKit, ExitCode, FileAccessError
 from artemiskit.config import load_trusted_config
 from artemiskit.suites import (
     SuiteEvent,
@@ -242,7 +242,7 @@ async def _cancel_on_signal(
 async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
     config_path = options["config_path"]
     trusted = None if config_path is None else await load_trusted_config(config_path)
-    kit = ArtemisKit(config=trusted)
+    kit = ArtemisKit(config=trusted, tools=options["tools"])
     session = await kit.create_suite_session(
         paths=list(paths),
         output_dir=options["output_dir"],
@@ -329,7 +329,7 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
             write_new_file(options["markdown"], text.encode("utf-8"))
     except FileAccessError as exc:
         click.echo(f"error: {exc}", err=True)
-        code = code if code == 130 else exc.exit_code
+        code = code if code == ExitCode.CANCELLED else exc.exit_code
     if options["as_json"]:
         click.echo(json.dumps(summary, indent=2))
     if not options["quiet"]:

@@ -16,6 +16,7 @@ from artemiskit import (
     ArtemisError,
     ArtemisKit,
     CheckpointOptions,
+    ExitCode,
     FileAccessError,
     WorkflowResult,
     WorkflowSession,
@@ -27,13 +28,14 @@ from artemiskit_cli._commands.suite import is_suite, run_suite_command, suite_op
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._files import check_new_outputs, write_new_file
 from artemiskit_cli._render import describe_event, summarize
+from artemiskit_cli._tools import TOOLS_OPTION
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
     from anyio.abc import TaskStatus
 
-    from artemiskit import SessionEvent
+    from artemiskit import SessionEvent, Tool
 
 __all__ = ["workflow"]
 
@@ -110,6 +112,7 @@ def _execution_options(command: F, argument: Any = _WORKFLOW_ARGUMENT) -> F:
             _PREFLIGHT,
             _JUDGE_CONFIG,
             _PAUSE_AFTER_ACTIONS,
+            TOOLS_OPTION,
         ]
     ):
         command = option(command)
@@ -156,6 +159,7 @@ async def _run(
     judge_config: str | None = None,
     checkpoint: CheckpointOptions | None = None,
     pause_after_actions: int | None = None,
+    tools: tuple[Tool, ...] = (),
 ) -> tuple[WorkflowResult, SandboxConfig]:
     """Run the session, reporting progress; the result and the sandbox settings."""
     trusted = (
@@ -163,7 +167,7 @@ async def _run(
         if config is None or isinstance(config, TrustedConfig)
         else await load_trusted_config(config)
     )
-    kit = ArtemisKit(config=trusted)
+    kit = ArtemisKit(config=trusted, tools=tools)
     session = await kit.create_workflow_session(
         workflow=workflow_file,
         fixture_root=fixture_root,
@@ -219,6 +223,7 @@ def run(
     judge_config: str | None,
     checkpoint_dir: str | None,
     pause_after_actions: int | None,
+    tools: tuple[Tool, ...],
     transcript_output: str | None,
     **suite: Any,
 ) -> None:
@@ -247,6 +252,7 @@ def run(
             judge_config=judge_config,
             checkpoint=checkpoint,
             pause_after_actions=pause_after_actions,
+            tools=tools,
         )
     )
     _emit(
@@ -278,8 +284,8 @@ def _emit(
     if state_output is not None:
         if result.state is None:
             state_failure = "no final snapshot exists"
-            if code == 0:
-                code = 1
+            if code == ExitCode.OK:
+                code = ExitCode.FILE_OR_CONFIGURATION
         else:
             state = json.dumps(result.state, indent=2, ensure_ascii=False)
             try:
@@ -311,6 +317,7 @@ def _emit(
 @_OUTPUT
 @_JSON
 @_FIXTURE_ROOT
+@TOOLS_OPTION
 @reports_errors
 def preflight(
     workflow_file: str,
@@ -318,6 +325,7 @@ def preflight(
     output: str | None,
     as_json: bool,
     fixture_root: str | None,
+    tools: tuple[Tool, ...],
 ) -> None:
     """Probe WORKFLOW's target only: exit 0 on a tool round trip, else 3."""
     check_new_outputs(output)
@@ -328,6 +336,7 @@ def preflight(
             fixture_root=fixture_root,
             cleanup_timeout=None,
             preflight="only",
+            tools=tools,
         )
     )
     _emit(result, sandbox, output=output, as_json=as_json)
@@ -354,6 +363,7 @@ def resume(
     preflight: bool,
     judge_config: str | None,
     pause_after_actions: int | None,
+    tools: tuple[Tool, ...],
 ) -> None:
     """Continue the paused run in --checkpoint-dir: same run, new attempt."""
     check_new_outputs(output, state_output)
@@ -367,6 +377,7 @@ def resume(
             judge_config=judge_config,
             checkpoint=CheckpointOptions(directory=checkpoint_dir, mode="resume"),
             pause_after_actions=pause_after_actions,
+            tools=tools,
         )
     )
     _emit(

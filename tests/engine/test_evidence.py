@@ -174,7 +174,7 @@ states = st.builds(
         st.builds(
             StateChange,
             tool=texts,
-            resource=st.sampled_from(["file", "record", "draft"]),
+            resource=st.sampled_from(["file", "record", "draft", "tool_state"]),
             before=st.none() | texts,
             after=st.none() | texts,
         ),
@@ -188,6 +188,7 @@ states = st.builds(
         records=st.dictionaries(
             texts, st.dictionaries(texts, st.dictionaries(texts, json_scalars))
         ),
+        sections=st.dictionaries(texts, st.dictionaries(texts, json_scalars)),
     ),
     final_response=st.none() | texts,
     overshoot_tokens=small,

@@ -3,7 +3,9 @@
 - every ``examples/**/workflow.yaml`` through ``akit workflow run`` (exit 0) and
   ``akit scenario validate`` (exit 0); sandbox workflows are docker-marked and use
   the sandbox image through a trusted configuration file;
-- every ``examples/*.py`` script (exit 0).
+- every ``examples/*.py`` and ``examples/*/run.py`` script (exit 0).
+
+A workflow that declares user-defined tools gets them with ``--tools`` (`TOOLS_FOR`).
 
 Every fenced block of ``README.md`` and ``docs/*.md`` is exercised in
 ``test_docs_blocks.py``.
@@ -28,7 +30,15 @@ AKIT = [sys.executable, "-m", "artemiskit_cli"]
 TIMEOUT_S = 120
 
 WORKFLOWS = sorted(ROOT.glob("examples/**/workflow.yaml"))
-SCRIPTS = sorted(ROOT.glob("examples/*.py"))
+SCRIPTS = sorted(
+    p
+    for p in [*ROOT.glob("examples/*.py"), *ROOT.glob("examples/*/run.py")]
+    if p.name != "__init__.py"
+)
+#: The ``--tools`` reference of each example workflow with user-defined tools.
+TOOLS_FOR = {
+    "examples/custom_tool/workflow.yaml": "examples.custom_tool.order_tools:TOOLS",
+}
 FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
 
 
@@ -59,6 +69,11 @@ def outcome(done: subprocess.CompletedProcess[str]) -> str:
     return f"exit {done.returncode}\nstdout:\n{done.stdout}\nstderr:\n{done.stderr}"
 
 
+def tools_options(workflow: Path) -> list[str]:
+    spec = TOOLS_FOR.get(rel(workflow))
+    return [] if spec is None else ["--tools", spec]
+
+
 def workflow_params() -> list[object]:
     return [
         pytest.param(
@@ -76,13 +91,15 @@ def test_there_is_something_to_run() -> None:
         "sdk_custom_target.py",
         "sdk_run.py",
         "custom_model_client.py",
+        "run.py",
     }
+    assert set(TOOLS_FOR) <= {rel(p) for p in WORKFLOWS}
     assert any(is_sandbox(p) for p in WORKFLOWS)
 
 
 @pytest.mark.parametrize("workflow", workflow_params())
 def test_example_workflow_validates(workflow: Path) -> None:
-    done = run([*AKIT, "scenario", "validate", str(workflow)])
+    done = run([*AKIT, "scenario", "validate", str(workflow), *tools_options(workflow)])
     assert done.returncode == 0, outcome(done)
 
 
@@ -90,6 +107,7 @@ def test_example_workflow_validates(workflow: Path) -> None:
 def test_example_workflow_runs_and_passes(workflow: Path, tmp_path: Path) -> None:
     record_path = tmp_path / "record.json"
     command = [*AKIT, "workflow", "run", str(workflow), "--output", str(record_path)]
+    command += tools_options(workflow)
     if is_sandbox(workflow):
         config = tmp_path / "artemis.config.yaml"
         config.write_text(json.dumps({"sandbox": {"image": SANDBOX_IMAGE}}))

@@ -380,3 +380,34 @@ def test_sigterm_mid_sandbox_suite_leaves_no_container(tmp_path: Path) -> None:
     record = json.loads((out / run["record"]).read_text("utf-8"))
     assert record["cleanup"]["status"] == "complete"
     assert anyio.run(labelled_containers, run["run_id"]) == []
+
+
+def test_suite_mode_registers_tools_for_every_run(tmp_path: Path) -> None:
+    examples = tmp_path / "examples"
+    examples.symlink_to(ROOT / "examples")
+    workflow = "examples/custom_tool/workflow.yaml"
+    refused = _akit("workflow", "run", workflow, "--output-dir", "no", cwd=tmp_path)
+    assert refused.returncode == 2, refused.stderr
+    assert "--tools" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert not (tmp_path / "no" / "suite.json").exists()
+    done = _akit(
+        "workflow",
+        "run",
+        workflow,
+        "--tools",
+        "examples.custom_tool.order_tools:TOOLS",
+        "--repeat",
+        "2",
+        "--output-dir",
+        "out",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    summary = load_suite_record(tmp_path / "out" / "suite.json")
+    (result,) = summary["workflows"]
+    assert (result["name"], result["passed"], result["runs"][1]["exit_code"]) == (
+        "custom-tool",
+        2,
+        0,
+    )

@@ -29,6 +29,8 @@ from tests.suites._suites import (
 
 pytestmark = pytest.mark.anyio
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def _listing(root: Path) -> list[Path]:
     return sorted(root.rglob("*"))
@@ -427,3 +429,25 @@ async def test_every_run_gets_a_fresh_judge(tmp_path: Path) -> None:
     (workflow,) = result.summary["workflows"]
     assert (workflow["passed"], workflow["pass_rate"]) == (3, 1.0)
     assert result.exit_code == 0
+
+
+async def test_a_suite_runs_custom_tools_registered_on_the_kit(
+    tmp_path: Path,
+) -> None:
+    from examples.custom_tool.order_tools import TOOLS
+
+    workflow = ROOT / "examples" / "custom_tool" / "workflow.yaml"
+    with pytest.raises(WorkflowError) as caught:
+        await ArtemisKit().create_suite_session(paths=[workflow])
+    assert caught.value.reason == "invalid_suite"
+    assert any("--tools" in problem.message for problem in caught.value.problems)
+    result = await ArtemisKit(tools=TOOLS).run_suite(
+        paths=[workflow], repeat=2, output_dir=tmp_path / "out"
+    )
+    assert result.exit_code == 0
+    (summary,) = result.summary["workflows"]
+    assert (summary["name"], summary["passed"], summary["failed"]) == (
+        "custom-tool",
+        2,
+        0,
+    )

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from artemiskit.engine import _transitions as t
-from artemiskit.engine._journal import apply_delta, state_delta
+from artemiskit.engine._deltas import apply_delta, state_delta
 from artemiskit.engine._state import LocalState, SessionState, TraceEntry
 from artemiskit.targets import TargetResponse, ToolCall, Usage
 
