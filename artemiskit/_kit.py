@@ -439,7 +439,8 @@ class ArtemisKit:
     ) -> SuiteSession:
         """Load and validate a suite (SPEC 13), ready to `run()`.
 
-        Every workflow, script and fixture is checked before anything runs.
+        Every workflow, script and fixture is checked before anything runs;
+        workflows may declare the kit's user-defined tools, which every run uses.
 
         Args:
             paths: Workflow files or folders (every ``workflow.yaml`` and
