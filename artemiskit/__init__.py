@@ -25,9 +25,10 @@ from artemiskit._errors import (
 from artemiskit._exit_codes import ExitCode
 from artemiskit._kit import (
     ArtemisKit,
-    CheckpointOptions,
+    WorkflowSource,
     create_agent_workflow_session,
 )
+from artemiskit._options import CheckpointOptions, RunKeywords, RunOptions
 from artemiskit._version import __version__
 from artemiskit.config import TrustedConfig, load_trusted_config
 from artemiskit.engine._events import SessionEvent
@@ -84,6 +85,8 @@ __all__ = [
     "ModelClient",
     "ModelRequest",
     "Problem",
+    "RunKeywords",
+    "RunOptions",
     "RuntimeFailureError",
     "SessionEvent",
     "SessionStateError",
@@ -106,6 +109,7 @@ __all__ = [
     "WorkflowError",
     "WorkflowResult",
     "WorkflowSession",
+    "WorkflowSource",
     "__version__",
     "create_agent_workflow_session",
     "create_model_client_target",

@@ -8,21 +8,25 @@ client, aiodocker for the sandbox) are imported only when a run needs them.
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Literal, Unpack
 
 import anyio
 import attrs
 
-from artemiskit._digests import bytes_digest, json_digest
+from artemiskit._common._digests import json_digest
 from artemiskit._errors import (
     ConfigError,
     SessionStateError,
-    UnsupportedError,
     WorkflowError,
 )
+from artemiskit._options import (
+    CheckpointOptions,
+    RunKeywords,
+    RunOptions,
+    merge_run_options,
+)
+from artemiskit.checkpoints import LocalCheckpointStore
 from artemiskit.config._config import ProviderConfig, TrustedConfig, load_trusted_config
 from artemiskit.config._judge import load_judge_config
 from artemiskit.engine._judge import JudgeSettings
@@ -30,32 +34,35 @@ from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.engine._state import LocalState
 from artemiskit.engine._tool_invocation import initial_sections
 from artemiskit.engine._transitions import MAX_LEDGER
-from artemiskit.providers._digest import credential_digest, transport_digest
+from artemiskit.environments import (
+    EnvironmentFactory,
+    EnvironmentOptions,
+    SandboxSettings,
+    create_environment_factory,
+)
+from artemiskit.providers import ProviderRequest, create_provider_target
 from artemiskit.records._record import TargetInfo
 from artemiskit.targets._protocol import (
     AgentTarget,
     ModelClient,
-    TargetRequest,
-    TargetResponse,
     create_model_client_target,
 )
-from artemiskit.targets._scripted import ScriptedTarget, load_script_below
-from artemiskit.tools._catalogue import Catalogue, catalogue_with
+from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow import load_agent_workflow
 from artemiskit.workflow._model import Workflow
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._preflight import PreflightMode
-    from artemiskit.environments._base import EnvironmentFactory
     from artemiskit.suites import SuiteExecutor, SuiteResult, SuiteSession
     from artemiskit.tools._tool import Tool
 
-__all__ = ["ArtemisKit", "CheckpointOptions", "create_agent_workflow_session"]
+__all__ = ["ArtemisKit", "WorkflowSource", "create_agent_workflow_session"]
 
 WorkflowSource = str | os.PathLike[str] | Workflow
+"""A workflow file path, or a validated `Workflow`."""
 
 
 def _environment_factory(
@@ -63,27 +70,23 @@ def _environment_factory(
     config: TrustedConfig | None,
     cleanup_timeout_ms: int | None,
 ) -> EnvironmentFactory:
-    """The built-in factory for the workflow's kind.
+    """The registered factory for the workflow's kind.
 
     The cleanup bound reaches the sandbox's own container removal, not only the
     session's drain.
     """
-    if workflow.environment.kind == "simulated":
-        from artemiskit.environments._simulated import SimulatedFactory
-
-        return SimulatedFactory()
-    from artemiskit.environments._sandbox import DockerSandboxFactory, SandboxSettings
-
     sandbox = config.sandbox if config is not None else None
     overrides = {
         key: value
         for key, value in (attrs.asdict(sandbox) if sandbox else {}).items()
         if value is not None
     }
-    if cleanup_timeout_ms is None:
-        return DockerSandboxFactory(SandboxSettings(**overrides))
-    return DockerSandboxFactory(
-        SandboxSettings(**overrides), cleanup_timeout_ms=cleanup_timeout_ms
+    return create_environment_factory(
+        workflow.environment.kind,
+        EnvironmentOptions(
+            sandbox=SandboxSettings(**overrides),
+            cleanup_timeout_ms=cleanup_timeout_ms,
+        ),
     )
 
 
@@ -91,40 +94,26 @@ def create_agent_workflow_session(
     *,
     workflow: Workflow,
     target: AgentTarget,
-    fixture_root: str | os.PathLike[str] | None = None,
-    environment: EnvironmentFactory | None = None,
-    cleanup_timeout_ms: int | None = None,
-    provider_label: str | None = None,
-    target_label: str | None = None,
-    transport_digest: str | None = None,
-    preflight: bool | Literal["only"] = False,
+    options: RunOptions | None = None,
     judge: JudgeSettings | None = None,
     checkpoint_store: CheckpointStore | None = None,
     checkpoint_mode: Literal["create", "resume"] = "create",
     configuration_id: str | None = None,
-    pause_after_actions: int | None = None,
-    ledger_limit: int = MAX_LEDGER,
-    tools: Sequence[Tool] | Catalogue | None = None,
+    provider_label: str | None = None,
+    target_label: str | None = None,
+    transport_digest: str | None = None,
+    **run: Unpack[RunKeywords],
 ) -> WorkflowSession:
     """Create the low-level session for a validated workflow and a target.
 
     Args:
         workflow: A workflow from `load_agent_workflow` / `parse_agent_workflow`.
         target: The agent the engine drives.
-        fixture_root: Where ``environment.fixture`` resolves; required when the
-            workflow references a fixture.
-        environment: The environment factory; by default the workflow's
-            ``environment.kind`` picks the built-in one.
-        cleanup_timeout_ms: The drain period for cancellation and cleanup
-            (default 1,000 ms simulated / 6,000 ms sandbox, at most 10,000 ms).
-        provider_label: The provider name shown in the record (default: the
-            workflow's ``target.provider``).
-        target_label: How failure messages name the target, e.g. ``provider
-            'local' (127.0.0.1:8080)`` (default: the provider and model).
-        transport_digest: A digest of the effective transport configuration,
-            bound into the record.
-        preflight: ``True`` probes the target before the turns (SPEC 6);
-            ``"only"`` stops after the probe.
+        options: How the session runs (fixture root, environment, cleanup,
+            preflight, pause, ledger limit, user-defined tools); see
+            `RunOptions`. Its ``tools`` are the user-defined tools the workflow
+            may declare (trusted host code); the workflow must have been
+            validated with the same tools.
         judge: The explicitly configured judge for ``judge`` outcomes.
         checkpoint_store: Where to checkpoint (explicit only); the environment
             must declare checkpoint support.
@@ -132,13 +121,14 @@ def create_agent_workflow_session(
         configuration_id: The host configuration identity the checkpoint is
             bound to; required with a ``checkpoint_store``, since the engine
             cannot look inside ``target``.
-        pause_after_actions: Pause at the first safe boundary after this many
-            actions of this attempt (needs a checkpoint store).
-        ledger_limit: How many operations the ledger keeps (default 10,000);
-            older ones are counted as omitted, the record discloses the
-            truncation and trace assertions become unavailable.
-        tools: User-defined tools the workflow may declare (trusted host code);
-            the workflow must have been validated with the same tools.
+        provider_label: The provider name shown in the record (default: the
+            workflow's ``target.provider``).
+        target_label: How failure messages name the target, e.g. ``provider
+            'local' (127.0.0.1:8080)`` (default: the provider and model).
+        transport_digest: A digest of the effective transport configuration,
+            bound into the record.
+        **run: Any field of `RunOptions` as a keyword (`RunKeywords`); it
+            overrides the same field of ``options``.
 
     Returns:
         A session ready to `run()`.
@@ -151,8 +141,10 @@ def create_agent_workflow_session(
             a name clashes with a built-in or another tool.
         SessionStateError: A ``checkpoint_store`` without a ``configuration_id``
             (``configuration_id_required``).
+        UnsupportedError: No environment is registered for the workflow's kind.
     """
-    if workflow.environment.fixture is not None and fixture_root is None:
+    settings = merge_run_options(options, run)
+    if workflow.environment.fixture is not None and settings.fixture_root is None:
         raise WorkflowError(
             "the workflow references environment.fixture, so a fixture_root is "
             "required",
@@ -165,17 +157,19 @@ def create_agent_workflow_session(
             "be told apart",
             reason="configuration_id_required",
         )
+    cleanup_timeout_ms = settings.cleanup_timeout_ms
     if cleanup_timeout_ms is not None and not 1 <= cleanup_timeout_ms <= 10_000:
         raise WorkflowError(
             "cleanup_timeout_ms must be between 1 and 10000", reason="invalid_option"
         )
+    ledger_limit = settings.ledger_limit
     if isinstance(ledger_limit, bool) or not (
         isinstance(ledger_limit, int) and 1 <= ledger_limit <= MAX_LEDGER
     ):
         raise WorkflowError(
             f"ledger_limit must be between 1 and {MAX_LEDGER}", reason="invalid_option"
         )
-    catalogue = catalogue_with(tools)
+    catalogue = catalogue_with(settings.tools)
     unknown = [tool.name for tool in workflow.tools if tool.name not in catalogue]
     if unknown:
         raise WorkflowError(
@@ -185,10 +179,11 @@ def create_agent_workflow_session(
             reason="unknown_tool",
         )
     spec = workflow.environment
+    fixture_root = settings.fixture_root
     return WorkflowSession(
         workflow=workflow,
         target=target,
-        environment=environment
+        environment=settings.environment
         or _environment_factory(workflow, None, cleanup_timeout_ms),
         files=spec.files,
         local=LocalState(
@@ -203,12 +198,12 @@ def create_agent_workflow_session(
         ),
         cleanup_timeout_ms=cleanup_timeout_ms,
         fixture_root=None if fixture_root is None else os.fspath(fixture_root),
-        preflight=_PREFLIGHT_MODES[preflight],
+        preflight=_PREFLIGHT_MODES[settings.preflight],
         judge=judge,
         checkpoint_store=checkpoint_store,
         checkpoint_mode=checkpoint_mode,
         configuration_id=configuration_id,
-        pause_after_actions=pause_after_actions,
+        pause_after_actions=settings.pause_after_actions,
         target_label=target_label,
         ledger_limit=ledger_limit,
         catalogue=catalogue,
@@ -220,32 +215,6 @@ _PREFLIGHT_MODES: dict[bool | str, PreflightMode] = {
     True: "probe",
     "only": "only",
 }
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class CheckpointOptions:
-    """Explicit checkpointing for one run (SPEC 3.5).
-
-    Attributes:
-        directory: A private local directory (created 0700) for the checkpoint.
-            It holds sensitive working data: keep it out of version control.
-        mode: ``create`` for a fresh run, ``resume`` to continue a paused one.
-        configuration_id: The host's attestation of its transport/credentials/
-            implementation; change it whenever they change materially. ``None``
-            derives one from the configured transport (and judge) digests, which
-            only works for a target built from trusted configuration: with your
-            own ``client`` or ``target`` it is required.
-    """
-
-    directory: str | os.PathLike[str]
-    mode: Literal["create", "resume"] = "create"
-    configuration_id: str | None = None
-
-    def __repr__(self) -> str:
-        return (
-            f"CheckpointOptions(mode={self.mode!r}, "
-            f"configuration_id={self.configuration_id!r})"
-        )
 
 
 class ArtemisKit:
@@ -270,6 +239,7 @@ class ArtemisKit:
         tools: Sequence[Tool] | None = None,
     ) -> None:
         self._catalogue = catalogue_with(tools)
+        self._tools = _registered(self._catalogue)
         self._config_source = config
         self._config: TrustedConfig | None = (
             config if isinstance(config, TrustedConfig) else None
@@ -292,13 +262,10 @@ class ArtemisKit:
         client: ModelClient | None = None,
         target: AgentTarget | None = None,
         provider_config: Mapping[str, object] | None = None,
-        fixture_root: str | os.PathLike[str] | None = None,
-        environment: EnvironmentFactory | None = None,
-        cleanup_timeout_ms: int | None = None,
-        preflight: bool | Literal["only"] = False,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         checkpoint: CheckpointOptions | None = None,
-        pause_after_actions: int | None = None,
+        options: RunOptions | None = None,
+        **run: Unpack[RunKeywords],
     ) -> WorkflowSession:
         """Load the workflow, build its target and create a session.
 
@@ -308,16 +275,14 @@ class ArtemisKit:
             target: An `AgentTarget` to drive (trusted host code).
             provider_config: Overrides for the workflow's provider entry
                 (e.g. ``{"api_key": ...}``), merged over the configuration.
-            fixture_root: Where fixtures and scripts resolve; defaults to the
-                workflow file's folder. An inline workflow that references a
-                fixture needs it explicitly.
-            environment: A custom environment factory.
-            cleanup_timeout_ms: The cleanup drain period.
-            preflight: Probe the target first (``True``) or only (``"only"``).
             judge: A `JudgeSettings`, or the path of a judge configuration
                 file; without one, ``judge`` outcomes are unavailable.
             checkpoint: Explicit checkpointing (create or resume).
-            pause_after_actions: Pause after this many actions of this attempt.
+            options: How the session runs; see `RunOptions`. Its
+                ``fixture_root`` (where fixtures and scripts resolve) defaults
+                to the workflow file's folder.
+            **run: Any field of `RunOptions` as a keyword (`RunKeywords`); it
+                overrides the same field of ``options``.
 
         Returns:
             A session ready to `run()`.
@@ -328,7 +293,8 @@ class ArtemisKit:
                 ``target`` has no ``configuration_id``
                 (``configuration_id_required``).
             ConfigError: The provider entry is missing or lacks a credential.
-            UnsupportedError: The provider type cannot run here.
+            UnsupportedError: The provider type or the environment kind is not
+                registered.
         """
         if client is not None and target is not None:
             raise SessionStateError(
@@ -346,12 +312,17 @@ class ArtemisKit:
                 "apart",
                 reason="configuration_id_required",
             )
+        settings = merge_run_options(options, run)
+        catalogue = self._session_catalogue(settings.tools)
+        settings = attrs.evolve(settings, tools=catalogue)
         if isinstance(workflow, Workflow):
             loaded = workflow
-            root = fixture_root
         else:
-            loaded = await load_agent_workflow(workflow, tools=self._catalogue)
-            root = fixture_root or (await anyio.Path(workflow).absolute()).parent
+            loaded = await load_agent_workflow(workflow, tools=catalogue)
+            if settings.fixture_root is None:
+                folder = (await anyio.Path(workflow).absolute()).parent
+                settings = attrs.evolve(settings, fixture_root=folder)
+        root = settings.fixture_root
         config = await self._trusted_config()
         digest = None
         label = None
@@ -361,34 +332,43 @@ class ArtemisKit:
             target, digest, label = await _configured_target(
                 loaded, config, provider_config, root
             )
-        judge_settings = (
-            None if judge is None else await _judge_settings(judge, config, None)
-        )
+        judge_settings = None if judge is None else await _judge_settings(judge, config)
         store = None
         configuration_id = None
         if checkpoint is not None:
-            from artemiskit.checkpoints import LocalCheckpointStore
-
             store = LocalCheckpointStore(checkpoint.directory)
             configuration_id = checkpoint.configuration_id or _derived_id(
                 digest, judge_settings
             )
+        if settings.environment is None:
+            settings = attrs.evolve(
+                settings,
+                environment=_environment_factory(
+                    loaded, config, settings.cleanup_timeout_ms
+                ),
+            )
         return create_agent_workflow_session(
             workflow=loaded,
             target=target,
-            fixture_root=root,
-            environment=environment
-            or _environment_factory(loaded, config, cleanup_timeout_ms),
-            cleanup_timeout_ms=cleanup_timeout_ms,
+            options=settings,
             transport_digest=digest,
             target_label=label,
-            preflight=preflight,
             judge=judge_settings,
             checkpoint_store=store,
             checkpoint_mode=checkpoint.mode if checkpoint else "create",
             configuration_id=configuration_id,
-            pause_after_actions=pause_after_actions,
-            tools=self._catalogue,
+        )
+
+    def _session_catalogue(self, tools: Sequence[Tool] | Catalogue | None) -> Catalogue:
+        """The kit's catalogue, plus the tools one session's options add."""
+        if not tools or tools is self._catalogue:
+            return self._catalogue
+        if not self._tools:
+            return catalogue_with(tools)
+        added = _registered(tools) if isinstance(tools, Catalogue) else tools
+        kept = {id(tool) for tool in self._tools}
+        return catalogue_with(
+            (*self._tools, *(tool for tool in added if id(tool) not in kept))
         )
 
     async def run_workflow(
@@ -398,13 +378,10 @@ class ArtemisKit:
         client: ModelClient | None = None,
         target: AgentTarget | None = None,
         provider_config: Mapping[str, object] | None = None,
-        fixture_root: str | os.PathLike[str] | None = None,
-        environment: EnvironmentFactory | None = None,
-        cleanup_timeout_ms: int | None = None,
-        preflight: bool | Literal["only"] = False,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         checkpoint: CheckpointOptions | None = None,
-        pause_after_actions: int | None = None,
+        options: RunOptions | None = None,
+        **run: Unpack[RunKeywords],
     ) -> WorkflowResult:
         """Create a fresh session and run it once; see `create_workflow_session`."""
         session = await self.create_workflow_session(
@@ -412,13 +389,10 @@ class ArtemisKit:
             client=client,
             target=target,
             provider_config=provider_config,
-            fixture_root=fixture_root,
-            environment=environment,
-            cleanup_timeout_ms=cleanup_timeout_ms,
-            preflight=preflight,
             judge=judge,
             checkpoint=checkpoint,
-            pause_after_actions=pause_after_actions,
+            options=options,
+            **run,
         )
         return await session.run()
 
@@ -517,15 +491,13 @@ class ArtemisKit:
         return await session.run()
 
 
-@attrs.frozen
-class _ClosingTarget:
-    """A target that owns a client to close once the run is over."""
-
-    inner: AgentTarget
-    aclose: Callable[[], Awaitable[None]]
-
-    async def respond(self, request: TargetRequest) -> TargetResponse:
-        return await self.inner.respond(request)
+def _registered(catalogue: Catalogue) -> tuple[Tool, ...]:
+    """The user-defined tools of ``catalogue``: everything but the built-ins."""
+    return tuple(
+        tool
+        for name, tool in catalogue.items()
+        if BUILTIN_CATALOGUE.get(name) is not tool
+    )
 
 
 def _client_target(client: ModelClient, workflow: Workflow) -> AgentTarget:
@@ -569,7 +541,7 @@ async def _provider_target(
     top_p: float | None = None,
     seed: int | None = None,
 ) -> tuple[AgentTarget, str | None, str | None]:
-    """Build the target of provider entry ``name``.
+    """Build the target of provider entry ``name`` with its type's builder.
 
     Returns:
         The target, the digest of its transport (or script), and how failure
@@ -582,43 +554,17 @@ async def _provider_target(
         entry = ProviderConfig(name="scripted", type="scripted")
     if overrides:
         entry = attrs.evolve(entry, **dict(overrides))  # type: ignore[arg-type]
-    if entry.type == "scripted":
-        base = Path(entry.scripts_dir or fixture_root or ".")
-        if fixture_root is not None and entry.scripts_dir is not None:
-            base = Path(fixture_root) / entry.scripts_dir
-        script, raw = await load_script_below(base, model)
-        return ScriptedTarget(entries=script), bytes_digest(raw), None
-    if entry.type == "openai":
-        from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
-
-        api_key = entry.resolve_api_key()
-        base_url = entry.base_url or DEFAULT_BASE_URL
-        client = OpenAIClient(
-            base_url=base_url,
-            api_key=api_key,
-            request_timeout_ms=entry.request_timeout_ms,
-            extra_headers=entry.headers,
+    built = await create_provider_target(
+        ProviderRequest(
+            entry=entry,
+            model=model,
+            temperature=temperature,
+            top_p=top_p,
+            seed=seed,
+            base_dir=None if fixture_root is None else os.fspath(fixture_root),
         )
-        digest = "sha256:" + transport_digest(
-            provider_type="openai",
-            base_url=base_url,
-            api_key=api_key,
-            settings={
-                "request_timeout_ms": entry.request_timeout_ms,
-                "headers": {
-                    name.lower(): credential_digest(value)
-                    for name, value in sorted(entry.headers.items())
-                },
-            },
-        )
-        target = create_model_client_target(
-            client, model=model, temperature=temperature, top_p=top_p, seed=seed
-        )
-        label = f"provider {entry.name!r} ({urlsplit(base_url).netloc})"
-        return _ClosingTarget(target, client.aclose), digest, label
-    raise UnsupportedError(
-        f"provider type {entry.type!r} is not supported", reason="unsupported_target"
     )
+    return built.target, built.transport_digest, built.label
 
 
 def _unknown_provider(
@@ -645,9 +591,7 @@ def _unknown_provider(
 
 
 async def _judge_settings(
-    judge: JudgeSettings | str | os.PathLike[str],
-    config: TrustedConfig,
-    fixture_root: str | os.PathLike[str] | None,
+    judge: JudgeSettings | str | os.PathLike[str], config: TrustedConfig
 ) -> JudgeSettings:
     if isinstance(judge, JudgeSettings):
         return judge
@@ -669,7 +613,7 @@ async def _judge_settings(
         judge_config.model,
         providers,
         None,
-        Path(os.fspath(judge)).parent if fixture_root is None else fixture_root,
+        Path(os.fspath(judge)).parent,
     )
     return JudgeSettings(
         target=target,

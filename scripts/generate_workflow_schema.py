@@ -1,7 +1,7 @@
 """Regenerate ``artemiskit/workflow/workflow.schema.json`` from the tool catalogue.
 
 Run ``python scripts/generate_workflow_schema.py`` after adding or changing a built-in
-tool; ``tests/workflow/test_schema_generation.py`` fails until the file is regenerated.
+tool; ``tests/tools/test_catalogue.py`` fails until the file is regenerated.
 """
 
 from __future__ import annotations

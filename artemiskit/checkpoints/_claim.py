@@ -36,7 +36,7 @@ import attrs
 
 from artemiskit._errors import CheckpointError, UnsupportedError
 from artemiskit.checkpoints._envelope import canonical_json
-from artemiskit.checkpoints._files import (
+from artemiskit.checkpoints._private_files import (
     FILE_MODE,
     TEMP_SUFFIX,
     create_exclusive,

@@ -40,7 +40,8 @@ from artemiskit.checkpoints._claim import (
     current_identity,
     encode_identity,
 )
-from artemiskit.checkpoints._files import (
+from artemiskit.checkpoints._journal_file import Journal
+from artemiskit.checkpoints._private_files import (
     create_exclusive,
     fsync_directory,
     open_directory,
@@ -49,7 +50,6 @@ from artemiskit.checkpoints._files import (
     verify_directory,
     write_atomically,
 )
-from artemiskit.checkpoints._journal import Journal
 from artemiskit.checkpoints._store import (
     CheckpointLimits,
     LoadedCheckpoint,

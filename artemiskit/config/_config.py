@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit._errors import ConfigError, Problem, WorkflowError
-from artemiskit._files import read_text_file
-from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
-from artemiskit.workflow._yaml import (
+from artemiskit._common._reading import read_text_file
+from artemiskit._common._yaml import (
     YamlDocument,
     format_path,
     parse_yaml,
     surrogate_problems,
 )
+from artemiskit._errors import ConfigError, Problem, WorkflowError
+from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -68,6 +68,7 @@ _PROVIDER_KEYS = {
 _SANDBOX_KEYS = {"image", "memory_bytes", "nano_cpus", "pids_limit", "tmpfs_size_bytes"}
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 PROVIDER_TYPES = ("openai", "scripted")
+_PROVIDER_TYPE = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
 
 
 @attrs.frozen(kw_only=True)
@@ -76,7 +77,8 @@ class ProviderConfig:
 
     Attributes:
         name: The entry name a workflow's ``target.provider`` refers to.
-        type: ``openai`` or ``scripted`` (defaults to the entry name).
+        type: The provider type: ``openai``, ``scripted`` or one the host
+            registered (defaults to the entry name).
         base_url: The endpoint, for ``openai``.
         api_key: A literal key (discouraged); never shown in any output.
         api_key_env: The environment variable holding the key.
@@ -214,8 +216,12 @@ def _provider(
                 report((*path, alias), f"give either {alias} or {key}, not both")
             entry[key] = entry.pop(alias)
     kind = entry.get("type", name)
-    if kind not in PROVIDER_TYPES:
-        report((*path, "type"), f"must be one of {', '.join(PROVIDER_TYPES)}")
+    if not isinstance(kind, str) or not _PROVIDER_TYPE.fullmatch(kind):
+        report(
+            (*path, "type"),
+            f"must be a provider type name (built in: {', '.join(PROVIDER_TYPES)}; "
+            "others are registered by the host)",
+        )
     for key in ("base_url", "api_key", "api_key_env", "scripts_dir"):
         if key in entry and not isinstance(entry[key], str):
             report((*path, key), "must be a string")

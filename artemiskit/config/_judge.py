@@ -15,15 +15,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from artemiskit._errors import Problem, WorkflowError
-from artemiskit._files import read_text_file
+from artemiskit._common._reading import read_text_file
+from artemiskit._common._yaml import parse_yaml, surrogate_problems
+from artemiskit._errors import ConfigError, Problem, WorkflowError
 from artemiskit.config._config import (
     MAX_CONFIG_BYTES,
     TrustedConfig,
     build_trusted_config,
     invalid_configuration,
 )
-from artemiskit.workflow._yaml import parse_yaml
 
 __all__ = ["JudgeConfig", "load_judge_config", "parse_judge_config"]
 
@@ -76,6 +76,9 @@ def parse_judge_config(text: str, *, source: str = "<string>") -> JudgeConfig:
             [Problem(message="must be a mapping", source=source, line=1, column=1)],
             what=_WHAT,
         )
+    # The providers block is checked, surrogates included, as a configuration.
+    own = {key: value for key, value in data.items() if key != "providers"}
+    problems += surrogate_problems(doc, own)
     for key in data:
         if key not in _KEYS:
             report(key, f"unknown key (known: {', '.join(sorted(_KEYS))})", at_key=True)
@@ -98,7 +101,12 @@ def parse_judge_config(text: str, *, source: str = "<string>") -> JudgeConfig:
         limits[key] = value
     providers = TrustedConfig()
     if "providers" in data:  # positions stay those of this file
-        providers = build_trusted_config(doc, {"providers": data["providers"]}, source)
+        try:
+            providers = build_trusted_config(
+                doc, {"providers": data["providers"]}, source
+            )
+        except ConfigError as exc:
+            problems.extend(exc.problems)
     if problems:
         raise invalid_configuration(source, problems, what=_WHAT)
     return JudgeConfig(

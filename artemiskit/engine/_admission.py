@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit._limits import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING_BYTES
+from artemiskit._common._limits import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING_BYTES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Literal
 
 import attrs
 
-from artemiskit._converter import CONVERTER
-from artemiskit._digests import bytes_digest, json_digest
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._digests import bytes_digest, json_digest
 from artemiskit._errors import CheckpointError
 from artemiskit.engine._deltas import apply_delta, state_delta
 from artemiskit.engine._state import SessionState

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
 from artemiskit.engine._state import SessionState
 
 __all__ = ["apply_delta", "state_delta"]

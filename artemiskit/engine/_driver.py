@@ -22,11 +22,7 @@ from artemiskit.engine._events import EventHub
 from artemiskit.engine._evidence import build_record, final_state, workflow_digest
 from artemiskit.engine._faults import schedule_from
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage, run_judge
-from artemiskit.engine._outcomes import (
-    TaskVerification,
-    evaluate_outcomes,
-    unavailable_verification,
-)
+from artemiskit.engine._outcomes import evaluate_outcomes, unavailable_verification
 from artemiskit.engine._preflight import (
     PROBE_TOOL,
     PreflightMode,
@@ -49,14 +45,15 @@ from artemiskit.records._record import (
     ExecutionRecord,
     TargetInfo,
 )
+from artemiskit.records._verification import TaskVerification
 from artemiskit.targets._protocol import (
     AgentTarget,
     Message,
+    ResumableTarget,
     TargetRequest,
     TargetResponse,
     ToolDefinition,
 )
-from artemiskit.targets._scripted import ScriptedTarget
 from artemiskit.workflow import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome
 
@@ -186,8 +183,8 @@ class RunDriver:
             self.run.restore(resumption.state)
             self._files = resumption.files
             remaining = resumption.remaining_s
-            if isinstance(self._target, ScriptedTarget):
-                self._target.position = self.run.state.counters.model_requests
+            if isinstance(self._target, ResumableTarget):
+                self._target.resume_after(self.run.state.counters.model_requests)
         started = datetime.now(UTC)
         self.hub.emit("run_started")
         self.control.deadline = anyio.current_time() + remaining

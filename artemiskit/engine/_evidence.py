@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit._converter import CONVERTER
-from artemiskit._digests import json_digest
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._digests import json_digest
 from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage
 from artemiskit.engine._ledger import Ledger
@@ -39,9 +39,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit.engine._faults import FaultSchedule
-    from artemiskit.engine._outcomes import TaskVerification
     from artemiskit.engine._preflight import PreflightMode, PreflightSummary
     from artemiskit.engine._state import LocalState, SessionState, Stop
+    from artemiskit.records._verification import TaskVerification
     from artemiskit.workflow._model import Workflow
 
 __all__ = [

@@ -22,10 +22,10 @@ if TYPE_CHECKING:
         LocalState,
         OperationStatus,
         SessionState,
-        StateChange,
         Stop,
         TraceEntry,
     )
+    from artemiskit.records._verification import StateChange
     from artemiskit.targets._protocol import TargetResponse, ToolCall
 
 __all__ = ["RunState"]

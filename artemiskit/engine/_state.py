@@ -16,6 +16,7 @@ import attrs
 from artemiskit._exit_codes import ExecutionStatus
 from artemiskit.engine._faults import FaultSchedule
 from artemiskit.engine._preflight import PreflightSummary
+from artemiskit.records._verification import StateChange
 from artemiskit.targets._protocol import Message, ToolCall
 from artemiskit.tools._state import Approval, Delegation, Draft, LocalState
 
@@ -31,7 +32,6 @@ __all__ = [
     "Operation",
     "OperationStatus",
     "SessionState",
-    "StateChange",
     "Stop",
     "TraceEntry",
 ]
@@ -110,16 +110,6 @@ class Denial:
 
     tool: str | None
     reason: str
-
-
-@attrs.frozen(kw_only=True)
-class StateChange:
-    """Evidence of one successful write: digests only, never the content."""
-
-    tool: str
-    resource: Literal["file", "record", "draft", "approval", "delegation", "tool_state"]
-    before: str | None
-    after: str | None
 
 
 @attrs.frozen(kw_only=True)

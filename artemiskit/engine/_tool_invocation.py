@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit.engine._state import StateChange
+from artemiskit.records._verification import StateChange
 from artemiskit.tools._state import LocalState
 from artemiskit.tools._tool import Tool, ToolChange, ToolContext, ToolResult, digest
 

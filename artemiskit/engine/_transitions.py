@@ -18,7 +18,6 @@ from artemiskit.engine._state import (
     LocalState,
     OperationStatus,
     SessionState,
-    StateChange,
     Stop,
     TraceEntry,
 )
@@ -26,6 +25,7 @@ from artemiskit.targets._protocol import Message, TargetResponse, ToolCall
 
 if TYPE_CHECKING:
     from artemiskit.engine._preflight import PreflightSummary
+    from artemiskit.records._verification import StateChange
 
 __all__ = [
     "MAX_CHANGES",

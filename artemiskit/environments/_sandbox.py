@@ -187,21 +187,6 @@ class DockerSandboxEnvironment:
         """Read back every file of the work dir (path → text, sorted by path)."""
         return {path: await self.read_file(path) for path in await self.list_files()}
 
-    async def restore(self, files: Mapping[str, str]) -> None:
-        """Replace every file with ``files``.
-
-        ``files`` is checked first; nothing changes if one breaks a rule.
-
-        Raises:
-            FileOperationError: A path or size in ``files`` breaks the rules.
-            EnvironmentFailureError: The container or its helper failed.
-        """
-        wanted = FileMap.from_files(files).files()
-        await self._call("C\n")
-        self._ledger.clear()
-        for path, content in wanted.items():
-            await self.write_file(path, content)
-
     async def close(self, *, timeout_ms: int | None = None) -> CleanupReport:
         """Stop and remove the container; idempotent.
 

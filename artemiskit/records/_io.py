@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
 
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
 from artemiskit._errors import WorkflowError
 from artemiskit.records._record import (
     RECORD_SCHEMA,

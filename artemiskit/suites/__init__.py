@@ -18,6 +18,7 @@ from artemiskit.suites._record import (
     validate_suite_record,
 )
 from artemiskit.suites._runner import (
+    SessionFactory,
     SuiteEvent,
     SuiteResult,
     SuiteRun,
@@ -34,11 +35,11 @@ from artemiskit.suites._statistics import (
 from artemiskit.suites._transcript import TRANSCRIPT_SCHEMA, transcript_to_dict
 
 __all__ = [
-    "SUITE_SCHEMA",
-    "SUITE_SCHEMA_VERSION",
-    "TRANSCRIPT_SCHEMA",
     "Interval",
     "LocalExecutor",
+    "SUITE_SCHEMA",
+    "SUITE_SCHEMA_VERSION",
+    "SessionFactory",
     "SuiteEvent",
     "SuiteExecutor",
     "SuiteResult",
@@ -46,6 +47,7 @@ __all__ = [
     "SuiteSession",
     "SuiteSettings",
     "SuiteWorkflow",
+    "TRANSCRIPT_SCHEMA",
     "discover_workflows",
     "junit_xml",
     "load_suite_record",

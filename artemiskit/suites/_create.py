@@ -12,16 +12,17 @@ from artemiskit.suites._runner import SuiteSession, SuiteSettings, prepare_outpu
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from artemiskit import ArtemisKit, JudgeSettings
     from artemiskit.config import TrustedConfig
+    from artemiskit.engine._judge import JudgeSettings
     from artemiskit.suites._executor import SuiteExecutor
+    from artemiskit.suites._runner import SessionFactory
     from artemiskit.tools._catalogue import Catalogue
 
 __all__ = ["create_suite_session"]
 
 
 async def create_suite_session(
-    kit: ArtemisKit,
+    kit: SessionFactory,
     config: TrustedConfig,
     paths: Sequence[str | os.PathLike[str]],
     *,

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 import anyio
 import attrs
 
-from artemiskit._converter import CONVERTER
-from artemiskit._digests import json_digest
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._digests import json_digest
 from artemiskit._errors import ArtemisError, FixtureError, Problem, WorkflowError
-from artemiskit.targets._scripted import (
+from artemiskit.providers._scripted import (
     ScriptEntry,
     load_script_below,
     parse_script_variants,

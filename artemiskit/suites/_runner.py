@@ -13,14 +13,15 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import anyio.to_thread
 import attrs
 
-from artemiskit import WorkflowResult
 from artemiskit._errors import ArtemisError, FileAccessError, WorkflowError
+from artemiskit.engine._session import WorkflowResult
+from artemiskit.providers._scripted import ScriptedTarget
 from artemiskit.records import record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
@@ -37,16 +38,19 @@ from artemiskit.suites._record import (
     write_atomically,
 )
 from artemiskit.suites._transcript import transcript_to_dict
-from artemiskit.targets._scripted import ScriptedTarget
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Sequence
 
     from anyio.streams.memory import MemoryObjectSendStream
 
-    from artemiskit import ArtemisKit, JudgeSettings, WorkflowSession
+    from artemiskit.engine._judge import JudgeSettings
+    from artemiskit.engine._session import WorkflowSession
+    from artemiskit.targets import AgentTarget
+    from artemiskit.workflow import Workflow
 
 __all__ = [
+    "SessionFactory",
     "SuiteEvent",
     "SuiteResult",
     "SuiteRun",
@@ -56,6 +60,25 @@ __all__ = [
 ]
 
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
+
+
+class SessionFactory(Protocol):
+    """What the suite needs from `ArtemisKit`: a session per run.
+
+    Suites sit below the facade in the layers, so they name this protocol
+    rather than the facade itself.
+    """
+
+    async def create_workflow_session(
+        self,
+        *,
+        workflow: Workflow,
+        target: AgentTarget | None,
+        fixture_root: str | os.PathLike[str] | None,
+        judge: JudgeSettings | str | os.PathLike[str] | None,
+        cleanup_timeout_ms: int | None,
+    ) -> WorkflowSession:
+        """Create one run's session."""
 
 
 @attrs.frozen(kw_only=True)
@@ -269,7 +292,7 @@ class SuiteSession:
     def __init__(
         self,
         *,
-        kit: ArtemisKit,
+        kit: SessionFactory,
         workflows: Sequence[SuiteWorkflow],
         settings: SuiteSettings,
         output_dir: Path | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from artemiskit import WorkflowResult
+    from artemiskit.engine._session import WorkflowResult
 
 __all__ = ["TRANSCRIPT_SCHEMA", "transcript_to_dict"]
 

@@ -18,6 +18,7 @@ __all__ = [
     "Message",
     "ModelClient",
     "ModelRequest",
+    "ResumableTarget",
     "TargetRequest",
     "TargetResponse",
     "ToolCall",
@@ -151,6 +152,20 @@ class AgentTarget(Protocol):
             TargetError: The target failed (exit 7).
             InvalidResponseError: The provider answered outside its protocol.
         """
+        ...
+
+
+@runtime_checkable
+class ResumableTarget(AgentTarget, Protocol):
+    """A target whose answers depend on how many requests the run already made.
+
+    When a paused run resumes in a new session, the engine tells such a target
+    how many model requests the earlier attempts made, before the first new one
+    (the offline scripted target continues its script there).
+    """
+
+    def resume_after(self, model_requests: int) -> None:
+        """Continue as if ``model_requests`` requests had already been answered."""
         ...
 
 

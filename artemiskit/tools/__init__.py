@@ -16,6 +16,7 @@ from artemiskit.tools._catalogue import (
     Catalogue,
     catalogue_with,
 )
+from artemiskit.tools._state import Approval, Delegation, Draft, LocalState
 from artemiskit.tools._tool import (
     ALLOW_KEYS,
     Tool,
@@ -40,9 +41,13 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "ALLOW_KEYS",
+    "Approval",
     "BUILTIN_TOOLS",
     "CATALOGUE",
     "Catalogue",
+    "Delegation",
+    "Draft",
+    "LocalState",
     "Tool",
     "ToolChange",
     "ToolContext",

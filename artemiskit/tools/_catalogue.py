@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-from artemiskit._digests import json_digest
+from artemiskit._common._digests import json_digest
 from artemiskit._errors import ToolDefinitionError
 from artemiskit.tools._documents import DOCUMENT_TOOLS
 from artemiskit.tools._files import FILE_TOOLS

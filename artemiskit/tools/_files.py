@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._paths import normalize_path, path_problem
 from artemiskit._errors import FileOperationError
-from artemiskit._paths import normalize_path, path_problem
 from artemiskit.tools._tool import (
     Allow,
     Tool,

@@ -18,9 +18,9 @@ from typing import Any, Literal
 import attrs
 import fastjsonschema
 
-from artemiskit._digests import json_digest
+from artemiskit._common._digests import json_digest
+from artemiskit._common._glob import glob_matches
 from artemiskit._errors import ToolDefinitionError
-from artemiskit._glob import glob_matches
 from artemiskit.environments._base import Environment
 from artemiskit.tools._state import LocalState
 

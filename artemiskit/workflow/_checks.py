@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from artemiskit._glob import glob_syntax_problem
-from artemiskit._limits import (
+from artemiskit._common._glob import glob_syntax_problem
+from artemiskit._common._limits import (
     MAX_ARGUMENT_STRING_BYTES,
     MAX_CONFLICTING_CONTENT_BYTES,
     MAX_ENVIRONMENT_BYTES,
@@ -23,12 +23,12 @@ from artemiskit._limits import (
     MAX_PATH_BYTES,
     MAX_RETRY_ATTEMPTS,
 )
-from artemiskit._paths import (
+from artemiskit._common._paths import (
     normalize_path,
     path_problem,
     script_reference_problem,
 )
-from artemiskit.workflow._yaml import KeyPath, YamlDocument
+from artemiskit._common._yaml import KeyPath, YamlDocument
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -94,7 +94,7 @@ def glob_problem(pattern: str, *, is_path: bool) -> str | None:
 
     Globs use ``*`` and ``?`` (within one path segment), bracket classes ``[abc]``,
     ``[a-z]``, ``[!abc]`` (never ``/``) and ``**`` (across segments; in path globs a
-    whole segment). ``artemiskit._glob`` has the exact rules.
+    whole segment). ``artemiskit._common._glob`` has the exact rules.
 
     Args:
         pattern: The glob.

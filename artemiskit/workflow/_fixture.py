@@ -15,11 +15,17 @@ from typing import Any
 import attrs
 import cattrs
 
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._limits import MAX_ENVIRONMENT_BYTES
+from artemiskit._common._paths import normalize_path, path_problem
+from artemiskit._common._reading import read_file_below
+from artemiskit._common._yaml import (
+    MAX_INTEGER_DIGITS,
+    YamlDocument,
+    format_path,
+    parse_yaml,
+)
 from artemiskit._errors import FixtureError, Problem, WorkflowError
-from artemiskit._files import read_file_below
-from artemiskit._limits import MAX_ENVIRONMENT_BYTES
-from artemiskit._paths import normalize_path, path_problem
 from artemiskit.workflow._checks import (
     FIXTURE_SUFFIXES,
     check_environment_content,
@@ -27,12 +33,6 @@ from artemiskit.workflow._checks import (
 )
 from artemiskit.workflow._loader import workflow_schema_checker
 from artemiskit.workflow._model import Document, EnvironmentSpec, InitialState
-from artemiskit.workflow._yaml import (
-    MAX_INTEGER_DIGITS,
-    YamlDocument,
-    format_path,
-    parse_yaml,
-)
 
 __all__ = [
     "MAX_FIXTURE_FILE_BYTES",

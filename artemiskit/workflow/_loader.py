@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import cattrs
 
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._paths import normalize_path
+from artemiskit._common._reading import read_text_file
+from artemiskit._common._yaml import KeyPath, YamlDocument, format_path, parse_yaml
 from artemiskit._errors import Problem, WorkflowError
-from artemiskit._files import read_text_file
-from artemiskit._paths import normalize_path
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow._checks import semantic_problems
 from artemiskit.workflow._model import Workflow
 from artemiskit.workflow._tool_schema import WORKFLOW_SCHEMA_FILE, schema_checker_for
-from artemiskit.workflow._yaml import KeyPath, YamlDocument, format_path, parse_yaml
 
 __all__ = [
     "MAX_WORKFLOW_FILE_BYTES",

@@ -27,7 +27,7 @@ from artemiskit.suites import (
     junit_xml,
     markdown_summary,
 )
-from artemiskit_cli._files import check_new_outputs, write_new_file
+from artemiskit_cli._outputs import check_new_outputs, write_new_file
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator

@@ -22,11 +22,12 @@ from artemiskit import (
     WorkflowSession,
 )
 from artemiskit.config import SandboxConfig, TrustedConfig, load_trusted_config
+from artemiskit.providers import load_provider_entry_points
 from artemiskit.records import record_to_dict
 from artemiskit.suites import transcript_to_dict
 from artemiskit_cli._commands.suite import is_suite, run_suite_command, suite_options
 from artemiskit_cli._errors import reports_errors
-from artemiskit_cli._files import check_new_outputs, write_new_file
+from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._render import describe_event, summarize
 from artemiskit_cli._tools import TOOLS_OPTION
 
@@ -161,7 +162,12 @@ async def _run(
     pause_after_actions: int | None = None,
     tools: tuple[Tool, ...] = (),
 ) -> tuple[WorkflowResult, SandboxConfig]:
-    """Run the session, reporting progress; the result and the sandbox settings."""
+    """Run the session, reporting progress; the result and the sandbox settings.
+
+    Provider types installed under the ``artemiskit.providers`` entry-point group
+    are registered first, so a configuration entry may name them.
+    """
+    load_provider_entry_points()
     trusted = (
         config
         if config is None or isinstance(config, TrustedConfig)

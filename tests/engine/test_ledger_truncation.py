@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from artemiskit import WorkflowError, create_agent_workflow_session, load_agent_workflow
+from artemiskit.providers import ScriptedTarget, load_script
 from artemiskit.records import record_to_dict
-from artemiskit.targets._scripted import ScriptedTarget, load_script
 from tests._builders import PASSING_SCRIPT, workflow_dict, write_workflow
 
 OUTCOMES: list[dict[str, Any]] = [

@@ -91,6 +91,10 @@ class BrokenFactory:
         return "simulated"
 
     @property
+    def supports_checkpoint(self) -> bool:
+        return False
+
+    @property
     def default_cleanup_timeout_ms(self) -> int:
         return 1000
 

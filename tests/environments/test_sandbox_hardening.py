@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from artemiskit._common._limits import MAX_FILE_BYTES
 from artemiskit._errors import FileOperationError
-from artemiskit._limits import MAX_FILE_BYTES
 from artemiskit.environments._sandbox import (
     RUN_ID_LABEL,
     SANDBOX_LABEL,

@@ -11,12 +11,12 @@ import pytest
 from anyio.abc import TaskStatus
 from anyio.lowlevel import checkpoint
 
+from artemiskit._common._limits import MAX_FILE_BYTES
 from artemiskit._errors import (
     EnvironmentFailureError,
     FileOperationError,
     UnsupportedError,
 )
-from artemiskit._limits import MAX_FILE_BYTES
 from artemiskit.environments._sandbox import (
     DockerSandboxEnvironment,
     DockerSandboxFactory,

@@ -33,7 +33,7 @@ import pytest
 
 from artemiskit import validate_agent_workflow
 from artemiskit.config import parse_judge_config, parse_trusted_config
-from artemiskit.targets._scripted import parse_script
+from artemiskit.providers import parse_script
 from artemiskit.tools import CATALOGUE
 from artemiskit.workflow import WORKFLOW_SCHEMA_FILE, parse_yaml
 from tests.examples._blocks import (

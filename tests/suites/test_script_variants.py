@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from artemiskit import WorkflowError
-from artemiskit.targets._scripted import parse_script, parse_script_variants
+from artemiskit.providers._scripted import parse_script, parse_script_variants
 from tests._builders import PASSING_SCRIPT
 from tests.suites._suites import FAILING_SCRIPT, write_member
 

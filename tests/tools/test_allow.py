@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from artemiskit import ArtemisKit
-from artemiskit._glob import glob_matches
+from artemiskit._common._glob import glob_matches
 from artemiskit.workflow._checks import glob_problem
 from tests._builders import workflow_dict, write_workflow
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from artemiskit import ArtemisKit
-from artemiskit.targets._scripted import parse_script
+from artemiskit.providers import parse_script
 from artemiskit.tools import CATALOGUE
 from artemiskit.workflow import (
     WORKFLOW_SCHEMA_FILE,

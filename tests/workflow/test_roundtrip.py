@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
 from artemiskit.workflow import (
     Budgets,
     Conversation,

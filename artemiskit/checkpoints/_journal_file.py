@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from artemiskit._errors import CheckpointError, FileAccessError
 from artemiskit.checkpoints import _envelope as envelope
-from artemiskit.checkpoints._files import (
+from artemiskit.checkpoints._private_files import (
     open_private_file,
     read_private_file,
     write_atomically,

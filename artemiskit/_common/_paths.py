@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from artemiskit._limits import MAX_PATH_BYTES
+from artemiskit._common._limits import MAX_PATH_BYTES
 
 __all__ = [
     "normalize_path",

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import anyio.to_thread
 
+from artemiskit._common._paths import normalize_path, path_problem
 from artemiskit._errors import FileAccessError, Problem
-from artemiskit._paths import normalize_path, path_problem
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -8,9 +8,9 @@ import fastjsonschema
 import pytest
 
 from artemiskit import WorkflowError
+from artemiskit._common._yaml import format_path
 from artemiskit.workflow import parse_yaml
 from artemiskit.workflow._schema import SchemaChecker, describe_rule, schema_problems
-from artemiskit.workflow._yaml import format_path
 
 
 def test_plain_data_and_positions() -> None:

@@ -23,16 +23,16 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
-from artemiskit._errors import Problem, TargetError, WorkflowError
-from artemiskit._files import decode_text, read_file_below, read_text_file
-from artemiskit._paths import script_reference
-from artemiskit.targets._protocol import TargetRequest, TargetResponse, ToolCall, Usage
-from artemiskit.workflow._yaml import (
+from artemiskit._common._paths import script_reference
+from artemiskit._common._reading import decode_text, read_file_below, read_text_file
+from artemiskit._common._yaml import (
     KeyPath,
     YamlDocument,
     parse_yaml,
     surrogate_problems,
 )
+from artemiskit._errors import Problem, TargetError, WorkflowError
+from artemiskit.targets._protocol import TargetRequest, TargetResponse, ToolCall, Usage
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -338,6 +338,10 @@ class ScriptedTarget:
     def __init__(self, entries: tuple[ScriptEntry, ...], *, position: int = 0) -> None:
         self.entries = entries
         self.position = position
+
+    def resume_after(self, model_requests: int) -> None:
+        """Continue after the ``model_requests`` entries earlier attempts consumed."""
+        self.position = model_requests
 
     async def respond(self, request: TargetRequest) -> TargetResponse:
         """Answer with the next script entry, after its ``delay_ms``.

@@ -26,8 +26,8 @@ from typing import Any
 import attrs
 
 from artemiskit._errors import CheckpointError, SessionStateError
-from artemiskit._testing_environments import ConformanceFailure
 from artemiskit.checkpoints._store import CheckpointStore, LoadedCheckpoint, OpenMode
+from artemiskit.testing._environments import ConformanceFailure
 
 __all__ = ["CheckpointStoreConformance"]
 
