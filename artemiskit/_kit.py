@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._preflight import PreflightMode
+    from artemiskit.suites import SuiteExecutor, SuiteResult, SuiteSession
     from artemiskit.tools._tool import Tool
 
 __all__ = ["ArtemisKit", "WorkflowSource", "create_agent_workflow_session"]
@@ -392,6 +393,100 @@ class ArtemisKit:
             checkpoint=checkpoint,
             options=options,
             **run,
+        )
+        return await session.run()
+
+    async def create_suite_session(
+        self,
+        *,
+        paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        output_dir: str | os.PathLike[str] | None = None,
+        repeat: int = 1,
+        concurrency: int = 4,
+        min_pass_rate: float = 1.0,
+        max_suite_tokens: int | None = None,
+        fail_fast: bool = False,
+        transcripts: bool = False,
+        judge: JudgeSettings | str | os.PathLike[str] | None = None,
+        executor: SuiteExecutor | None = None,
+        cleanup_timeout_ms: int | None = None,
+    ) -> SuiteSession:
+        """Load and validate a suite (SPEC 13), ready to `run()`.
+
+        Every workflow, script and fixture is checked before anything runs;
+        workflows may declare the kit's user-defined tools, which every run uses.
+
+        Args:
+            paths: Workflow files or folders (every ``workflow.yaml`` and
+                ``*.workflow.yaml`` / ``.yml`` below, sorted).
+            output_dir: A new or empty folder for ``suite.json`` and the
+                records; ``None`` writes nothing.
+            repeat: Runs per workflow.
+            concurrency: Runs in flight at most (local executor).
+            min_pass_rate: Exit 8 when a workflow's pass rate is below it.
+            max_suite_tokens: Suite budget; unmeasured usage also stops starts.
+            fail_fast: Start no run after the first that did not pass.
+            transcripts: Keep conversations (sensitive; needs ``output_dir``).
+            judge: The judge for ``judge`` outcomes.
+            executor: Where runs execute (default: local, ``concurrency``).
+            cleanup_timeout_ms: Each run's cleanup drain period.
+
+        Raises:
+            WorkflowError: A file is invalid, names repeat, a folder holds no
+                workflow, or an option is out of range (exit 2).
+            FileAccessError: The output folder is not new or empty (exit 1).
+        """
+        from artemiskit.suites import SuiteSettings
+        from artemiskit.suites._create import create_suite_session
+
+        settings = SuiteSettings(
+            repeat=repeat,
+            concurrency=concurrency,
+            min_pass_rate=min_pass_rate,
+            max_suite_tokens=max_suite_tokens,
+            fail_fast=fail_fast,
+            transcripts=transcripts,
+        )
+        return await create_suite_session(
+            self,
+            await self._trusted_config(),
+            [paths] if isinstance(paths, str | os.PathLike) else list(paths),
+            settings=settings,
+            output_dir=output_dir,
+            executor=executor,
+            judge=judge,
+            cleanup_timeout_ms=cleanup_timeout_ms,
+            tools=self._catalogue,
+        )
+
+    async def run_suite(
+        self,
+        *,
+        paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        output_dir: str | os.PathLike[str] | None = None,
+        repeat: int = 1,
+        concurrency: int = 4,
+        min_pass_rate: float = 1.0,
+        max_suite_tokens: int | None = None,
+        fail_fast: bool = False,
+        transcripts: bool = False,
+        judge: JudgeSettings | str | os.PathLike[str] | None = None,
+        executor: SuiteExecutor | None = None,
+        cleanup_timeout_ms: int | None = None,
+    ) -> SuiteResult:
+        """Create a suite session and run it; see `create_suite_session`."""
+        session = await self.create_suite_session(
+            paths=paths,
+            output_dir=output_dir,
+            repeat=repeat,
+            concurrency=concurrency,
+            min_pass_rate=min_pass_rate,
+            max_suite_tokens=max_suite_tokens,
+            fail_fast=fail_fast,
+            transcripts=transcripts,
+            judge=judge,
+            executor=executor,
+            cleanup_timeout_ms=cleanup_timeout_ms,
         )
         return await session.run()
 

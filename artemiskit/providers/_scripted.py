@@ -44,6 +44,7 @@ __all__ = [
     "load_script",
     "load_script_below",
     "parse_script",
+    "parse_script_variants",
 ]
 
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
@@ -79,30 +80,59 @@ def _unencodable_text(doc: YamlDocument, data: dict[Any, Any]) -> list[Problem]:
     """
     found: list[Problem] = []
     for key, value in data.items():
-        if key != "responses" or not isinstance(value, list):
+        if key == "variants" and isinstance(value, list):
+            for number, variant in enumerate(value):
+                found += _unencodable_responses(doc, variant, (key, number))
+        elif key == "responses":
+            found += _unencodable_responses(doc, value, (key,))
+        else:
             found += surrogate_problems(doc, {key: value})
+    return found
+
+
+def _unencodable_responses(
+    doc: YamlDocument, value: Any, path: KeyPath
+) -> list[Problem]:
+    found: list[Problem] = []
+    if not isinstance(value, list):
+        return surrogate_problems(doc, value, path)
+    for index, entry in enumerate(value):
+        where: KeyPath = (*path, index)
+        if not isinstance(entry, dict):
+            found += surrogate_problems(doc, entry, where)
             continue
-        for index, entry in enumerate(value):
-            where: KeyPath = ("responses", index)
-            if not isinstance(entry, dict):
-                found += surrogate_problems(doc, entry, where)
+        for field, item in entry.items():
+            if field != "tool_calls" or not isinstance(item, list):
+                found += surrogate_problems(doc, {field: item}, where)
                 continue
-            for field, item in entry.items():
-                if field != "tool_calls" or not isinstance(item, list):
-                    found += surrogate_problems(doc, {field: item}, where)
+            for position, call in enumerate(item):
+                at: KeyPath = (*where, "tool_calls", position)
+                if not isinstance(call, dict):
+                    found += surrogate_problems(doc, call, at)
                     continue
-                for position, call in enumerate(item):
-                    at: KeyPath = (*where, "tool_calls", position)
-                    if not isinstance(call, dict):
-                        found += surrogate_problems(doc, call, at)
-                        continue
-                    others = {k: v for k, v in call.items() if k != "arguments"}
-                    found += surrogate_problems(doc, others, at)
+                others = {k: v for k, v in call.items() if k != "arguments"}
+                found += surrogate_problems(doc, others, at)
     return found
 
 
 def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, ...]:
-    """Parse and check a script.
+    """Parse and check a script; of a script with ``variants:``, the first.
+
+    Raises:
+        WorkflowError: The script is not valid YAML or breaks the format; every
+            problem is listed with its line and column.
+    """
+    return parse_script_variants(text, source=source)[0]
+
+
+def parse_script_variants(
+    text: str, *, source: str = "<string>"
+) -> tuple[tuple[ScriptEntry, ...], ...]:
+    """Parse and check a script; every response list it holds.
+
+    A script holds either ``responses:`` (one list) or ``variants:`` (a list of
+    response lists, SPEC 13: repetition r of a suite replays variant
+    ``(r - 1) mod len(variants)``).
 
     Raises:
         WorkflowError: The script is not valid YAML or breaks the format; every
@@ -121,18 +151,39 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
     if problems:
         raise _invalid(source, problems)
     for key in data:
-        if key not in ("version", "responses"):
-            message = "unknown key (known: responses, version)"
+        if key not in ("version", "responses", "variants"):
+            message = "unknown key (known: responses, variants, version)"
             problems.append(doc.problem(message, (key,), at_key=True))
     if data.get("version") != 1:
         _problem(problems, doc, ("version",), "must be 1")
-    responses = data.get("responses")
+    variants: list[tuple[ScriptEntry, ...]] = []
+    if "variants" in data:
+        if "responses" in data:
+            message = "give either responses or variants, not both"
+            problems.append(doc.problem(message, ("variants",), at_key=True))
+        listed = data["variants"]
+        if not isinstance(listed, list) or not listed:
+            _problem(problems, doc, ("variants",), "must be a non-empty list of lists")
+            listed = []
+        for number, responses in enumerate(listed):
+            variants.append(_entries(doc, responses, ("variants", number), problems))
+    else:
+        variants.append(_entries(doc, data.get("responses"), ("responses",), problems))
+    if problems:
+        raise _invalid(source, problems)
+    return tuple(variants)
+
+
+def _entries(
+    doc: YamlDocument, responses: Any, path: KeyPath, problems: list[Problem]
+) -> tuple[ScriptEntry, ...]:
+    """Parse one list of responses, appending every problem found."""
     entries: list[ScriptEntry] = []
     if not isinstance(responses, list) or not responses:
-        _problem(problems, doc, ("responses",), "must be a non-empty list")
+        _problem(problems, doc, path, "must be a non-empty list")
         responses = []
     for index, raw in enumerate(responses):
-        base: tuple[str | int, ...] = ("responses", index)
+        base: KeyPath = (*path, index)
         if not isinstance(raw, dict):
             _problem(problems, doc, base, "must be a mapping")
             continue
@@ -202,8 +253,6 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
                 score=None if score is None else float(score),
             )
         )
-    if problems:
-        raise _invalid(source, problems)
     return tuple(entries)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import signal
 import sys
@@ -23,6 +24,8 @@ from artemiskit import (
 from artemiskit.config import SandboxConfig, TrustedConfig, load_trusted_config
 from artemiskit.providers import load_provider_entry_points
 from artemiskit.records import record_to_dict
+from artemiskit.suites import transcript_to_dict
+from artemiskit_cli._commands.suite import is_suite, run_suite_command, suite_options
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._render import describe_event, summarize
@@ -91,11 +94,16 @@ _PAUSE_AFTER_ACTIONS = click.option(
 )
 
 
-def _execution_options(command: F) -> F:
+_PATHS_ARGUMENT = click.argument(
+    "paths", metavar="PATH...", nargs=-1, required=True, type=click.Path()
+)
+
+
+def _execution_options(command: F, argument: Any = _WORKFLOW_ARGUMENT) -> F:
     """The options `run` and `resume` share, in help order."""
     for option in reversed(
         [
-            _WORKFLOW_ARGUMENT,
+            argument,
             _CONFIG,
             _OUTPUT,
             _JSON,
@@ -201,15 +209,16 @@ async def _run(
 
 
 @workflow.command("run")
-@_execution_options
+@functools.partial(_execution_options, argument=_PATHS_ARGUMENT)
 @click.option(
     "--checkpoint-dir",
     type=click.Path(file_okay=False),
     help="Checkpoint into this private directory (explicit; sensitive data).",
 )
+@suite_options
 @reports_errors
 def run(
-    workflow_file: str,
+    paths: tuple[str, ...],
     config_path: str | None,
     output: str | None,
     as_json: bool,
@@ -221,11 +230,21 @@ def run(
     checkpoint_dir: str | None,
     pause_after_actions: int | None,
     tools: tuple[Tool, ...],
+    transcript_output: str | None,
+    **suite: Any,
 ) -> None:
-    """Run WORKFLOW once in a fresh environment; the exit code says what happened."""
+    """Run a workflow once in a fresh environment; the exit code says what happened.
+
+    With several PATHs, a folder, or --output-dir, run a suite (docs/suites.md).
+    """
+    if is_suite(paths, suite):
+        options = dict(locals())
+        options.update(options.pop("suite"))
+        run_suite_command(paths, options)
+    (workflow_file,) = paths
     if pause_after_actions is not None and checkpoint_dir is None:
         raise click.UsageError("--pause-after-actions needs --checkpoint-dir")
-    check_new_outputs(output, state_output)
+    check_new_outputs(output, state_output, transcript_output)
     checkpoint = None
     if checkpoint_dir is not None:
         checkpoint = CheckpointOptions(directory=checkpoint_dir, mode="create")
@@ -248,6 +267,7 @@ def run(
         output=output,
         as_json=as_json,
         state_output=state_output,
+        transcript_output=transcript_output,
     )
 
 
@@ -258,8 +278,9 @@ def _emit(
     output: str | None,
     as_json: bool,
     state_output: str | None = None,
+    transcript_output: str | None = None,
 ) -> None:
-    """Write the record (and state) where asked, summarize, and exit."""
+    """Write the record (and state, transcript) where asked, summarize, and exit."""
     record = record_to_dict(result.record)
     encoded = json.dumps(record, indent=2, sort_keys=True).encode("utf-8") + b"\n"
     if output is not None:
@@ -278,6 +299,15 @@ def _emit(
             except FileAccessError as exc:
                 state_failure = str(exc)
                 code = exc.exit_code
+    if transcript_output is not None:
+        transcript = json.dumps(
+            transcript_to_dict(result), indent=2, ensure_ascii=False
+        ).encode("utf-8")
+        try:
+            write_new_file(transcript_output, transcript + b"\n", mode=0o600)
+        except FileAccessError as exc:
+            click.echo(f"error: the transcript export failed: {exc}", err=True)
+            code = exc.exit_code
     if as_json:
         click.echo(encoded.decode("utf-8"), nl=False)
     click.echo(summarize(result.record, result.failure, sandbox=sandbox), err=True)

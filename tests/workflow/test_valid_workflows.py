@@ -82,17 +82,21 @@ def test_example_scripts_fit_their_workflows(path: Path) -> None:
     script = parse_yaml(script_file.read_text("utf-8"), source=str(script_file)).data
     assert script["version"] == 1
     declared = {tool.name for tool in workflow.tools}
-    responses: list[dict[str, Any]] = script["responses"]
-    assert responses[-1].get("text")
-    assert not responses[-1].get("tool_calls")
-    for entry in responses:
-        assert set(entry) <= {"tool_calls", "text", "usage", "delay_ms"}
-        for call in entry.get("tool_calls", []):
-            assert call["name"] in declared
-            tool = catalogue[call["name"]]
-            assert tool.schema_problem("input", call["arguments"]) is None
-    if workflow.name == "quickstart":
-        assert all("usage" in entry for entry in responses)
+    # A suite example's script holds `variants:`, each a list of responses.
+    variants: list[list[dict[str, Any]]] = script.get("variants") or [
+        script["responses"]
+    ]
+    for responses in variants:
+        assert responses[-1].get("text")
+        assert not responses[-1].get("tool_calls")
+        for entry in responses:
+            assert set(entry) <= {"tool_calls", "text", "usage", "delay_ms"}
+            for call in entry.get("tool_calls", []):
+                assert call["name"] in declared
+                tool = catalogue[call["name"]]
+                assert tool.schema_problem("input", call["arguments"]) is None
+        if workflow.name == "quickstart":
+            assert all("usage" in entry for entry in responses)
 
 
 def test_example_runs_through_a_real_subprocess() -> None:
