@@ -63,7 +63,7 @@ def mutation(session: nox.Session) -> None:
     """Mutation testing of the safety-critical modules (slow; docs/testing.md).
 
     ``nox -s mutation`` mutates every module of ``[tool.mutmut] only_mutate`` in
-    pyproject.toml; ``nox -s mutation -- "artemiskit.tools._allow*"`` only that
+    pyproject.toml; ``nox -s mutation -- "artemiskit.tools._tool*"`` only that
     module's mutants. Each mutant runs only the tests that executed the mutated
     function, at the lowest CPU priority, and the per-module table is printed last.
     Results stay in ``mutants/`` (ignored by git), so a second run resumes.

@@ -2,31 +2,33 @@
 
 from __future__ import annotations
 
+import warnings
+
+from artemiskit import _errors
 from artemiskit._errors import (
     ArtemisError,
-    BudgetExhaustedError,
     CheckpointError,
     ConfigError,
-    DeadlineExceededError,
     EnvironmentFailureError,
     FileAccessError,
     FileOperationError,
     FixtureError,
     InvalidResponseError,
-    PolicyDeniedError,
     Problem,
     RuntimeFailureError,
-    SessionCancelledError,
     SessionStateError,
     TargetError,
+    ToolDefinitionError,
     UnsupportedError,
     WorkflowError,
 )
+from artemiskit._exit_codes import ExitCode
 from artemiskit._kit import (
     ArtemisKit,
-    CheckpointOptions,
+    WorkflowSource,
     create_agent_workflow_session,
 )
+from artemiskit._options import CheckpointOptions, RunKeywords, RunOptions
 from artemiskit._version import __version__
 from artemiskit.config import TrustedConfig, load_trusted_config
 from artemiskit.engine._events import SessionEvent
@@ -46,6 +48,14 @@ from artemiskit.targets import (
     Usage,
     create_model_client_target,
 )
+from artemiskit.tools import (
+    Tool,
+    ToolChange,
+    ToolContext,
+    ToolFailure,
+    ToolResource,
+    ToolResult,
+)
 from artemiskit.workflow import (
     Workflow,
     load_agent_workflow,
@@ -57,16 +67,15 @@ __all__ = [
     "AgentTarget",
     "ArtemisError",
     "ArtemisKit",
-    "BudgetExhaustedError",
     "CheckpointError",
     "CheckpointOptions",
     "CleanupReport",
     "ConfigError",
-    "DeadlineExceededError",
     "Environment",
     "EnvironmentFactory",
     "EnvironmentFailureError",
     "ExecutionRecord",
+    "ExitCode",
     "FileAccessError",
     "FileOperationError",
     "FixtureError",
@@ -75,17 +84,24 @@ __all__ = [
     "Message",
     "ModelClient",
     "ModelRequest",
-    "PolicyDeniedError",
     "Problem",
+    "RunKeywords",
+    "RunOptions",
     "RuntimeFailureError",
-    "SessionCancelledError",
     "SessionEvent",
     "SessionStateError",
     "TargetError",
     "TargetRequest",
     "TargetResponse",
+    "Tool",
     "ToolCall",
+    "ToolChange",
+    "ToolContext",
     "ToolDefinition",
+    "ToolDefinitionError",
+    "ToolFailure",
+    "ToolResource",
+    "ToolResult",
     "TrustedConfig",
     "UnsupportedError",
     "Usage",
@@ -93,6 +109,7 @@ __all__ = [
     "WorkflowError",
     "WorkflowResult",
     "WorkflowSession",
+    "WorkflowSource",
     "__version__",
     "create_agent_workflow_session",
     "create_model_client_target",
@@ -101,3 +118,28 @@ __all__ = [
     "parse_agent_workflow",
     "validate_agent_workflow",
 ]
+
+#: Error classes that were exported but never raised: importing one still works
+#: for this release, with a warning.
+_DEPRECATED_ERRORS = frozenset(
+    {
+        "BudgetExhaustedError",
+        "DeadlineExceededError",
+        "PolicyDeniedError",
+        "SessionCancelledError",
+    }
+)
+
+
+def __getattr__(name: str) -> type[_errors.ArtemisError]:
+    if name in _DEPRECATED_ERRORS:
+        warnings.warn(
+            f"artemiskit.{name} is deprecated and will be removed in the next "
+            "release: it is never raised; read the record's execution.status "
+            "and exit_code instead",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        error_class: type[_errors.ArtemisError] = getattr(_errors, name)
+        return error_class
+    raise AttributeError(f"module 'artemiskit' has no attribute {name!r}")

@@ -7,26 +7,26 @@ and the CLI maps each family to one exit code (SPEC section 9) in one place::
     ├── WorkflowError                 invalid workflow, options or fixture      (2)
     │   └── FixtureError              a referenced fixture is unsafe or invalid (2)
     ├── ConfigError                   trusted configuration invalid/incomplete  (1)
+    │   └── ToolDefinitionError       a user-defined tool is invalid or clashes (1)
     ├── FileAccessError               file unreadable, output or persistence    (1)
     ├── UnsupportedError              target or environment cannot run here     (3)
-    ├── PolicyDeniedError             a tool call was denied by policy          (4)
-    ├── BudgetExhaustedError          a budget cap was reached                  (5)
-    ├── DeadlineExceededError         the workflow deadline passed              (6)
     ├── RuntimeFailureError           target/environment failed, measurement    (7)
     │   ├── TargetError               the agent target failed                   (7)
     │   └── EnvironmentFailureError   the environment failed unexpectedly       (7)
     ├── InvalidResponseError          the target answered outside protocol      (2)
     ├── CheckpointError               a checkpoint was refused                  (2)
     ├── SessionStateError             the session API was used out of order     (2)
-    ├── FileOperationError            a file tool's request was refused; the
-    │                                 model receives it as the tool's error result
-    └── SessionCancelledError         the execution was cancelled               (130)
+    └── FileOperationError            a file tool's request was refused; the
+                                      model receives it as the tool's error result
 
 Errors that carry several problems (`WorkflowError`, `ConfigError`) list them in
 ``.errors``, one line each, written like ``must be ≤ 5 @ $.retry.max_attempts
 (line 41, column 17)``.
 
 Cancellation is never wrapped: anyio's cancellation exceptions pass through untouched.
+A policy denial, an exhausted budget, a passed deadline and a cancellation are not
+raised: they stop the execution, and the record says so (``execution.status``,
+``exit_code``). The exit codes come from the one table in `artemiskit._exit_codes`.
 """
 
 from __future__ import annotations
@@ -35,26 +35,25 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from artemiskit._exit_codes import ExecutionStatus, ExitCode
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 __all__ = [
     "ArtemisError",
-    "BudgetExhaustedError",
     "CheckpointError",
     "ConfigError",
-    "DeadlineExceededError",
     "EnvironmentFailureError",
     "FileAccessError",
     "FileOperationError",
     "FixtureError",
     "InvalidResponseError",
-    "PolicyDeniedError",
     "Problem",
     "RuntimeFailureError",
-    "SessionCancelledError",
     "SessionStateError",
     "TargetError",
+    "ToolDefinitionError",
     "UnsupportedError",
     "WorkflowError",
 ]
@@ -65,10 +64,12 @@ class ArtemisError(Exception):
 
     Attributes:
         exit_code: The CLI exit code of SPEC section 9 for this failure family.
+        status: The ``execution.status`` of a run this error stops.
         reason: A stable, machine-readable reason code (no user data).
     """
 
-    exit_code: int = 7
+    exit_code: int = ExitCode.RUNTIME_FAILURE
+    status: ExecutionStatus = "runtime_failure"
     default_reason: str = "error"
 
     def __init__(self, message: str, *, reason: str | None = None) -> None:
@@ -125,7 +126,7 @@ class _ProblemListError(ArtemisError):
 class WorkflowError(_ProblemListError):
     """The workflow file, an option or a fixture breaks the contract (exit 2)."""
 
-    exit_code = 2
+    exit_code = ExitCode.INVALID_INPUT
     default_reason = "invalid_workflow"
 
 
@@ -138,49 +139,71 @@ class FixtureError(WorkflowError):
 class ConfigError(_ProblemListError):
     """Trusted configuration is invalid or a credential is missing (exit 1)."""
 
-    exit_code = 1
+    exit_code = ExitCode.FILE_OR_CONFIGURATION
     default_reason = "invalid_configuration"
+
+
+class ToolDefinitionError(ConfigError):
+    """A user-defined tool is invalid, or its name clashes with another tool."""
+
+    default_reason = "invalid_tool"
 
 
 class FileAccessError(ArtemisError):
     """A file could not be read, or an output could not be prepared or written."""
 
-    exit_code = 1
+    exit_code = ExitCode.FILE_OR_CONFIGURATION
     default_reason = "file_access_error"
 
 
 class UnsupportedError(ArtemisError):
     """The target or environment cannot run here (exit 3)."""
 
-    exit_code = 3
+    exit_code = ExitCode.UNSUPPORTED
+    status = "unsupported"
     default_reason = "unsupported"
 
 
 class PolicyDeniedError(ArtemisError):
-    """A tool call was denied by policy and the workflow stops on denial (exit 4)."""
+    """A tool call was denied by policy and the workflow stops on denial (exit 4).
 
-    exit_code = 4
+    Deprecated: never raised (the record reports the stop); importing it from
+    `artemiskit` warns, and it goes away in the next release.
+    """
+
+    exit_code = ExitCode.POLICY_DENIED
+    status = "policy_denied"
     default_reason = "policy_denied"
 
 
 class BudgetExhaustedError(ArtemisError):
-    """A budget cap was reached before the workflow finished (exit 5)."""
+    """A budget cap was reached before the workflow finished (exit 5).
 
-    exit_code = 5
+    Deprecated: never raised (the record reports the stop); importing it from
+    `artemiskit` warns, and it goes away in the next release.
+    """
+
+    exit_code = ExitCode.BUDGET_EXHAUSTED
+    status = "budget_exhausted"
     default_reason = "budget_exhausted"
 
 
 class DeadlineExceededError(ArtemisError):
-    """The workflow's absolute deadline passed (exit 6)."""
+    """The workflow's absolute deadline passed (exit 6).
 
-    exit_code = 6
+    Deprecated: never raised (the record reports the stop); importing it from
+    `artemiskit` warns, and it goes away in the next release.
+    """
+
+    exit_code = ExitCode.DEADLINE_EXCEEDED
+    status = "deadline_exceeded"
     default_reason = "deadline_exceeded"
 
 
 class RuntimeFailureError(ArtemisError):
     """The run failed at runtime, or usage could not be measured (exit 7)."""
 
-    exit_code = 7
+    exit_code = ExitCode.RUNTIME_FAILURE
     default_reason = "runtime_failure"
 
 
@@ -199,28 +222,33 @@ class EnvironmentFailureError(RuntimeFailureError):
 class InvalidResponseError(ArtemisError):
     """The target answered outside its protocol (exit 2)."""
 
-    exit_code = 2
+    exit_code = ExitCode.INVALID_INPUT
     default_reason = "invalid_target_response"
 
 
 class CheckpointError(ArtemisError):
     """A checkpoint could not be used and was refused (exit 2)."""
 
-    exit_code = 2
+    exit_code = ExitCode.INVALID_INPUT
     default_reason = "checkpoint_refused"
 
 
 class SessionStateError(ArtemisError):
     """The session API was used in a way its current state does not allow."""
 
-    exit_code = 2
+    exit_code = ExitCode.INVALID_INPUT
     default_reason = "invalid_session_use"
 
 
 class SessionCancelledError(ArtemisError):
-    """The execution or evaluation was cancelled (exit 130)."""
+    """The execution or evaluation was cancelled (exit 130).
 
-    exit_code = 130
+    Deprecated: never raised (the record reports the stop); importing it from
+    `artemiskit` warns, and it goes away in the next release.
+    """
+
+    exit_code = ExitCode.CANCELLED
+    status = "cancelled"
     default_reason = "cancelled"
 
 
@@ -232,5 +260,5 @@ class FileOperationError(ArtemisError):
     ``file_too_large``, ``environment_full``, ``not_a_directory``.
     """
 
-    exit_code = 2
+    exit_code = ExitCode.INVALID_INPUT
     default_reason = "file_operation_refused"

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import click
 
-from artemiskit import ArtemisError, CheckpointError
+from artemiskit import ArtemisError, CheckpointError, ConfigError, WorkflowError
+from artemiskit_cli._render import problem_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -28,14 +29,20 @@ def fail(message: str, code: int) -> None:
 def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Turn any `ArtemisError` escaping ``command`` into its SPEC 9 exit code.
 
-    User errors never print a traceback: the message (and every listed problem)
-    goes to stderr, and the process exits with the error family's code.
+    User errors never print a traceback: every listed problem goes to stderr as
+    ``FILE:LINE:COL: KEY-PATH: rule``, then the message, and the process exits
+    with the error family's code.
     """
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
+        except (WorkflowError, ConfigError) as exc:
+            for problem in exc.problems:
+                click.echo(problem_line(problem), err=True)
+            click.echo(f"error: {exc.message}", err=True)
+            sys.exit(exc.exit_code)
         except ArtemisError as exc:
             click.echo(f"error: {exc}", err=True)
             if isinstance(exc, CheckpointError):

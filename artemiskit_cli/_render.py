@@ -4,19 +4,35 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from artemiskit.config import SandboxConfig
+
 if TYPE_CHECKING:
-    from artemiskit import SessionEvent
+    from artemiskit import Problem, SessionEvent
     from artemiskit.records import ExecutionRecord
 
-__all__ = ["describe_event", "hint_for", "summarize"]
+__all__ = ["describe_event", "hint_for", "problem_line", "summarize"]
 
 #: Execution reasons whose remedy the record cannot carry (it keeps reasons only).
 _SANDBOX_REASONS = frozenset({"sandbox_image_missing", "sandbox_engine_unreachable"})
-_INSTALL_HINT = (
-    "Install the sandbox image locally (it is never pulled): run "
-    "`bash scripts/ci-docker.sh` from the ArtemisKit repository, or build it by hand "
-    "with `docker import` of a busybox-static root filesystem (see docs/sandbox.md), "
-    "or set `sandbox.image` in artemis.config.yaml to an installed busybox image."
+
+
+def problem_line(problem: Problem, fallback: str | None = None) -> str:
+    """One problem as ``FILE:LINE:COL: KEY-PATH: rule`` (line and column when known).
+
+    Every command prints a problem this way, so `scenario validate` and `workflow
+    run` show the same problem identically.
+    """
+    where = problem.source or fallback or "<input>"
+    if problem.line is not None:
+        where += f":{problem.line}:{problem.column}"
+    return f"{where}: {problem.path}: {problem.message}"
+
+
+_USAGE_HINT = (
+    "the target reported no token usage and budgets.max_tokens is set, so the run "
+    "cannot go on unmeasured. A scripted target reports usage only when its entry "
+    "has `usage: {input_tokens: N, output_tokens: M}`: add it to every entry of the "
+    "script (docs/workflow-contract.md), or drop budgets.max_tokens."
 )
 
 
@@ -40,32 +56,50 @@ def describe_event(event: SessionEvent) -> str | None:
     return None
 
 
-def hint_for(reason: str | None) -> str | None:
+def hint_for(reason: str | None, sandbox: SandboxConfig | None = None) -> str | None:
     """What to do about an execution stopped for ``reason``, or ``None``.
 
-    A missing sandbox image or an unreachable Docker Engine is exit 3 with an
-    install hint (docs/sandbox.md); the engine address is ``DOCKER_HOST`` or the
-    local socket.
+    A missing sandbox image or an unreachable Docker Engine is exit 3 with a hint
+    that names the configured image and says how to build it (docs/sandbox.md);
+    the engine address is ``DOCKER_HOST`` or the local socket.
     """
     if reason not in _SANDBOX_REASONS:
         return None
+    sandbox = sandbox or SandboxConfig()
     if reason == "sandbox_engine_unreachable":
         return (
             "no Docker Engine answers (DOCKER_HOST or the local socket); start it "
-            f"(e.g. `bash scripts/ci-docker.sh`). {_INSTALL_HINT}"
+            f"(e.g. `bash scripts/ci-docker.sh`). {sandbox.install_hint()}"
         )
-    return f"the sandbox image is not installed. {_INSTALL_HINT}"
+    return f"the sandbox image is not installed. {sandbox.install_hint()}"
 
 
-def summarize(record: ExecutionRecord) -> str:
-    """A short multi-line summary of a record."""
+def summarize(
+    record: ExecutionRecord,
+    failure: str | None = None,
+    *,
+    sandbox: SandboxConfig | None = None,
+) -> str:
+    """A short multi-line summary of a record.
+
+    Args:
+        record: The execution record.
+        failure: What stopped the run (`WorkflowResult.failure`): the reason and
+            the target's host, which the metadata-only record does not keep.
+        sandbox: The trusted sandbox settings (default: none configured), which
+            name the image a sandbox hint is about.
+    """
     used = record.budget.used
     lines = [
         f"execution: {record.execution.status} ({record.execution.reason})",
     ]
-    hint = hint_for(record.execution.reason)
+    if failure is not None:
+        lines.append(f"cause: {failure}")
+    hint = hint_for(record.execution.reason, sandbox)
     if hint is not None:
         lines.append(f"hint: {hint}")
+    elif record.execution.reason == "usage_unavailable":
+        lines.append(f"hint: {_USAGE_HINT}")
     lines += [
         f"task verification: {record.task_verification.status}",
         f"actions {used.actions}, model requests {used.model_requests}, "

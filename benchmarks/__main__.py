@@ -1,4 +1,8 @@
-"""Entry point: ``python -m benchmarks [--quick] [--skip-sandbox] [--skip-peers]``."""
+"""Entry point: ``python -m benchmarks [--quick] [--skip-sandbox] [--skip-peers]``.
+
+``--quick`` writes to ``build/benchmarks-quick/`` (or ``--output DIR``), never to the
+tracked ``docs/performance.md`` and ``benchmarks/results/latest.json``.
+"""
 
 from __future__ import annotations
 

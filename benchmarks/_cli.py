@@ -21,9 +21,16 @@ from benchmarks._report import evaluate_targets, render_markdown
 from benchmarks._sandbox import measure_sandbox
 from benchmarks._stats import machine_info
 
-__all__ = ["ROOT", "main"]
+__all__ = ["ROOT", "SCRATCH", "TRACKED", "main", "output_paths"]
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The published results: only a full run writes them.
+TRACKED = (
+    ROOT / "benchmarks" / "results" / "latest.json",
+    ROOT / "docs" / "performance.md",
+)
+#: Where ``--quick`` writes when no ``--output`` is given (git ignores ``build/``).
+SCRATCH = ROOT / "build" / "benchmarks-quick"
 #: Every measure's key in the JSON, present even when a measure is skipped.
 MEASURES = (
     "per_step",
@@ -79,7 +86,10 @@ def _parser() -> argparse.ArgumentParser:
         description="Measure engine overhead and write docs/performance.md.",
     )
     parser.add_argument(
-        "--quick", action="store_true", help="fewer repetitions, for a fast look"
+        "--quick",
+        action="store_true",
+        help="fewer repetitions, for a fast look; writes to build/benchmarks-quick/ "
+        "(or --output), never to the tracked results",
     )
     parser.add_argument(
         "--skip-sandbox", action="store_true", help="skip the Docker measure"
@@ -161,10 +171,44 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
+def output_paths(*, quick: bool, output: Path | None) -> tuple[Path, Path]:
+    """Where a run writes ``latest.json`` and ``performance.md``, in that order.
+
+    A full run writes the tracked files unless ``output`` names a folder; a quick
+    run writes to ``output`` or, by default, the scratch folder `SCRATCH`.
+
+    Raises:
+        ValueError: A quick run would write over a tracked file.
+    """
+    if output is None:
+        if not quick:
+            return TRACKED
+        output = SCRATCH
+    paths = (output / "latest.json", output / "performance.md")
+    tracked = {path.resolve() for path in TRACKED}
+    if quick and any(path.resolve() in tracked for path in paths):
+        raise ValueError(
+            f"--quick never writes the tracked results; {output} holds them "
+            "(give another --output, or leave it out for build/benchmarks-quick/)"
+        )
+    return paths
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the suite; write ``latest.json`` and ``performance.md``."""
+    """Run the suite; write ``latest.json`` and ``performance.md``.
+
+    The destination is checked before anything is measured (exit 2 for a quick
+    run aimed at the tracked files).
+    """
     raw = sys.argv[1:] if argv is None else argv
-    arguments = _parser().parse_args(raw)
+    parser = _parser()
+    arguments = parser.parse_args(raw)
+    try:
+        json_path, markdown_path = output_paths(
+            quick=arguments.quick, output=arguments.output
+        )
+    except ValueError as exc:
+        parser.error(str(exc))
     started = time.perf_counter()
     load_before = os.getloadavg()
     measures = _run_all(arguments)
@@ -180,12 +224,6 @@ def main(argv: list[str] | None = None) -> int:
     }
     results["elapsed_s"] = time.perf_counter() - started
     results["targets"] = evaluate_targets(results)
-    if arguments.output is None:
-        json_path = ROOT / "benchmarks" / "results" / "latest.json"
-        markdown_path = ROOT / "docs" / "performance.md"
-    else:
-        json_path = arguments.output / "latest.json"
-        markdown_path = arguments.output / "performance.md"
     json_path.parent.mkdir(parents=True, exist_ok=True)
     markdown_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

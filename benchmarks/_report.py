@@ -478,6 +478,11 @@ def render_markdown(results: dict[str, Any]) -> str:
         "python -m benchmarks --quick --skip-sandbox --skip-peers   # a fast look",
         "```",
         "",
+        "A full run rewrites this page and `benchmarks/results/latest.json`. A "
+        "`--quick` run never does: it writes both files to the scratch folder "
+        "`build/benchmarks-quick/` (ignored by git), or to the folder given with "
+        "`--output DIR`, which may not be `docs/` or `benchmarks/results/`.",
+        "",
         "Tests never assert on timing; this page is where speed is measured.",
         "",
         "## Machine",
@@ -538,7 +543,8 @@ def render_markdown(results: dict[str, Any]) -> str:
         "measured in the same run (step 500 / step 10, exec / sandbox, LangGraph "
         "/ ArtemisKit) are steadier than absolute times.",
         "- `--quick` runs fewer repetitions (and concurrency up to 100 sessions); "
-        "its figures are for a look, not for publishing.",
+        "its figures are for a look, not for publishing, so it never writes them "
+        "here.",
         "",
     ]
     return "\n".join(lines)

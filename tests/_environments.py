@@ -50,10 +50,6 @@ class DictEnvironment:
         await checkpoint()
         return dict(sorted(self.files.items()))
 
-    async def restore(self, files: Mapping[str, str]) -> None:
-        await checkpoint()
-        self.files = dict(files)
-
     async def close(self) -> CleanupReport:
         await checkpoint()
         if self.leak:

@@ -11,6 +11,7 @@ Finding an existing claim:
 - owned (file or content) by another uid: ``foreign_owner``;
 - its ``flock`` held, or same boot and the pid alive with the same start time:
   ``claimed_by_live_process``;
+- not a regular file (a FIFO, ...): ``not_a_file``;
 - unreadable, garbled, or a liveness that cannot be decided: ``claim_indeterminate``;
 - another boot, a dead pid, or a pid reused by a process with another start time:
   the owner is dead, so the claim is reclaimed. The reclaimer holds the dead
@@ -35,11 +36,12 @@ import attrs
 
 from artemiskit._errors import CheckpointError, UnsupportedError
 from artemiskit.checkpoints._envelope import canonical_json
-from artemiskit.checkpoints._files import (
+from artemiskit.checkpoints._private_files import (
     FILE_MODE,
     TEMP_SUFFIX,
     create_exclusive,
     fsync_directory,
+    not_a_file,
 )
 
 __all__ = [
@@ -58,7 +60,7 @@ CLAIM_TEMP_PREFIX = ".claim."
 _CLAIM_FORMAT = "artemiskit.claim"
 _CLAIM_MAX_BYTES = 4096
 _ATTEMPTS = 8
-_NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
+_NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK  # a FIFO never blocks
 
 
 @attrs.frozen(kw_only=True)
@@ -213,9 +215,7 @@ def _reclaim_if_dead(dir_fd: int, me: ProcessIdentity, where: str) -> None:
     try:
         checked = os.fstat(fd)
         if not stat.S_ISREG(checked.st_mode):
-            raise _refuse(
-                "claim_indeterminate", f"the claim file in {where} is not a file"
-            )
+            raise not_a_file(CLAIM_NAME, where)
         if checked.st_uid != me.uid:
             raise _refuse(
                 "foreign_owner",
@@ -296,7 +296,8 @@ def acquire_claim(dir_fd: int, *, where: str) -> ProcessClaim:
 
     Raises:
         CheckpointError: ``claimed_by_live_process``, ``foreign_owner``,
-            ``claim_indeterminate``, ``unsafe_link`` or ``unsafe_permissions``.
+            ``claim_indeterminate``, ``unsafe_link``, ``not_a_file`` or
+            ``unsafe_permissions``.
         FileAccessError: The claim file could not be written.
         UnsupportedError: No Linux ``/proc``.
     """

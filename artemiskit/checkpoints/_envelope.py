@@ -7,15 +7,18 @@ with ``corrupt_checkpoint``, ``unknown_checkpoint_version`` or
 Snapshot (``snapshot.ckpt``): one header line of canonical JSON, a newline, then
 the payload::
 
-    {"format":"artemiskit.checkpoint","generation":3,"length":N,"sha256":…,
-     "version":1}
+    {"format":"artemiskit.checkpoint","generation":3,"length":N,"parent":…,
+     "sha256":…,"version":2}
     <N bytes: the payload as canonical JSON>
 
-The checksum covers the header's other fields and the exact payload bytes. The
-generation counts snapshot commits and binds the journal to its snapshot.
+The checksum covers the header's other fields and the exact payload bytes; it is
+the snapshot's digest. The generation counts snapshot commits; ``parent`` is the
+digest of the snapshot this one replaced, or for the first a random value of the
+same form, so a checkpoint's snapshots form one chain that no other checkpoint
+shares, even one with the same payloads.
 
-Journal (``journal.ckpt``): a 52-byte file header (magic ``AKCKJRNL``, version,
-generation, sha256 of those), then frames::
+Journal (``journal.ckpt``): an 84-byte file header (magic ``AKCKJRNL``, version,
+generation, the digest of its snapshot, sha256 of those), then frames::
 
     "AKJE" | sequence u64 | length u32 | sha256(body) | 8 bytes of sha256(previous)
     <length bytes: the entry as canonical JSON>
@@ -25,6 +28,11 @@ end of file inside a frame is a torn final append, while a complete frame with a
 wrong checksum or sequence (or any other damage) is corruption.
 
 Artifact: magic ``AKCKARTF`` | version u32 | length u64 | sha256 | data.
+
+The journal names its snapshot by digest, so a journal and a snapshot from two
+different checkpoints are refused as ``corrupt_checkpoint`` even when their
+generations agree. Version 1 files (journals without that binding) are refused as
+``unknown_checkpoint_version``.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-from typing import Any
+from typing import Any, TypeGuard
 
 import attrs
 
@@ -47,7 +55,7 @@ __all__ = [
     "Snapshot",
     "canonical_json",
     "decode_artifact",
-    "decode_journal_generation",
+    "decode_journal_header",
     "decode_snapshot",
     "encode_artifact",
     "encode_frame",
@@ -57,10 +65,10 @@ __all__ = [
 ]
 
 SNAPSHOT_FORMAT = "artemiskit.checkpoint"
-VERSION = 1
+VERSION = 2
 
 _SNAPSHOT_HEADER_MAX = 1024
-_JOURNAL_HEAD = struct.Struct(">8sIQ")
+_JOURNAL_HEAD = struct.Struct(">8sIQ32s")
 _JOURNAL_MAGIC = b"AKCKJRNL"
 JOURNAL_HEADER_SIZE = _JOURNAL_HEAD.size + 32
 _FRAME_HEAD = struct.Struct(">4sQI")
@@ -78,7 +86,8 @@ def _corrupt(what: str) -> CheckpointError:
 
 def _unknown_version(what: str) -> CheckpointError:
     return CheckpointError(
-        f"{what}: written by an unknown checkpoint format version",
+        f"{what}: written in another checkpoint format version (this ArtemisKit "
+        f"reads version {VERSION})",
         reason="unknown_checkpoint_version",
     )
 
@@ -115,29 +124,55 @@ class Snapshot:
 
     Attributes:
         generation: How many snapshots this checkpoint has committed (from 1).
+        digest: This snapshot's sha256 (hex), which its journal names.
+        parent: The digest of the snapshot it replaced (random for the first).
         payload: The engine's JSON object.
     """
 
     generation: int
+    digest: str
+    parent: str
     payload: dict[str, Any]
 
 
-def _snapshot_digest(generation: int, payload: bytes) -> str:
+def _snapshot_digest(generation: int, parent: str, payload: bytes) -> str:
     signed = {"format": SNAPSHOT_FORMAT, "generation": generation}
-    signed |= {"length": len(payload), "version": VERSION}
+    signed |= {"length": len(payload), "parent": parent, "version": VERSION}
     return hashlib.sha256(canonical_json(signed) + b"\n" + payload).hexdigest()
 
 
-def encode_snapshot(payload: bytes, generation: int) -> bytes:
-    """Frame canonical payload bytes as a snapshot file."""
+def _is_digest(value: object) -> TypeGuard[str]:
+    return (
+        isinstance(value, str)
+        and len(value) == 64
+        and all(c in "0123456789abcdef" for c in value)
+    )
+
+
+def encode_snapshot(
+    payload: bytes, generation: int, *, parent: str
+) -> tuple[bytes, str]:
+    """Frame canonical payload bytes as a snapshot file.
+
+    Args:
+        payload: The payload as canonical JSON.
+        generation: The snapshot's generation (from 1).
+        parent: The digest of the snapshot this one replaces; for the first, 64
+            random hex digits.
+
+    Returns:
+        The file's bytes and the snapshot's digest.
+    """
+    digest = _snapshot_digest(generation, parent, payload)
     header = {
         "format": SNAPSHOT_FORMAT,
         "generation": generation,
         "length": len(payload),
-        "sha256": _snapshot_digest(generation, payload),
+        "parent": parent,
+        "sha256": digest,
         "version": VERSION,
     }
-    return canonical_json(header) + b"\n" + payload
+    return canonical_json(header) + b"\n" + payload, digest
 
 
 def decode_snapshot(data: bytes) -> Snapshot:
@@ -158,50 +193,73 @@ def decode_snapshot(data: bytes) -> Snapshot:
         raise _corrupt(what)
     if version != VERSION:
         raise _unknown_version(what)
-    generation, length, digest = (
+    generation, length, parent, digest = (
         header.get("generation"),
         header.get("length"),
+        header.get("parent"),
         header.get("sha256"),
     )
     if (
-        set(header) != {"format", "generation", "length", "sha256", "version"}
+        set(header) != {"format", "generation", "length", "parent", "sha256", "version"}
         or type(generation) is not int
         or generation < 1
         or type(length) is not int
+        or not _is_digest(parent)
         or not isinstance(digest, str)
         or canonical_json(header) != data[:end]  # exactly as written
     ):
         raise _corrupt(what)
     payload = data[end + 1 :]
-    if len(payload) != length or _snapshot_digest(generation, payload) != digest:
+    if (
+        len(payload) != length
+        or _snapshot_digest(generation, parent, payload) != digest
+    ):
         raise _corrupt(what)
-    return Snapshot(generation=generation, payload=_decode_object(payload, what))
+    return Snapshot(
+        generation=generation,
+        digest=digest,
+        parent=parent,
+        payload=_decode_object(payload, what),
+    )
 
 
-def encode_journal_header(generation: int) -> bytes:
-    """Return the file header of an empty journal bound to snapshot ``generation``."""
-    head = _JOURNAL_HEAD.pack(_JOURNAL_MAGIC, VERSION, generation)
+def encode_journal_header(generation: int, snapshot: str) -> bytes:
+    """Return the header of an empty journal bound to a snapshot.
+
+    Args:
+        generation: The snapshot's generation.
+        snapshot: The snapshot's digest (hex).
+    """
+    head = _JOURNAL_HEAD.pack(
+        _JOURNAL_MAGIC, VERSION, generation, bytes.fromhex(snapshot)
+    )
     return head + hashlib.sha256(head).digest()
 
 
-def decode_journal_generation(data: bytes) -> int:
-    """Verify a journal's file header and return the generation it belongs to.
+def decode_journal_header(data: bytes) -> tuple[int, str]:
+    """Verify a journal's file header.
+
+    Returns:
+        The generation and the digest (hex) of the snapshot it belongs to.
 
     Raises:
         CheckpointError: ``corrupt_checkpoint`` or ``unknown_checkpoint_version``.
     """
     what = "journal"
-    if len(data) < JOURNAL_HEADER_SIZE:
+    if len(data) < 12:
         raise _corrupt(what)
-    head = data[: _JOURNAL_HEAD.size]
-    magic, version, generation = _JOURNAL_HEAD.unpack(head)
+    magic, version = data[:8], int.from_bytes(data[8:12], "big")
     if magic != _JOURNAL_MAGIC:
         raise _corrupt(what)
     if version != VERSION:
         raise _unknown_version(what)
+    if len(data) < JOURNAL_HEADER_SIZE:
+        raise _corrupt(what)
+    head = data[: _JOURNAL_HEAD.size]
     if data[_JOURNAL_HEAD.size : JOURNAL_HEADER_SIZE] != hashlib.sha256(head).digest():
         raise _corrupt(what)
-    return int(generation)
+    _, _, generation, snapshot = _JOURNAL_HEAD.unpack(head)
+    return int(generation), bytes(snapshot).hex()
 
 
 def encode_frame(sequence: int, body: bytes) -> bytes:
@@ -217,12 +275,14 @@ class JournalScan:
 
     Attributes:
         generation: The snapshot generation the journal belongs to.
+        snapshot: The digest of the snapshot the journal belongs to.
         entries: Every complete entry, oldest first.
         clean_length: Byte length of the header plus the complete entries.
         torn_tail: Whether bytes of an incomplete final entry follow them.
     """
 
     generation: int
+    snapshot: str
     entries: tuple[dict[str, Any], ...]
     clean_length: int
     torn_tail: bool
@@ -235,7 +295,7 @@ def scan_journal(data: bytes, *, max_entry_bytes: int) -> JournalScan:
         CheckpointError: ``corrupt_checkpoint``, ``unknown_checkpoint_version``, or
             ``checkpoint_too_large`` for an entry over ``max_entry_bytes``.
     """
-    generation = decode_journal_generation(data)
+    generation, snapshot = decode_journal_header(data)
     entries: list[dict[str, Any]] = []
     cursor = JOURNAL_HEADER_SIZE
     torn = False
@@ -266,6 +326,7 @@ def scan_journal(data: bytes, *, max_entry_bytes: int) -> JournalScan:
         cursor += _FRAME_SIZE + length
     return JournalScan(
         generation=generation,
+        snapshot=snapshot,
         entries=tuple(entries),
         clean_length=cursor,
         torn_tail=torn,

@@ -8,12 +8,15 @@ Layout of the directory (mode 0700; every file 0600, owned by the current user):
     claim.lock         the exclusive process claim, while a store has it open
     recovery.guard     present while a recovery is in progress (or crashed)
 
-A snapshot commit replaces ``snapshot.ckpt`` and then starts an empty
-``journal.ckpt`` for the new generation, each by temp file + fsync + rename +
-directory fsync. A crash between the two leaves the previous generation's journal,
-whose entries the new snapshot already contains: resuming replaces it with an empty
-one. Resuming also cuts a torn final entry off the journal (it was never
-acknowledged) and reports it through `LoadedCheckpoint.torn_tail`.
+A snapshot commit replaces ``snapshot.ckpt`` (naming the digest of the snapshot it
+replaces, or a random origin for the first) and then starts an empty
+``journal.ckpt`` bound to the new snapshot's generation and digest, each by temp
+file + fsync + rename + directory fsync. A crash between the two leaves the previous
+generation's journal, whose entries the new snapshot already contains: resuming
+replaces it with an empty one if it names the new snapshot's parent. A journal
+naming any other snapshot (for instance one copied from another checkpoint) is
+refused as corrupt. Resuming also cuts a torn final entry off the journal (it was
+never acknowledged) and reports it through `LoadedCheckpoint.torn_tail`.
 
 Nothing here deletes checkpoint data or sends it anywhere; only temporary files a
 crashed writer left behind are removed once the claim is held.
@@ -22,6 +25,7 @@ crashed writer left behind are removed once the claim is held.
 from __future__ import annotations
 
 import os
+import secrets
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -36,7 +40,8 @@ from artemiskit.checkpoints._claim import (
     current_identity,
     encode_identity,
 )
-from artemiskit.checkpoints._files import (
+from artemiskit.checkpoints._journal_file import Journal
+from artemiskit.checkpoints._private_files import (
     create_exclusive,
     fsync_directory,
     open_directory,
@@ -45,7 +50,6 @@ from artemiskit.checkpoints._files import (
     verify_directory,
     write_atomically,
 )
-from artemiskit.checkpoints._journal import Journal
 from artemiskit.checkpoints._store import (
     CheckpointLimits,
     LoadedCheckpoint,
@@ -200,7 +204,7 @@ class LocalCheckpointStore:
             )
         remove_stale_temporaries(dir_fd, keep_prefix=CLAIM_TEMP_PREFIX)
         if mode == "resume":
-            session.journal.recover(self._read_snapshot(session).generation)
+            session.journal.recover(self._read_snapshot(session))
 
     def _session_for(self, *, writing: bool = False) -> _Session:
         session = self._session
@@ -239,12 +243,13 @@ class LocalCheckpointStore:
         session = self._session_for(writing=True)
         body = envelope.canonical_json(dict(payload))
         generation = session.generation + 1
-        data = envelope.encode_snapshot(body, generation)
+        parent = session.journal.snapshot or secrets.token_hex(32)
+        data, digest = envelope.encode_snapshot(body, generation, parent=parent)
         if len(data) > self._limits.max_snapshot_bytes:
             raise self._too_large("snapshot")
         try:
             write_atomically(session.dir_fd, SNAPSHOT_NAME, data, where=self._directory)
-            session.journal.reset(generation)
+            session.journal.reset(generation, digest)
         except BaseException:
             # the snapshot may be renamed without its new journal: a resume drops
             # the previous journal, which the new snapshot already contains
@@ -273,7 +278,10 @@ class LocalCheckpointStore:
                 f"no checkpoint in {self._directory}", reason="checkpoint_missing"
             )
         snapshot = self._read_snapshot(session)
-        if snapshot.generation != session.generation:
+        if (snapshot.generation, snapshot.digest) != (
+            session.generation,
+            session.journal.snapshot,
+        ):
             raise CheckpointError(
                 f"the snapshot in {self._directory} was changed by something else",
                 reason="corrupt_checkpoint",

@@ -14,17 +14,25 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from artemiskit._common._reading import read_text_file
+from artemiskit._common._yaml import (
+    YamlDocument,
+    format_path,
+    parse_yaml,
+    surrogate_problems,
+)
 from artemiskit._errors import ConfigError, Problem, WorkflowError
-from artemiskit._files import read_text_file
-from artemiskit.workflow._yaml import YamlDocument, format_path, parse_yaml
+from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
     "ProviderConfig",
     "SandboxConfig",
     "TrustedConfig",
+    "build_trusted_config",
+    "invalid_configuration",
     "load_trusted_config",
     "parse_trusted_config",
 ]
@@ -60,6 +68,7 @@ _PROVIDER_KEYS = {
 _SANDBOX_KEYS = {"image", "memory_bytes", "nano_cpus", "pids_limit", "tmpfs_size_bytes"}
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 PROVIDER_TYPES = ("openai", "scripted")
+_PROVIDER_TYPE = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
 
 
 @attrs.frozen(kw_only=True)
@@ -68,7 +77,8 @@ class ProviderConfig:
 
     Attributes:
         name: The entry name a workflow's ``target.provider`` refers to.
-        type: ``openai`` or ``scripted`` (defaults to the entry name).
+        type: The provider type: ``openai``, ``scripted`` or one the host
+            registered (defaults to the entry name).
         base_url: The endpoint, for ``openai``.
         api_key: A literal key (discouraged); never shown in any output.
         api_key_env: The environment variable holding the key.
@@ -108,13 +118,26 @@ class ProviderConfig:
 
 @attrs.frozen(kw_only=True)
 class SandboxConfig:
-    """The trusted sandbox settings: which image, and resource limits."""
+    """The trusted sandbox settings: which image, and resource limits.
+
+    ``None`` keeps the sandbox's default (the image: ``artemiskit-sandbox:busybox``).
+    """
 
     image: str | None = None
     memory_bytes: int | None = None
     nano_cpus: int | None = None
     pids_limit: int | None = None
     tmpfs_size_bytes: int | None = None
+
+    def install_hint(self) -> str:
+        """Say how to install this configuration's image (it is never pulled).
+
+        Returns:
+            Text naming the image, with plain shell commands that build it from
+            Debian's ``busybox-static`` and ``docker import`` (nothing from the
+            ArtemisKit repository is needed).
+        """
+        return install_hint(self.image or DEFAULT_SANDBOX_IMAGE)
 
 
 @attrs.frozen(kw_only=True)
@@ -154,6 +177,25 @@ def _expand(
     return value
 
 
+def _unknown(known: Iterable[str]) -> str:
+    return f"unknown key (known: {', '.join(sorted(known))})"
+
+
+def invalid_configuration(
+    source: str, problems: Sequence[Problem], *, what: str = "configuration"
+) -> ConfigError:
+    """The error for an invalid configuration file, naming the file.
+
+    Args:
+        source: The file (or ``<string>``).
+        problems: Every problem found.
+        what: ``configuration`` or ``judge configuration``.
+    """
+    count = len(problems)
+    noun = "problem" if count == 1 else "problems"
+    return ConfigError(f"{source}: invalid {what} ({count} {noun})", problems)
+
+
 def _positive_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
@@ -166,7 +208,7 @@ def _provider(
         return None
     for key in raw:
         if key not in _PROVIDER_KEYS:
-            report((*path, key), "unknown key")
+            report((*path, key), _unknown(_PROVIDER_KEYS), at_key=True)
     entry = dict(raw)
     for alias, key in (("apiKey", "api_key"), ("baseUrl", "base_url")):
         if alias in entry:
@@ -174,8 +216,12 @@ def _provider(
                 report((*path, alias), f"give either {alias} or {key}, not both")
             entry[key] = entry.pop(alias)
     kind = entry.get("type", name)
-    if kind not in PROVIDER_TYPES:
-        report((*path, "type"), f"must be one of {', '.join(PROVIDER_TYPES)}")
+    if not isinstance(kind, str) or not _PROVIDER_TYPE.fullmatch(kind):
+        report(
+            (*path, "type"),
+            f"must be a provider type name (built in: {', '.join(PROVIDER_TYPES)}; "
+            "others are registered by the host)",
+        )
     for key in ("base_url", "api_key", "api_key_env", "scripts_dir"):
         if key in entry and not isinstance(entry[key], str):
             report((*path, key), "must be a string")
@@ -203,24 +249,37 @@ def _provider(
     )
 
 
-def _build(doc: YamlDocument, data: Mapping[str, Any], source: str) -> TrustedConfig:
+def build_trusted_config(
+    doc: YamlDocument, data: Mapping[str, Any], source: str
+) -> TrustedConfig:
+    """Check and build a configuration from parsed data (positions from ``doc``).
+
+    Raises:
+        ConfigError: The configuration is invalid (exit 1).
+    """
     problems: list[Problem] = []
 
-    def report(path: tuple[str | int, ...], message: str) -> None:
-        problems.append(doc.problem(message, path))
+    def report(
+        path: tuple[str | int, ...], message: str, *, at_key: bool = False
+    ) -> None:
+        problems.append(doc.problem(message, path, at_key=at_key))
 
+    problems += surrogate_problems(doc, data)
+    if problems:
+        raise invalid_configuration(source, problems)
     notices: list[str] = []
     for key in data:
         if key in UPSTREAM_KEYS:
             notices.append(f"ignored upstream key {format_path((key,))}")
         elif key not in ("providers", "sandbox"):
-            report((key,), "unknown key")
+            report((key,), _unknown({"providers", "sandbox"}), at_key=True)
     expansion: list[tuple[Any, str]] = []
     expanded = _expand(
         {k: v for k, v in data.items() if k not in UPSTREAM_KEYS}, (), expansion
     )
     for path, message in expansion:
         report(path, message)
+    problems += surrogate_problems(doc, expanded)  # a variable's undecodable bytes
     providers: dict[str, ProviderConfig] = {}
     raw_providers = expanded.get("providers", {})
     if not isinstance(raw_providers, dict):
@@ -237,7 +296,7 @@ def _build(doc: YamlDocument, data: Mapping[str, Any], source: str) -> TrustedCo
     else:
         for key, value in raw_sandbox.items():
             if key not in _SANDBOX_KEYS:
-                report(("sandbox", key), "unknown key")
+                report(("sandbox", key), _unknown(_SANDBOX_KEYS), at_key=True)
             elif key == "image" and not isinstance(value, str):
                 report(("sandbox", key), "must be a string")
             elif key != "image" and not _positive_int(value):
@@ -247,7 +306,7 @@ def _build(doc: YamlDocument, data: Mapping[str, Any], source: str) -> TrustedCo
                 **{k: v for k, v in raw_sandbox.items() if k in _SANDBOX_KEYS}
             )
     if problems:
-        raise ConfigError("invalid configuration", problems)
+        raise invalid_configuration(source, problems)
     return TrustedConfig(
         providers=providers, sandbox=sandbox, notices=tuple(notices), source=source
     )
@@ -263,14 +322,14 @@ def parse_trusted_config(text: str, *, source: str = "<string>") -> TrustedConfi
     try:
         doc = parse_yaml(text, source=source)
     except WorkflowError as exc:
-        raise ConfigError("invalid configuration", exc.problems) from exc
+        raise invalid_configuration(source, exc.problems) from None
     data = doc.data if doc.data is not None else {}
     if not isinstance(data, dict):
-        raise ConfigError(
-            "invalid configuration",
+        raise invalid_configuration(
+            source,
             [Problem(message="must be a mapping", source=source, line=1, column=1)],
         )
-    return _build(doc, data, source)
+    return build_trusted_config(doc, data, source)
 
 
 async def load_trusted_config(path: str | os.PathLike[str]) -> TrustedConfig:
@@ -284,6 +343,6 @@ async def load_trusted_config(path: str | os.PathLike[str]) -> TrustedConfig:
         path,
         what="configuration",
         limit=MAX_CONFIG_BYTES,
-        invalid=lambda problem: ConfigError("invalid configuration", [problem]),
+        invalid=lambda problem: invalid_configuration(os.fspath(path), [problem]),
     )
     return parse_trusted_config(text, source=os.fspath(path))

@@ -15,17 +15,19 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from artemiskit._common._reading import read_text_file
+from artemiskit._common._yaml import parse_yaml, surrogate_problems
 from artemiskit._errors import ConfigError, Problem, WorkflowError
-from artemiskit._files import read_text_file
 from artemiskit.config._config import (
     MAX_CONFIG_BYTES,
     TrustedConfig,
-    parse_trusted_config,
+    build_trusted_config,
+    invalid_configuration,
 )
-from artemiskit.workflow._yaml import parse_yaml
 
 __all__ = ["JudgeConfig", "load_judge_config", "parse_judge_config"]
 
+_WHAT = "judge configuration"
 _KEYS = {"provider", "model", "max_requests", "max_tokens", "timeout_ms", "providers"}
 
 
@@ -61,21 +63,25 @@ def parse_judge_config(text: str, *, source: str = "<string>") -> JudgeConfig:
     try:
         doc = parse_yaml(text, source=source)
     except WorkflowError as exc:
-        raise ConfigError("invalid judge configuration", exc.problems) from exc
+        raise invalid_configuration(source, exc.problems, what=_WHAT) from None
     data: Any = doc.data
     problems: list[Problem] = []
 
-    def report(key: str, message: str) -> None:
-        problems.append(doc.problem(message, (key,)))
+    def report(key: str, message: str, *, at_key: bool = False) -> None:
+        problems.append(doc.problem(message, (key,), at_key=at_key))
 
     if not isinstance(data, dict):
-        raise ConfigError(
-            "invalid judge configuration",
+        raise invalid_configuration(
+            source,
             [Problem(message="must be a mapping", source=source, line=1, column=1)],
+            what=_WHAT,
         )
+    # The providers block is checked, surrogates included, as a configuration.
+    own = {key: value for key, value in data.items() if key != "providers"}
+    problems += surrogate_problems(doc, own)
     for key in data:
         if key not in _KEYS:
-            report(key, "unknown key")
+            report(key, f"unknown key (known: {', '.join(sorted(_KEYS))})", at_key=True)
     for key in ("provider", "model"):
         if not isinstance(data.get(key), str) or not data.get(key):
             report(key, "is required and must be a string")
@@ -94,14 +100,15 @@ def parse_judge_config(text: str, *, source: str = "<string>") -> JudgeConfig:
             report(key, f"must be an integer 1–{maximum}")
         limits[key] = value
     providers = TrustedConfig()
-    if "providers" in data:
-        import json
-
-        providers = parse_trusted_config(
-            json.dumps({"providers": data["providers"]}), source=source
-        )
+    if "providers" in data:  # positions stay those of this file
+        try:
+            providers = build_trusted_config(
+                doc, {"providers": data["providers"]}, source
+            )
+        except ConfigError as exc:
+            problems.extend(exc.problems)
     if problems:
-        raise ConfigError("invalid judge configuration", problems)
+        raise invalid_configuration(source, problems, what=_WHAT)
     return JudgeConfig(
         provider=data["provider"],
         model=data["model"],
@@ -122,6 +129,8 @@ async def load_judge_config(path: str | os.PathLike[str]) -> JudgeConfig:
         path,
         what="judge configuration",
         limit=MAX_CONFIG_BYTES,
-        invalid=lambda problem: ConfigError("invalid judge configuration", [problem]),
+        invalid=lambda problem: invalid_configuration(
+            os.fspath(path), [problem], what=_WHAT
+        ),
     )
     return parse_judge_config(text, source=os.fspath(path))

@@ -7,21 +7,25 @@ fault applies. Reasons are stable codes; nothing of the arguments is kept.
 from __future__ import annotations
 
 import json
+import math
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit._limits import MAX_ARGUMENT_STRING_BYTES
-from artemiskit.tools._allow import allow_problem
-from artemiskit.tools._catalogue import schema_problem
+from artemiskit._common._limits import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING_BYTES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit.targets._protocol import ToolCall
+    from artemiskit.tools._tool import Tool
     from artemiskit.workflow._model import ToolDeclaration
 
 __all__ = ["Admission", "admit_tool_call"]
+
+#: Python's default limit for converting digits to an int; kept even when an
+#: application lifts the interpreter's own limit.
+_MAX_INTEGER_DIGITS = 4300
 
 
 @attrs.frozen(kw_only=True)
@@ -32,24 +36,72 @@ class Admission:
     denial: str | None = None
 
 
-def _oversize(value: Any) -> bool:
-    if isinstance(value, str):
-        return len(value.encode("utf-8")) > MAX_ARGUMENT_STRING_BYTES
-    if isinstance(value, dict):
-        return any(_oversize(k) or _oversize(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_oversize(v) for v in value)
-    return False
+def _decode(text: str) -> object:
+    """The arguments' JSON value; ``None`` stands for an empty argument text.
+
+    Raises:
+        ValueError: The text is not strict JSON (``NaN`` and ``Infinity`` are
+            refused, and so are integers of more than `_MAX_INTEGER_DIGITS`
+            digits, whatever the interpreter's own limit).
+        RecursionError: The text nests deeper than the parser can follow.
+    """
+    if not text.strip():
+        return {}
+    return json.loads(text, parse_constant=_refuse_constant, parse_int=_integer)
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > _MAX_INTEGER_DIGITS:
+        raise ValueError("integer too long")
+    return int(digits)
+
+
+def _value_problem(arguments: dict[str, Any]) -> str | None:
+    """Walk the decoded arguments without recursion; the first denial reason.
+
+    Any legal JSON may arrive here, so the walk itself must not fail: strings
+    that are not valid Unicode (lone surrogates), non-finite numbers and nesting
+    deeper than `MAX_ARGUMENT_DEPTH` are invalid arguments; a string over
+    `MAX_ARGUMENT_STRING_BYTES` is too large.
+    """
+    too_large = False
+    pending: list[tuple[object, int]] = [(arguments, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            try:
+                size = len(value.encode("utf-8"))
+            except UnicodeEncodeError:
+                return "invalid_arguments"
+            too_large = too_large or size > MAX_ARGUMENT_STRING_BYTES
+        elif isinstance(value, float) and not math.isfinite(value):
+            return "invalid_arguments"
+        elif isinstance(value, dict | list):
+            if depth > MAX_ARGUMENT_DEPTH:
+                return "invalid_arguments"
+            if isinstance(value, dict):
+                pending.extend((key, depth) for key in value)
+                pending.extend((item, depth + 1) for item in value.values())
+            else:
+                pending.extend((item, depth + 1) for item in value)
+    return "argument_too_large" if too_large else None
 
 
 def admit_tool_call(
-    call: ToolCall, declared: Mapping[str, ToolDeclaration]
+    call: ToolCall,
+    declared: Mapping[str, ToolDeclaration],
+    catalogue: Mapping[str, Tool],
 ) -> Admission:
     """Decide whether ``call`` may execute.
 
     Args:
         call: The call exactly as the model produced it.
         declared: The workflow's tool declarations by name.
+        catalogue: The run's tools (built-in and registered) by name.
 
     Returns:
         The decoded arguments when admitted, else the denial reason code.
@@ -58,16 +110,18 @@ def admit_tool_call(
     if declaration is None:
         return Admission(denial="undeclared_tool")
     try:
-        arguments = json.loads(call.arguments) if call.arguments.strip() else {}
-    except ValueError:
+        arguments = _decode(call.arguments)
+    except (ValueError, RecursionError):
         return Admission(denial="invalid_arguments")
     if not isinstance(arguments, dict):
         return Admission(denial="invalid_arguments")
-    if _oversize(arguments):
-        return Admission(denial="argument_too_large")
-    if schema_problem(call.name, "input", arguments) is not None:
+    problem = _value_problem(arguments)
+    if problem is not None:
+        return Admission(denial=problem)
+    tool = catalogue[call.name]
+    if tool.schema_problem("input", arguments) is not None:
         return Admission(denial="invalid_arguments")
-    denial = allow_problem(call.name, declaration.allow, arguments)
+    denial = tool.allow_problem(declaration.allow.as_mapping(), arguments)
     if denial is not None:
         return Admission(denial=denial)
     return Admission(arguments=arguments)

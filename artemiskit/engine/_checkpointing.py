@@ -2,7 +2,9 @@
 
 A checkpoint is bound to the workflow, the tool catalogue, the policy, this harness
 and the host's configuration identity. The snapshot holds the session state and a
-`CheckpointMeta`; each committed transition appends a small state delta. Only a
+`CheckpointMeta`; each committed transition appends a small state delta. The store
+binds the journal to its snapshot by digest, and the meta names the digest of the
+saved environment, so parts copied from another run are refused as corrupt. Only a
 *paused* checkpoint is resumable: a terminal, interrupted, active (crashed) or
 pending-operation checkpoint is refused, and so are expired ones and a wall clock
 earlier than the last committed observation — all before any provider call or
@@ -13,19 +15,19 @@ from __future__ import annotations
 
 import json
 import time
-from importlib import resources
 from typing import TYPE_CHECKING, Literal
 
 import attrs
 
-from artemiskit._converter import CONVERTER
-from artemiskit._digests import bytes_digest, json_digest
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._digests import bytes_digest, json_digest
 from artemiskit._errors import CheckpointError
-from artemiskit.engine._journal import apply_delta, state_delta
+from artemiskit.engine._deltas import apply_delta, state_delta
 from artemiskit.engine._state import SessionState
 
 if TYPE_CHECKING:
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
 
 __all__ = [
@@ -69,12 +71,17 @@ def binding_for(
     workflow_digest: str,
     configuration_id: str | None,
     preflight: str,
+    catalogue: Catalogue,
 ) -> CheckpointBinding:
-    """The binding of a run of ``workflow`` under a host configuration."""
-    catalogue = resources.files("artemiskit.tools").joinpath("catalogue.json")
+    """The binding of a run of ``workflow`` under a host configuration.
+
+    The catalogue part digests every declared tool's declaration (name, schemas,
+    resource, effect, state section and version), so a resume under a changed tool
+    is refused.
+    """
     return CheckpointBinding(
         workflow_digest=workflow_digest,
-        catalogue_digest=bytes_digest(catalogue.read_bytes()),
+        catalogue_digest=catalogue.digest(tool.name for tool in workflow.tools),
         policy_digest=json_digest(
             {
                 "policy": CONVERTER.unstructure(workflow.policy),
@@ -100,6 +107,7 @@ class CheckpointMeta:
     last_observed_epoch_ms: int
     environment_kind: str
     environment_saved: bool
+    environment_digest: str | None
     binding: CheckpointBinding
 
 
@@ -115,11 +123,6 @@ class Checkpointer:
         self._persisted: SessionState | None = None
         self._meta: CheckpointMeta | None = None
         self._entries = 0
-
-    @property
-    def meta(self) -> CheckpointMeta | None:
-        """The last committed metadata."""
-        return self._meta
 
     async def create(self, state: SessionState, meta: CheckpointMeta) -> None:
         """Open a new checkpoint and commit the first snapshot."""
@@ -166,14 +169,17 @@ class Checkpointer:
     ) -> None:
         """Commit a final snapshot with ``status`` (and the files, when pausing)."""
         assert self._meta is not None
+        environment_digest = None
         if files is not None:
             data = json.dumps(files, sort_keys=True).encode("utf-8")
             await self.store.write_artifact(FILES_ARTIFACT, data)
+            environment_digest = bytes_digest(data)
         meta = attrs.evolve(
             self._meta,
             status=status,
             last_observed_epoch_ms=now_ms(),
             environment_saved=files is not None,
+            environment_digest=environment_digest,
         )
         await self._snapshot(state, meta)
 
@@ -189,9 +195,7 @@ class Checkpointer:
         await self.store.begin_recovery()
         try:
             state, meta = await self._restore(binding)
-            files: dict[str, str] = json.loads(
-                (await self.store.read_artifact(FILES_ARTIFACT)).decode("utf-8")
-            )
+            files = await self._saved_files(meta)
         except CheckpointError:
             # A clean refusal changed nothing: lift the guard we just set.
             await self.store.end_recovery()
@@ -199,6 +203,19 @@ class Checkpointer:
         self._persisted = state
         self._meta = meta
         return state, meta, files
+
+    async def _saved_files(self, meta: CheckpointMeta) -> dict[str, str]:
+        """Read the saved environment, which must be the one ``meta`` names."""
+        data = await self.store.read_artifact(FILES_ARTIFACT)
+        if bytes_digest(data) != meta.environment_digest:
+            raise _refuse(
+                "the checkpoint's saved environment does not belong to its snapshot "
+                "(copied from another run or another pause); the checkpoint cannot "
+                "be trusted — start a fresh run",
+                "corrupt_checkpoint",
+            )
+        files: dict[str, str] = json.loads(data.decode("utf-8"))  # ours: digest
+        return files
 
     async def _restore(
         self, binding: CheckpointBinding

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit._converter import CONVERTER
-from artemiskit._digests import json_digest
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._digests import json_digest
+from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage
+from artemiskit.engine._ledger import Ledger
 from artemiskit.records._record import (
     BudgetInfo,
     BudgetLimits,
@@ -31,15 +34,14 @@ from artemiskit.records._record import (
     ToolSummary,
     WorkflowInfo,
 )
-from artemiskit.tools._catalogue import CATALOGUE
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit.engine._faults import FaultSchedule
-    from artemiskit.engine._outcomes import TaskVerification
     from artemiskit.engine._preflight import PreflightMode, PreflightSummary
     from artemiskit.engine._state import LocalState, SessionState, Stop
+    from artemiskit.records._verification import TaskVerification
     from artemiskit.workflow._model import Workflow
 
 __all__ = [
@@ -76,7 +78,23 @@ def final_state(files: Mapping[str, str], local: LocalState) -> dict[str, Any]:
         "drafts": [attrs.asdict(d) for d in local.drafts],
         "approvals": [attrs.asdict(a) for a in local.approvals],
         "delegations": [attrs.asdict(d) for d in local.delegations],
+        **_sections(local),
     }
+
+
+def _sections(local: LocalState) -> dict[str, Any]:
+    """Each tool's own section under ``tools.<name>``; absent when no tool has one."""
+    if not local.sections:
+        return {}
+    sections = {name: local.sections[name] for name in sorted(local.sections)}
+    return {"tools": json.loads(json.dumps(sections))}
+
+
+_VERIFICATION_EXIT_CODES = {
+    "passed": ExitCode.OK,
+    "failed": ExitCode.TASK_FAILED,
+    "unavailable": ExitCode.EVALUATION_UNAVAILABLE,
+}
 
 
 def exit_code_for(
@@ -88,14 +106,14 @@ def exit_code_for(
 ) -> int:
     """The SPEC 9 exit code of an attempt."""
     if stop is not None:
-        if stop.exit_code == 0 and cleanup.status == "unresolved":
-            return 7
+        if stop.exit_code == ExitCode.OK and cleanup.status == "unresolved":
+            return ExitCode.RUNTIME_FAILURE
         return stop.exit_code
     if evaluation_cancelled:
-        return 130
-    code = {"passed": 0, "failed": 8, "unavailable": 9}[verification.status]
+        return ExitCode.CANCELLED
+    code = _VERIFICATION_EXIT_CODES[verification.status]
     if cleanup.status == "unresolved":
-        return 7
+        return ExitCode.RUNTIME_FAILURE
     return code
 
 
@@ -103,7 +121,7 @@ def _tool_summaries(state: SessionState) -> tuple[ToolSummary, ...]:
     by_tool: dict[str, Counter[str]] = {}
     attempts: Counter[str] = Counter()
     for entry in state.trace:
-        if entry.tool in CATALOGUE:
+        if entry.tool != "undeclared":
             by_tool.setdefault(entry.tool, Counter())[entry.status] += 1
             attempts[entry.tool] += entry.attempts if entry.status != "denied" else 0
     return tuple(
@@ -191,7 +209,7 @@ def build_record(
         ),
         tools=_tool_summaries(state),
         operations=OperationSummary(
-            total=len(state.ledger) + state.ledger_omitted,
+            total=Ledger.of(state).total,
             succeeded=status_counts["succeeded"],
             failed=status_counts["failed"],
             unknown=status_counts["unknown"],

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 import attrs
 
-from artemiskit._errors import ArtemisError
+from artemiskit._errors import InvalidResponseError
+from artemiskit.engine._responses import check_response
 from artemiskit.targets._protocol import AgentTarget, Message, TargetRequest
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def _score(text: str | None) -> float | None:
     for candidate in [text, *_VERDICT.findall(text)]:
         try:
             data = json.loads(candidate)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         score = data.get("score") if isinstance(data, dict) else None
         if isinstance(score, int | float) and not isinstance(score, bool):
@@ -136,15 +137,25 @@ async def run_judge(
                 else max(settings.max_tokens - tokens, 0),
             )
             usage = attrs.evolve(usage, requests=usage.requests + 1)
+            unmeasured = attrs.evolve(
+                usage, unmeasured_responses=usage.unmeasured_responses + 1
+            )
             try:
                 response = await settings.target.respond(request)
-            except (ArtemisError, Exception):
+                check_response(response)
+            except anyio.get_cancelled_exc_class():
+                usage = unmeasured  # cut off: it may have consumed tokens
+                raise
+            except InvalidResponseError:
+                usage = unmeasured
+                verdicts[outcome.id] = ("unavailable", "invalid_verdict")
+                continue
+            except Exception:
+                usage = unmeasured
                 verdicts[outcome.id] = ("unavailable", "judge_failure")
                 continue
             if response.usage is None:
-                usage = attrs.evolve(
-                    usage, unmeasured_responses=usage.unmeasured_responses + 1
-                )
+                usage = unmeasured
             else:
                 usage = attrs.evolve(
                     usage,

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-import attrs
-
+from artemiskit.records._verification import (
+    RequirementResult,
+    TaskVerification,
+    Verdict,
+)
 from artemiskit.workflow._model import (
     FileOutcome,
     FinalResponseOutcome,
@@ -28,34 +31,10 @@ if TYPE_CHECKING:
     from artemiskit.engine._state import TraceEntry
 
 __all__ = [
-    "RequirementResult",
-    "TaskVerification",
     "evaluate_outcomes",
     "outcome_kind",
     "unavailable_verification",
 ]
-
-Verdict = Literal["passed", "failed", "unavailable"]
-
-
-@attrs.frozen(kw_only=True)
-class RequirementResult:
-    """The verdict on one declared outcome."""
-
-    id: str
-    kind: str
-    status: Verdict
-    reason: str
-
-
-@attrs.frozen(kw_only=True)
-class TaskVerification:
-    """The overall verdict and every requirement's."""
-
-    status: Verdict
-    reason: str
-    requirements: tuple[RequirementResult, ...] = ()
-
 
 _KINDS: dict[type[Any], str] = {
     FileOutcome: "file",

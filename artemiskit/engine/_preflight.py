@@ -86,7 +86,7 @@ def probe_problem(response: TargetResponse, nonce: str) -> str | None:
         return "wrong_tool"
     try:
         arguments = json.loads(call.arguments)
-    except ValueError:
+    except (ValueError, RecursionError):
         return "invalid_arguments"
     if not isinstance(arguments, dict) or arguments.get("nonce") != nonce:
         return "wrong_arguments"

@@ -4,18 +4,21 @@ Everything a checkpoint needs to continue a run lives here: the conversation, th
 cursor, the budget counters, the operation ledger (every model request and tool
 call, admitted before it is invoked and settled after), the tool trace, state-change
 evidence, policy denials and the detached local state of the non-file tools.
+Reprs show positions, counts and statuses, never the conversation or the state.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import attrs
 
+from artemiskit._exit_codes import ExecutionStatus
 from artemiskit.engine._faults import FaultSchedule
 from artemiskit.engine._preflight import PreflightSummary
+from artemiskit.records._verification import StateChange
 from artemiskit.targets._protocol import Message, ToolCall
-from artemiskit.workflow._model import Document
+from artemiskit.tools._state import Approval, Delegation, Draft, LocalState
 
 __all__ = [
     "Approval",
@@ -29,22 +32,10 @@ __all__ = [
     "Operation",
     "OperationStatus",
     "SessionState",
-    "StateChange",
     "Stop",
     "TraceEntry",
 ]
 
-ExecutionStatus = Literal[
-    "completed",
-    "policy_denied",
-    "budget_exhausted",
-    "deadline_exceeded",
-    "runtime_failure",
-    "invalid_evidence",
-    "unsupported",
-    "cancelled",
-    "paused",
-]
 OperationStatus = Literal["admitted", "succeeded", "failed", "unknown"]
 
 
@@ -122,58 +113,6 @@ class Denial:
 
 
 @attrs.frozen(kw_only=True)
-class StateChange:
-    """Evidence of one successful write: digests only, never the content."""
-
-    tool: str
-    resource: Literal["file", "record", "draft", "approval", "delegation"]
-    before: str | None
-    after: str | None
-
-
-@attrs.frozen(kw_only=True)
-class Draft:
-    """A local draft message; never sent."""
-
-    id: str
-    to: str
-    subject: str
-    body: str
-    status: Literal["draft"] = "draft"
-
-
-@attrs.frozen(kw_only=True)
-class Approval:
-    """A local approval request; it stays pending."""
-
-    id: str
-    action: str
-    reason: str
-    status: Literal["pending"] = "pending"
-
-
-@attrs.frozen(kw_only=True)
-class Delegation:
-    """A local delegated task; no agent runs it."""
-
-    id: str
-    assignee: str
-    task: str
-    status: Literal["pending"] = "pending"
-
-
-@attrs.frozen(kw_only=True)
-class LocalState:
-    """The detached state of the non-file catalogue tools."""
-
-    documents: dict[str, Document] = attrs.field(factory=dict)
-    records: dict[str, dict[str, dict[str, Any]]] = attrs.field(factory=dict)
-    drafts: tuple[Draft, ...] = ()
-    approvals: tuple[Approval, ...] = ()
-    delegations: tuple[Delegation, ...] = ()
-
-
-@attrs.frozen(kw_only=True)
 class Stop:
     """Why the execution ended, when it did not simply complete."""
 
@@ -182,7 +121,7 @@ class Stop:
     exit_code: int
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class SessionState:
     """Everything the engine knows about a run, and nothing it could derive.
 
@@ -221,10 +160,20 @@ class SessionState:
     changes: tuple[StateChange, ...] = ()
     changes_omitted: int = 0
     denials: tuple[Denial, ...] = ()
-    local: LocalState = LocalState()
+    local: LocalState = attrs.field(factory=LocalState)
     final_response: str | None = None
     overshoot_tokens: int = 0
     stop: Stop | None = None
     completed: bool = False
     preflight: PreflightSummary | None = None
     faults: FaultSchedule = attrs.field(factory=FaultSchedule)
+
+    def __repr__(self) -> str:
+        return (
+            f"SessionState(cursor={self.cursor!r}, "
+            f"messages={len(self.conversation)}, "
+            f"pending_calls={len(self.pending_calls)}, "
+            f"counters={self.counters!r}, "
+            f"operations={len(self.ledger) + self.ledger_omitted}, "
+            f"completed={self.completed}, stop={self.stop!r})"
+        )

@@ -1,23 +1,23 @@
 """The named transitions of a session: each takes a state and returns the next.
 
-The session advances only through these functions, so every change to what a
-checkpoint would persist is visible here, in one place.
+The session advances only through these functions, and only `RunState` (the one
+owner of a run's state) calls them, so every change to what a checkpoint would
+persist is visible here, in one place.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from artemiskit.engine._faults import FaultSchedule
+from artemiskit.engine._ledger import MAX_LEDGER, Ledger
 from artemiskit.engine._state import (
     Denial,
     LocalState,
-    Operation,
     OperationStatus,
     SessionState,
-    StateChange,
     Stop,
     TraceEntry,
 )
@@ -25,6 +25,7 @@ from artemiskit.targets._protocol import Message, TargetResponse, ToolCall
 
 if TYPE_CHECKING:
     from artemiskit.engine._preflight import PreflightSummary
+    from artemiskit.records._verification import StateChange
 
 __all__ = [
     "MAX_CHANGES",
@@ -34,7 +35,9 @@ __all__ = [
     "answer_tool_call",
     "complete",
     "count_tool_attempt",
+    "count_unmeasured",
     "finish_turn",
+    "load_fixture",
     "open_turn",
     "record_change",
     "record_denial",
@@ -48,8 +51,6 @@ __all__ = [
     "update_faults",
 ]
 
-#: The ledger keeps this many operations; older ones are counted as omitted.
-MAX_LEDGER = 10_000
 #: State-change evidence keeps this many entries; more are counted as omitted.
 MAX_CHANGES = 200
 
@@ -81,21 +82,24 @@ def open_turn(state: SessionState, user_text: str) -> SessionState:
 
 
 def admit_operation(
-    state: SessionState, *, kind: str, tool: str | None = None, attempt: int = 1
+    state: SessionState,
+    *,
+    kind: str,
+    tool: str | None = None,
+    attempt: int = 1,
+    ledger_limit: int = MAX_LEDGER,
 ) -> tuple[SessionState, str]:
-    """Record an operation as admitted, before it is invoked; return its id."""
-    op_id = f"op-{state.next_operation:06d}"
-    operation = Operation(
-        id=op_id,
-        kind="model_request" if kind == "model_request" else "tool_call",
+    """Record an operation as admitted, before it is invoked; return its id.
+
+    The ledger keeps the newest ``ledger_limit`` operations; older ones are
+    counted in ``ledger_omitted``.
+    """
+    ledger, op_id = Ledger.of(state).admit(
+        "model_request" if kind == "model_request" else "tool_call",
         tool=tool,
         attempt=attempt,
+        limit=ledger_limit,
     )
-    ledger = (*state.ledger, operation)
-    omitted = state.ledger_omitted
-    if len(ledger) > MAX_LEDGER:
-        ledger = ledger[1:]
-        omitted += 1
     counters = state.counters
     if kind == "model_request":
         counters = attrs.evolve(
@@ -103,16 +107,7 @@ def admit_operation(
             actions=counters.actions + 1,
             model_requests=counters.model_requests + 1,
         )
-    return (
-        attrs.evolve(
-            state,
-            ledger=ledger,
-            ledger_omitted=omitted,
-            next_operation=state.next_operation + 1,
-            counters=counters,
-        ),
-        op_id,
-    )
+    return attrs.evolve(state, **ledger.fields(), counters=counters), op_id
 
 
 def settle_operation(
@@ -122,12 +117,8 @@ def settle_operation(
     reason: str | None = None,
 ) -> SessionState:
     """Mark an admitted operation succeeded, failed or unknown."""
-    ledger = list(state.ledger)
-    for index in range(len(ledger) - 1, -1, -1):
-        if ledger[index].id == op_id:
-            ledger[index] = attrs.evolve(ledger[index], status=status, reason=reason)
-            break
-    return attrs.evolve(state, ledger=tuple(ledger))
+    ledger = Ledger.of(state).settle(op_id, status, reason)
+    return attrs.evolve(state, ledger=ledger.operations)
 
 
 def count_tool_attempt(state: SessionState) -> SessionState:
@@ -143,24 +134,31 @@ def count_tool_attempt(state: SessionState) -> SessionState:
     )
 
 
+def count_unmeasured(state: SessionState) -> SessionState:
+    """Count a model request whose usage is unknown (it failed or was cut off)."""
+    counters = state.counters
+    return attrs.evolve(
+        state,
+        counters=attrs.evolve(
+            counters, unmeasured_responses=counters.unmeasured_responses + 1
+        ),
+    )
+
+
 def account_usage(
     state: SessionState, response: TargetResponse, *, max_tokens: int | None
 ) -> SessionState:
     """Add a response's provider-reported usage (or its absence) to the counters."""
-    counters = state.counters
     if response.usage is None:
-        counters = attrs.evolve(
-            counters, unmeasured_responses=counters.unmeasured_responses + 1
-        )
-    else:
-        counters = attrs.evolve(
-            counters,
-            measured_responses=counters.measured_responses + 1,
-            measured_input_tokens=counters.measured_input_tokens
-            + response.usage.input_tokens,
-            measured_output_tokens=counters.measured_output_tokens
-            + response.usage.output_tokens,
-        )
+        return count_unmeasured(state)
+    counters = attrs.evolve(
+        state.counters,
+        measured_responses=state.counters.measured_responses + 1,
+        measured_input_tokens=state.counters.measured_input_tokens
+        + response.usage.input_tokens,
+        measured_output_tokens=state.counters.measured_output_tokens
+        + response.usage.output_tokens,
+    )
     overshoot = state.overshoot_tokens
     if max_tokens is not None and counters.measured_tokens > max_tokens:
         overshoot = counters.measured_tokens - max_tokens
@@ -242,6 +240,20 @@ def stop(state: SessionState, stop_reason: Stop) -> SessionState:
 def record_preflight(state: SessionState, summary: PreflightSummary) -> SessionState:
     """Keep the probe's result so that a resumed run never repeats it."""
     return attrs.evolve(state, preflight=summary)
+
+
+def load_fixture(
+    state: SessionState,
+    documents: dict[str, Any],
+    records: dict[str, Any],
+) -> SessionState:
+    """Seed the local state with a referenced fixture's documents and records."""
+    return attrs.evolve(
+        state,
+        local=attrs.evolve(
+            state.local, documents=dict(documents), records=dict(records)
+        ),
+    )
 
 
 def resume(state: SessionState) -> SessionState:

@@ -52,7 +52,7 @@ class Environment(Protocol):
 
     @property
     def supports_checkpoint(self) -> bool:
-        """Whether snapshot/restore is complete enough to resume a run from."""
+        """Whether `snapshot` captures everything a resumed run needs."""
         ...
 
     async def read_file(self, path: str) -> str:
@@ -75,10 +75,6 @@ class Environment(Protocol):
         """Return every file (path → text) as it is now."""
         ...
 
-    async def restore(self, files: Mapping[str, str]) -> None:
-        """Replace every file with ``files``."""
-        ...
-
     async def close(self) -> CleanupReport:
         """Release everything the environment owns; idempotent.
 
@@ -93,6 +89,17 @@ class EnvironmentFactory(Protocol):
     @property
     def kind(self) -> str:
         """The ``environment.kind`` this factory serves."""
+        ...
+
+    @property
+    def supports_checkpoint(self) -> bool:
+        """Whether a run in its environments may be checkpointed.
+
+        A resumed run gets a fresh environment from `create`, holding the files its
+        paused environment's `snapshot` returned; declare ``True`` only when that
+        reproduces everything the run needs. A factory written before this
+        property was declared, and so without it, is treated as ``False``.
+        """
         ...
 
     @property

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from artemiskit._common._limits import MAX_ENVIRONMENT_BYTES, MAX_FILE_BYTES
+from artemiskit._common._paths import normalize_path
 from artemiskit._errors import FileOperationError
-from artemiskit._limits import MAX_ENVIRONMENT_BYTES, MAX_FILE_BYTES
-from artemiskit._paths import normalize_path
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping

@@ -7,6 +7,10 @@ serves the file operations over the container's attached stdin/stdout; see
 `artemiskit.environments._sandbox_channel`. Paths are checked here first and again
 by the helper.
 
+The container never outlives its owner: the owner attaches before starting it, the
+engine closes the helper's stdin when that connection drops (``StdinOnce``), the
+helper ends at end of input and the container removes itself (``AutoRemove``).
+
 aiodocker is imported only when a sandbox is created, and only under asyncio: under
 trio the factory refuses with `UnsupportedError`.
 """
@@ -183,21 +187,6 @@ class DockerSandboxEnvironment:
         """Read back every file of the work dir (path → text, sorted by path)."""
         return {path: await self.read_file(path) for path in await self.list_files()}
 
-    async def restore(self, files: Mapping[str, str]) -> None:
-        """Replace every file with ``files``.
-
-        ``files`` is checked first; nothing changes if one breaks a rule.
-
-        Raises:
-            FileOperationError: A path or size in ``files`` breaks the rules.
-            EnvironmentFailureError: The container or its helper failed.
-        """
-        wanted = FileMap.from_files(files).files()
-        await self._call("C\n")
-        self._ledger.clear()
-        for path, content in wanted.items():
-            await self.write_file(path, content)
-
     async def close(self, *, timeout_ms: int | None = None) -> CleanupReport:
         """Stop and remove the container; idempotent.
 
@@ -208,8 +197,7 @@ class DockerSandboxEnvironment:
 
         Returns:
             ``complete`` when the container is confirmed removed, else
-            ``unresolved`` with a reason (``cleanup_timeout``, ``cleanup_failed``,
-            ``cleanup_unconfirmed``).
+            ``unresolved`` with a reason (``cleanup_timeout``, ``cleanup_failed``).
         """
         if self._report is not None:
             return self._report
@@ -308,11 +296,14 @@ class DockerSandboxFactory:
             with anyio.CancelScope(shield=True), anyio.fail_after(max(timeout_s, 1)):
                 container = await docker.containers.create(config)
             container_id = container.id
-            await container.start()
             channel = HelperChannel(
                 container.attach(stdin=True, stdout=True, stderr=True)
             )
-            await channel.open()
+            # Attached before it starts: the helper's input is this connection
+            # from its first byte, and ends when it drops (see StdinOnce).
+            await channel.connect()
+            await container.start()
+            await channel.ping()
             environment = DockerSandboxEnvironment(
                 docker=docker,
                 container_id=container_id,

@@ -85,13 +85,16 @@ class HelperChannel:
         self._scanned = 0
         self._closed = False
 
-    async def open(self) -> None:
-        """Connect the stream and check that the helper answers.
+    async def connect(self) -> None:
+        """Attach to the container (before it starts, so no input is missed)."""
+        await self._stream.__aenter__()
+
+    async def ping(self) -> None:
+        """Check that the helper answers.
 
         Raises:
             EnvironmentFailureError: The helper does not answer as expected.
         """
-        await self._stream.__aenter__()
         await self.request("P\n")
 
     async def request(self, header: str, payload: bytes = b"") -> str:

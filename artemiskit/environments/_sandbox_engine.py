@@ -11,6 +11,7 @@ import importlib.resources
 import json
 import os
 import re
+import shlex
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_SANDBOX_IMAGE",
-    "INSTALL_HINT",
     "MAX_CLEANUP_TIMEOUT_MS",
     "RUN_ID_LABEL",
     "SANDBOX_CLEANUP_TIMEOUT_MS",
@@ -32,6 +32,7 @@ __all__ = [
     "SandboxSettings",
     "docker_error_type",
     "helper_program",
+    "install_hint",
     "open_engine",
     "remove_run_containers",
     "require_asyncio",
@@ -42,13 +43,43 @@ SANDBOX_LABEL = "io.artemiskit.sandbox"
 RUN_ID_LABEL = "io.artemiskit.run-id"
 SANDBOX_CLEANUP_TIMEOUT_MS = 6_000
 MAX_CLEANUP_TIMEOUT_MS = 10_000
-INSTALL_HINT = (
-    "Install the sandbox image locally (it is never pulled): run "
-    "`bash scripts/ci-docker.sh` from the ArtemisKit repository, or build it by hand "
-    "with `docker import` of a busybox-static root filesystem (see docs/sandbox.md), "
-    "or set `sandbox.image` in artemis.config.yaml to an installed busybox image."
+#: Builds a busybox image from Debian's busybox-static with plain commands, as
+#: scripts/ci-docker.sh does; the image name is appended to the last line.
+_BUILD_RECIPE = (
+    "apt-get download busybox-static",
+    "dpkg-deb -x busybox-static_*.deb pkg",
+    "mkdir -p rootfs/bin rootfs/sbin rootfs/usr/bin rootfs/usr/sbin rootfs/etc "
+    "rootfs/tmp rootfs/work",
+    "cp pkg/bin/busybox rootfs/bin/busybox",
+    'for applet in $(rootfs/bin/busybox --list-full); do [ -e "rootfs/$applet" ] '
+    '|| ln -s /bin/busybox "rootfs/$applet"; done',
+    "printf 'root:x:0:0:root:/root:/bin/sh\\nnobody:x:65534:65534:nobody:/work:"
+    "/bin/sh\\n' > rootfs/etc/passwd",
+    "printf 'root:x:0:\\nnogroup:x:65534:\\n' > rootfs/etc/group",
+    "tar -C rootfs --numeric-owner --owner=0 --group=0 -cf rootfs.tar .",
+    "docker import --change 'CMD [\"/bin/sh\"]' rootfs.tar",
 )
+
+
+def install_hint(image: str) -> str:
+    """Say how to install ``image`` (never pulled): plain commands that build it.
+
+    The commands need Debian's ``busybox-static`` package (``apt-get download``)
+    and the ``docker`` CLI, nothing from the ArtemisKit repository.
+    """
+    commands = [*_BUILD_RECIPE[:-1], f"{_BUILD_RECIPE[-1]} {shlex.quote(image)}"]
+    return (
+        f"Install the sandbox image {image!r} locally (it is never pulled): build it "
+        "from Debian's busybox-static, in an empty directory, with\n"
+        + "".join(f"    {command}\n" for command in commands)
+        + "(or run `bash scripts/ci-docker.sh` from the ArtemisKit repository), or "
+        "set `sandbox.image` in artemis.config.yaml to an installed busybox image."
+    )
+
+
 _MIB = 1024 * 1024
+#: How often cleanup looks again at a container the engine is still removing.
+_REMOVAL_POLL_S = 0.02
 
 
 def _non_root_user(_: object, attribute: attrs.Attribute[str], value: str) -> None:
@@ -110,7 +141,9 @@ class SandboxSettings:
             "AttachStdout": True,
             "AttachStderr": True,
             "OpenStdin": True,
-            "StdinOnce": False,
+            # The engine closes the helper's stdin when the owner's attach
+            # connection drops (the owner closed it, or died): the helper ends.
+            "StdinOnce": True,
             "Tty": False,
             "NetworkDisabled": True,
             "HostConfig": {
@@ -127,6 +160,9 @@ class SandboxSettings:
                 "Init": True,
                 "Privileged": False,
                 "RestartPolicy": {"Name": "no"},
+                # A stopped container removes itself: nothing of a dead owner
+                # is needed for it to go.
+                "AutoRemove": True,
                 "LogConfig": {"Type": "none", "Config": {}},
             },
         }
@@ -163,7 +199,8 @@ async def remove_run_containers(
 ) -> CleanupReport:
     """Force-remove every container labelled with ``run_id`` and confirm it.
 
-    Runs shielded from cancellation and bounded by ``timeout_s``.
+    Runs shielded from cancellation and bounded by ``timeout_s``. A container the
+    engine is already removing (it removes itself once stopped) is waited for.
 
     Args:
         docker: An open aiodocker client.
@@ -184,29 +221,40 @@ async def remove_run_containers(
             )
             ids = {*known, *(container.id for container in listed)}
             suspected = max(suspected, len(ids))
-            for container_id in sorted(ids):
-                try:
-                    await docker.containers.container(container_id).delete(
-                        force=True, v=True
-                    )
-                except DockerError as exc:
-                    if exc.status != 404:
-                        raise
+            await _delete(docker, sorted(ids))
             left = await docker.containers.list(
                 all="true", filters=_label_filter(run_id)
             )
+            # A container that stops itself (stdin EOF, AutoRemove) passes through
+            # "exited" before "removing": ask again until none is listed.
+            while left:
+                suspected = max(suspected, len(left))
+                await anyio.sleep(_REMOVAL_POLL_S)
+                await _delete(docker, [c.id for c in left if c["State"] != "removing"])
+                left = await docker.containers.list(
+                    all="true", filters=_label_filter(run_id)
+                )
         except DockerError:
             return CleanupReport(
                 status="unresolved", reason="cleanup_failed", unresolved=suspected
-            )
-        if left:
-            return CleanupReport(
-                status="unresolved", reason="cleanup_unconfirmed", unresolved=len(left)
             )
         return CleanupReport(status="complete")
     return CleanupReport(
         status="unresolved", reason="cleanup_timeout", unresolved=suspected
     )
+
+
+async def _delete(docker: Docker, container_ids: list[str]) -> None:
+    """Force-remove containers; one already gone or removing itself is fine."""
+    from aiodocker import DockerError
+
+    for container_id in container_ids:
+        try:
+            await docker.containers.container(container_id).delete(force=True, v=True)
+        except DockerError as exc:
+            # 404: gone; 409: already removing itself (AutoRemove).
+            if exc.status not in (404, 409):
+                raise
 
 
 def docker_error_type() -> type[Exception]:
@@ -235,7 +283,8 @@ async def open_engine(url: str | None, image: str) -> Docker:
         docker = aiodocker.Docker(url=url)
     except (ValueError, OSError, aiodocker.DockerError) as exc:
         raise UnsupportedError(
-            f"no Docker Engine is reachable for the sandbox ({exc}). {INSTALL_HINT}",
+            f"no Docker Engine is reachable for the sandbox ({exc}). "
+            + install_hint(image),
             reason="sandbox_engine_unreachable",
         ) from exc
     try:
@@ -244,7 +293,7 @@ async def open_engine(url: str | None, image: str) -> Docker:
         except (OSError, aiodocker.DockerError) as exc:
             raise UnsupportedError(
                 f"the Docker Engine does not answer ({exc}). "
-                f"Start it (e.g. `bash scripts/ci-docker.sh`). {INSTALL_HINT}",
+                "Start it (e.g. `bash scripts/ci-docker.sh`). " + install_hint(image),
                 reason="sandbox_engine_unreachable",
             ) from exc
         try:
@@ -256,7 +305,7 @@ async def open_engine(url: str | None, image: str) -> Docker:
                     reason="sandbox_engine_error",
                 ) from exc
             raise UnsupportedError(
-                f"the sandbox image {image!r} is not installed. {INSTALL_HINT}",
+                "the sandbox image is not installed. " + install_hint(image),
                 reason="sandbox_image_missing",
             ) from exc
     except BaseException:

@@ -122,16 +122,6 @@ class SimulatedEnvironment:
         self._check_open()
         return self._map.files()
 
-    async def restore(self, files: Mapping[str, str]) -> None:
-        """Replace every file with ``files``; nothing changes if one breaks a rule.
-
-        Raises:
-            FileOperationError: A path or size in ``files`` breaks the rules.
-        """
-        await anyio.lowlevel.checkpoint()
-        self._check_open()
-        self._map = FileMap.from_files(files)
-
     async def close(self) -> CleanupReport:
         """Drop the files; idempotent, always ``complete``."""
         self._closed = True

@@ -12,7 +12,6 @@
 #   W PATH N          write a file; the header is followed by exactly N bytes of
 #                     base64 content (no newline)  -> OK
 #   D PATH            delete a file                 -> OK
-#   C                 delete every file             -> OK
 # Every answer is one line. A refusal is `ERR <reason>`, reason being one of
 # not_found invalid_path is_directory not_a_directory environment_full. Anything
 # else is a protocol error: the helper answers `ERR protocol` and exits.
@@ -154,13 +153,6 @@ op_delete() {
     fi
 }
 
-op_clear() {
-    for entry in * .[!.]* ..?*; do
-        if [ -e "$entry" ] || [ -L "$entry" ]; then rm -rf -- "./$entry"; fi
-    done
-    ok
-}
-
 while read -r op first second; do
     case $op in
         P) ok ;;
@@ -168,7 +160,6 @@ while read -r op first second; do
         L) op_list "$first" ;;
         W) op_write "$first" "$second" ;;
         D) op_delete "$first" ;;
-        C) op_clear ;;
         *) fatal ;;
     esac
 done

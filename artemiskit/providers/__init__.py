@@ -1,7 +1,10 @@
-"""Model providers: the OpenAI-compatible client and the transport digest.
+"""Model providers: the registry of provider types and the built-in ones.
 
-`OpenAIClient` is loaded on first access, so ``import artemiskit.providers`` (and
-``import artemiskit``) never imports httpx.
+``openai`` drives any OpenAI-compatible chat endpoint (`OpenAIClient`, loaded on
+first access, so ``import artemiskit.providers`` never imports httpx); ``scripted``
+replays a script offline (`ScriptedTarget`). Register your own type with
+`register_provider`, or install it under the entry-point group
+``artemiskit.providers``.
 """
 
 from __future__ import annotations
@@ -9,11 +12,42 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from artemiskit.providers._digest import transport_digest
+from artemiskit.providers._registry import (
+    ENTRY_POINT_GROUP,
+    ProviderBuilder,
+    ProviderRequest,
+    ProviderTarget,
+    create_provider_target,
+    load_provider_entry_points,
+    provider_types,
+    register_provider,
+)
+from artemiskit.providers._scripted import (
+    ScriptedTarget,
+    ScriptEntry,
+    load_script,
+    parse_script,
+)
 
 if TYPE_CHECKING:
     from artemiskit.providers._openai import OpenAIClient
 
-__all__ = ["OpenAIClient", "transport_digest"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "OpenAIClient",
+    "ProviderBuilder",
+    "ProviderRequest",
+    "ProviderTarget",
+    "ScriptEntry",
+    "ScriptedTarget",
+    "create_provider_target",
+    "load_provider_entry_points",
+    "load_script",
+    "parse_script",
+    "provider_types",
+    "register_provider",
+    "transport_digest",
+]
 
 
 def __getattr__(name: str) -> object:

@@ -168,9 +168,7 @@ class OpenAIClient:
         if self._closed:
             raise TargetError("the OpenAI-compatible client is closed")
         try:
-            content = json.dumps(
-                encode_chat_request(request), ensure_ascii=False, allow_nan=False
-            ).encode("utf-8")
+            content = _json_body(encode_chat_request(request))
         except (TypeError, ValueError) as exc:
             raise TargetError(
                 "the model request cannot be encoded as JSON (a non-finite number "
@@ -268,6 +266,20 @@ class OpenAIClient:
             f"the model provider at {self._endpoint} rejected the request ({detail})",
             reason="provider_http_error",
         )
+
+
+def _json_body(body: dict[str, object]) -> bytes:
+    """The request body as UTF-8 JSON.
+
+    A conversation may echo a model's lone surrogate (in the arguments of a
+    denied tool call), which UTF-8 cannot carry: then the body is sent with
+    every non-ASCII character escaped, exactly as the model's JSON had it.
+    """
+    text = json.dumps(body, ensure_ascii=False, allow_nan=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(body, allow_nan=False).encode("ascii")
 
 
 async def _read_bounded(response: httpx.Response, limit: int) -> bytes | None:

@@ -25,6 +25,12 @@ from artemiskit.records._record import (
     ToolSummary,
     WorkflowInfo,
 )
+from artemiskit.records._verification import (
+    RequirementResult,
+    StateChange,
+    TaskVerification,
+    Verdict,
+)
 
 __all__ = [
     "BudgetInfo",
@@ -43,9 +49,13 @@ __all__ = [
     "RECORD_SCHEMA",
     "RECORD_SCHEMA_VERSION",
     "RecoveryInfo",
+    "RequirementResult",
+    "StateChange",
     "StateChangeInfo",
     "TargetInfo",
+    "TaskVerification",
     "ToolSummary",
+    "Verdict",
     "WorkflowInfo",
     "record_from_dict",
     "record_schema",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
 
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
 from artemiskit._errors import WorkflowError
 from artemiskit.records._record import (
     RECORD_SCHEMA,
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["record_from_dict", "record_schema", "record_to_dict"]
 
 _SCHEMA_FILES = {
+    0: "workflow-record.v0.schema.json",
     1: "workflow-record.v1.schema.json",
     2: "workflow-record.v2.schema.json",
 }
@@ -68,7 +69,8 @@ def record_from_dict(data: Mapping[str, Any]) -> ExecutionRecord:
             "not an ArtemisKit workflow record", reason="not_a_workflow_record"
         )
     version = data.get("schema_version")
-    if not isinstance(version, int) or version not in _SCHEMA_FILES:
+    # bool is an int in Python; `true` is no schema version.
+    if type(version) is not int or version not in _SCHEMA_FILES:
         raise WorkflowError(
             "unknown workflow record schema_version", reason="unknown_record_version"
         )
@@ -83,19 +85,58 @@ def record_from_dict(data: Mapping[str, Any]) -> ExecutionRecord:
 
 
 def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
-    """Bring a valid record of an older version to the current shape."""
-    if version == 1:
-        # Version 1 predates checkpoints: a fresh, non-checkpointed attempt.
+    """Bring a valid record of an older version to the current shape, step by step."""
+    if version == 0:
+        # The 0.6.1 shape predates task verification, explicit judges and declared
+        # faults: nothing was verified, no judge was configured, no fault declared.
         data = {
             **data,
-            "schema_version": RECORD_SCHEMA_VERSION,
-            "recovery": {
-                "checkpointing": False,
-                "attempt_number": 1,
-                "resumed_from_attempt": None,
-                "checkpoint_status": "none",
-                "resumable": False,
-                "pause_after_actions": None,
+            "task_verification": {
+                "status": "unavailable",
+                "reason": "predates_task_verification",
+                "requirements": [],
             },
+            "judge": _NO_JUDGE,
+            "faults": _NO_FAULTS,
         }
-    return data
+        version = 1
+    if version == 1:
+        # Version 1 predates checkpoints: a fresh, non-checkpointed attempt.
+        data = {**data, "recovery": _NOT_CHECKPOINTED}
+    return {**data, "schema_version": RECORD_SCHEMA_VERSION}
+
+
+_NO_FAULTS: dict[str, Any] = {
+    "declared": 0,
+    "injected": 0,
+    "unconsumed": 0,
+    "by_kind": {},
+    "max_attempts": 1,
+    "retries": 0,
+    "recovered_calls": 0,
+    "exhausted_calls": 0,
+    "attempts_per_call": {},
+}
+
+_NO_JUDGE: dict[str, Any] = {
+    "configured": False,
+    "provider": None,
+    "model": None,
+    "transport_digest": None,
+    "max_requests": None,
+    "max_tokens": None,
+    "timeout_ms": None,
+    "requests": 0,
+    "input_tokens": 0,
+    "output_tokens": 0,
+    "usage_measurement": "complete",
+}
+
+_NOT_CHECKPOINTED: dict[str, Any] = {
+    "checkpointing": False,
+    "attempt_number": 1,
+    "resumed_from_attempt": None,
+    "checkpoint_status": "none",
+    "resumable": False,
+    "pause_after_actions": None,
+}

@@ -11,8 +11,7 @@ from typing import Literal
 
 import attrs
 
-from artemiskit.engine._outcomes import TaskVerification
-from artemiskit.engine._state import StateChange
+from artemiskit.records._verification import StateChange, TaskVerification
 
 __all__ = [
     "BudgetInfo",

@@ -1,4 +1,4 @@
-"""Agent targets: the protocols the engine drives, and the offline scripted target."""
+"""Agent targets: the protocols the engine drives (providers implement them)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from artemiskit.targets._protocol import (
     Message,
     ModelClient,
     ModelRequest,
+    ResumableTarget,
     TargetRequest,
     TargetResponse,
     ToolCall,
@@ -20,6 +21,7 @@ __all__ = [
     "Message",
     "ModelClient",
     "ModelRequest",
+    "ResumableTarget",
     "TargetRequest",
     "TargetResponse",
     "ToolCall",

@@ -2,7 +2,8 @@
 
 Everything here is plain attrs data so that a conversation can be checkpointed and
 replayed into any target. Tool-call arguments stay the JSON text the model produced,
-so that the engine validates the *original* arguments.
+so that the engine validates the *original* arguments. Reprs show roles, ids, tool
+names and counts, never text or arguments.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ __all__ = [
     "Message",
     "ModelClient",
     "ModelRequest",
+    "ResumableTarget",
     "TargetRequest",
     "TargetResponse",
     "ToolCall",
@@ -26,7 +28,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class ToolCall:
     """One tool call the model asked for.
 
@@ -40,8 +42,11 @@ class ToolCall:
     name: str
     arguments: str
 
+    def __repr__(self) -> str:
+        return f"ToolCall(id={self.id!r}, name={self.name!r})"
 
-@attrs.frozen(kw_only=True)
+
+@attrs.frozen(kw_only=True, repr=False)
 class Message:
     """One conversation message.
 
@@ -58,6 +63,14 @@ class Message:
     tool_calls: tuple[ToolCall, ...] = ()
     tool_call_id: str | None = None
     is_error: bool = False
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self.tool_calls:
+            extra += f", tool_calls={self.tool_calls!r}"
+        if self.role == "tool":
+            extra += f", tool_call_id={self.tool_call_id!r}, is_error={self.is_error}"
+        return f"Message(role={self.role!r}{extra})"
 
 
 @attrs.frozen(kw_only=True)
@@ -77,7 +90,7 @@ class ToolDefinition:
     input_schema: Mapping[str, Any]
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class TargetRequest:
     """What the engine hands an `AgentTarget` for one model invocation.
 
@@ -93,8 +106,15 @@ class TargetRequest:
     tools: tuple[ToolDefinition, ...]
     max_output_tokens: int | None = None
 
+    def __repr__(self) -> str:
+        return (
+            f"TargetRequest(messages={len(self.messages)}, "
+            f"tools={_tool_names(self.tools)!r}, "
+            f"max_output_tokens={self.max_output_tokens!r})"
+        )
 
-@attrs.frozen(kw_only=True)
+
+@attrs.frozen(kw_only=True, repr=False)
 class TargetResponse:
     """One answer of the target.
 
@@ -108,6 +128,12 @@ class TargetResponse:
     text: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"TargetResponse(text={'<hidden>' if self.text else None}, "
+            f"tool_calls={self.tool_calls!r}, usage={self.usage!r})"
+        )
 
 
 @runtime_checkable
@@ -129,7 +155,21 @@ class AgentTarget(Protocol):
         ...
 
 
-@attrs.frozen(kw_only=True)
+@runtime_checkable
+class ResumableTarget(AgentTarget, Protocol):
+    """A target whose answers depend on how many requests the run already made.
+
+    When a paused run resumes in a new session, the engine tells such a target
+    how many model requests the earlier attempts made, before the first new one
+    (the offline scripted target continues its script there).
+    """
+
+    def resume_after(self, model_requests: int) -> None:
+        """Continue as if ``model_requests`` requests had already been answered."""
+        ...
+
+
+@attrs.frozen(kw_only=True, repr=False)
 class ModelRequest:
     """A provider-level chat request: the target request plus model settings."""
 
@@ -140,6 +180,17 @@ class ModelRequest:
     temperature: float | None = None
     top_p: float | None = None
     seed: int | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"ModelRequest(model={self.model!r}, messages={len(self.messages)}, "
+            f"tools={_tool_names(self.tools)!r}, "
+            f"max_output_tokens={self.max_output_tokens!r})"
+        )
+
+
+def _tool_names(tools: tuple[ToolDefinition, ...]) -> tuple[str, ...]:
+    return tuple(tool.name for tool in tools)
 
 
 @runtime_checkable

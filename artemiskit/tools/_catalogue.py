@@ -1,98 +1,112 @@
-"""The built-in tool catalogue (SPEC 3.1): names, kinds, allow keys and JSON Schemas.
+"""The tool catalogue: the built-in tools of SPEC 3.1 plus any the host registers.
 
-The table lives in ``catalogue.json`` beside this module so that editors and other
-languages can read it too; it is loaded once and each schema is compiled once.
+The built-in list is assembled from the family modules; each tool is whole there.
 """
 
 from __future__ import annotations
 
-import functools
-import json
-from collections.abc import Callable, Mapping
-from importlib import resources
-from typing import Any, Literal
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
-import attrs
-import fastjsonschema
+from artemiskit._common._digests import json_digest
+from artemiskit._errors import ToolDefinitionError
+from artemiskit.tools._documents import DOCUMENT_TOOLS
+from artemiskit.tools._files import FILE_TOOLS
+from artemiskit.tools._messages import MESSAGE_TOOLS
+from artemiskit.tools._records import RECORD_TOOLS
+from artemiskit.tools._tool import Tool
 
-__all__ = ["CATALOGUE", "ToolSpec", "schema_problem"]
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = [
+    "BUILTIN_CATALOGUE",
+    "BUILTIN_TOOLS",
+    "CATALOGUE",
+    "Catalogue",
+    "catalogue_with",
+    "schema_problem",
+]
+
+#: The built-in tools of SPEC 3.1, in catalogue order.
+BUILTIN_TOOLS: tuple[Tool, ...] = (
+    *FILE_TOOLS,
+    *DOCUMENT_TOOLS,
+    *RECORD_TOOLS,
+    *MESSAGE_TOOLS,
+)
 
 
-@attrs.frozen(kw_only=True)
-class ToolSpec:
-    """One catalogue tool as the model and the policy see it.
+class Catalogue(Mapping[str, Tool]):
+    """The tools a run may declare, by name: the built-ins and registered ones."""
 
-    Attributes:
-        name: The tool name a workflow declares.
-        kind: ``read`` tools never change state; ``write`` tools do.
-        family: The catalogue module that implements it.
-        description: What the model is told the tool does.
-        allow_required: ``allow`` keys a declaration must give.
-        allow_optional: ``allow`` keys a declaration may also give.
-        input_schema: JSON Schema of the arguments.
-        output_schema: JSON Schema of a successful result.
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self._tools: dict[str, Tool] = {}
+        for tool in tools:
+            if not isinstance(tool, Tool):
+                raise ToolDefinitionError(
+                    f"not a Tool: {type(tool).__name__}", reason="invalid_tool"
+                )
+            if tool.name in self._tools:
+                raise ToolDefinitionError(
+                    f"tool {tool.name!r} is already in the catalogue; a tool cannot "
+                    "replace another (built-in names are reserved)",
+                    reason="tool_name_clash",
+                )
+            self._tools[tool.name] = tool
+
+    # A catalogue is an identity: schemas compiled for it are cached by it.
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __getitem__(self, name: str) -> Tool:
+        return self._tools[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __repr__(self) -> str:
+        return f"Catalogue({len(self._tools)} tools)"
+
+    def digest(self, names: Iterable[str]) -> str:
+        """The digest of the named tools' declarations (handlers excluded)."""
+        return json_digest([self._tools[n].declaration() for n in sorted(set(names))])
+
+
+BUILTIN_CATALOGUE = Catalogue(BUILTIN_TOOLS)
+#: The built-in catalogue by name (kept for readers of the former table).
+CATALOGUE: Mapping[str, Tool] = BUILTIN_CATALOGUE
+
+
+def catalogue_with(tools: Sequence[Tool] | Catalogue | None) -> Catalogue:
+    """The built-in catalogue plus ``tools``.
+
+    Args:
+        tools: User-defined tools (or a catalogue already built); ``None`` or empty
+            for the built-ins only.
+
+    Raises:
+        ToolDefinitionError: An entry is not a `Tool`, or two tools share a name
+            (including a built-in name).
     """
-
-    name: str
-    kind: Literal["read", "write"]
-    family: str
-    description: str
-    allow_required: tuple[str, ...]
-    allow_optional: tuple[str, ...]
-    input_schema: Mapping[str, Any]
-    output_schema: Mapping[str, Any]
-
-    @property
-    def allow_keys(self) -> tuple[str, ...]:
-        """Every ``allow`` key this tool understands."""
-        return self.allow_required + self.allow_optional
-
-
-def _load() -> dict[str, ToolSpec]:
-    raw = json.loads(
-        resources.files(__package__).joinpath("catalogue.json").read_text("utf-8")
-    )
-    return {
-        name: ToolSpec(
-            name=name,
-            kind=entry["kind"],
-            family=entry["family"],
-            description=entry["description"],
-            allow_required=tuple(entry["allow_required"]),
-            allow_optional=tuple(entry["allow_optional"]),
-            input_schema=entry["input"],
-            output_schema=entry["output"],
+    if isinstance(tools, Catalogue):
+        return tools
+    if not tools:
+        return BUILTIN_CATALOGUE
+    if isinstance(tools, (str, bytes, Mapping)):
+        raise ToolDefinitionError(
+            "tools must be a sequence of Tool objects", reason="invalid_tool"
         )
-        for name, entry in raw["tools"].items()
-    }
-
-
-CATALOGUE: Mapping[str, ToolSpec] = _load()
-
-
-@functools.cache
-def _validator(tool: str, which: Literal["input", "output"]) -> Callable[[Any], Any]:
-    spec = CATALOGUE[tool]
-    schema = spec.input_schema if which == "input" else spec.output_schema
-    return fastjsonschema.compile(dict(schema))
+    return Catalogue((*BUILTIN_TOOLS, *tools))
 
 
 def schema_problem(
     tool: str, which: Literal["input", "output"], value: Any
 ) -> str | None:
-    """Check a tool's arguments or result against its schema.
-
-    Args:
-        tool: A catalogue tool name.
-        which: ``input`` for arguments, ``output`` for a result.
-        value: The decoded JSON value.
-
-    Returns:
-        ``None`` when the value conforms, else a one-line description that names
-        the offending key but never repeats the value.
-    """
-    try:
-        _validator(tool, which)(value)
-    except fastjsonschema.JsonSchemaValueException as exc:
-        return f"{exc.rule} rule broken at {exc.name}"
-    return None
+    """Check a built-in tool's arguments or result against its schema."""
+    return CATALOGUE[tool].schema_problem(which, value)

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from artemiskit.tools._allow import matches_any
-from artemiskit.tools._base import Handler, ToolContext, ToolFailure, ToolResult
+from artemiskit.tools._tool import (
+    Tool,
+    ToolContext,
+    ToolFailure,
+    ToolResource,
+    ToolResult,
+    matches_any,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["DOCUMENT_HANDLERS"]
+__all__ = ["DOCUMENT_TOOLS"]
+
+_ID: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 256}
 
 
 async def read_document(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
@@ -30,7 +38,7 @@ async def search_documents(args: Mapping[str, Any], ctx: ToolContext) -> ToolRes
     limit = int(args.get("limit", 10))
     results: list[dict[str, str]] = []
     for doc_id in sorted(ctx.local.documents):
-        if not matches_any(ctx.allow.ids, doc_id):
+        if not matches_any(ctx.allow.get("ids"), doc_id):
             continue
         document = ctx.local.documents[doc_id]
         haystack = f"{document.title}\n{document.content}".casefold()
@@ -41,7 +49,64 @@ async def search_documents(args: Mapping[str, Any], ctx: ToolContext) -> ToolRes
     return ToolResult(output={"results": results})
 
 
-DOCUMENT_HANDLERS: dict[str, Handler] = {
-    "read_document": read_document,
-    "search_documents": search_documents,
-}
+DOCUMENT_TOOLS: tuple[Tool, ...] = (
+    Tool(
+        name="read_document",
+        description="Read a document by id.",
+        input_schema={
+            "type": "object",
+            "properties": {"id": _ID},
+            "required": ["id"],
+            "additionalProperties": False,
+        },
+        output_schema={
+            "type": "object",
+            "properties": {
+                "id": _ID,
+                "title": {"type": "string"},
+                "content": {"type": "string"},
+            },
+            "required": ["id", "title", "content"],
+            "additionalProperties": False,
+        },
+        effect="read",
+        handler=read_document,
+        resource=ToolResource(key="ids", argument="id", denial="id_not_allowed"),
+    ),
+    Tool(
+        name="search_documents",
+        description=(
+            "Search documents by words in their title or content; only allowed ids "
+            "are returned."
+        ),
+        input_schema={
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "minLength": 1, "maxLength": 1024},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+            },
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+        output_schema={
+            "type": "object",
+            "properties": {
+                "results": {
+                    "type": "array",
+                    "maxItems": 50,
+                    "items": {
+                        "type": "object",
+                        "properties": {"id": _ID, "title": {"type": "string"}},
+                        "required": ["id", "title"],
+                        "additionalProperties": False,
+                    },
+                }
+            },
+            "required": ["results"],
+            "additionalProperties": False,
+        },
+        effect="read",
+        handler=search_documents,
+        resource=ToolResource(key="ids"),
+    ),
+)

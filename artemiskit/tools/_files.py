@@ -4,16 +4,59 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._paths import normalize_path, path_problem
 from artemiskit._errors import FileOperationError
-from artemiskit._paths import normalize_path
-from artemiskit.engine._state import StateChange
-from artemiskit.tools._allow import matches_any
-from artemiskit.tools._base import Handler, ToolContext, ToolFailure, ToolResult, digest
+from artemiskit.tools._tool import (
+    Allow,
+    Tool,
+    ToolChange,
+    ToolContext,
+    ToolFailure,
+    ToolResource,
+    ToolResult,
+    digest,
+    matches_any,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["FILE_HANDLERS"]
+__all__ = ["FILE_TOOLS"]
+
+_PATH: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 512}
+
+
+def _object(properties: dict[str, Any], *required: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(required),
+        "additionalProperties": False,
+    }
+
+
+def _normalized(path: str) -> str:
+    return "/".join(s for s in path.split("/") if s not in ("", "."))
+
+
+def path_allowed(allow: Allow, arguments: Mapping[str, Any]) -> str | None:
+    """A file tool's allow rule: a valid path that one of ``paths`` matches."""
+    path = arguments["path"]
+    if path_problem(path) is not None:
+        return "invalid_path"
+    return (
+        None
+        if matches_any(allow.get("paths"), _normalized(path))
+        else ("path_not_allowed")
+    )
+
+
+def _directory_valid(allow: Allow, arguments: Mapping[str, Any]) -> str | None:
+    """A listing is filtered, not denied; only its directory must be a valid path."""
+    directory = arguments.get("directory")
+    if isinstance(directory, str) and directory not in ("", ".", "./"):
+        return "invalid_path" if path_problem(directory) is not None else None
+    return None
 
 
 async def _read_or_none(ctx: ToolContext, path: str) -> str | None:
@@ -46,7 +89,7 @@ async def list_files(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         files = await ctx.environment.list_files(directory)
     except FileOperationError as exc:
         raise ToolFailure(exc.reason, exc.message) from exc
-    visible = [f for f in files if matches_any(ctx.allow.paths, f)]
+    visible = [f for f in files if matches_any(ctx.allow.get("paths"), f)]
     return ToolResult(output={"files": visible})
 
 
@@ -59,10 +102,22 @@ async def write_file(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         await ctx.environment.write_file(path, content)
     except FileOperationError as exc:
         raise ToolFailure(exc.reason, exc.message) from exc
-    change = StateChange(
-        tool="write_file", resource="file", before=digest(before), after=digest(content)
-    )
+    change = ToolChange(resource="file", before=digest(before), after=digest(content))
     size = len(content.encode("utf-8"))
+    return ToolResult(output={"path": path, "size": size}, change=change)
+
+
+async def append_file(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+    """Append text to a file, creating it when missing."""
+    path = normalize_path(args["path"])
+    try:
+        before = await _read_or_none(ctx, path)
+        after = (before or "") + args["content"]
+        await ctx.environment.write_file(path, after)
+    except FileOperationError as exc:
+        raise ToolFailure(exc.reason, exc.message) from exc
+    change = ToolChange(resource="file", before=digest(before), after=digest(after))
+    size = len(after.encode("utf-8"))
     return ToolResult(output={"path": path, "size": size}, change=change)
 
 
@@ -74,15 +129,76 @@ async def delete_file(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         await ctx.environment.delete_file(path)
     except FileOperationError as exc:
         raise ToolFailure(exc.reason, exc.message) from exc
-    change = StateChange(
-        tool="delete_file", resource="file", before=digest(before), after=None
-    )
+    change = ToolChange(resource="file", before=digest(before), after=None)
     return ToolResult(output={"path": path, "deleted": True}, change=change)
 
 
-FILE_HANDLERS: dict[str, Handler] = {
-    "read_file": read_file,
-    "list_files": list_files,
-    "write_file": write_file,
-    "delete_file": delete_file,
-}
+_PATHS = ToolResource(key="paths")
+
+FILE_TOOLS: tuple[Tool, ...] = (
+    Tool(
+        name="read_file",
+        description="Read a text file of the environment.",
+        input_schema=_object({"path": _PATH}, "path"),
+        output_schema=_object(
+            {"path": _PATH, "content": {"type": "string"}}, "path", "content"
+        ),
+        effect="read",
+        handler=read_file,
+        resource=_PATHS,
+        allow_rule=path_allowed,
+    ),
+    Tool(
+        name="list_files",
+        description=(
+            "List the files of the environment, optionally under one directory; "
+            "only allowed paths are shown."
+        ),
+        input_schema=_object({"directory": _PATH}),
+        output_schema=_object({"files": {"type": "array", "items": _PATH}}, "files"),
+        effect="read",
+        handler=list_files,
+        resource=_PATHS,
+        allow_rule=_directory_valid,
+    ),
+    Tool(
+        name="write_file",
+        description="Create or replace a text file.",
+        input_schema=_object(
+            {"path": _PATH, "content": {"type": "string"}}, "path", "content"
+        ),
+        output_schema=_object(
+            {"path": _PATH, "size": {"type": "integer", "minimum": 0}}, "path", "size"
+        ),
+        effect="write",
+        handler=write_file,
+        resource=_PATHS,
+        allow_rule=path_allowed,
+    ),
+    Tool(
+        name="append_file",
+        description="Append text to a file, creating the file if it does not exist.",
+        input_schema=_object(
+            {"path": _PATH, "content": {"type": "string"}}, "path", "content"
+        ),
+        output_schema=_object(
+            {"path": _PATH, "size": {"type": "integer", "minimum": 0}}, "path", "size"
+        ),
+        effect="write",
+        handler=append_file,
+        resource=_PATHS,
+        allow_rule=path_allowed,
+    ),
+    Tool(
+        name="delete_file",
+        description="Delete a file.",
+        input_schema=_object({"path": _PATH}, "path"),
+        output_schema=_object(
+            {"path": _PATH, "deleted": {"const": True}}, "path", "deleted"
+        ),
+        effect="write",
+        handler=delete_file,
+        resource=_PATHS,
+        allow_rule=path_allowed,
+    ),
+)

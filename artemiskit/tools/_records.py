@@ -6,13 +6,45 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit.engine._state import StateChange
-from artemiskit.tools._base import Handler, ToolContext, ToolFailure, ToolResult, digest
+from artemiskit.tools._tool import (
+    Allow,
+    Tool,
+    ToolChange,
+    ToolContext,
+    ToolFailure,
+    ToolResource,
+    ToolResult,
+    digest,
+    matches_any,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["RECORD_HANDLERS"]
+__all__ = ["RECORD_TOOLS"]
+
+_NAME: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 256}
+_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {"table": _NAME, "id": _NAME, "fields": {"type": "object"}},
+    "required": ["table", "id", "fields"],
+    "additionalProperties": False,
+}
+
+
+def record_allowed(allow: Allow, arguments: Mapping[str, Any]) -> str | None:
+    """The table must match ``tables``; ``ids`` and ``fields``, when given, too."""
+    if not matches_any(allow.get("tables"), arguments["table"]):
+        return "table_not_allowed"
+    ids = allow.get("ids")
+    if ids is not None and not matches_any(ids, arguments["id"]):
+        return "id_not_allowed"
+    fields = allow.get("fields")
+    if fields is not None and "fields" in arguments:
+        for field in arguments["fields"]:
+            if not matches_any(fields, field):
+                return "field_not_allowed"
+    return None
 
 
 async def get_record(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
@@ -31,12 +63,7 @@ async def update_record(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult
     after = {**(before or {}), **dict(args["fields"])}
     records = {name: dict(rows) for name, rows in ctx.local.records.items()}
     records.setdefault(table, {})[record_id] = after
-    change = StateChange(
-        tool="update_record",
-        resource="record",
-        before=digest(before),
-        after=digest(after),
-    )
+    change = ToolChange(resource="record", before=digest(before), after=digest(after))
     return ToolResult(
         output={"table": table, "id": record_id, "fields": dict(after)},
         local=attrs.evolve(ctx.local, records=records),
@@ -44,7 +71,50 @@ async def update_record(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult
     )
 
 
-RECORD_HANDLERS: dict[str, Handler] = {
-    "get_record": get_record,
-    "update_record": update_record,
-}
+_TABLES = ToolResource(key="tables", argument="table", denial="table_not_allowed")
+
+RECORD_TOOLS: tuple[Tool, ...] = (
+    Tool(
+        name="get_record",
+        description="Read one record of a table.",
+        input_schema={
+            "type": "object",
+            "properties": {"table": _NAME, "id": _NAME},
+            "required": ["table", "id"],
+            "additionalProperties": False,
+        },
+        output_schema=_OUTPUT,
+        effect="read",
+        handler=get_record,
+        resource=_TABLES,
+        optional_allow=("ids",),
+        allow_rule=record_allowed,
+    ),
+    Tool(
+        name="update_record",
+        description=(
+            "Set fields of one record (creating the record if it does not exist)."
+        ),
+        input_schema={
+            "type": "object",
+            "properties": {
+                "table": _NAME,
+                "id": _NAME,
+                "fields": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "maxProperties": 64,
+                    "propertyNames": {"minLength": 1, "maxLength": 128},
+                },
+            },
+            "required": ["table", "id", "fields"],
+            "additionalProperties": False,
+        },
+        output_schema=_OUTPUT,
+        effect="write",
+        handler=update_record,
+        resource=_TABLES,
+        optional_allow=("ids", "fields"),
+        allow_rule=record_allowed,
+    ),
+)

@@ -6,6 +6,7 @@ inline errors; `load_agent_workflow` applies the same schema plus the semantic c
 
 from __future__ import annotations
 
+from artemiskit._common._yaml import YamlDocument, parse_yaml
 from artemiskit.workflow._fixture import (
     FixtureContents,
     load_fixture_state,
@@ -45,7 +46,6 @@ from artemiskit.workflow._model import (
     Turn,
     Workflow,
 )
-from artemiskit.workflow._yaml import YamlDocument, parse_yaml
 
 __all__ = [
     "Budgets",

@@ -13,7 +13,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from artemiskit._limits import (
+from artemiskit._common._glob import glob_syntax_problem
+from artemiskit._common._limits import (
     MAX_ARGUMENT_STRING_BYTES,
     MAX_CONFLICTING_CONTENT_BYTES,
     MAX_ENVIRONMENT_BYTES,
@@ -22,13 +23,18 @@ from artemiskit._limits import (
     MAX_PATH_BYTES,
     MAX_RETRY_ATTEMPTS,
 )
-from artemiskit._paths import normalize_path, path_problem
-from artemiskit.tools import CATALOGUE
-from artemiskit.tools._catalogue import schema_problem
-from artemiskit.workflow._yaml import KeyPath, YamlDocument
+from artemiskit._common._paths import (
+    normalize_path,
+    path_problem,
+    script_reference_problem,
+)
+from artemiskit._common._yaml import KeyPath, YamlDocument
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from artemiskit._errors import Problem
+    from artemiskit.tools._tool import Tool
 
 __all__ = [
     "FIXTURE_SUFFIXES",
@@ -49,7 +55,15 @@ READ_ONLY_FAULT_KINDS = frozenset(
 _CONFLICTING_TOOLS = ("read_file", "read_document")
 _FIXTURE_FAULT_KINDS = ("stale_read", "incomplete_read")
 #: Top-level keys of the final state that ``state:`` outcomes may address.
-STATE_ROOTS = ("files", "documents", "records", "drafts", "approvals", "delegations")
+STATE_ROOTS = (
+    "files",
+    "documents",
+    "records",
+    "drafts",
+    "approvals",
+    "delegations",
+    "tools",
+)
 #: File name endings a fixture reference may have.
 FIXTURE_SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -78,8 +92,9 @@ def _encodable(text: str) -> bool:
 def glob_problem(pattern: str, *, is_path: bool) -> str | None:
     """Say why a resource glob is malformed, or return ``None``.
 
-    Globs use ``*`` (within one path segment), ``**`` (any number of segments, path
-    globs only, a whole segment), ``?`` and bracket classes ``[abc]`` / ``[!abc]``.
+    Globs use ``*`` and ``?`` (within one path segment), bracket classes ``[abc]``,
+    ``[a-z]``, ``[!abc]`` (never ``/``) and ``**`` (across segments; in path globs a
+    whole segment). ``artemiskit._common._glob`` has the exact rules.
 
     Args:
         pattern: The glob.
@@ -91,15 +106,9 @@ def glob_problem(pattern: str, *, is_path: bool) -> str | None:
         return "glob contains a control character"
     if _size(pattern) > MAX_PATH_BYTES:
         return f"glob is longer than {MAX_PATH_BYTES} bytes"
-    cursor = pattern.find("[")
-    while cursor >= 0:
-        start = (
-            cursor + 2 if pattern[cursor + 1 : cursor + 2] in ("!", "^") else cursor + 1
-        )
-        close = pattern.find("]", start + 1)
-        if close < 0:
-            return "glob has a '[' without a closing ']'"
-        cursor = pattern.find("[", close + 1)
+    problem = glob_syntax_problem(pattern)
+    if problem is not None:
+        return problem
     if is_path:
         problem = path_problem(pattern)
         if problem is not None:
@@ -109,13 +118,16 @@ def glob_problem(pattern: str, *, is_path: bool) -> str | None:
     return None
 
 
-def semantic_problems(data: Any, doc: YamlDocument, sound: Sound) -> list[Problem]:
+def semantic_problems(
+    data: Any, doc: YamlDocument, sound: Sound, catalogue: Mapping[str, Tool]
+) -> list[Problem]:
     """List every semantic problem of a workflow whose sections passed the schema.
 
     Args:
         data: The plain workflow data.
         doc: The parsed document, for positions.
         sound: Tells whether the schema found nothing wrong at or under a path.
+        catalogue: The tools the workflow may declare (their declarations only).
     """
     if not isinstance(data, dict):
         return []
@@ -124,14 +136,17 @@ def semantic_problems(data: Any, doc: YamlDocument, sound: Sound) -> list[Proble
     declared: set[str] | None = None
     if isinstance(tools, list):
         names = [t.get("name") for t in tools if isinstance(t, dict)]
-        declared = {n for n in names if isinstance(n, str) and n in CATALOGUE}
-        found += _tools(tools, doc, sound)
+        declared = {n for n in names if isinstance(n, str) and n in catalogue}
+        found += _tools(tools, doc, sound, catalogue)
+    target = data.get("target")
+    if isinstance(target, dict) and sound(("target",)):
+        found += _target(target, doc)
     if isinstance(data.get("environment"), dict):
         found += _environment(data["environment"], doc, sound)
     if isinstance(data.get("outcomes"), list):
         found += _outcomes(data["outcomes"], declared, doc, sound)
     if isinstance(data.get("faults"), list):
-        found += _faults(data["faults"], declared, doc, sound)
+        found += _faults(data["faults"], declared, doc, sound, catalogue)
     return found
 
 
@@ -183,7 +198,9 @@ def value_problems(
     return []
 
 
-def _tools(tools: list[Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
+def _tools(
+    tools: list[Any], doc: YamlDocument, sound: Sound, catalogue: Mapping[str, Tool]
+) -> list[Problem]:
     found: list[Problem] = []
     first: dict[str, int] = {}
     for index, tool in enumerate(tools):
@@ -196,7 +213,7 @@ def _tools(tools: list[Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
             found.append(doc.problem(message, (*here, "name")))
             continue
         first[name] = index
-        spec = CATALOGUE[name]
+        spec = catalogue[name]
         allow: dict[str, Any] = tool.get("allow", {})
         found.extend(
             doc.problem(f"is required for {name}", (*here, "allow", key))
@@ -211,16 +228,35 @@ def _tools(tools: list[Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
                 found.append(doc.problem(message, where, at_key=True))
                 continue
             for cursor, glob in enumerate(globs):
+                if not _encodable(glob):
+                    continue  # value_problems reports it
                 problem = glob_problem(glob, is_path=key == "paths")
                 if problem is not None:
                     found.append(doc.problem(problem, (*where, cursor)))
     return found
 
 
+def _target(target: dict[str, Any], doc: YamlDocument) -> list[Problem]:
+    """A ``scripted`` model names ``MODEL.script.yaml`` under the fixture root."""
+    if target["provider"] != "scripted" or not _encodable(target["model"]):
+        return []
+    problem = script_reference_problem(target["model"])
+    if problem is None:
+        return []
+    message = (
+        f"a scripted model names MODEL.script.yaml under the fixture root: {problem}"
+    )
+    return [doc.problem(message, ("target", "model"))]
+
+
 def _environment(env: dict[str, Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
     found: list[Problem] = []
     fixture = env.get("fixture")
-    if isinstance(fixture, str) and sound(("environment", "fixture")):
+    if (
+        isinstance(fixture, str)
+        and _encodable(fixture)
+        and sound(("environment", "fixture"))
+    ):
         problem = path_problem(fixture)
         if problem is None and not fixture.lower().endswith(FIXTURE_SUFFIXES):
             problem = "fixture must be a .json, .yaml or .yml file"
@@ -252,6 +288,8 @@ def check_environment_content(
     total = 0
     for path, content in files.items():
         where = (*base, "files", path)
+        if not _encodable(path):
+            continue  # value_problems reports it
         problem = path_problem(path)
         if problem is not None:
             found.append(doc.problem(problem, where, at_key=True))
@@ -333,7 +371,7 @@ def _file_outcome(
     outcome: dict[str, Any], here: KeyPath, doc: YamlDocument
 ) -> list[Problem]:
     found: list[Problem] = []
-    problem = path_problem(outcome["file"])
+    problem = path_problem(outcome["file"]) if _encodable(outcome["file"]) else None
     if problem is not None:
         found.append(doc.problem(problem, (*here, "file")))
     groups = [
@@ -363,7 +401,11 @@ def _file_outcome(
 
 
 def _faults(
-    faults: list[Any], declared: set[str] | None, doc: YamlDocument, sound: Sound
+    faults: list[Any],
+    declared: set[str] | None,
+    doc: YamlDocument,
+    sound: Sound,
+    catalogue: Mapping[str, Tool],
 ) -> list[Problem]:
     found = _unique_ids(faults, "faults", doc)
     per_occurrence: dict[tuple[str, int], int] = {}
@@ -376,7 +418,7 @@ def _faults(
             found.append(
                 doc.problem("names a tool that tools does not declare", (*here, "tool"))
             )
-        if kind in READ_ONLY_FAULT_KINDS and CATALOGUE[tool].kind != "read":
+        if kind in READ_ONLY_FAULT_KINDS and catalogue[tool].effect != "read":
             found.append(
                 doc.problem(f"{kind} applies only to read tools", (*here, "kind"))
             )
@@ -387,7 +429,7 @@ def _faults(
             found.append(
                 doc.problem("is allowed only for timeout faults", (*here, "timeout_ms"))
             )
-        found += _fault_payload(fault, here, doc)
+        found += _fault_payload(fault, here, doc, catalogue[tool])
         slot = (tool, fault["occurrence"])
         per_occurrence[slot] = per_occurrence.get(slot, 0) + 1
         if per_occurrence[slot] == MAX_RETRY_ATTEMPTS + 1:
@@ -400,7 +442,7 @@ def _faults(
 
 
 def _fault_payload(
-    fault: dict[str, Any], here: KeyPath, doc: YamlDocument
+    fault: dict[str, Any], here: KeyPath, doc: YamlDocument, spec: Tool
 ) -> list[Problem]:
     found: list[Problem] = []
     tool, kind = fault["tool"], fault["kind"]
@@ -408,8 +450,8 @@ def _fault_payload(
     if kind in _FIXTURE_FAULT_KINDS:
         if fixture is None:
             found.append(doc.problem(f"is required for {kind}", (*here, "fixture")))
-        elif CATALOGUE[tool].kind == "read":
-            problem = schema_problem(tool, "output", fixture)
+        elif spec.effect == "read":
+            problem = spec.schema_problem("output", fixture)
             if problem is not None:
                 message = f"does not satisfy the output schema of {tool}: {problem}"
                 found.append(doc.problem(message, (*here, "fixture")))

@@ -1,27 +1,31 @@
 """Referenced fixtures: extra files and state loaded from under a fixture root.
 
 A fixture is a JSON or YAML file ``{documents?, records?, files?}`` with the shapes of
-``environment.state`` and ``environment.files``. It is resolved one path component at
-a time from the fixture root with ``openat``-style calls: each component is checked
-with ``lstat`` and opened with ``O_NOFOLLOW``, so neither a ``..`` nor a symbolic link
-anywhere below the root can lead outside it. Offline validation never calls this.
+``environment.state`` and ``environment.files``. It is resolved below the fixture root
+by `read_file_below` (no ``..``, no symbolic link, regular files only). Offline
+validation never calls this.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import stat
 from typing import Any
 
-import anyio.to_thread
 import attrs
 import cattrs
 
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._limits import MAX_ENVIRONMENT_BYTES
+from artemiskit._common._paths import normalize_path, path_problem
+from artemiskit._common._reading import read_file_below
+from artemiskit._common._yaml import (
+    MAX_INTEGER_DIGITS,
+    YamlDocument,
+    format_path,
+    parse_yaml,
+)
 from artemiskit._errors import FixtureError, Problem, WorkflowError
-from artemiskit._limits import MAX_ENVIRONMENT_BYTES
-from artemiskit._paths import normalize_path, path_problem
 from artemiskit.workflow._checks import (
     FIXTURE_SUFFIXES,
     check_environment_content,
@@ -29,7 +33,6 @@ from artemiskit.workflow._checks import (
 )
 from artemiskit.workflow._loader import workflow_schema_checker
 from artemiskit.workflow._model import Document, EnvironmentSpec, InitialState
-from artemiskit.workflow._yaml import YamlDocument, format_path, parse_yaml
 
 __all__ = [
     "MAX_FIXTURE_FILE_BYTES",
@@ -42,7 +45,7 @@ __all__ = [
 MAX_FIXTURE_FILE_BYTES = MAX_ENVIRONMENT_BYTES
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class FixtureContents:
     """What a fixture adds to the environment.
 
@@ -56,6 +59,12 @@ class FixtureContents:
     records: dict[str, dict[str, dict[str, Any]]] = attrs.field(factory=dict)
     files: dict[str, str] = attrs.field(factory=dict)
 
+    def __repr__(self) -> str:
+        return (
+            f"FixtureContents(documents={len(self.documents)}, "
+            f"tables={len(self.records)}, files={len(self.files)})"
+        )
+
 
 def _refuse(reference: str, message: str) -> FixtureError:
     return FixtureError(
@@ -64,69 +73,14 @@ def _refuse(reference: str, message: str) -> FixtureError:
     )
 
 
-def _read_below(root: str, reference: str, limit: int) -> bytes:
-    """Read ``reference`` under ``root`` refusing traversal, links and odd files."""
-    segments = normalize_path(reference).split("/")
-    try:
-        cursor = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError as exc:
-        raise _refuse(
-            reference, "the fixture root is not a readable directory"
-        ) from exc
-    opened = [cursor]
-    try:
-        for depth, name in enumerate(segments):
-            last = depth == len(segments) - 1
-            try:
-                info = os.stat(name, dir_fd=cursor, follow_symlinks=False)
-            except FileNotFoundError:
-                raise _refuse(reference, "fixture file not found") from None
-            except OSError as exc:
-                raise _refuse(reference, "fixture path is not readable") from exc
-            if stat.S_ISLNK(info.st_mode):
-                raise _refuse(reference, "fixture path goes through a symbolic link")
-            if not last:
-                if not stat.S_ISDIR(info.st_mode):
-                    raise _refuse(
-                        reference, "a fixture path component is not a directory"
-                    )
-                flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
-                cursor = os.open(name, flags, dir_fd=cursor)
-                opened.append(cursor)
-                continue
-            if not stat.S_ISREG(info.st_mode):
-                raise _refuse(reference, "fixture is not a regular file")
-            flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
-            handle = os.open(name, flags, dir_fd=cursor)
-            opened.append(handle)
-            info = os.fstat(handle)
-            if not stat.S_ISREG(info.st_mode):
-                raise _refuse(reference, "fixture is not a regular file")
-            if info.st_size > limit:
-                raise _refuse(reference, f"fixture is larger than {limit} bytes")
-            with os.fdopen(os.dup(handle), "rb") as stream:
-                raw = stream.read(limit + 1)
-            if len(raw) > limit:
-                raise _refuse(reference, f"fixture is larger than {limit} bytes")
-            return raw
-    except OSError as exc:  # a component swapped for a link between checks
-        raise _refuse(
-            reference, "fixture path is not readable (or was replaced)"
-        ) from exc
-    finally:
-        for handle in reversed(opened):
-            os.close(handle)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _decode(raw: bytes, reference: str) -> YamlDocument:
+def _decode(raw: bytes, reference: str, source: str) -> YamlDocument:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise _refuse(reference, "fixture is not valid UTF-8") from None
     if not reference.lower().endswith(".json"):
         try:
-            return parse_yaml(text, source=reference)
+            return parse_yaml(text, source=source)
         except WorkflowError as exc:
             raise FixtureError(
                 f"fixture {reference}: not valid YAML", exc.problems
@@ -141,20 +95,34 @@ def _decode(raw: bytes, reference: str) -> YamlDocument:
     def no_constants(name: str) -> Any:
         raise ValueError("NaN and Infinity are not JSON")
 
+    def bounded_int(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_INTEGER_DIGITS:
+            raise ValueError(
+                f"integer is too large (at most {MAX_INTEGER_DIGITS} decimal digits)"
+            )
+        return int(digits)
+
     try:
         data = json.loads(
-            text, object_pairs_hook=no_duplicates, parse_constant=no_constants
+            text,
+            object_pairs_hook=no_duplicates,
+            parse_constant=no_constants,
+            parse_int=bounded_int,
         )
+    except json.JSONDecodeError as exc:
+        message = f"fixture is not valid JSON ({exc.msg})"
+        problem = Problem(
+            message=message,
+            path="$.environment.fixture",
+            source=source,
+            line=exc.lineno,
+            column=exc.colno,
+        )
+        raise FixtureError(f"fixture {reference}: {message}", [problem]) from None
     except (ValueError, RecursionError) as exc:
-        rule = (
-            str(exc)
-            if isinstance(exc, ValueError) and "duplicate" in str(exc)
-            else None
-        )
-        raise _refuse(
-            reference, f"fixture is not valid JSON ({rule or 'syntax'})"
-        ) from None
-    return YamlDocument(data=data, source=reference, positions={}, key_positions={})
+        rule = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
+        raise _refuse(reference, f"fixture is not valid JSON ({rule})") from None
+    return YamlDocument(data=data, source=source, positions={}, key_positions={})
 
 
 async def load_fixture_state(
@@ -180,10 +148,15 @@ async def load_fixture_state(
         raise _refuse(reference, problem)
     if not reference.lower().endswith(FIXTURE_SUFFIXES):
         raise _refuse(reference, "fixture must be a .json, .yaml or .yml file")
-    raw = await anyio.to_thread.run_sync(
-        _read_below, os.fspath(fixture_root), reference, MAX_FIXTURE_FILE_BYTES
+    raw = await read_file_below(
+        fixture_root,
+        reference,
+        what="fixture",
+        limit=MAX_FIXTURE_FILE_BYTES,
+        refuse=lambda message: _refuse(reference, message),
     )
-    doc = _decode(raw, reference)
+    # Problems inside the fixture name the file as the user can open it.
+    doc = _decode(raw, reference, os.path.join(os.fspath(fixture_root), reference))
     checker = workflow_schema_checker()
     found = checker.problems(doc.data, doc, node=checker.definition("fixture_contents"))
     if not found:

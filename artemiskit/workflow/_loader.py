@@ -7,22 +7,23 @@ Loading never reads a referenced fixture, resolves credentials or touches the ne
 
 from __future__ import annotations
 
-import functools
-import json
 import os
-import pathlib
-from typing import Any
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
+import attrs
 import cattrs
 
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._paths import normalize_path
+from artemiskit._common._reading import read_text_file
+from artemiskit._common._yaml import KeyPath, YamlDocument, format_path, parse_yaml
 from artemiskit._errors import Problem, WorkflowError
-from artemiskit._files import read_text_file
-from artemiskit._paths import normalize_path
+from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow._checks import semantic_problems
 from artemiskit.workflow._model import Workflow
-from artemiskit.workflow._schema import SchemaChecker
-from artemiskit.workflow._yaml import KeyPath, YamlDocument, format_path, parse_yaml
+from artemiskit.workflow._tool_schema import WORKFLOW_SCHEMA_FILE, schema_checker_for
 
 __all__ = [
     "MAX_WORKFLOW_FILE_BYTES",
@@ -33,17 +34,40 @@ __all__ = [
     "workflow_schema_checker",
 ]
 
-#: The JSON Schema of workflow version 1, shipped in the package.
-WORKFLOW_SCHEMA_FILE = pathlib.Path(__file__).with_name("workflow.schema.json")
 #: A workflow file larger than this is refused before it is parsed.
 MAX_WORKFLOW_FILE_BYTES = 4 * 1024 * 1024
 
 
-@functools.cache
-def workflow_schema_checker() -> SchemaChecker:
-    """Return the workflow schema, loaded and compiled once on first use."""
-    schema = json.loads(WORKFLOW_SCHEMA_FILE.read_text(encoding="utf-8"))
-    return SchemaChecker(schema)
+if TYPE_CHECKING:
+    from artemiskit.tools._tool import Tool
+    from artemiskit.workflow._schema import SchemaChecker
+
+#: User-defined tools as the loaders accept them.
+Tools = Sequence["Tool"] | Catalogue | None
+
+#: Where a problem names a tool that is not in the catalogue.
+_TOOL_NAME_PATH = re.compile(
+    r"^\$\.(tools\[\d+\]\.name|outcomes\[\d+\]\.tool_(not_)?called|faults\[\d+\]\.tool)$"
+)
+_TOOLS_HINT = (
+    " (a tool that is not built in must be registered: SDK tools=[...], "
+    "CLI --tools MODULE:ATTR)"
+)
+
+
+def workflow_schema_checker(
+    catalogue: Mapping[str, Any] = BUILTIN_CATALOGUE,
+) -> SchemaChecker:
+    """Return the workflow schema for a catalogue, compiled once on first use."""
+    return schema_checker_for(catalogue)
+
+
+def _hinted(problem: Problem) -> Problem:
+    if _TOOL_NAME_PATH.match(problem.path or "") and problem.message.startswith(
+        "must be one of"
+    ):
+        return attrs.evolve(problem, message=problem.message + _TOOLS_HINT)
+    return problem
 
 
 def _under(problem_path: str, path: str) -> bool:
@@ -57,7 +81,9 @@ def _sorted(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: (p.line or 0, p.column or 0))
 
 
-def _problems(text: str, source: str) -> tuple[YamlDocument | None, list[Problem]]:
+def _problems(
+    text: str, source: str, catalogue: Catalogue
+) -> tuple[YamlDocument | None, list[Problem]]:
     """Run every check; return the parsed document and every problem found."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_WORKFLOW_FILE_BYTES:
         limit = MAX_WORKFLOW_FILE_BYTES
@@ -69,14 +95,14 @@ def _problems(text: str, source: str) -> tuple[YamlDocument | None, list[Problem
         doc = parse_yaml(text, source=source)
     except WorkflowError as exc:
         return None, list(exc.problems)
-    found = workflow_schema_checker().problems(doc.data, doc)
+    found = [_hinted(p) for p in schema_checker_for(catalogue).problems(doc.data, doc)]
     broken = [p.path for p in found]
 
     def sound(path: KeyPath) -> bool:
         rendered = format_path(path)
         return not any(_under(b, rendered) for b in broken)
 
-    found += semantic_problems(doc.data, doc, sound)
+    found += semantic_problems(doc.data, doc, sound, catalogue)
     return doc, _sorted(found)
 
 
@@ -115,12 +141,15 @@ def _structure(doc: YamlDocument) -> Workflow:
         raise WorkflowError(f"{doc.source}: invalid workflow", problems) from None
 
 
-def parse_agent_workflow(text: str, *, source: str = "<string>") -> Workflow:
+def parse_agent_workflow(
+    text: str, *, source: str = "<string>", tools: Tools = None
+) -> Workflow:
     """Parse and validate a workflow from YAML text.
 
     Args:
         text: The workflow YAML.
         source: The file name used in problems.
+        tools: User-defined tools the workflow may declare beside the built-ins.
 
     Returns:
         The validated, frozen workflow. Paths under ``environment.files`` and of
@@ -129,8 +158,9 @@ def parse_agent_workflow(text: str, *, source: str = "<string>") -> Workflow:
     Raises:
         WorkflowError: The text breaks the contract; ``.problems`` lists every
             problem with its key path, line and column.
+        ToolDefinitionError: ``tools`` is invalid or a name clashes.
     """
-    doc, problems = _problems(text, source)
+    doc, problems = _problems(text, source, catalogue_with(tools))
     if problems or doc is None:
         count = len(problems)
         noun = "problem" if count == 1 else "problems"
@@ -138,28 +168,34 @@ def parse_agent_workflow(text: str, *, source: str = "<string>") -> Workflow:
     return _structure(doc)
 
 
-def validate_agent_workflow(text: str, *, source: str = "<string>") -> list[Problem]:
+def validate_agent_workflow(
+    text: str, *, source: str = "<string>", tools: Tools = None
+) -> list[Problem]:
     """Check a workflow offline and list its problems instead of raising.
 
     Args:
         text: The workflow YAML.
         source: The file name used in problems.
+        tools: User-defined tools the workflow may declare beside the built-ins.
 
     Returns:
         Every problem found, in file order; empty when the workflow is valid.
     """
     try:
-        parse_agent_workflow(text, source=source)
+        parse_agent_workflow(text, source=source, tools=tools)
     except WorkflowError as exc:
         return list(exc.problems)
     return []
 
 
-async def load_agent_workflow(path: str | os.PathLike[str]) -> Workflow:
+async def load_agent_workflow(
+    path: str | os.PathLike[str], *, tools: Tools = None
+) -> Workflow:
     """Read and validate a workflow file (its fixture is not loaded).
 
     Args:
         path: The workflow file.
+        tools: User-defined tools the workflow may declare beside the built-ins.
 
     Returns:
         The validated, frozen workflow.
@@ -176,4 +212,4 @@ async def load_agent_workflow(path: str | os.PathLike[str]) -> Workflow:
         limit=MAX_WORKFLOW_FILE_BYTES,
         invalid=lambda problem: WorkflowError(f"{source}: invalid workflow", [problem]),
     )
-    return parse_agent_workflow(text, source=source)
+    return parse_agent_workflow(text, source=source, tools=tools)

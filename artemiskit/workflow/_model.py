@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 import attrs
 
+from artemiskit.tools._state import Document
+
 __all__ = [
     "ALLOW_KEYS",
     "Budgets",
@@ -73,23 +75,20 @@ class TargetSpec:
     parameters: TargetParameters = TargetParameters()
 
 
-@attrs.frozen(kw_only=True)
-class Document:
-    """A document in the detached local state."""
-
-    title: str
-    content: str
-
-
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class InitialState:
     """Detached state for the non-file catalogue tools."""
 
     documents: dict[str, Document] = attrs.field(factory=dict)
     records: dict[str, dict[str, dict[str, Any]]] = attrs.field(factory=dict)
 
+    def __repr__(self) -> str:
+        return (
+            f"InitialState(documents={len(self.documents)}, tables={len(self.records)})"
+        )
 
-@attrs.frozen(kw_only=True)
+
+@attrs.frozen(kw_only=True, repr=False)
 class EnvironmentSpec:
     """Where file tools act, and the state every session starts from."""
 
@@ -97,6 +96,12 @@ class EnvironmentSpec:
     files: dict[str, str] = attrs.field(factory=dict)
     state: InitialState = InitialState()
     fixture: str | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"EnvironmentSpec(kind={self.kind!r}, files={len(self.files)}, "
+            f"state={self.state!r}, fixture={self.fixture is not None})"
+        )
 
 
 @attrs.frozen(kw_only=True)
@@ -110,6 +115,11 @@ class ToolAllow:
     recipients: tuple[str, ...] | None = None
     actions: tuple[str, ...] | None = None
     assignees: tuple[str, ...] | None = None
+
+    def as_mapping(self) -> dict[str, tuple[str, ...]]:
+        """The keys the workflow gave, key → globs (what a tool handler sees)."""
+        values = {f.name: getattr(self, f.name) for f in attrs.fields(ToolAllow)}
+        return {key: globs for key, globs in values.items() if globs is not None}
 
 
 @attrs.frozen(kw_only=True)
@@ -128,19 +138,27 @@ class Policy:
     on_denial: Literal["stop", "report"] = "stop"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class Turn:
     """One user message; the agent loop runs until the model answers in text."""
 
     user: str
 
+    def __repr__(self) -> str:
+        return "Turn(<hidden>)"
 
-@attrs.frozen(kw_only=True)
+
+@attrs.frozen(kw_only=True, repr=False)
 class Conversation:
     """The system prompt and the scripted user turns."""
 
     turns: tuple[Turn, ...]
     system: str | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"Conversation(turns={len(self.turns)}, system={self.system is not None})"
+        )
 
 
 @attrs.frozen(kw_only=True)
@@ -274,9 +292,13 @@ class RetryPolicy:
     max_attempts: int = 1
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False)
 class Workflow:
-    """A validated workflow, version 1."""
+    """A validated workflow, version 1.
+
+    Its repr shows the name, target, environment kind and tool names, never the
+    conversation, files, state or expected content.
+    """
 
     version: Literal[1]
     name: str
@@ -290,3 +312,12 @@ class Workflow:
     outcomes: tuple[Outcome, ...] = ()
     faults: tuple[Fault, ...] = ()
     retry: RetryPolicy = RetryPolicy()
+
+    def __repr__(self) -> str:
+        tools = tuple(tool.name for tool in self.tools)
+        return (
+            f"Workflow(name={self.name!r}, version={self.version}, "
+            f"target={self.target!r}, environment={self.environment.kind!r}, "
+            f"tools={tools!r}, outcomes={len(self.outcomes)}, "
+            f"faults={len(self.faults)})"
+        )

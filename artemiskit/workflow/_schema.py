@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 import fastjsonschema
 
 if TYPE_CHECKING:
+    from artemiskit._common._yaml import KeyPath, YamlDocument
     from artemiskit._errors import Problem
-    from artemiskit.workflow._yaml import KeyPath, YamlDocument
 
 __all__ = ["SchemaChecker", "describe_rule", "schema_problems"]
 

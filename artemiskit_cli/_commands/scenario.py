@@ -16,9 +16,11 @@ import click
 from artemiskit import WorkflowError
 from artemiskit.workflow import load_agent_workflow
 from artemiskit_cli._errors import reports_errors
+from artemiskit_cli._render import problem_line
+from artemiskit_cli._tools import TOOLS_OPTION
 
 if TYPE_CHECKING:
-    from artemiskit import Problem
+    from artemiskit import Problem, Tool
 
 __all__ = ["scenario"]
 
@@ -26,13 +28,6 @@ __all__ = ["scenario"]
 @click.group()
 def scenario() -> None:
     """Check workflow files offline."""
-
-
-def _line(problem: Problem, fallback: str) -> str:
-    where = problem.source or fallback
-    if problem.line is not None:
-        where += f":{problem.line}:{problem.column}"
-    return f"{where}: {problem.path}: {problem.message}"
 
 
 def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
@@ -53,21 +48,22 @@ def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
     is_flag=True,
     help="Print the problems as a JSON list on stdout ([] when valid).",
 )
+@TOOLS_OPTION
 @reports_errors
-def validate(workflow_file: str, as_json: bool) -> None:
+def validate(workflow_file: str, as_json: bool, tools: tuple[Tool, ...]) -> None:
     """Check WORKFLOW against the contract, offline.
 
     Exit 0 when valid, 2 when invalid (every problem listed as
     FILE:LINE:COLUMN: KEY-PATH: rule), 1 when the file cannot be read.
     """
     try:
-        workflow = anyio.run(load_agent_workflow, workflow_file)
+        workflow = anyio.run(lambda: load_agent_workflow(workflow_file, tools=tools))
     except WorkflowError as exc:
         if as_json:
             listing = [_as_json(p, workflow_file) for p in exc.problems]
             click.echo(json.dumps(listing, indent=2, ensure_ascii=False))
         for problem in exc.problems:
-            click.echo(_line(problem, workflow_file), err=True)
+            click.echo(problem_line(problem, workflow_file), err=True)
         count = len(exc.problems)
         noun = "problem" if count == 1 else "problems"
         raise WorkflowError(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import signal
 import sys
@@ -15,19 +16,27 @@ from artemiskit import (
     ArtemisError,
     ArtemisKit,
     CheckpointOptions,
+    ExitCode,
+    FileAccessError,
     WorkflowResult,
     WorkflowSession,
 )
+from artemiskit.config import SandboxConfig, TrustedConfig, load_trusted_config
+from artemiskit.providers import load_provider_entry_points
 from artemiskit.records import record_to_dict
+from artemiskit.suites import transcript_to_dict
+from artemiskit_cli._commands.suite import is_suite, run_suite_command, suite_options
 from artemiskit_cli._errors import reports_errors
-from artemiskit_cli._files import check_new_outputs, write_new_file
+from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._render import describe_event, summarize
+from artemiskit_cli._tools import TOOLS_OPTION
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
-    from artemiskit import SessionEvent
-    from artemiskit.config import TrustedConfig
+    from anyio.abc import TaskStatus
+
+    from artemiskit import SessionEvent, Tool
 
 __all__ = ["workflow"]
 
@@ -85,11 +94,16 @@ _PAUSE_AFTER_ACTIONS = click.option(
 )
 
 
-def _execution_options(command: F) -> F:
+_PATHS_ARGUMENT = click.argument(
+    "paths", metavar="PATH...", nargs=-1, required=True, type=click.Path()
+)
+
+
+def _execution_options(command: F, argument: Any = _WORKFLOW_ARGUMENT) -> F:
     """The options `run` and `resume` share, in help order."""
     for option in reversed(
         [
-            _WORKFLOW_ARGUMENT,
+            argument,
             _CONFIG,
             _OUTPUT,
             _JSON,
@@ -99,6 +113,7 @@ def _execution_options(command: F) -> F:
             _PREFLIGHT,
             _JUDGE_CONFIG,
             _PAUSE_AFTER_ACTIONS,
+            TOOLS_OPTION,
         ]
     ):
         command = option(command)
@@ -117,8 +132,14 @@ async def _report_progress(events: AsyncIterator[SessionEvent]) -> None:
             click.echo(line, err=True)
 
 
-async def _cancel_on_signal(session: WorkflowSession, scope: anyio.CancelScope) -> None:
+async def _cancel_on_signal(
+    session: WorkflowSession,
+    scope: anyio.CancelScope,
+    *,
+    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+) -> None:
     with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()
         async for signum in signals:
             click.echo(
                 f"received {signal.Signals(signum).name}: cancelling, then cleaning up",
@@ -139,8 +160,20 @@ async def _run(
     judge_config: str | None = None,
     checkpoint: CheckpointOptions | None = None,
     pause_after_actions: int | None = None,
-) -> WorkflowResult:
-    kit = ArtemisKit(config=config)
+    tools: tuple[Tool, ...] = (),
+) -> tuple[WorkflowResult, SandboxConfig]:
+    """Run the session, reporting progress; the result and the sandbox settings.
+
+    Provider types installed under the ``artemiskit.providers`` entry-point group
+    are registered first, so a configuration entry may name them.
+    """
+    load_provider_entry_points()
+    trusted = (
+        config
+        if config is None or isinstance(config, TrustedConfig)
+        else await load_trusted_config(config)
+    )
+    kit = ArtemisKit(config=trusted, tools=tools)
     session = await kit.create_workflow_session(
         workflow=workflow_file,
         fixture_root=fixture_root,
@@ -155,11 +188,15 @@ async def _run(
         group.start_soon(_report_progress, session.events())
         watch = anyio.CancelScope()
 
-        async def watch_signals() -> None:
+        async def watch_signals(
+            *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+        ) -> None:
             with watch:
-                await _cancel_on_signal(session, watch)
+                await _cancel_on_signal(session, watch, task_status=task_status)
 
-        group.start_soon(watch_signals)
+        # The receiver is installed before the run starts: no signal falls
+        # through to Python's default handler (a KeyboardInterrupt traceback).
+        await group.start(watch_signals)
         try:
             result = await session.run()
         except ArtemisError as exc:
@@ -168,19 +205,20 @@ async def _run(
             watch.cancel()
     if error is not None:
         raise error
-    return result
+    return result, SandboxConfig() if trusted is None else trusted.sandbox
 
 
 @workflow.command("run")
-@_execution_options
+@functools.partial(_execution_options, argument=_PATHS_ARGUMENT)
 @click.option(
     "--checkpoint-dir",
     type=click.Path(file_okay=False),
     help="Checkpoint into this private directory (explicit; sensitive data).",
 )
+@suite_options
 @reports_errors
 def run(
-    workflow_file: str,
+    paths: tuple[str, ...],
     config_path: str | None,
     output: str | None,
     as_json: bool,
@@ -191,15 +229,26 @@ def run(
     judge_config: str | None,
     checkpoint_dir: str | None,
     pause_after_actions: int | None,
+    tools: tuple[Tool, ...],
+    transcript_output: str | None,
+    **suite: Any,
 ) -> None:
-    """Run WORKFLOW once in a fresh environment; the exit code says what happened."""
+    """Run a workflow once in a fresh environment; the exit code says what happened.
+
+    With several PATHs, a folder, or --output-dir, run a suite (docs/suites.md).
+    """
+    if is_suite(paths, suite):
+        options = dict(locals())
+        options.update(options.pop("suite"))
+        run_suite_command(paths, options)
+    (workflow_file,) = paths
     if pause_after_actions is not None and checkpoint_dir is None:
         raise click.UsageError("--pause-after-actions needs --checkpoint-dir")
-    check_new_outputs(output, state_output)
+    check_new_outputs(output, state_output, transcript_output)
     checkpoint = None
     if checkpoint_dir is not None:
         checkpoint = CheckpointOptions(directory=checkpoint_dir, mode="create")
-    result = anyio.run(
+    result, sandbox = anyio.run(
         lambda: _run(
             workflow_file,
             config=config_path,
@@ -209,38 +258,62 @@ def run(
             judge_config=judge_config,
             checkpoint=checkpoint,
             pause_after_actions=pause_after_actions,
+            tools=tools,
         )
     )
-    _emit(result, output=output, as_json=as_json, state_output=state_output)
+    _emit(
+        result,
+        sandbox,
+        output=output,
+        as_json=as_json,
+        state_output=state_output,
+        transcript_output=transcript_output,
+    )
 
 
 def _emit(
     result: WorkflowResult,
+    sandbox: SandboxConfig,
     *,
     output: str | None,
     as_json: bool,
     state_output: str | None = None,
+    transcript_output: str | None = None,
 ) -> None:
-    """Write the record (and state) where asked, summarize, and exit."""
+    """Write the record (and state, transcript) where asked, summarize, and exit."""
     record = record_to_dict(result.record)
     encoded = json.dumps(record, indent=2, sort_keys=True).encode("utf-8") + b"\n"
     if output is not None:
         write_new_file(output, encoded)
+    code = result.record.exit_code
+    state_failure: str | None = None
     if state_output is not None:
         if result.state is None:
-            click.echo(
-                "error: the state export was requested but no final snapshot exists",
-                err=True,
-            )
+            state_failure = "no final snapshot exists"
+            if code == ExitCode.OK:
+                code = ExitCode.FILE_OR_CONFIGURATION
         else:
             state = json.dumps(result.state, indent=2, ensure_ascii=False)
-            write_new_file(state_output, state.encode("utf-8") + b"\n", mode=0o600)
+            try:
+                write_new_file(state_output, state.encode("utf-8") + b"\n", mode=0o600)
+            except FileAccessError as exc:
+                state_failure = str(exc)
+                code = exc.exit_code
+    if transcript_output is not None:
+        transcript = json.dumps(
+            transcript_to_dict(result), indent=2, ensure_ascii=False
+        ).encode("utf-8")
+        try:
+            write_new_file(transcript_output, transcript + b"\n", mode=0o600)
+        except FileAccessError as exc:
+            click.echo(f"error: the transcript export failed: {exc}", err=True)
+            code = exc.exit_code
     if as_json:
         click.echo(encoded.decode("utf-8"), nl=False)
-    click.echo(summarize(result.record), err=True)
-    code = result.record.exit_code
-    if state_output is not None and result.state is None and code == 0:
-        code = 1
+    click.echo(summarize(result.record, result.failure, sandbox=sandbox), err=True)
+    if state_failure is not None:
+        message = f"error: the requested state export failed: {state_failure}"
+        click.echo(message, err=True)
     sys.exit(code)
 
 
@@ -250,6 +323,7 @@ def _emit(
 @_OUTPUT
 @_JSON
 @_FIXTURE_ROOT
+@TOOLS_OPTION
 @reports_errors
 def preflight(
     workflow_file: str,
@@ -257,19 +331,21 @@ def preflight(
     output: str | None,
     as_json: bool,
     fixture_root: str | None,
+    tools: tuple[Tool, ...],
 ) -> None:
     """Probe WORKFLOW's target only: exit 0 on a tool round trip, else 3."""
     check_new_outputs(output)
-    result = anyio.run(
+    result, sandbox = anyio.run(
         lambda: _run(
             workflow_file,
             config=config_path,
             fixture_root=fixture_root,
             cleanup_timeout=None,
             preflight="only",
+            tools=tools,
         )
     )
-    _emit(result, output=output, as_json=as_json)
+    _emit(result, sandbox, output=output, as_json=as_json)
 
 
 @workflow.command("resume")
@@ -293,10 +369,11 @@ def resume(
     preflight: bool,
     judge_config: str | None,
     pause_after_actions: int | None,
+    tools: tuple[Tool, ...],
 ) -> None:
     """Continue the paused run in --checkpoint-dir: same run, new attempt."""
     check_new_outputs(output, state_output)
-    result = anyio.run(
+    result, sandbox = anyio.run(
         lambda: _run(
             workflow_file,
             config=config_path,
@@ -306,6 +383,13 @@ def resume(
             judge_config=judge_config,
             checkpoint=CheckpointOptions(directory=checkpoint_dir, mode="resume"),
             pause_after_actions=pause_after_actions,
+            tools=tools,
         )
     )
-    _emit(result, output=output, as_json=as_json, state_output=state_output)
+    _emit(
+        result,
+        sandbox,
+        output=output,
+        as_json=as_json,
+        state_output=state_output,
+    )

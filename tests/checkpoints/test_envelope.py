@@ -39,22 +39,28 @@ def same(left: Any, right: Any) -> bool:
     return type(left) is type(right) and left == right
 
 
-@given(json_objects, st.integers(min_value=1, max_value=2**63 - 1))
+DIGEST = "ab" * 32
+
+
+@given(json_objects, st.integers(min_value=2, max_value=2**63 - 1))
 def test_snapshot_round_trips(payload: dict[str, Any], generation: int) -> None:
-    data = envelope.encode_snapshot(envelope.canonical_json(payload), generation)
+    data, digest = envelope.encode_snapshot(
+        envelope.canonical_json(payload), generation, parent=DIGEST
+    )
     decoded = envelope.decode_snapshot(data)
-    assert decoded.generation == generation
+    assert (decoded.generation, decoded.digest) == (generation, digest)
+    assert decoded.parent == DIGEST
     assert same(decoded.payload, payload)
 
 
 @given(st.lists(json_objects, max_size=6), st.integers(min_value=1, max_value=99))
 def test_journal_round_trips(entries: list[dict[str, Any]], generation: int) -> None:
-    data = envelope.encode_journal_header(generation) + b"".join(
+    data = envelope.encode_journal_header(generation, DIGEST) + b"".join(
         envelope.encode_frame(n, envelope.canonical_json(e))
         for n, e in enumerate(entries)
     )
     scan = envelope.scan_journal(data, max_entry_bytes=1 << 20)
-    assert scan.generation == generation
+    assert (scan.generation, scan.snapshot) == (generation, DIGEST)
     assert same(list(scan.entries), entries)
     assert (scan.clean_length, scan.torn_tail) == (len(data), False)
 
@@ -69,8 +75,10 @@ def test_artifact_round_trips(data: bytes) -> None:
 def test_damaged_bytes_raise_only_checkpoint_errors(data: st.DataObject) -> None:
     entries = [{"n": n, "text": "é" * n} for n in range(3)]
     files = {
-        "snapshot": envelope.encode_snapshot(envelope.canonical_json(entries[2]), 4),
-        "journal": envelope.encode_journal_header(4)
+        "snapshot": envelope.encode_snapshot(
+            envelope.canonical_json(entries[2]), 4, parent=DIGEST
+        )[0],
+        "journal": envelope.encode_journal_header(4, DIGEST)
         + b"".join(
             envelope.encode_frame(n, envelope.canonical_json(e))
             for n, e in enumerate(entries)

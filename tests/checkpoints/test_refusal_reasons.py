@@ -57,7 +57,11 @@ async def attempt(
         workflow=workflow_of(data(timeout_ms)),
         target=target,
         environment=factory or DictFactory(),
-        checkpoint=CheckpointOptions(directory=directory, mode=mode),  # type: ignore[arg-type]
+        checkpoint=CheckpointOptions(
+            directory=directory,
+            mode=mode,  # type: ignore[arg-type]
+            configuration_id="refusal-tests",
+        ),
         pause_after_actions=pause_after_actions,
     )
 

@@ -11,6 +11,7 @@ import pytest
 
 from artemiskit._errors import CheckpointError, FileAccessError, SessionStateError
 from artemiskit.checkpoints import CheckpointLimits, LocalCheckpointStore
+from artemiskit.checkpoints._envelope import JOURNAL_HEADER_SIZE
 
 from ._helpers import FOREIGN_UID, build, flip_byte, refusal, resume_and_load
 
@@ -163,7 +164,7 @@ async def test_truncated_snapshot_is_refused(checkpoint: Path, keep: int) -> Non
 def frame_offsets(journal: Path) -> list[int]:
     """Start offsets of each frame in a journal written from ENTRIES."""
     data = journal.read_bytes()
-    offsets, cursor = [], 52
+    offsets, cursor = [], JOURNAL_HEADER_SIZE
     while cursor < len(data):
         offsets.append(cursor)
         length = int.from_bytes(data[cursor + 12 : cursor + 16], "big")
@@ -230,7 +231,7 @@ async def test_torn_final_entry_is_dropped_and_reported(
 async def test_unknown_snapshot_version_is_refused(checkpoint: Path) -> None:
     path = checkpoint / "snapshot.ckpt"
     header, _, payload = path.read_bytes().partition(b"\n")
-    fields = json.loads(header) | {"version": 2}
+    fields = json.loads(header) | {"version": 3}
     path.write_bytes(json.dumps(fields).encode() + b"\n" + payload)
     exc = await refused_on_resume(checkpoint, "unknown_checkpoint_version")
     assert "version" in str(exc)
@@ -239,7 +240,7 @@ async def test_unknown_snapshot_version_is_refused(checkpoint: Path) -> None:
 async def test_unknown_journal_version_is_refused(checkpoint: Path) -> None:
     path = checkpoint / "journal.ckpt"
     data = bytearray(path.read_bytes())
-    data[8:12] = (2).to_bytes(4, "big")
+    data[8:12] = (3).to_bytes(4, "big")
     path.write_bytes(bytes(data))
     await refused_on_resume(checkpoint, "unknown_checkpoint_version")
 
@@ -406,3 +407,43 @@ async def test_open_requires_a_known_mode(tmp_path: Path) -> None:
     with pytest.raises(SessionStateError):
         await store.load()
     assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("name", ["journal.ckpt", "snapshot.ckpt"])
+async def test_file_of_another_checkpoint_is_refused(
+    checkpoint: Path, tmp_path: Path, name: str
+) -> None:
+    """Same generation, same shape: only the digest binding tells them apart."""
+    other = tmp_path / "other"
+    await build(other, {"state": "ready"}, ENTRIES[:1])
+    (checkpoint / name).unlink()
+    shutil.copy2(other / name, checkpoint / name)
+    exc = await refused_on_resume(checkpoint, "corrupt_checkpoint")
+    assert "another snapshot" in str(exc)
+
+
+async def test_journal_of_a_parent_from_another_checkpoint_is_refused(
+    checkpoint: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    await build(other, {"state": "ready"}, ENTRIES)
+    store = LocalCheckpointStore(checkpoint)
+    await store.open(mode="resume")
+    await store.commit_snapshot({"state": "compacted"})
+    await store.close()
+    (checkpoint / "journal.ckpt").unlink()  # generation 1, but not this chain's
+    shutil.copy2(other / "journal.ckpt", checkpoint / "journal.ckpt")
+    await refused_on_resume(checkpoint, "corrupt_checkpoint")
+
+
+async def test_fifo_artifact_is_refused(checkpoint: Path) -> None:
+    artifact = checkpoint / "artifacts" / "sandbox"
+    artifact.unlink()
+    os.mkfifo(artifact, 0o600)
+    store = LocalCheckpointStore(checkpoint)
+    await store.open(mode="resume")
+    try:
+        exc = await refusal(store.read_artifact("sandbox"))
+        assert exc.reason == "not_a_file"
+    finally:
+        await store.close()

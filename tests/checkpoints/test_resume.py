@@ -680,14 +680,16 @@ def test_sigterm_leaves_an_interrupted_checkpoint(tmp_path: Path) -> None:
 #: results as one JSON line; exits with the run's exit code.
 SDK_RUN = """\
 import hashlib, json, sys
-import anyio
+import anyio, attrs
 from artemiskit import ArtemisError, ArtemisKit, CheckpointOptions
 from artemiskit.records import record_to_dict
 
 options = json.loads(sys.argv[1])
 
 def digest(value):
-    return hashlib.sha256(repr(value).encode()).hexdigest()
+    if isinstance(value, tuple):
+        value = [attrs.asdict(item) for item in value]
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
 
 async def main():
     kit = ArtemisKit()

@@ -180,7 +180,11 @@ def test_exit_9_judge_without_configuration(tmp_path: Path) -> None:
     assert statuses["tone"]["reason"] == "judge_not_configured"
 
 
-def test_exit_130_sigterm_cancels_and_writes_record(tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_exit_130_signal_cancels_and_writes_record(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    """Signalled while the model call's 60 s ``delay_ms`` is pending."""
     script = [{"text": "slow", "delay_ms": 60000, "usage": USAGE}]
     path = write_workflow(tmp_path, script=script)
     record_path = tmp_path / "record.json"
@@ -194,15 +198,18 @@ def test_exit_130_sigterm_cancels_and_writes_record(tmp_path: Path) -> None:
         for line in process.stderr:
             if "admitted: model request" in line:
                 break
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(signum)
         _, rest = process.communicate(timeout=30)
     assert process.returncode == 130
+    assert f"received {signum.name}" in rest
     assert "Traceback" not in rest
+    assert "KeyboardInterrupt" not in rest
     record = json.loads(record_path.read_text())
     assert record["exit_code"] == 130
     assert record["execution"]["status"] == "cancelled"
     assert record["cleanup"]["status"] == "complete"
     assert record["operations"]["unknown"] == 1
+    assert record["budget"]["used"]["model_requests"] == 1
 
 
 def test_json_prints_record_and_state_output_is_private(tmp_path: Path) -> None:

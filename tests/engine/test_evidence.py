@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from artemiskit import ArtemisKit, SessionEvent
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
 from artemiskit.engine._state import (
     Counters,
     Cursor,
@@ -18,11 +18,13 @@ from artemiskit.engine._state import (
     LocalState,
     Operation,
     SessionState,
-    StateChange,
     Stop,
     TraceEntry,
 )
-from artemiskit.records import ExecutionRecord, record_from_dict, record_to_dict
+from artemiskit.records import (
+    StateChange,
+    record_to_dict,
+)
 from artemiskit.targets import Message, ToolCall
 from tests._builders import workflow_dict, write_workflow
 
@@ -174,7 +176,7 @@ states = st.builds(
         st.builds(
             StateChange,
             tool=texts,
-            resource=st.sampled_from(["file", "record", "draft"]),
+            resource=st.sampled_from(["file", "record", "draft", "tool_state"]),
             before=st.none() | texts,
             after=st.none() | texts,
         ),
@@ -188,6 +190,7 @@ states = st.builds(
         records=st.dictionaries(
             texts, st.dictionaries(texts, st.dictionaries(texts, json_scalars))
         ),
+        sections=st.dictionaries(texts, st.dictionaries(texts, json_scalars)),
     ),
     final_response=st.none() | texts,
     overshoot_tokens=small,
@@ -207,79 +210,3 @@ states = st.builds(
 def test_session_state_round_trips_exactly(state: SessionState) -> None:
     data = CONVERTER.unstructure(state)
     assert CONVERTER.structure(json.loads(json.dumps(data)), SessionState) == state
-
-
-async def test_record_round_trips_and_validates(tmp_path: Path) -> None:
-    result = await ArtemisKit().run_workflow(workflow=write_workflow(tmp_path))
-    data = json.loads(json.dumps(record_to_dict(result.record)))
-    again = record_from_dict(data)
-    assert isinstance(again, ExecutionRecord)
-    assert again == result.record
-
-
-async def test_record_readers_refuse_foreign_and_unknown_records(
-    tmp_path: Path,
-) -> None:
-    import pytest
-
-    from artemiskit import WorkflowError
-
-    result = await ArtemisKit().run_workflow(workflow=write_workflow(tmp_path))
-    data = record_to_dict(result.record)
-    with pytest.raises(WorkflowError, match="not an ArtemisKit workflow record"):
-        record_from_dict({**data, "schema": "artemiskit.prompt-report"})
-    with pytest.raises(WorkflowError, match="unknown"):
-        record_from_dict({**data, "schema_version": 99})
-    with pytest.raises(WorkflowError, match="invalid workflow record"):
-        record_from_dict({**data, "exit_code": 42})
-
-
-step = st.sampled_from(
-    [
-        {
-            "tool_calls": [
-                {"name": "read_file", "arguments": {"path": "docs/policy.md"}}
-            ]
-        },
-        {"tool_calls": [{"name": "read_file", "arguments": {"path": "docs/none.md"}}]},
-        {
-            "tool_calls": [
-                {
-                    "name": "write_file",
-                    "arguments": {"path": "out/summary.md", "content": "30 days"},
-                }
-            ]
-        },
-        {"tool_calls": [{"name": "write_file", "arguments": {"path": "etc/x"}}]},
-        {"tool_calls": [{"name": "nope", "arguments": {}}]},
-        {"text": "thinking", "usage": {"input_tokens": 3, "output_tokens": 2}},
-    ]
-)
-
-
-@settings(max_examples=25, deadline=None)
-@given(
-    steps=st.lists(step, min_size=1, max_size=6),
-    on_denial=st.sampled_from(["stop", "report"]),
-    max_actions=st.integers(min_value=1, max_value=12),
-    final=st.booleans(),
-)
-def test_records_of_generated_runs_round_trip(
-    tmp_path_factory: Any,
-    steps: list[dict[str, Any]],
-    on_denial: str,
-    max_actions: int,
-    final: bool,
-) -> None:
-    import anyio
-
-    folder = tmp_path_factory.mktemp("generated")
-    script = [*steps, {"text": "Done."}] if final else steps
-    workflow = workflow_dict(
-        policy={"on_denial": on_denial},
-        budgets={"max_actions": max_actions, "timeout_ms": 30000},
-    )
-    path = write_workflow(folder, workflow, script)
-    result = anyio.run(lambda: ArtemisKit().run_workflow(workflow=path))
-    data = json.loads(json.dumps(record_to_dict(result.record)))
-    assert record_from_dict(data) == result.record

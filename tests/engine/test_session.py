@@ -154,7 +154,7 @@ async def test_slow_reader_never_blocks_and_drops_are_disclosed(tmp_path: Path) 
     )
     path = write_workflow(tmp_path, workflow, script)
     workflow_obj = await load_agent_workflow(path)
-    from artemiskit.targets._scripted import ScriptedTarget, load_script
+    from artemiskit.providers import ScriptedTarget, load_script
 
     session = create_agent_workflow_session(
         workflow=workflow_obj,

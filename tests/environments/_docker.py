@@ -6,11 +6,14 @@ import json
 import os
 
 import aiodocker
+import anyio
 
 from artemiskit.environments._sandbox import RUN_ID_LABEL, SANDBOX_LABEL
 from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE
 
 SANDBOX_IMAGE = os.environ.get("ARTEMISKIT_SANDBOX_IMAGE", DEFAULT_SANDBOX_IMAGE)
+#: How long test cleanup waits for the engine to finish removing a container.
+REMOVAL_BOUND_S = 30
 
 
 async def run_in_container(
@@ -39,10 +42,23 @@ async def labelled_containers(run_id: str | None = None) -> list[str]:
 
 
 async def remove_labelled(run_id: str) -> None:
-    """Force-remove the containers of ``run_id`` (test cleanup)."""
+    """Force-remove the containers of ``run_id`` and wait until they are gone.
+
+    A container may be removing itself already (it is created with AutoRemove):
+    the engine then answers 409, and the wait is bounded by ``REMOVAL_BOUND_S``.
+    """
     async with aiodocker.Docker() as docker:
         for container_id in await labelled_containers(run_id):
-            await docker.containers.container(container_id).delete(force=True)
+            try:
+                await docker.containers.container(container_id).delete(force=True)
+            except aiodocker.DockerError as exc:
+                if exc.status not in (404, 409):
+                    raise
+    with anyio.move_on_after(REMOVAL_BOUND_S):
+        left = await labelled_containers(run_id)
+        while left:
+            await anyio.sleep(0.05)
+            left = await labelled_containers(run_id)
 
 
 async def container_state(container_id: str) -> dict[str, object]:

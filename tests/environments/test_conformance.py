@@ -61,4 +61,4 @@ def test_check_names_are_listed() -> None:
     assert names == sorted(names)
     assert "check_symlinks" in names
     assert "check_names" not in names
-    assert "check_snapshot_restore" in names
+    assert "check_snapshot" in names

@@ -26,14 +26,14 @@ from ruamel.yaml import YAML
 
 from artemiskit import ArtemisKit
 from artemiskit._errors import UnsupportedError
-from artemiskit.config import load_trusted_config
+from artemiskit.config import SandboxConfig, load_trusted_config
 from artemiskit.environments._sandbox import (
     DEFAULT_SANDBOX_IMAGE,
     RUN_ID_LABEL,
     SANDBOX_LABEL,
     DockerSandboxFactory,
 )
-from artemiskit.environments._sandbox_engine import INSTALL_HINT
+from artemiskit.environments._sandbox_engine import install_hint
 
 from ._docker import SANDBOX_IMAGE, labelled_containers, remove_labelled
 
@@ -47,8 +47,15 @@ AKIT = [sys.executable, "-m", "artemiskit_cli"]
 TIMEOUT_S = 120
 RUN_STARTED = re.compile(r"^run (\S+) started$", re.M)
 #: Words of the install hint that must reach stderr on exit 3 (the CLI prints the
-#: same text as the factory's `INSTALL_HINT`, which the record cannot carry).
+#: same text as the factory's `install_hint`, which the record cannot carry).
 HINT_WORDS = ("never pulled", "scripts/ci-docker.sh", "docker import", "sandbox.image")
+#: The plain commands of the hint that build a busybox image without the repository.
+RECIPE = (
+    "    apt-get download busybox-static\n",
+    "    dpkg-deb -x busybox-static_*.deb pkg\n",
+    "    cp pkg/bin/busybox rootfs/bin/busybox\n",
+    "    tar -C rootfs --numeric-owner --owner=0 --group=0 -cf rootfs.tar .\n",
+)
 
 
 def _yaml() -> YAML:
@@ -61,15 +68,17 @@ def sandbox_quickstart(
     tmp_path: Path,
     *,
     image: str = SANDBOX_IMAGE,
+    kind: str = "sandbox",
     extra_files: int = 0,
     faults: list[dict[str, Any]] | None = None,
     delays_ms: dict[int, int] | None = None,
 ) -> tuple[Path, Path]:
-    """Copy examples/quickstart with ``kind: sandbox``; return (workflow, config).
+    """Copy examples/quickstart (``kind: sandbox``); return (workflow, config).
 
     Args:
         tmp_path: Where the copy and the trusted configuration go.
         image: ``sandbox.image`` of the configuration.
+        kind: ``environment.kind`` of the copy.
         extra_files: Initial files added under ``docs/extra/``.
         faults: A ``faults:`` list for the workflow.
         delays_ms: ``delay_ms`` per script entry index.
@@ -79,7 +88,7 @@ def sandbox_quickstart(
     yaml = _yaml()
     workflow_path = folder / "workflow.yaml"
     workflow = yaml.load(workflow_path)
-    workflow["environment"]["kind"] = "sandbox"
+    workflow["environment"]["kind"] = kind
     for number in range(extra_files):
         workflow["environment"]["files"][f"docs/extra/{number:03}.md"] = "extra\n"
     if faults is not None:
@@ -360,9 +369,8 @@ def test_cleanup_that_times_out_is_unresolved_exit_7(
 def test_missing_image_is_exit_3_with_the_hint_and_no_container(
     tmp_path: Path, runs: Runs
 ) -> None:
-    workflow, config = sandbox_quickstart(
-        tmp_path, image="artemiskit-sandbox:does-not-exist"
-    )
+    image = "artemiskit-sandbox:does-not-exist"
+    workflow, config = sandbox_quickstart(tmp_path, image=image)
     record_path = tmp_path / "record.json"
     done = akit(
         "workflow", "run", workflow, "--config", config, "--output", record_path
@@ -370,9 +378,18 @@ def test_missing_image_is_exit_3_with_the_hint_and_no_container(
     run_id = runs.started(done.stderr)
     assert done.returncode == 3, outcome(done.returncode, done.stderr)
     assert "Traceback" not in done.stderr
-    assert INSTALL_HINT in done.stderr, outcome(done.returncode, done.stderr)
+    assert install_hint(image) in done.stderr, outcome(done.returncode, done.stderr)
     for word in HINT_WORDS:
         assert word in done.stderr
+    # It names the configured image and builds it with plain commands, under that
+    # very name, without the repository's scripts.
+    assert "the sandbox image 'artemiskit-sandbox:does-not-exist'" in done.stderr
+    for command in RECIPE:
+        assert command in done.stderr
+    assert (
+        "    docker import --change 'CMD [\"/bin/sh\"]' rootfs.tar "
+        "artemiskit-sandbox:does-not-exist\n"
+    ) in done.stderr
     assert "environment ready" not in done.stderr
     record = read_record(record_path)
     assert record["exit_code"] == 3
@@ -381,6 +398,13 @@ def test_missing_image_is_exit_3_with_the_hint_and_no_container(
     assert record["cleanup"]["status"] == "not_needed"
     assert record["budget"]["used"]["model_requests"] == 0
     assert containers_of(run_id) == []
+
+
+def test_the_hint_names_the_default_image_and_quotes_any_image() -> None:
+    assert SandboxConfig().install_hint() == install_hint(DEFAULT_SANDBOX_IMAGE)
+    assert f"'{DEFAULT_SANDBOX_IMAGE}'" in SandboxConfig().install_hint()
+    hint = SandboxConfig(image="my image;rm -rf x").install_hint()
+    assert "rootfs.tar 'my image;rm -rf x'\n" in hint
 
 
 def test_unreachable_engine_is_exit_3_with_the_hint(tmp_path: Path) -> None:
@@ -403,7 +427,9 @@ def test_unreachable_engine_is_exit_3_with_the_hint(tmp_path: Path) -> None:
     assert done.returncode == 3, outcome(done.returncode, done.stderr)
     assert "Traceback" not in done.stderr
     assert "DOCKER_HOST" in done.stderr
-    assert INSTALL_HINT in done.stderr, outcome(done.returncode, done.stderr)
+    assert install_hint(SANDBOX_IMAGE) in done.stderr, outcome(
+        done.returncode, done.stderr
+    )
     for word in HINT_WORDS:
         assert word in done.stderr
     record = read_record(record_path)

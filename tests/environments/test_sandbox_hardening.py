@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import uuid
 from collections.abc import AsyncIterator
 
 import pytest
 
+from artemiskit._common._limits import MAX_FILE_BYTES
 from artemiskit._errors import FileOperationError
-from artemiskit._limits import MAX_FILE_BYTES
 from artemiskit.environments._sandbox import (
     RUN_ID_LABEL,
     SANDBOX_LABEL,
@@ -29,6 +30,8 @@ SETTINGS = SandboxSettings(
     nano_cpus=500_000_000,
 )
 _numbers = itertools.count(1)
+#: Unique to this process (see test_sandbox_lifecycle.py).
+_PROCESS = uuid.uuid4().hex[:12]
 
 
 @pytest.fixture
@@ -38,7 +41,7 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 async def sandbox() -> AsyncIterator[DockerSandboxEnvironment]:
-    run_id = f"hardening-{next(_numbers)}"
+    run_id = f"hardening-{_PROCESS}-{next(_numbers)}"
     environment = await DockerSandboxFactory(SETTINGS).create(
         run_id=run_id, files={"notes/a.txt": "hello"}
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import uuid
 
 import aiodocker
 import anyio
@@ -10,17 +11,18 @@ import pytest
 from anyio.abc import TaskStatus
 from anyio.lowlevel import checkpoint
 
+from artemiskit._common._limits import MAX_FILE_BYTES
 from artemiskit._errors import (
     EnvironmentFailureError,
     FileOperationError,
     UnsupportedError,
 )
-from artemiskit._limits import MAX_FILE_BYTES
 from artemiskit.environments._sandbox import (
     DockerSandboxEnvironment,
     DockerSandboxFactory,
     SandboxSettings,
 )
+from artemiskit.environments._sandbox_engine import install_hint
 
 from ._docker import (
     container_state,
@@ -30,10 +32,13 @@ from ._docker import (
 )
 
 _numbers = itertools.count(1)
+#: Unique to this process: containers of other test processes on the same engine
+#: (or leftovers of older code) never carry these run ids.
+_PROCESS = uuid.uuid4().hex[:12]
 
 
 def new_run_id(name: str) -> str:
-    return f"lifecycle-{name}-{next(_numbers)}"
+    return f"lifecycle-{name}-{_PROCESS}-{next(_numbers)}"
 
 
 @pytest.fixture
@@ -129,7 +134,8 @@ async def test_cleanup_that_times_out_is_reported_unresolved() -> None:
         assert report.reason == "cleanup_timeout"
         assert report.unresolved == 1
         assert await environment.close() == report
-        assert await labelled_containers(run_id) == [environment.container_id]
+        # Never under-reported (the container may be removing itself already).
+        assert len(await labelled_containers(run_id)) <= report.unresolved
     finally:
         await remove_labelled(run_id)
     assert await labelled_containers(run_id) == []
@@ -159,7 +165,7 @@ async def test_missing_image_is_unsupported_and_creates_nothing() -> None:
     assert refused.value.exit_code == 3
     assert refused.value.reason == "sandbox_image_missing"
     assert "scripts/ci-docker.sh" in str(refused.value)
-    assert "docker import" in str(refused.value)
+    assert install_hint("artemiskit-absent:never") in str(refused.value)
     assert await labelled_containers(run_id) == []
 
 

@@ -3,11 +3,12 @@
 - every ``examples/**/workflow.yaml`` through ``akit workflow run`` (exit 0) and
   ``akit scenario validate`` (exit 0); sandbox workflows are docker-marked and use
   the sandbox image through a trusted configuration file;
-- every ``examples/*.py`` script (exit 0);
-- every fenced ``python`` block of ``README.md`` and ``docs/*.md`` (exit 0), from the
-  repository root; blocks fenced ``python-norun`` are shown, not run;
-- every fenced ``yaml`` block that is a workflow (``version: 1`` and
-  ``conversation``) validates.
+- every ``examples/*.py`` and ``examples/*/run.py`` script (exit 0).
+
+A workflow that declares user-defined tools gets them with ``--tools`` (`TOOLS_FOR`).
+
+Every fenced block of ``README.md`` and ``docs/*.md`` is exercised in
+``test_docs_blocks.py``.
 """
 
 from __future__ import annotations
@@ -19,34 +20,26 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 
-from artemiskit import validate_agent_workflow
 from tests.environments._docker import SANDBOX_IMAGE
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 AKIT = [sys.executable, "-m", "artemiskit_cli"]
 TIMEOUT_S = 120
 
 WORKFLOWS = sorted(ROOT.glob("examples/**/workflow.yaml"))
-SCRIPTS = sorted(ROOT.glob("examples/*.py"))
-PAGES = [ROOT / "README.md", *sorted(ROOT.glob("docs/*.md"))]
+SCRIPTS = sorted(
+    p
+    for p in [*ROOT.glob("examples/*.py"), *ROOT.glob("examples/*/run.py")]
+    if p.name != "__init__.py"
+)
+#: The ``--tools`` reference of each example workflow with user-defined tools.
+TOOLS_FOR = {
+    "examples/custom_tool/workflow.yaml": "examples.custom_tool.order_tools:TOOLS",
+}
 FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
-
-#: Runs a snippet as a script; a snippet with top-level ``await`` runs on asyncio.
-SNIPPET_RUNNER = """\
-import ast, asyncio, sys
-source = sys.stdin.read()
-code = compile(source, "<snippet>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-result = eval(code, {"__name__": "__main__"})
-if asyncio.iscoroutine(result):
-    asyncio.run(result)
-"""
 
 
 def rel(path: Path) -> str:
@@ -55,20 +48,6 @@ def rel(path: Path) -> str:
 
 def is_sandbox(workflow: Path) -> bool:
     return re.search(r"^\s+kind:\s*sandbox\b", workflow.read_text(), re.M) is not None
-
-
-def blocks(language: str) -> Iterator[tuple[str, str]]:
-    """``(id, code)`` of every block fenced with exactly ``language``."""
-    for page in PAGES:
-        text = page.read_text()
-        for match in FENCE.finditer(text):
-            if match.group(1) == language:
-                line = text[: match.start()].count("\n") + 1
-                yield f"{rel(page)}:{line}", match.group(2)
-
-
-def needs_docker(code: str) -> bool:
-    return "DockerSandbox" in code or "kind: sandbox" in code
 
 
 def run(
@@ -90,6 +69,11 @@ def outcome(done: subprocess.CompletedProcess[str]) -> str:
     return f"exit {done.returncode}\nstdout:\n{done.stdout}\nstderr:\n{done.stderr}"
 
 
+def tools_options(workflow: Path) -> list[str]:
+    spec = TOOLS_FOR.get(rel(workflow))
+    return [] if spec is None else ["--tools", spec]
+
+
 def workflow_params() -> list[object]:
     return [
         pytest.param(
@@ -107,14 +91,15 @@ def test_there_is_something_to_run() -> None:
         "sdk_custom_target.py",
         "sdk_run.py",
         "custom_model_client.py",
+        "run.py",
     }
+    assert set(TOOLS_FOR) <= {rel(p) for p in WORKFLOWS}
     assert any(is_sandbox(p) for p in WORKFLOWS)
-    assert len(list(blocks("python"))) >= 5
 
 
 @pytest.mark.parametrize("workflow", workflow_params())
 def test_example_workflow_validates(workflow: Path) -> None:
-    done = run([*AKIT, "scenario", "validate", str(workflow)])
+    done = run([*AKIT, "scenario", "validate", str(workflow), *tools_options(workflow)])
     assert done.returncode == 0, outcome(done)
 
 
@@ -122,6 +107,7 @@ def test_example_workflow_validates(workflow: Path) -> None:
 def test_example_workflow_runs_and_passes(workflow: Path, tmp_path: Path) -> None:
     record_path = tmp_path / "record.json"
     command = [*AKIT, "workflow", "run", str(workflow), "--output", str(record_path)]
+    command += tools_options(workflow)
     if is_sandbox(workflow):
         config = tmp_path / "artemis.config.yaml"
         config.write_text(json.dumps({"sandbox": {"image": SANDBOX_IMAGE}}))
@@ -155,52 +141,3 @@ def test_example_script_runs(script: Path) -> None:
     done = run([sys.executable, str(script)])
     assert done.returncode == 0, outcome(done)
     assert "Traceback" not in done.stderr
-
-
-def python_params() -> list[object]:
-    return [
-        pytest.param(
-            code,
-            id=where,
-            marks=[pytest.mark.docker] if needs_docker(code) else [],
-        )
-        for where, code in blocks("python")
-    ]
-
-
-@pytest.mark.parametrize("code", python_params())
-def test_docs_python_block_runs(code: str) -> None:
-    if "LOCAL_BASE_URL" in code:
-        # The local-server snippet of docs/providers.md talks to a real Chat
-        # Completions server on 127.0.0.1, as in tests/providers.
-        from tests.providers._chat_server import ChatServer
-        from tests.providers.test_providers_docs import quickstart_replies
-
-        with ChatServer() as server:
-            server.enqueue(*quickstart_replies())
-            done = run(
-                [sys.executable, "-c", SNIPPET_RUNNER],
-                stdin=code,
-                env={"LOCAL_BASE_URL": server.url},
-            )
-    else:
-        done = run([sys.executable, "-c", SNIPPET_RUNNER], stdin=code)
-    assert done.returncode == 0, outcome(done)
-    assert "Traceback" not in done.stderr
-    if "exit code" in code:
-        assert "exit code: 0" in done.stdout, outcome(done)
-
-
-def yaml_workflows() -> list[object]:
-    return [
-        pytest.param(code, id=where)
-        for where, code in blocks("yaml")
-        if re.search(r"^version: 1\s*$", code, re.M)
-        and re.search(r"^conversation:", code, re.M)
-    ]
-
-
-@pytest.mark.parametrize("text", yaml_workflows())
-def test_docs_workflow_yaml_validates(text: str) -> None:
-    problems = validate_agent_workflow(text, source="<docs>")
-    assert problems == [], "\n".join(map(str, problems))

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from artemiskit import ArtemisKit
+from artemiskit.providers import parse_script
 from artemiskit.tools import CATALOGUE
 from artemiskit.workflow import (
     WORKFLOW_SCHEMA_FILE,
@@ -21,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "workflow-contract.md"
 BLOCK = re.compile(r"(?P<before>[^\n]*)\n```(?P<lang>\w+)\n(?P<body>.*?)\n```", re.S)
 SKIP = "<!-- not-a-workflow -->"
+SCRIPT = "<!-- a-script -->"
 
 # Fragments (blocks without `version`) are checked inside this workflow.
 BASE: dict[str, Any] = {
@@ -36,16 +39,22 @@ BASE: dict[str, Any] = {
 }
 
 
-def _blocks(lang: str) -> list[str]:
+def _blocks(lang: str, *, marker: str | None = None) -> list[str]:
     text = DOC.read_text("utf-8")
     return [
         m["body"]
         for m in BLOCK.finditer(text)
-        if m["lang"] == lang and m["before"].strip() != SKIP
+        if m["lang"] == lang
+        and (
+            m["before"].strip() == marker
+            if marker is not None
+            else m["before"].strip() not in (SKIP, SCRIPT)
+        )
     ]
 
 
 YAML_BLOCKS = _blocks("yaml")
+SCRIPT_BLOCKS = _blocks("yaml", marker=SCRIPT)
 
 
 def test_the_page_has_snippets() -> None:
@@ -89,3 +98,32 @@ def test_every_schema_key_is_documented() -> None:
     assert missing == []
     for name in CATALOGUE:
         assert f"`{name}" in text
+
+
+def test_the_script_example_is_a_valid_script() -> None:
+    assert len(SCRIPT_BLOCKS) == 1
+    entries = parse_script(SCRIPT_BLOCKS[0], source="doc")
+    keys = {"tool_calls", "text", "usage", "delay_ms"}
+    assert all(f"`{key}`" in DOC.read_text("utf-8") for key in keys)
+    assert any(entry.delay_ms for entry in entries)
+    assert all(entry.usage is not None for entry in entries)
+
+
+async def test_the_script_example_plays_the_complete_example(tmp_path: Path) -> None:
+    """The documented script really drives the documented workflow to a pass."""
+    complete = next(b for b in YAML_BLOCKS if "name: summarize-refund-policy" in b)
+    workflow = parse_yaml(complete, source="doc").data
+    workflow["target"] = {"provider": "scripted", "model": "summarize"}
+    workflow["outcomes"] = [o for o in workflow["outcomes"] if "judge" not in o]
+    (tmp_path / "fixtures").mkdir()
+    (tmp_path / "fixtures" / "extra-state.yaml").write_text("{}\n")
+    (tmp_path / "summarize.script.yaml").write_text(SCRIPT_BLOCKS[0])
+    path = tmp_path / "workflow.yaml"
+    path.write_text(dump(workflow))
+    result = await ArtemisKit().run_workflow(workflow=path)
+    assert result.record.execution.status == "completed"
+    assert [r.status for r in result.record.task_verification.requirements] == [
+        "passed",
+        "passed",
+    ]
+    assert result.exit_code == 0

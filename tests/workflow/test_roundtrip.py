@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from artemiskit._converter import CONVERTER
+from artemiskit._common._converter import CONVERTER
 from artemiskit.workflow import (
     Budgets,
     Conversation,
@@ -36,6 +36,7 @@ from artemiskit.workflow import (
     Workflow,
     parse_agent_workflow,
 )
+from examples.custom_tool.order_tools import TOOLS as CUSTOM_TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT = st.text(max_size=12)
@@ -189,6 +190,7 @@ def test_structure_of_unstructure_is_identity(workflow: Workflow) -> None:
 
 def test_examples_round_trip() -> None:
     for path in sorted((ROOT / "examples").rglob("workflow.yaml")):
-        workflow = parse_agent_workflow(path.read_text("utf-8"))
+        tools = CUSTOM_TOOLS if path.parent.name == "custom_tool" else ()
+        workflow = parse_agent_workflow(path.read_text("utf-8"), tools=tools)
         again = CONVERTER.structure(CONVERTER.unstructure(workflow), Workflow)
         assert again == workflow

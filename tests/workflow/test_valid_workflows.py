@@ -13,8 +13,7 @@ from click.testing import CliRunner
 
 import artemiskit.workflow
 from artemiskit import FileAccessError, WorkflowError
-from artemiskit.tools import CATALOGUE
-from artemiskit.tools._catalogue import schema_problem
+from artemiskit.tools import CATALOGUE, catalogue_with
 from artemiskit.workflow import (
     WORKFLOW_SCHEMA_FILE,
     FileOutcome,
@@ -25,6 +24,7 @@ from artemiskit.workflow import (
     validate_agent_workflow,
 )
 from artemiskit_cli._main import cli
+from examples.custom_tool.order_tools import TOOLS as CUSTOM
 from tests.workflow._cases import BASE, dump, variant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,6 +37,19 @@ def _is_workflow(path: Path) -> bool:
 
 
 EXAMPLES = sorted(p for p in (ROOT / "examples").rglob("*.yaml") if _is_workflow(p))
+#: User-defined tools of the examples that declare them.
+EXAMPLE_TOOLS = {"custom_tool": ("examples.custom_tool.order_tools:TOOLS", CUSTOM)}
+
+
+def _tools_of(path: Path) -> tuple[Any, ...]:
+    return (
+        EXAMPLE_TOOLS[path.parent.name][1] if path.parent.name in EXAMPLE_TOOLS else ()
+    )
+
+
+def _tools_options(path: Path) -> list[str]:
+    known = EXAMPLE_TOOLS.get(path.parent.name)
+    return [] if known is None else ["--tools", known[0]]
 
 
 def test_there_are_examples() -> None:
@@ -46,14 +59,15 @@ def test_there_are_examples() -> None:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.parent.name)
 async def test_examples_load(path: Path) -> None:
-    workflow = await load_agent_workflow(path)
+    workflow = await load_agent_workflow(path, tools=_tools_of(path))
     assert isinstance(workflow, Workflow)
     assert workflow.target.provider == "scripted"
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.parent.name)
 def test_examples_validate_with_the_cli(path: Path) -> None:
-    result = CliRunner().invoke(cli, ["scenario", "validate", str(path)])
+    arguments = ["scenario", "validate", str(path), *_tools_options(path)]
+    result = CliRunner().invoke(cli, arguments)
     assert result.exit_code == 0, result.stderr
     assert "ok:" in result.stderr
 
@@ -61,21 +75,28 @@ def test_examples_validate_with_the_cli(path: Path) -> None:
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.parent.name)
 def test_example_scripts_fit_their_workflows(path: Path) -> None:
     """Each scripted call names a declared tool with arguments its schema accepts."""
-    workflow = parse_agent_workflow(path.read_text("utf-8"))
+    tools = _tools_of(path)
+    workflow = parse_agent_workflow(path.read_text("utf-8"), tools=tools)
+    catalogue = catalogue_with(tools)
     script_file = path.parent / f"{workflow.target.model}.script.yaml"
     script = parse_yaml(script_file.read_text("utf-8"), source=str(script_file)).data
     assert script["version"] == 1
     declared = {tool.name for tool in workflow.tools}
-    responses: list[dict[str, Any]] = script["responses"]
-    assert responses[-1].get("text")
-    assert not responses[-1].get("tool_calls")
-    for entry in responses:
-        assert set(entry) <= {"tool_calls", "text", "usage", "delay_ms"}
-        for call in entry.get("tool_calls", []):
-            assert call["name"] in declared
-            assert schema_problem(call["name"], "input", call["arguments"]) is None
-    if workflow.name == "quickstart":
-        assert all("usage" in entry for entry in responses)
+    # A suite example's script holds `variants:`, each a list of responses.
+    variants: list[list[dict[str, Any]]] = script.get("variants") or [
+        script["responses"]
+    ]
+    for responses in variants:
+        assert responses[-1].get("text")
+        assert not responses[-1].get("tool_calls")
+        for entry in responses:
+            assert set(entry) <= {"tool_calls", "text", "usage", "delay_ms"}
+            for call in entry.get("tool_calls", []):
+                assert call["name"] in declared
+                tool = catalogue[call["name"]]
+                assert tool.schema_problem("input", call["arguments"]) is None
+        if workflow.name == "quickstart":
+            assert all("usage" in entry for entry in responses)
 
 
 def test_example_runs_through_a_real_subprocess() -> None:

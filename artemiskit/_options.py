@@ -1,0 +1,96 @@
+"""The SDK's options as value objects: how a session runs, and its checkpointing.
+
+Every entry point (`create_agent_workflow_session`, `ArtemisKit.create_workflow_session`
+and `ArtemisKit.run_workflow`) takes a `RunOptions` as ``options=``, or the same
+settings as keywords (`RunKeywords`); keywords override the fields of ``options``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Literal, TypedDict
+
+import attrs
+
+from artemiskit.engine._transitions import MAX_LEDGER
+from artemiskit.environments import EnvironmentFactory
+from artemiskit.tools import Catalogue, Tool
+
+__all__ = ["CheckpointOptions", "RunKeywords", "RunOptions", "merge_run_options"]
+
+
+@attrs.frozen(kw_only=True)
+class RunOptions:
+    """How one session runs, whatever builds its target.
+
+    Attributes:
+        fixture_root: Where ``environment.fixture`` (and, through `ArtemisKit`,
+            scripts) resolve. `ArtemisKit` defaults it to the workflow file's
+            folder; an inline workflow that references a fixture needs it.
+        environment: A custom environment factory; by default the workflow's
+            ``environment.kind`` picks the registered one.
+        cleanup_timeout_ms: The drain period for cancellation and cleanup
+            (default 1,000 ms simulated / 6,000 ms sandbox, at most 10,000 ms).
+        preflight: ``True`` probes the target before the turns (SPEC 6);
+            ``"only"`` stops after the probe.
+        pause_after_actions: Pause at the first safe boundary after this many
+            actions of this attempt (needs checkpointing).
+        ledger_limit: How many operations the ledger keeps (default 10,000);
+            older ones are counted as omitted, the record discloses the
+            truncation and trace assertions become unavailable.
+        tools: User-defined tools (trusted host code) the workflow may declare,
+            beside the built-in catalogue; the workflow must have been validated
+            with the same tools. Through `ArtemisKit` they add to the kit's own.
+    """
+
+    fixture_root: str | os.PathLike[str] | None = None
+    environment: EnvironmentFactory | None = None
+    cleanup_timeout_ms: int | None = None
+    preflight: bool | Literal["only"] = False
+    pause_after_actions: int | None = None
+    ledger_limit: int = MAX_LEDGER
+    tools: Sequence[Tool] | Catalogue | None = None
+
+
+class RunKeywords(TypedDict, total=False):
+    """The fields of `RunOptions`, accepted as keywords by every entry point."""
+
+    fixture_root: str | os.PathLike[str] | None
+    environment: EnvironmentFactory | None
+    cleanup_timeout_ms: int | None
+    preflight: bool | Literal["only"]
+    pause_after_actions: int | None
+    ledger_limit: int
+    tools: Sequence[Tool] | Catalogue | None
+
+
+def merge_run_options(options: RunOptions | None, keywords: RunKeywords) -> RunOptions:
+    """``options`` (or the defaults) with the given keywords applied over it."""
+    return attrs.evolve(options or RunOptions(), **keywords)
+
+
+@attrs.frozen(kw_only=True, repr=False)
+class CheckpointOptions:
+    """Explicit checkpointing for one run (SPEC 3.5).
+
+    Attributes:
+        directory: A private local directory (created 0700) for the checkpoint.
+            It holds sensitive working data: keep it out of version control.
+        mode: ``create`` for a fresh run, ``resume`` to continue a paused one.
+        configuration_id: The host's attestation of its transport/credentials/
+            implementation; change it whenever they change materially. ``None``
+            derives one from the configured transport (and judge) digests, which
+            only works for a target built from trusted configuration: with your
+            own ``client`` or ``target`` it is required.
+    """
+
+    directory: str | os.PathLike[str]
+    mode: Literal["create", "resume"] = "create"
+    configuration_id: str | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"CheckpointOptions(mode={self.mode!r}, "
+            f"configuration_id={self.configuration_id!r})"
+        )

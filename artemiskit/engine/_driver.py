@@ -1,0 +1,513 @@
+"""`RunDriver`: one execution of a workflow, from checkpoint to record.
+
+The driver holds the run's collaborators (the state owner, the checkpointing, the
+budget, the run control, the tool-call executor) and drives them: the turn loop
+inside the deadline and cancel scopes, the preflight probe, each model request,
+and the finish step (release, evaluate, judge, build the record).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import attrs
+
+from artemiskit._errors import ArtemisError, InvalidResponseError, TargetError
+from artemiskit.engine._budget import Budget
+from artemiskit.engine._control import RunControl
+from artemiskit.engine._events import EventHub
+from artemiskit.engine._evidence import build_record, final_state, workflow_digest
+from artemiskit.engine._faults import schedule_from
+from artemiskit.engine._judge import JudgeSettings, JudgeUsage, run_judge
+from artemiskit.engine._outcomes import evaluate_outcomes, unavailable_verification
+from artemiskit.engine._preflight import (
+    PROBE_TOOL,
+    PreflightMode,
+    PreflightSummary,
+    new_nonce,
+    probe_continuation,
+    probe_opening,
+    probe_problem,
+)
+from artemiskit.engine._recovery import CheckpointMode, checkpoints_for
+from artemiskit.engine._responses import check_response, target_failure
+from artemiskit.engine._result import WorkflowResult
+from artemiskit.engine._run_state import RunState
+from artemiskit.engine._stops import error_stop, stop_for
+from artemiskit.engine._tool_calls import ToolCallExecutor
+from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
+from artemiskit.records._record import (
+    CleanupInfo,
+    EventInfo,
+    ExecutionRecord,
+    TargetInfo,
+)
+from artemiskit.records._verification import TaskVerification
+from artemiskit.targets._protocol import (
+    AgentTarget,
+    Message,
+    ResumableTarget,
+    TargetRequest,
+    TargetResponse,
+    ToolDefinition,
+)
+from artemiskit.workflow import load_fixture_state, merge_fixture
+from artemiskit.workflow._model import JudgeOutcome
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.engine._state import LocalState
+    from artemiskit.tools._catalogue import Catalogue
+    from artemiskit.workflow._model import Workflow
+
+__all__ = ["MAX_CLEANUP_TIMEOUT_MS", "RunDriver"]
+
+MAX_CLEANUP_TIMEOUT_MS = 10_000
+
+
+@attrs.frozen(kw_only=True)
+class _Verdict:
+    verification: TaskVerification
+    judge_usage: JudgeUsage | None = None
+    evaluation_cancelled: bool = False
+
+
+class RunDriver:
+    """Drives one execution; the public `WorkflowSession` is its handle."""
+
+    def __init__(
+        self,
+        *,
+        workflow: Workflow,
+        target: AgentTarget,
+        environment: EnvironmentFactory,
+        files: Mapping[str, str],
+        local: LocalState,
+        target_info: TargetInfo,
+        cleanup_timeout_ms: int | None,
+        fixture_root: str | None,
+        preflight: PreflightMode,
+        judge: JudgeSettings | None,
+        checkpoint_store: CheckpointStore | None,
+        checkpoint_mode: CheckpointMode,
+        configuration_id: str | None,
+        pause_after_actions: int | None,
+        target_label: str | None,
+        ledger_limit: int,
+        catalogue: Catalogue,
+    ) -> None:
+        self.workflow = workflow
+        self._target_label = target_label or (
+            f"provider {target_info.provider!r}, model {target_info.model!r}"
+        )
+        self._failure: str | None = None
+        self._preflight_mode = preflight
+        self._judge = judge
+        self._fixture_root = fixture_root
+        self._target = target
+        self._factory = environment
+        self._files = dict(files)
+        self._target_info = target_info
+        timeout = cleanup_timeout_ms or environment.default_cleanup_timeout_ms
+        self._cleanup_timeout_ms = min(timeout, MAX_CLEANUP_TIMEOUT_MS)
+        self.run_id = uuid.uuid4().hex
+        self.attempt_id = uuid.uuid4().hex
+        self._digest = workflow_digest(workflow)
+        self._tool_defs = tuple(
+            ToolDefinition(
+                name=tool.name,
+                description=catalogue[tool.name].description,
+                input_schema=catalogue[tool.name].input_schema,
+            )
+            for tool in workflow.tools
+        )
+        self.hub = EventHub(run_id=self.run_id)
+        self.run = RunState.start(
+            workflow.conversation.system,
+            local,
+            schedule_from(workflow.faults),
+            hub=self.hub,
+            ledger_limit=ledger_limit,
+        )
+        self.checkpoints = checkpoints_for(
+            store=checkpoint_store,
+            mode=checkpoint_mode,
+            configuration_id=configuration_id,
+            pause_after_actions=pause_after_actions,
+            workflow=workflow,
+            workflow_digest=self._digest,
+            preflight=preflight,
+            environment=environment,
+            catalogue=catalogue,
+        )
+        self.control = RunControl(self.run, self.checkpoints)
+        self._budget = Budget(
+            caps=workflow.budgets,
+            max_output_tokens=workflow.target.parameters.max_output_tokens,
+        )
+        self._tool_calls = ToolCallExecutor(
+            workflow=workflow,
+            catalogue=catalogue,
+            run=self.run,
+            control=self.control,
+            budget=self._budget,
+            hub=self.hub,
+        )
+        #: The result of a run its caller cancelled (``execute`` then raises).
+        self.interrupted: WorkflowResult | None = None
+
+    async def execute(self) -> WorkflowResult:
+        """Run the workflow once: checkpoint, environment, turns, finish.
+
+        A caller's cancellation drains the finish step (shielded), keeps its
+        result in `interrupted`, and propagates.
+        """
+        await self._load_fixture()
+        try:
+            resumption = await self.checkpoints.begin(
+                self.run.state, run_id=self.run_id, attempt_id=self.attempt_id
+            )
+        except ArtemisError:
+            with anyio.CancelScope(shield=True):
+                await self.checkpoints.close()
+            raise
+        remaining = self.workflow.budgets.timeout_ms / 1000
+        if resumption is not None:
+            self.run_id = resumption.run_id
+            self.hub.run_id = resumption.run_id
+            self.run.restore(resumption.state)
+            self._files = resumption.files
+            remaining = resumption.remaining_s
+            if isinstance(self._target, ResumableTarget):
+                self._target.resume_after(self.run.state.counters.model_requests)
+        started = datetime.now(UTC)
+        self.hub.emit("run_started")
+        self.control.deadline = anyio.current_time() + remaining
+        environment: Environment | None = None
+        try:
+            with self.control.open_scope() as cancel_scope:
+                with anyio.CancelScope(
+                    deadline=self.control.deadline
+                ) as deadline_scope:
+                    try:
+                        environment = await self._factory.create(
+                            run_id=self.run_id, files=self._files
+                        )
+                        self.hub.emit("environment_ready")
+                        await self._drive(environment)
+                    except ArtemisError as exc:
+                        if isinstance(exc, TargetError | InvalidResponseError):
+                            self._failure = f"{self._target_label}: {exc.message}"
+                        self.run.stop(error_stop(exc))
+                if deadline_scope.cancelled_caught:
+                    self.run.stop(stop_for("deadline_exceeded", "timeout_ms"))
+            if cancel_scope.cancelled_caught:
+                self.run.stop(stop_for("cancelled", "cancelled"))
+        except anyio.get_cancelled_exc_class():
+            self.run.stop(stop_for("cancelled", "caller_cancelled"))
+            with anyio.CancelScope(shield=True):
+                self.interrupted = await self._finish(environment, started)
+            raise
+        return await self._finish(environment, started)
+
+    async def _load_fixture(self) -> None:
+        """Merge a referenced fixture into the initial files and state."""
+        reference = self.workflow.environment.fixture
+        if reference is None or self._fixture_root is None:
+            return
+        contents = await load_fixture_state(reference, fixture_root=self._fixture_root)
+        spec = merge_fixture(self.workflow.environment, contents)
+        self._files = dict(spec.files)
+        self.run.load_fixture(spec.state.documents, spec.state.records)
+
+    async def _drive(self, environment: Environment) -> None:
+        """Take over a restored checkpoint, probe if asked, then run every turn."""
+        await self.checkpoints.recovered(self.run.state)
+        if self._preflight_mode != "off" and self.run.state.preflight is None:
+            await self._preflight()
+        if self.run.state.stop is not None:
+            return
+        turns = self.workflow.conversation.turns
+        while self.run.state.cursor.turn < len(turns):
+            cursor = self.run.state.cursor
+            if not self.run.state.turn_open:
+                self.run.open_turn(turns[cursor.turn].user)
+                self.hub.emit("turn_started", turn=cursor.turn)
+            if self.run.state.pending_calls:
+                if not await self._tool_calls.run_pending(environment):
+                    return
+                continue
+            if not await self.control.safe_boundary():
+                return
+            response = await self._request_model()
+            if response is None:
+                return
+            if not response.tool_calls:
+                self.run.finish_turn()
+        stop = await self.control.admission_stop()
+        if stop is not None:
+            self.run.stop(stop)
+            return
+        self.run.complete()
+        self.hub.emit("execution_completed")
+
+    async def _invoke_target(
+        self, messages: tuple[Message, ...], tools: tuple[ToolDefinition, ...]
+    ) -> TargetResponse | None:
+        """One admitted model request; ``None`` when a budget rule stopped the run."""
+        run = self.run
+        stop = await self.control.admission_stop() or self._budget.model_request_stop(
+            run.state.counters
+        )
+        if stop is not None:
+            run.stop(stop)
+            return None
+        request = TargetRequest(
+            messages=messages,
+            tools=tools,
+            max_output_tokens=self._budget.output_allowance(run.state.counters),
+        )
+        op_id = run.admit("model_request")
+        await self.control.commit()
+        cursor = run.state.cursor
+        self.hub.emit(
+            "operation_admitted",
+            operation_id=op_id,
+            turn=cursor.turn,
+            step=cursor.step,
+            status="model_request",
+        )
+        try:
+            response = await self._target.respond(request)
+            check_response(response)
+        except anyio.get_cancelled_exc_class():
+            run.settle_unmeasured(op_id, "unknown", "interrupted")
+            raise
+        except ArtemisError as exc:
+            run.settle_unmeasured(op_id, "failed", exc.reason)
+            raise
+        except Exception as exc:
+            run.settle_unmeasured(op_id, "failed", "target_failure")
+            raise target_failure() from exc
+        run.settle(op_id, "succeeded")
+        run.account_usage(response, max_tokens=self.workflow.budgets.max_tokens)
+        stop = self._budget.usage_stop(run.state.counters)
+        if stop is not None:
+            run.stop(stop)
+            return None
+        return response
+
+    async def _request_model(self) -> TargetResponse | None:
+        response = await self._invoke_target(
+            self.run.state.conversation, self._tool_defs
+        )
+        if response is not None:
+            self.run.record_model_response(response)
+        return response
+
+    async def _preflight(self) -> None:
+        """Run the probe once; stop the run unless it passes (or was all asked)."""
+        run = self.run
+        before = run.state.counters
+        nonce = new_nonce()
+        opening = probe_opening(nonce)
+        problem: str | None = None
+        detail = "the target did not complete the probe's tool round trip"
+        try:
+            first = await self._invoke_target(opening, (PROBE_TOOL,))
+            if first is None:
+                return
+            problem = probe_problem(first, nonce)
+            if problem is None:
+                stop = await self.control.admission_stop() or (
+                    self._budget.tool_call_stop(run.state.counters)
+                )
+                if stop is not None:
+                    run.stop(stop)
+                    return
+                run.count_tool_attempt()
+                op_id = run.admit("tool_call", tool=PROBE_TOOL.name)
+                run.settle(op_id, "succeeded")
+                second = await self._invoke_target(
+                    probe_continuation(opening, first, nonce), (PROBE_TOOL,)
+                )
+                if second is None:
+                    return
+                if second.tool_calls or not second.text:
+                    problem = "no_continuation"
+        except (TargetError, InvalidResponseError) as exc:
+            problem = exc.reason
+            detail = exc.message
+        after = run.state.counters
+        summary = PreflightSummary(
+            status="failed" if problem else "passed",
+            reason=problem or "tool_round_trip_completed",
+            model_requests=after.model_requests - before.model_requests,
+            tool_calls=after.tool_calls - before.tool_calls,
+            input_tokens=after.measured_input_tokens - before.measured_input_tokens,
+            output_tokens=after.measured_output_tokens - before.measured_output_tokens,
+            unmeasured_responses=after.unmeasured_responses
+            - before.unmeasured_responses,
+        )
+        run.record_preflight(summary)
+        self.hub.emit("preflight_finished", status=summary.status, reason=problem)
+        if problem is not None:
+            self._failure = (
+                f"{self._target_label}: preflight failed ({problem}): {detail}"
+            )
+            run.stop(stop_for("unsupported", "preflight_failed"))
+        elif self._preflight_mode == "only":
+            run.stop(stop_for("completed", "preflight_only"))
+
+    async def _finish(
+        self, environment: Environment | None, started: datetime
+    ) -> WorkflowResult:
+        """Release, evaluate, judge, build the record."""
+        self.run.settle_interrupted()
+        files, cleanup = await self._release(environment)
+        await self.checkpoints.end(
+            self.run.state, files, cleanup_complete=cleanup.status == "complete"
+        )
+        exported = None if files is None else final_state(files, self.run.state.local)
+        verdict = await self._verify(exported)
+        await self._close_targets()
+        self.hub.emit("outcomes_evaluated", status=verdict.verification.status)
+        self.hub.emit("run_finished")
+        record = self._build_record(verdict, cleanup, started)
+        return WorkflowResult(
+            record=record,
+            state=exported,
+            transcript=self.run.state.conversation,
+            failure=self._failure,
+        )
+
+    async def _release(
+        self, environment: Environment | None
+    ) -> tuple[dict[str, str] | None, CleanupInfo]:
+        """Snapshot the environment's files and close it, bounded and shielded."""
+        timeout_ms = self._cleanup_timeout_ms
+        if environment is None:
+            return None, CleanupInfo(
+                status="not_needed", reason=None, timeout_ms=timeout_ms
+            )
+        files: dict[str, str] | None = None
+        report = CleanupReport(
+            status="unresolved", reason="cleanup_timeout", unresolved=1
+        )
+        with anyio.CancelScope(shield=True), anyio.move_on_after(timeout_ms / 1000):
+            try:
+                files = await environment.snapshot()
+            except ArtemisError:
+                files = None
+            report = await environment.close()
+        self.hub.emit("cleanup_finished", status=report.status, reason=report.reason)
+        return files, CleanupInfo(
+            status=report.status,
+            reason=report.reason,
+            timeout_ms=timeout_ms,
+            unresolved=report.unresolved,
+        )
+
+    async def _verify(self, exported: dict[str, Any] | None) -> _Verdict:
+        """Evaluate the outcomes of a completed execution, judging where declared."""
+        state = self.run.state
+        stop = state.stop
+        outcomes = self.workflow.outcomes
+        if stop is not None or not state.completed:
+            reason = "execution_incomplete"
+            if stop is not None and stop.reason == "preflight_only":
+                reason = "preflight_only"
+            elif stop is not None and stop.status == "paused":
+                reason = "execution_paused"
+            return _Verdict(verification=unavailable_verification(outcomes, reason))
+        if exported is None:
+            return _Verdict(
+                verification=unavailable_verification(
+                    outcomes, "final_state_unavailable"
+                )
+            )
+        judged, judge_usage, cancelled = await self._judge_outcomes(exported)
+        if cancelled:
+            return _Verdict(
+                verification=unavailable_verification(outcomes, "evaluation_cancelled"),
+                judge_usage=judge_usage,
+                evaluation_cancelled=True,
+            )
+        verification = evaluate_outcomes(
+            outcomes,
+            final_state=exported,
+            trace=state.trace,
+            final_response=state.final_response,
+            trace_complete=state.ledger_omitted == 0,
+            judged=judged,
+        )
+        return _Verdict(verification=verification, judge_usage=judge_usage)
+
+    async def _judge_outcomes(
+        self, exported: dict[str, Any]
+    ) -> tuple[dict[str, Any] | None, JudgeUsage | None, bool]:
+        """Ask the judge about ``judge`` outcomes; whether a cancel cut it short."""
+        judge_outcomes = [
+            o for o in self.workflow.outcomes if isinstance(o, JudgeOutcome)
+        ]
+        if not judge_outcomes or self._judge is None:
+            return None, None, False
+        judged: dict[str, Any] | None = None
+        judge_usage: JudgeUsage | None = None
+        with self.control.open_scope() as scope:
+            judged, judge_usage = await run_judge(
+                self._judge,
+                judge_outcomes,
+                final_response=self.run.state.final_response,
+                files=exported["files"],
+            )
+        if scope.cancelled_caught:
+            return None, judge_usage, True
+        return judged, judge_usage, False
+
+    async def _close_targets(self) -> None:
+        """Close transports the session owns (the target's, the judge's)."""
+        owners = [self._target, None if self._judge is None else self._judge.target]
+        for owner in owners:
+            aclose = getattr(owner, "aclose", None)
+            if aclose is None:
+                continue
+            with (
+                anyio.CancelScope(shield=True),
+                anyio.move_on_after(self._cleanup_timeout_ms / 1000),
+            ):
+                await aclose()
+
+    def _build_record(
+        self, verdict: _Verdict, cleanup: CleanupInfo, started: datetime
+    ) -> ExecutionRecord:
+        state = self.run.state
+        return build_record(
+            workflow=self.workflow,
+            digest=self._digest,
+            run_id=self.run_id,
+            attempt_id=self.attempt_id,
+            target=self._target_info,
+            environment_kind=self.workflow.environment.kind,
+            state=state,
+            stop=state.stop,
+            verification=verdict.verification,
+            cleanup=cleanup,
+            preflight_mode=self._preflight_mode,
+            judge=self._judge,
+            judge_usage=verdict.judge_usage,
+            evaluation_cancelled=verdict.evaluation_cancelled,
+            recovery=self.checkpoints.info(),
+            events=EventInfo(
+                emitted=self.hub.emitted,
+                dropped=self.hub.dropped,
+                readers=self.hub.readers,
+            ),
+            started=started,
+            finished=datetime.now(UTC),
+        )

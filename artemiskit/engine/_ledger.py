@@ -1,0 +1,120 @@
+"""The operation ledger: every model request and tool-call attempt, bounded.
+
+An operation is admitted before the target or tool is invoked and settled after;
+one left ``admitted`` means the process stopped mid-call. The ledger keeps the
+newest ``limit`` operations and counts older ones as omitted. The engine settles
+the operation it admitted last, so settling looks there first: no scan.
+
+In the session state the ledger is three plain fields (``ledger``,
+``ledger_omitted``, ``next_operation``), which checkpoints persist as they are;
+`Ledger` is the type that reads and advances them together.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+
+from artemiskit.engine._state import Operation
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from artemiskit.engine._state import OperationStatus, SessionState
+
+__all__ = ["MAX_LEDGER", "Ledger"]
+
+#: The ledger keeps this many operations; older ones are counted as omitted.
+MAX_LEDGER = 10_000
+
+
+@attrs.frozen(kw_only=True)
+class Ledger:
+    """Admitted operations, oldest first, with the count of those dropped.
+
+    Attributes:
+        operations: The operations kept, oldest first.
+        omitted: Operations dropped from the front of a full ledger.
+        next_number: The number the next operation gets.
+    """
+
+    operations: tuple[Operation, ...] = ()
+    omitted: int = 0
+    next_number: int = 1
+
+    @classmethod
+    def of(cls, state: SessionState) -> Ledger:
+        """The ledger held in ``state``."""
+        return cls(
+            operations=state.ledger,
+            omitted=state.ledger_omitted,
+            next_number=state.next_operation,
+        )
+
+    def fields(self) -> dict[str, Any]:
+        """The session-state fields that hold this ledger (for ``attrs.evolve``)."""
+        return {
+            "ledger": self.operations,
+            "ledger_omitted": self.omitted,
+            "next_operation": self.next_number,
+        }
+
+    def admit(
+        self,
+        kind: Literal["model_request", "tool_call"],
+        *,
+        tool: str | None = None,
+        attempt: int = 1,
+        limit: int = MAX_LEDGER,
+    ) -> tuple[Ledger, str]:
+        """Append an admitted operation; return the new ledger and its id."""
+        op_id = f"op-{self.next_number:06d}"
+        operations = (
+            *self.operations,
+            Operation(id=op_id, kind=kind, tool=tool, attempt=attempt),
+        )
+        omitted = self.omitted
+        if len(operations) > limit:
+            omitted += len(operations) - limit
+            operations = operations[-limit:]
+        ledger = Ledger(
+            operations=operations, omitted=omitted, next_number=self.next_number + 1
+        )
+        return ledger, op_id
+
+    def settle(
+        self, op_id: str, status: OperationStatus, reason: str | None = None
+    ) -> Ledger:
+        """Mark operation ``op_id`` succeeded, failed or unknown.
+
+        The latest operation is found at once; an older one (only ever settled
+        when a stopped run marks what it interrupted) by a scan from the end. An
+        id no longer kept changes nothing.
+        """
+        operations = self.operations
+        index = len(operations) - 1
+        if index < 0 or operations[index].id != op_id:
+            index = self._index_of(op_id)
+            if index < 0:
+                return self
+        settled = attrs.evolve(operations[index], status=status, reason=reason)
+        return attrs.evolve(
+            self,
+            operations=(*operations[:index], settled, *operations[index + 1 :]),
+        )
+
+    def _index_of(self, op_id: str) -> int:
+        for index in range(len(self.operations) - 1, -1, -1):
+            if self.operations[index].id == op_id:
+                return index
+        return -1
+
+    def unsettled(self) -> Iterator[Operation]:
+        """The operations still ``admitted``, oldest first."""
+        return (op for op in self.operations if op.status == "admitted")
+
+    @property
+    def total(self) -> int:
+        """Every operation ever admitted, kept or omitted."""
+        return len(self.operations) + self.omitted

@@ -1,0 +1,58 @@
+"""What the engine accepts from an `AgentTarget` before it uses any of it.
+
+Tool-call ids must be non-empty and distinct within one answer (tool results are
+correlated by them), and usage, when reported, must be two non-negative integers:
+anything else is an invalid target response, never zero tokens.
+"""
+
+from __future__ import annotations
+
+from artemiskit._errors import ArtemisError, InvalidResponseError, TargetError
+from artemiskit.targets._protocol import TargetResponse, ToolCall, Usage
+
+__all__ = ["check_response", "target_failure"]
+
+
+def target_failure() -> ArtemisError:
+    """The error for a target that raised something other than an ArtemisError."""
+    return TargetError("the agent target raised an error", reason="target_failure")
+
+
+def check_response(response: object) -> None:
+    """Refuse a target answer outside the protocol before anything uses it.
+
+    Tool-call ids must be non-empty and distinct (results are correlated by
+    them), and usage, when reported, must be two non-negative integers.
+    """
+    if not isinstance(response, TargetResponse):
+        raise InvalidResponseError(
+            "the target returned something other than a TargetResponse"
+        )
+    if response.text is not None and not isinstance(response.text, str):
+        raise InvalidResponseError("the target's text is not a string")
+    seen: set[str] = set()
+    for position, call in enumerate(response.tool_calls):
+        if not isinstance(call, ToolCall) or not all(
+            isinstance(v, str) for v in (call.id, call.name, call.arguments)
+        ):
+            raise InvalidResponseError("the target returned a malformed tool call")
+        if not call.id:
+            raise InvalidResponseError(f"the target's tool call {position} has no id")
+        if call.id in seen:
+            raise InvalidResponseError(
+                f"the target's tool call {position} repeats the id of an earlier call"
+            )
+        seen.add(call.id)
+    usage = response.usage
+    if usage is not None and not (
+        isinstance(usage, Usage)
+        and _token_count(usage.input_tokens)
+        and _token_count(usage.output_tokens)
+    ):
+        raise InvalidResponseError(
+            "the target's usage is not two non-negative integer token counts"
+        )
+
+
+def _token_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

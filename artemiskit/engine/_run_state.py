@@ -1,0 +1,172 @@
+"""`RunState`: the one owner of a run's session state.
+
+Every change to what a checkpoint persists goes through a method here, and each
+method applies one named transition of `artemiskit.engine._transitions`; nothing
+else in the engine replaces the state. The methods that the record's readers
+observe as events (a stop, a settled operation) emit them here too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from artemiskit.engine import _transitions as t
+from artemiskit.engine._ledger import MAX_LEDGER, Ledger
+
+if TYPE_CHECKING:
+    from artemiskit.engine._events import EventHub
+    from artemiskit.engine._faults import FaultSchedule
+    from artemiskit.engine._preflight import PreflightSummary
+    from artemiskit.engine._state import (
+        Denial,
+        LocalState,
+        OperationStatus,
+        SessionState,
+        Stop,
+        TraceEntry,
+    )
+    from artemiskit.records._verification import StateChange
+    from artemiskit.targets._protocol import TargetResponse, ToolCall
+
+__all__ = ["RunState"]
+
+
+class RunState:
+    """Holds the session state of one run and advances it through transitions."""
+
+    def __init__(
+        self, state: SessionState, *, hub: EventHub, ledger_limit: int = MAX_LEDGER
+    ) -> None:
+        self._state = state
+        self._hub = hub
+        self._ledger_limit = ledger_limit
+
+    @classmethod
+    def start(
+        cls,
+        system: str | None,
+        local: LocalState,
+        faults: FaultSchedule,
+        *,
+        hub: EventHub,
+        ledger_limit: int = MAX_LEDGER,
+    ) -> RunState:
+        """The state of a run before its first turn."""
+        return cls(t.start(system, local, faults), hub=hub, ledger_limit=ledger_limit)
+
+    @property
+    def state(self) -> SessionState:
+        """The current session state."""
+        return self._state
+
+    def restore(self, state: SessionState) -> None:
+        """Continue from a paused checkpoint's state."""
+        self._state = t.resume(state)
+
+    def load_fixture(self, documents: dict[str, Any], records: dict[str, Any]) -> None:
+        """Seed the local state with a referenced fixture's data."""
+        self._state = t.load_fixture(self._state, documents, records)
+
+    def stop(self, stop: Stop) -> None:
+        """Record why the execution stopped (the first stop wins) and say so."""
+        self._state = t.stop(self._state, stop)
+        self._hub.emit("execution_stopped", status=stop.status, reason=stop.reason)
+
+    def open_turn(self, user_text: str) -> None:
+        """Append the current turn's user message."""
+        self._state = t.open_turn(self._state, user_text)
+
+    def finish_turn(self) -> None:
+        """Move to the next user turn."""
+        self._state = t.finish_turn(self._state)
+
+    def complete(self) -> None:
+        """Mark every turn done."""
+        self._state = t.complete(self._state)
+
+    def admit(self, kind: str, *, tool: str | None = None, attempt: int = 1) -> str:
+        """Admit an operation before it is invoked; return its id."""
+        self._state, op_id = t.admit_operation(
+            self._state,
+            kind=kind,
+            tool=tool,
+            attempt=attempt,
+            ledger_limit=self._ledger_limit,
+        )
+        return op_id
+
+    def settle(
+        self, op_id: str, status: OperationStatus, reason: str | None = None
+    ) -> None:
+        """Settle an admitted operation and say so."""
+        self._state = t.settle_operation(self._state, op_id, status, reason)
+        self._hub.emit(
+            "operation_settled", operation_id=op_id, status=status, reason=reason
+        )
+
+    def settle_unmeasured(
+        self, op_id: str, status: OperationStatus, reason: str
+    ) -> None:
+        """Settle a request without a valid response: its usage is unknown."""
+        self._state = t.count_unmeasured(self._state)
+        self.settle(op_id, status, reason)
+
+    def settle_interrupted(self) -> None:
+        """Mark every operation still admitted as interrupted (outcome unknown)."""
+        for op in tuple(Ledger.of(self._state).unsettled()):
+            self._state = t.settle_operation(
+                self._state, op.id, "unknown", "interrupted"
+            )
+
+    def count_tool_attempt(self) -> None:
+        """Count one attempted tool call."""
+        self._state = t.count_tool_attempt(self._state)
+
+    def account_usage(
+        self, response: TargetResponse, *, max_tokens: int | None
+    ) -> None:
+        """Add a response's reported usage (or its absence) to the counters."""
+        self._state = t.account_usage(self._state, response, max_tokens=max_tokens)
+
+    def record_model_response(self, response: TargetResponse) -> None:
+        """Append the assistant message and queue its tool calls."""
+        self._state = t.record_model_response(self._state, response)
+
+    def answer_tool_call(
+        self,
+        call: ToolCall,
+        *,
+        content: str,
+        is_error: bool,
+        trace: TraceEntry,
+        local: LocalState | None = None,
+    ) -> None:
+        """Answer the first pending call and trace it."""
+        self._state = t.answer_tool_call(
+            self._state,
+            call,
+            content=content,
+            is_error=is_error,
+            trace=trace,
+            local=local,
+        )
+
+    def record_denial(self, denial: Denial) -> None:
+        """Remember a policy denial."""
+        self._state = t.record_denial(self._state, denial)
+
+    def record_trace(self, entry: TraceEntry) -> None:
+        """Trace a call that gets no answer (a denial that stops the run)."""
+        self._state = t.record_trace(self._state, entry)
+
+    def record_change(self, change: StateChange) -> None:
+        """Keep state-change evidence, bounded."""
+        self._state = t.record_change(self._state, change)
+
+    def record_preflight(self, summary: PreflightSummary) -> None:
+        """Keep the probe's result."""
+        self._state = t.record_preflight(self._state, summary)
+
+    def update_faults(self, faults: FaultSchedule) -> None:
+        """Replace the fault schedule."""
+        self._state = t.update_faults(self._state, faults)

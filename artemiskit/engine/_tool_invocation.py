@@ -1,0 +1,117 @@
+"""Invoking one tool handler: its context, its output check, its state section.
+
+The single place where the engine calls a tool (built-in or user-defined): the
+handler gets the environment, its own local-state section and the declaration's
+``allow``; its output must satisfy the tool's output schema and its new section must
+be a JSON object, else the attempt is `MalformedOutputError` (``invalid_evidence``,
+never shown to the model).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from artemiskit.records._verification import StateChange
+from artemiskit.tools._state import LocalState
+from artemiskit.tools._tool import Tool, ToolChange, ToolContext, ToolResult, digest
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from artemiskit.environments._base import Environment
+    from artemiskit.workflow._model import Workflow
+
+__all__ = ["Invoked", "MalformedOutputError", "initial_sections", "invoke_tool"]
+
+
+class MalformedOutputError(Exception):
+    """A handler returned something its declaration does not allow."""
+
+
+@attrs.frozen(kw_only=True)
+class Invoked:
+    """A successful call: the output, the next local state, the change evidence."""
+
+    output: dict[str, Any]
+    local: LocalState | None
+    change: StateChange | None
+
+
+def initial_sections(
+    catalogue: Mapping[str, Tool], workflow: Workflow
+) -> dict[str, dict[str, Any]]:
+    """A fresh copy of the initial section of each declared tool that owns one."""
+    return {
+        declared.name: json.loads(json.dumps(dict(tool.state)))
+        for declared in workflow.tools
+        if (tool := catalogue[declared.name]).state is not None
+    }
+
+
+def _json_object(value: Any) -> bool:
+    if not isinstance(value, dict):
+        return False
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+async def invoke_tool(
+    tool: Tool,
+    arguments: Mapping[str, Any],
+    *,
+    environment: Environment,
+    local: LocalState,
+    allow: Mapping[str, tuple[str, ...]],
+    new_id: Callable[[str], str],
+) -> Invoked:
+    """Run ``tool``'s handler once and check what it returned.
+
+    Raises:
+        ToolFailure: The handler failed in a way the model is told about.
+        FileOperationError: An environment file request was refused.
+        MalformedOutputError: The output breaks the output schema, or the new
+            section is not a JSON object.
+    """
+    section = local.sections.get(tool.name)
+    context = ToolContext(
+        environment=environment,
+        state=section,
+        allow=allow,
+        local=local,
+        new_id=new_id,
+    )
+    result = await tool.handler(arguments, context)
+    if not isinstance(result, ToolResult):
+        raise MalformedOutputError(tool.name)
+    output = result.output
+    if not _json_object(output) or tool.schema_problem("output", output) is not None:
+        raise MalformedOutputError(tool.name)
+    after_local = result.local
+    change = result.change
+    if result.state is not None:
+        new_section = result.state
+        if tool.state is None or tool.effect == "read" or not _json_object(new_section):
+            raise MalformedOutputError(tool.name)
+        base = after_local or local
+        after_local = attrs.evolve(
+            base, sections={**base.sections, tool.name: dict(new_section)}
+        )
+        if change is None and new_section != section:
+            change = ToolChange(
+                resource="tool_state", before=digest(section), after=digest(new_section)
+            )
+    evidence = None
+    if change is not None and tool.effect == "write":
+        evidence = StateChange(
+            tool=tool.name,
+            resource=change.resource,
+            before=change.before,
+            after=change.after,
+        )
+    return Invoked(output=output, local=after_local, change=evidence)

@@ -1,0 +1,248 @@
+"""Provider types by name: the registry a provider entry's ``type`` is built from.
+
+``openai`` and ``scripted`` are built in. A host registers its own type from Python
+with `register_provider`, or installs a package that declares one in the entry-point
+group ``artemiskit.providers`` (the entry point's name is the type; its object is the
+`ProviderBuilder`), which `load_provider_entry_points` registers — the CLI does so
+before each run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from importlib.metadata import entry_points
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import attrs
+
+from artemiskit._common._digests import bytes_digest
+from artemiskit._errors import ConfigError, UnsupportedError
+from artemiskit.config import ProviderConfig
+from artemiskit.providers._digest import credential_digest, transport_digest
+from artemiskit.providers._scripted import ScriptedTarget, load_script_below
+from artemiskit.targets import AgentTarget, TargetRequest, TargetResponse
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "ProviderBuilder",
+    "ProviderRequest",
+    "ProviderTarget",
+    "create_provider_target",
+    "load_provider_entry_points",
+    "provider_types",
+    "register_provider",
+]
+
+ENTRY_POINT_GROUP = "artemiskit.providers"
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+
+
+@attrs.frozen(kw_only=True)
+class ProviderRequest:
+    """What a provider type builds a target from.
+
+    Attributes:
+        entry: The trusted provider entry (credentials, endpoint, headers).
+        model: The workflow's model name.
+        temperature: The workflow's sampling temperature, if set.
+        top_p: The workflow's nucleus sampling bound, if set.
+        seed: The workflow's seed, if set.
+        base_dir: Where files the entry names resolve (the workflow's folder or
+            the fixture root), if known.
+    """
+
+    entry: ProviderConfig
+    model: str
+    temperature: float | None = None
+    top_p: float | None = None
+    seed: int | None = None
+    base_dir: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class ProviderTarget:
+    """A target built by a provider type, and what evidence says about it.
+
+    Attributes:
+        target: The agent the engine drives. If it has an ``aclose()`` coroutine,
+            the engine awaits it once the run is over.
+        transport_digest: A digest of the effective transport (or script), bound
+            into the record and the derived configuration identity.
+        label: How failure messages name the target, e.g. ``provider 'local'
+            (127.0.0.1:8080)``; ``None`` names it by provider and model.
+    """
+
+    target: AgentTarget
+    transport_digest: str | None = None
+    label: str | None = None
+
+
+ProviderBuilder = Callable[[ProviderRequest], Awaitable[ProviderTarget]]
+"""Builds the target of one provider entry of a type."""
+
+
+@attrs.frozen
+class _ClosingTarget:
+    """A target that owns a client to close once the run is over."""
+
+    inner: AgentTarget
+    aclose: Callable[[], Awaitable[None]]
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        return await self.inner.respond(request)
+
+
+async def _scripted(request: ProviderRequest) -> ProviderTarget:
+    scripts_dir = request.entry.scripts_dir
+    base = Path(scripts_dir or request.base_dir or ".")
+    if request.base_dir is not None and scripts_dir is not None:
+        base = Path(request.base_dir) / scripts_dir
+    script, raw = await load_script_below(base, request.model)
+    return ProviderTarget(
+        target=ScriptedTarget(entries=script), transport_digest=bytes_digest(raw)
+    )
+
+
+async def _openai(request: ProviderRequest) -> ProviderTarget:
+    from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
+    from artemiskit.targets import create_model_client_target
+
+    entry = request.entry
+    api_key = entry.resolve_api_key()
+    base_url = entry.base_url or DEFAULT_BASE_URL
+    client = OpenAIClient(
+        base_url=base_url,
+        api_key=api_key,
+        request_timeout_ms=entry.request_timeout_ms,
+        extra_headers=entry.headers,
+    )
+    digest = "sha256:" + transport_digest(
+        provider_type="openai",
+        base_url=base_url,
+        api_key=api_key,
+        settings={
+            "request_timeout_ms": entry.request_timeout_ms,
+            "headers": {
+                name.lower(): credential_digest(value)
+                for name, value in sorted(entry.headers.items())
+            },
+        },
+    )
+    target = create_model_client_target(
+        client,
+        model=request.model,
+        temperature=request.temperature,
+        top_p=request.top_p,
+        seed=request.seed,
+    )
+    return ProviderTarget(
+        target=_ClosingTarget(target, client.aclose),
+        transport_digest=digest,
+        label=f"provider {entry.name!r} ({urlsplit(base_url).netloc})",
+    )
+
+
+_BUILDERS: dict[str, ProviderBuilder] = {"openai": _openai, "scripted": _scripted}
+
+
+def register_provider(
+    type: str,
+    builder: ProviderBuilder,
+    *,
+    replace: bool = False,
+) -> None:
+    """Register the builder of provider ``type``.
+
+    Args:
+        type: The ``type`` of provider entries the builder serves.
+        builder: Called for each session (and judge) whose entry has this type.
+        replace: Replace an already registered builder (a built-in one too).
+
+    Raises:
+        ValueError: ``type`` is already registered and ``replace`` is false.
+    """
+    if type in _BUILDERS and not replace:
+        raise ValueError(f"provider type {type!r} is already registered")
+    _BUILDERS[type] = builder
+
+
+def provider_types() -> tuple[str, ...]:
+    """Return the registered provider types, sorted."""
+    return tuple(sorted(_BUILDERS))
+
+
+def load_provider_entry_points() -> tuple[str, ...]:
+    """Register every provider type installed in the ``artemiskit.providers`` group.
+
+    Loading twice is harmless: a type already registered with the same builder is
+    kept.
+
+    Returns:
+        The provider types the installed entry points declare, sorted.
+
+    Raises:
+        ConfigError: An entry point cannot be loaded, is not callable, or
+            declares a type that is already registered with another builder
+            (``invalid_provider_plugin``).
+    """
+    names = []
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            builder = point.load()
+        except Exception as exc:
+            raise ConfigError(
+                f"provider type {point.name!r} ({point.value}) could not be loaded: "
+                f"{type(exc).__name__}",
+                reason="invalid_provider_plugin",
+            ) from exc
+        if not callable(builder):
+            raise ConfigError(
+                f"provider type {point.name!r} ({point.value}) is not a callable "
+                "provider builder",
+                reason="invalid_provider_plugin",
+            )
+        if _BUILDERS.get(point.name, builder) is not builder:
+            raise ConfigError(
+                f"provider type {point.name!r} ({point.value}) is already registered",
+                reason="invalid_provider_plugin",
+            )
+        _BUILDERS[point.name] = builder
+        names.append(point.name)
+    return tuple(sorted(names))
+
+
+async def create_provider_target(request: ProviderRequest) -> ProviderTarget:
+    """Build the target of ``request.entry`` with its type's registered builder.
+
+    Args:
+        request: The entry, the model and the workflow's sampling parameters.
+
+    Returns:
+        The built target with its transport digest and label.
+
+    Raises:
+        UnsupportedError: No builder is registered for the entry's type
+            (``unsupported_target``).
+        ConfigError: The entry lacks what its type needs (e.g. a credential),
+            or the builder returned something other than a `ProviderTarget`
+            with a well-formed digest (``invalid_provider_plugin``).
+    """
+    builder = _BUILDERS.get(request.entry.type)
+    if builder is None:
+        raise UnsupportedError(
+            f"provider type {request.entry.type!r} is not supported (registered: "
+            f"{', '.join(provider_types())})",
+            reason="unsupported_target",
+        )
+    built = await builder(request)
+    if not isinstance(built, ProviderTarget) or not (
+        built.transport_digest is None or _DIGEST.fullmatch(built.transport_digest)
+    ):
+        raise ConfigError(
+            f"provider type {request.entry.type!r} built no valid ProviderTarget "
+            "(a transport_digest is None or 'sha256:' and 64 lowercase hex digits)",
+            reason="invalid_provider_plugin",
+        )
+    return built

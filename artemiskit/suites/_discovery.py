@@ -1,0 +1,228 @@
+"""Finding and loading a suite's workflows, all before any run starts."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import anyio
+import attrs
+
+from artemiskit._common._converter import CONVERTER
+from artemiskit._common._digests import json_digest
+from artemiskit._errors import ArtemisError, FixtureError, Problem, WorkflowError
+from artemiskit.providers._scripted import (
+    ScriptEntry,
+    load_script_below,
+    parse_script_variants,
+)
+from artemiskit.workflow import (
+    Workflow,
+    load_agent_workflow,
+    load_fixture_state,
+    merge_fixture,
+    parse_yaml,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from artemiskit.config import TrustedConfig
+    from artemiskit.tools._catalogue import Catalogue
+
+__all__ = ["SuiteWorkflow", "discover_workflows", "load_suite_workflows"]
+
+_NAMES = ("workflow.yaml", "workflow.yml")
+_SUFFIXES = (".workflow.yaml", ".workflow.yml")
+
+
+@attrs.frozen(kw_only=True, repr=False)
+class SuiteWorkflow:
+    """One validated workflow of a suite, with what its runs need.
+
+    Attributes:
+        name: The workflow's unique name.
+        path: Its file.
+        workflow: The validated contract.
+        digest: The digest of the contract (as records carry it).
+        variants: For the offline ``scripted`` provider, the script's response
+            lists (repetition r replays variant ``(r - 1) mod len``); else empty.
+    """
+
+    name: str
+    path: Path
+    workflow: Workflow
+    digest: str
+    variants: tuple[tuple[ScriptEntry, ...], ...] = ()
+
+    def __repr__(self) -> str:
+        return f"SuiteWorkflow(name={self.name!r})"
+
+
+def _is_workflow_file(name: str) -> bool:
+    return name in _NAMES or name.endswith(_SUFFIXES)
+
+
+def discover_workflows(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """The workflow files that ``paths`` name, folders expanded and sorted.
+
+    A folder means every ``workflow.yaml``, ``*.workflow.yaml`` (and ``.yml``)
+    below it. A file is taken as given.
+
+    Raises:
+        WorkflowError: A folder holds no workflow (``no_workflows``).
+    """
+    found: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if not path.is_dir():
+            found.append(path)
+            continue
+        below = sorted(
+            Path(folder) / name
+            for folder, _, names in os.walk(path)
+            for name in names
+            if _is_workflow_file(name)
+        )
+        if not below:
+            raise WorkflowError(
+                f"{os.fspath(given)}: the folder holds no workflow file "
+                "(workflow.yaml, *.workflow.yaml, .yml)",
+                reason="no_workflows",
+            )
+        found += below
+    return found
+
+
+async def _check_fixture(workflow: Workflow, path: Path) -> None:
+    """Load the workflow's fixture as a run would; problems name their files.
+
+    Raises:
+        FixtureError: The fixture is missing, unsafe or invalid.
+    """
+    reference = workflow.environment.fixture
+    assert reference is not None
+    folder = path.parent
+    try:
+        contents = await load_fixture_state(reference, fixture_root=folder)
+        merge_fixture(workflow.environment, contents)
+    except FixtureError as exc:
+        # A refused reference is a problem of the workflow's own key.
+        text = await anyio.Path(path).read_text("utf-8")
+        doc = parse_yaml(text, source=os.fspath(path))
+        named = [
+            doc.problem(p.message, ("environment", "fixture"))
+            if p.source == reference
+            else p
+            for p in exc.problems
+        ]
+        raise FixtureError(f"{path}: {exc.message}", named) from None
+
+
+def _unknown_provider(path: Path, name: str, config: TrustedConfig) -> WorkflowError:
+    where = "no trusted configuration was given"
+    if config.source is not None:
+        where = f"the trusted configuration {config.source} has no such entry"
+    text = path.read_text("utf-8")
+    problem = parse_yaml(text, source=os.fspath(path)).problem(
+        f"provider {name!r} has no entry: {where}", ("target", "provider")
+    )
+    return WorkflowError(
+        f"{path}: provider {name!r} has no entry", [problem], reason="unknown_provider"
+    )
+
+
+async def _variants(
+    workflow: Workflow, path: Path, root: Path, config: TrustedConfig
+) -> tuple[tuple[ScriptEntry, ...], ...]:
+    """The script variants of a workflow that uses the offline scripted provider.
+
+    Raises:
+        WorkflowError: The provider has no entry, or the script is invalid.
+    """
+    name = workflow.target.provider
+    entry = config.providers.get(name)
+    if entry is None and name != "scripted":
+        raise _unknown_provider(path, name, config)
+    if entry is not None and entry.type != "scripted":
+        return ()
+    base = root
+    if entry is not None and entry.scripts_dir is not None:
+        base = root / entry.scripts_dir
+    _, raw = await load_script_below(base, workflow.target.model)
+    source = os.fspath(base / f"{workflow.target.model}.script.yaml")
+    return parse_script_variants(raw.decode("utf-8"), source=source)
+
+
+async def load_suite_workflows(
+    paths: Sequence[str | os.PathLike[str]],
+    config: TrustedConfig,
+    *,
+    tools: Catalogue | None = None,
+) -> list[SuiteWorkflow]:
+    """Discover, load and validate every workflow, script and fixture.
+
+    Every file is checked before anything runs, and every problem is reported.
+    ``tools`` are the user-defined tools the workflows may declare.
+
+    Raises:
+        WorkflowError: A folder holds no workflow, two workflows share a name, or
+            any file is invalid (``invalid_suite``; all problems listed).
+        FileAccessError: A named file cannot be read.
+    """
+    files = discover_workflows(paths)
+    if not files:
+        raise WorkflowError("no workflow was given", reason="no_workflows")
+    problems: list[Problem] = []
+    messages: list[str] = []
+    loaded: list[SuiteWorkflow] = []
+    seen: dict[str, Path] = {}
+    for path in files:
+        try:
+            workflow = await load_agent_workflow(path, tools=tools)
+            root = path.absolute().parent
+            variants = await _variants(workflow, path, root, config)
+            fixture = workflow.environment.fixture
+            if fixture is not None:
+                await _check_fixture(workflow, path)
+        except WorkflowError as exc:
+            problems += exc.problems or [
+                Problem(message=exc.message, source=os.fspath(path))
+            ]
+            messages.append(exc.message)
+            continue
+        except ArtemisError as exc:
+            problems.append(Problem(message=exc.message, source=os.fspath(path)))
+            messages.append(exc.message)
+            continue
+        if workflow.name in seen:
+            problems.append(
+                Problem(
+                    message=f"duplicate workflow name {workflow.name!r} (also in "
+                    f"{seen[workflow.name]}); names must be unique in a suite",
+                    path="$.name",
+                    source=os.fspath(path),
+                )
+            )
+            messages.append("duplicate workflow name")
+            continue
+        seen[workflow.name] = path
+        loaded.append(
+            SuiteWorkflow(
+                name=workflow.name,
+                path=path,
+                workflow=workflow,
+                digest=json_digest(CONVERTER.unstructure(workflow)),
+                variants=variants,
+            )
+        )
+    if messages:
+        count = len(messages)
+        noun = "file" if count == 1 else "files"
+        raise WorkflowError(
+            f"the suite is invalid ({count} {noun} with problems); nothing ran",
+            problems,
+            reason="invalid_suite",
+        )
+    return loaded

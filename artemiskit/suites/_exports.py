@@ -1,0 +1,160 @@
+"""Exports for CI: JUnit XML and a Markdown summary, metadata only."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from xml.etree import ElementTree
+
+from artemiskit._exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from artemiskit.suites._runner import SuiteResult
+
+__all__ = ["junit_xml", "markdown_summary"]
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms / 1000:.3f}"
+
+
+def _failure_text(run: dict[str, Any], requirements: list[tuple[str, str]]) -> str:
+    if run["lost"]:
+        return "the run was lost: no record was returned"
+    lines = [
+        f"execution: {run['execution_status']} ({run['execution_reason']})",
+        f"verification: {run['verification']}",
+        f"exit code: {run['exit_code']}",
+    ]
+    lines += [f"requirement {rid}: {reason}" for rid, reason in requirements]
+    return "\n".join(lines)
+
+
+def junit_xml(result: SuiteResult) -> str:
+    """The suite as JUnit XML: one testsuite per workflow, one testcase per run.
+
+    A run that failed is a ``failure``, one whose evaluation was unavailable an
+    ``error``, a planned run that never started is ``skipped``. Messages hold
+    statuses, reason codes and requirement ids only.
+    """
+    summary = result.summary
+    failed_requirements: dict[tuple[str, int], list[tuple[str, str]]] = {}
+    for finished in result.runs:
+        if finished.result is None:
+            continue
+        failed_requirements[(finished.workflow, finished.repetition)] = [
+            (r.id, r.reason)
+            for r in finished.result.record.task_verification.requirements
+            if r.status != "passed"
+        ]
+    root = ElementTree.Element("testsuites", name="artemiskit suite")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    repeat = summary["settings"]["repeat"]
+    for workflow in summary["workflows"]:
+        name = workflow["name"]
+        runs = {run["repetition"]: run for run in workflow["runs"]}
+        suite = ElementTree.SubElement(root, "testsuite", name=name)
+        counts = {"tests": repeat, "failures": 0, "errors": 0, "skipped": 0}
+        duration = 0
+        for repetition in range(1, repeat + 1):
+            case = ElementTree.SubElement(
+                suite, "testcase", name=f"{name} #{repetition:03d}", classname=name
+            )
+            run = runs.get(repetition)
+            if run is None:
+                case.set("time", "0.000")
+                ElementTree.SubElement(case, "skipped", message="not started")
+                counts["skipped"] += 1
+                continue
+            duration += run["duration_ms"]
+            case.set("time", _seconds(run["duration_ms"]))
+            verdict = run["verification"]
+            if run["lost"] or not (
+                verdict == "passed" and run["exit_code"] == ExitCode.OK
+            ):
+                requirements = failed_requirements.get((name, repetition), [])
+                text = _failure_text(run, requirements)
+                if not run["lost"] and verdict == "unavailable":
+                    kind, counter = "error", "errors"
+                    message = "evaluation unavailable"
+                else:
+                    kind, counter = "failure", "failures"
+                    message = (
+                        "run lost"
+                        if run["lost"]
+                        else f"{run['execution_status']}: {run['execution_reason']}"
+                    )
+                element = ElementTree.SubElement(
+                    case, kind, message=message, type=str(run["execution_reason"])
+                )
+                element.text = text
+                counts[counter] += 1
+        for key, value in counts.items():
+            suite.set(key, str(value))
+            totals[key] += value
+        suite.set("time", _seconds(duration))
+    # The Jenkins schema CI tools validate against has no `skipped` on the root.
+    for key in ("tests", "failures", "errors"):
+        root.set(key, str(totals[key]))
+    root.set("time", _seconds(summary["totals"]["duration_ms"]))
+    ElementTree.indent(root)
+    body = ElementTree.tostring(root, encoding="unicode")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _rate(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def markdown_summary(summary: dict[str, Any]) -> str:
+    """Summary tables of a suite record, for a CI job summary."""
+    totals = summary["totals"]
+    tokens = (
+        "unmeasured"
+        if totals["input_tokens"] is None
+        else f"{totals['input_tokens'] + totals['output_tokens']}"
+    )
+    lines = [
+        "# ArtemisKit suite",
+        "",
+        f"Status: **{summary['status']}** ({summary['reason']}), "
+        f"exit code {summary['exit_code']}.",
+        "",
+        "| runs planned | finished | not started | lost | passed | failed "
+        "| unavailable | tokens | duration (s) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {totals['runs_planned']} | {totals['runs_finished']} "
+        f"| {totals['runs_not_started']} | {totals['runs_lost']} "
+        f"| {totals['passed']} | {totals['failed']} | {totals['unavailable']} "
+        f"| {tokens} | {_seconds(totals['duration_ms'])} |",
+        "",
+        "| workflow | passed | failed | unavailable | pass rate | 95% interval "
+        "| pass^k (all runs) |",
+        "|---|---:|---:|---:|---:|---|---:|",
+    ]
+    for workflow in summary["workflows"]:
+        interval = workflow["pass_rate_interval"]
+        shown = (
+            "n/a"
+            if interval is None
+            else f"{interval['low']:.3f}–{interval['high']:.3f}"
+        )
+        hat = workflow["pass_hat_k"]
+        last = _rate(hat[str(len(hat))]) if hat else "n/a"
+        lines.append(
+            f"| {_cell(workflow['name'])} | {workflow['passed']} "
+            f"| {workflow['failed']} | {workflow['unavailable']} "
+            f"| {_rate(workflow['pass_rate'])} | {shown} | {last} |"
+        )
+    reasons = [
+        (workflow["name"], code, count)
+        for workflow in summary["workflows"]
+        for code, count in workflow["failure_reasons"].items()
+    ]
+    if reasons:
+        lines += ["", "| workflow | failure reason | runs |", "|---|---|---:|"]
+        lines += [f"| {_cell(n)} | {_cell(c)} | {k} |" for n, c, k in reasons]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,458 @@
+"""The suite record (``suite.json``): built, validated and written atomically.
+
+The record is metadata only: names, digests, identities, statuses, reason codes,
+counters and statistics. It is validated against the shipped JSON Schema on write
+and on read, and every write replaces the file atomically, so a reader (or a suite
+killed mid-write) only ever sees a whole, valid file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import functools
+import json
+import os
+import tempfile
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+import fastjsonschema
+
+from artemiskit._errors import FileAccessError, WorkflowError
+from artemiskit._exit_codes import ExitCode
+from artemiskit.records import ExecutionRecord
+from artemiskit.suites._statistics import (
+    pass_at_k,
+    pass_hat_k,
+    percentile,
+    wilson_interval,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+__all__ = [
+    "SUITE_SCHEMA",
+    "SUITE_SCHEMA_VERSION",
+    "RunOutcome",
+    "SuiteStatus",
+    "load_suite_record",
+    "suite_exit_code",
+    "suite_record_schema",
+    "summarize_workflow",
+    "validate_suite_record",
+    "write_atomically",
+]
+
+SUITE_SCHEMA = "artemiskit.suite-record"
+SUITE_SCHEMA_VERSION = 1
+
+SuiteStatus = Literal[
+    "running", "completed", "cancelled", "budget_exhausted", "failed_fast"
+]
+Verdict = Literal["passed", "failed", "unavailable"]
+
+_LIMITS = {
+    "actions": "max_actions",
+    "model_requests": "max_model_requests",
+    "tool_calls": "max_tool_calls",
+    "tokens": "max_tokens",
+}
+
+
+@attrs.frozen(kw_only=True)
+class RunOutcome:
+    """One finished run of a suite.
+
+    Attributes:
+        workflow: The workflow's name.
+        repetition: The repetition, from 1.
+        record: The run's execution record; ``None`` when the run was lost (the
+            executor could not say what happened to it).
+        record_file: The record's path relative to the output folder, when kept.
+        duration_ms: The run's wall time as the suite saw it.
+    """
+
+    workflow: str
+    repetition: int
+    record: ExecutionRecord | None
+    record_file: str | None
+    duration_ms: int
+
+    @property
+    def lost(self) -> bool:
+        """Whether the run was lost (no record)."""
+        return self.record is None
+
+    @property
+    def exit_code(self) -> int:
+        """The run's SPEC 9 exit code; 7 for a lost run."""
+        return 7 if self.record is None else self.record.exit_code
+
+    @property
+    def verdict(self) -> Verdict:
+        """``passed`` (verified and exit 0), ``unavailable``, or ``failed``."""
+        record = self.record
+        if record is None:
+            return "failed"
+        status = record.task_verification.status
+        if status == "passed" and record.exit_code == ExitCode.OK:
+            return "passed"
+        if status == "unavailable":
+            return "unavailable"
+        return "failed"
+
+    def failure_reasons(self) -> list[str]:
+        """The reason codes of a run that did not pass."""
+        record = self.record
+        if record is None:
+            return ["run_lost"]
+        if self.verdict == "passed":
+            return []
+        if record.execution.status != "completed":
+            return [record.execution.reason]
+        failed = [
+            r.reason
+            for r in record.task_verification.requirements
+            if r.status != "passed"
+        ]
+        return failed or [record.task_verification.reason]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The run's entry in ``suite.json``."""
+        record = self.record
+        return {
+            "repetition": self.repetition,
+            "run_id": None if record is None else record.run_id,
+            "record": self.record_file,
+            "execution_status": None if record is None else record.execution.status,
+            "execution_reason": None if record is None else record.execution.reason,
+            "verification": None if record is None else record.task_verification.status,
+            "exit_code": self.exit_code,
+            "duration_ms": self.duration_ms,
+            "input_tokens": None if record is None else record.budget.used.input_tokens,
+            "output_tokens": None
+            if record is None
+            else record.budget.used.output_tokens,
+            "lost": self.lost,
+        }
+
+
+def _use(values: Sequence[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    return {
+        "p50": percentile(values, 50) or 0.0,
+        "p95": percentile(values, 95) or 0.0,
+        "max": max(values),
+    }
+
+
+def _budget_use(records: Sequence[ExecutionRecord]) -> dict[str, Any]:
+    fractions: dict[str, list[float]] = {key: [] for key in _LIMITS}
+    for record in records:
+        limits = record.budget.limits
+        used = record.budget.used
+        measured: dict[str, int | None] = {
+            "actions": used.actions,
+            "model_requests": used.model_requests,
+            "tool_calls": used.tool_calls,
+            "tokens": None
+            if used.input_tokens is None or used.output_tokens is None
+            else used.input_tokens + used.output_tokens,
+        }
+        for key, limit_name in _LIMITS.items():
+            limit = getattr(limits, limit_name)
+            value = measured[key]
+            if limit and value is not None:
+                fractions[key].append(value / limit)
+    return {key: _use(values) for key, values in fractions.items()}
+
+
+def summarize_workflow(
+    name: str, digest: str, outcomes: Sequence[RunOutcome]
+) -> dict[str, Any]:
+    """The workflow's entry in ``suite.json``: its runs and their statistics."""
+    runs = sorted(outcomes, key=lambda o: o.repetition)
+    verdicts = Counter(o.verdict for o in runs)
+    passed, failed = verdicts["passed"], verdicts["failed"]
+    judged = passed + failed
+    interval = wilson_interval(passed, judged)
+    requirements: dict[str, Counter[str]] = {}
+    reasons: Counter[str] = Counter()
+    records = [o.record for o in runs if o.record is not None]
+    for outcome in runs:
+        reasons.update(outcome.failure_reasons())
+    for record in records:
+        for requirement in record.task_verification.requirements:
+            requirements.setdefault(requirement.id, Counter())[requirement.status] += 1
+    return {
+        "name": name,
+        "digest": digest,
+        "runs": [o.as_dict() for o in runs],
+        "passed": passed,
+        "failed": failed,
+        "unavailable": verdicts["unavailable"],
+        "pass_rate": None if judged == 0 else passed / judged,
+        "pass_rate_interval": None
+        if interval is None
+        else {
+            "low": interval.low,
+            "high": interval.high,
+            "method": "wilson",
+            "confidence": 0.95,
+        },
+        "pass_at_k": pass_at_k(passed, judged),
+        "pass_hat_k": pass_hat_k(passed, judged),
+        "requirements": [
+            {
+                "id": rid,
+                "passed": counts["passed"],
+                "failed": counts["failed"],
+                "unavailable": counts["unavailable"],
+            }
+            for rid, counts in requirements.items()
+        ],
+        "failure_reasons": dict(sorted(reasons.items())),
+        "budget_use": _budget_use(records),
+    }
+
+
+def suite_exit_code(
+    status: SuiteStatus,
+    outcomes: Sequence[RunOutcome],
+    pass_rates: Sequence[float | None],
+    min_pass_rate: float,
+) -> int:
+    """The SPEC 13 exit code of a suite.
+
+    130 when cancelled; else 7 when any run ended 7 or was lost; else 9 when any
+    run's evaluation was unavailable (9); else 8 when any workflow's pass rate is
+    below ``min_pass_rate`` or null; else 0.
+    """
+    if status == "cancelled":
+        return ExitCode.CANCELLED
+    if any(o.exit_code == ExitCode.RUNTIME_FAILURE or o.lost for o in outcomes):
+        return ExitCode.RUNTIME_FAILURE
+    if any(o.exit_code == ExitCode.EVALUATION_UNAVAILABLE for o in outcomes):
+        return ExitCode.EVALUATION_UNAVAILABLE
+    if any(rate is None or rate < min_pass_rate for rate in pass_rates):
+        return ExitCode.TASK_FAILED
+    return ExitCode.OK
+
+
+def totals(
+    outcomes: Sequence[RunOutcome], planned: int, duration_ms: int
+) -> dict[str, Any]:
+    """The suite's ``totals``."""
+    records = [o.record for o in outcomes if o.record is not None]
+    verdicts = Counter(o.verdict for o in outcomes)
+    measurements = {r.budget.usage_measurement for r in records}
+    lost = sum(1 for o in outcomes if o.lost)
+    unmeasured = lost > 0 or any(
+        r.budget.used.input_tokens is None or r.budget.used.output_tokens is None
+        for r in records
+    )
+    if not records:
+        measurement = "unavailable" if lost else "complete"
+    elif measurements == {"complete"} and not lost:
+        measurement = "complete"
+    elif measurements == {"unavailable"}:
+        measurement = "unavailable"
+    else:
+        measurement = "partial"
+    return {
+        "runs_planned": planned,
+        "runs_finished": len(outcomes),
+        "runs_not_started": planned - len(outcomes),
+        "runs_lost": lost,
+        "passed": verdicts["passed"],
+        "failed": verdicts["failed"],
+        "unavailable": verdicts["unavailable"],
+        "input_tokens": None
+        if unmeasured
+        else sum(r.budget.used.input_tokens or 0 for r in records),
+        "output_tokens": None
+        if unmeasured
+        else sum(r.budget.used.output_tokens or 0 for r in records),
+        "usage_measurement": measurement,
+        "model_requests": sum(r.budget.used.model_requests for r in records),
+        "tool_calls": sum(r.budget.used.tool_calls for r in records),
+        "duration_ms": duration_ms,
+    }
+
+
+@functools.cache
+def suite_record_schema() -> dict[str, Any]:
+    """The JSON Schema of ``suite.json`` as shipped in the package."""
+    text = (
+        resources.files(__package__)
+        .joinpath("suite-record.v1.schema.json")
+        .read_text("utf-8")
+    )
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@functools.cache
+def _validator(workflows: bool = True) -> Callable[[Any], Any]:
+    schema = suite_record_schema()
+    if not workflows:
+        schema = copy.deepcopy(schema)
+        schema["properties"]["workflows"]["items"] = {"type": "object"}
+    return fastjsonschema.compile(schema)
+
+
+def _workflow_schema() -> dict[str, Any]:
+    workflow: dict[str, Any] = suite_record_schema()["properties"]["workflows"]["items"]
+    return workflow
+
+
+@functools.cache
+def _workflow_validator() -> Callable[[Any], Any]:
+    schema = copy.deepcopy(_workflow_schema())
+    schema["properties"]["runs"]["items"] = {"type": "object"}
+    return fastjsonschema.compile(schema)
+
+
+@functools.cache
+def _run_validator() -> Callable[[Any], Any]:
+    return fastjsonschema.compile(_workflow_schema()["properties"]["runs"]["items"])
+
+
+def validate_workflow_entry(
+    entry: dict[str, Any], checked_runs: int = 0
+) -> dict[str, Any]:
+    """Check one workflow's entry against its part of the suite record schema.
+
+    Args:
+        entry: The entry `summarize_workflow` built.
+        checked_runs: How many of its first runs were already checked (a run's
+            entry never changes once it finished).
+
+    Raises:
+        WorkflowError: The entry is invalid (``invalid_suite_record``).
+    """
+    try:
+        _workflow_validator()(entry)
+        for run in entry["runs"][checked_runs:]:
+            _run_validator()(run)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        raise WorkflowError(
+            f"invalid suite record: {exc.message}", reason="invalid_suite_record"
+        ) from None
+    return entry
+
+
+def validate_suite_record(
+    data: Mapping[str, Any], *, workflows: bool = True
+) -> dict[str, Any]:
+    """Check ``data`` against the suite record schema.
+
+    ``workflows=False`` leaves the workflow entries to `validate_workflow_entry`
+    (the suite checks each one once, when it changes).
+
+    Raises:
+        WorkflowError: Not a suite record, an unknown version, or invalid
+            (``invalid_suite_record``).
+    """
+    if data.get("schema") != SUITE_SCHEMA:
+        raise WorkflowError(
+            "not an ArtemisKit suite record", reason="not_a_suite_record"
+        )
+    if type(data.get("schema_version")) is not int or (
+        data.get("schema_version") != SUITE_SCHEMA_VERSION
+    ):
+        raise WorkflowError(
+            "unknown suite record schema_version", reason="unknown_suite_version"
+        )
+    try:
+        _validator(workflows)(dict(data))
+    except fastjsonschema.JsonSchemaValueException as exc:
+        raise WorkflowError(
+            f"invalid suite record: {exc.message}", reason="invalid_suite_record"
+        ) from None
+    return dict(data)
+
+
+def load_suite_record(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read ``suite.json`` and validate it against the shipped schema.
+
+    Raises:
+        FileAccessError: The file cannot be read (exit 1).
+        WorkflowError: It is not valid JSON or not a valid suite record (exit 2).
+    """
+    try:
+        text = Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FileAccessError(
+            f"cannot read suite record {os.fspath(path)}", reason="file_unreadable"
+        ) from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise WorkflowError(
+            "the suite record is not JSON", reason="invalid_suite_record"
+        ) from None
+    if not isinstance(data, dict):
+        raise WorkflowError(
+            "not an ArtemisKit suite record", reason="not_a_suite_record"
+        )
+    return validate_suite_record(data)
+
+
+def write_atomically(
+    path: Path,
+    data: bytes,
+    *,
+    mode: int = 0o644,
+    replace: bool = True,
+    durable: bool = True,
+) -> None:
+    """Write ``data`` to ``path`` whole or not at all.
+
+    The bytes go to a private temporary file in the same folder, are flushed to
+    disk (``durable``), and are then renamed over ``path`` (``replace``) or
+    hard-linked to it (failing if it exists). Without ``durable`` the file is
+    still whole or absent for any reader and after a killed process; only a
+    power loss could lose it.
+
+    Raises:
+        FileAccessError: The file could not be written (exit 1).
+    """
+    folder = path.parent
+    try:
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".tmp")
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot write into {folder}: {exc.strerror}", reason="output_unwritable"
+        ) from exc
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), mode)
+            handle.write(data)
+            handle.flush()
+            if durable:
+                os.fsync(handle.fileno())
+        if replace:
+            os.replace(temp, path)
+        else:
+            os.link(temp, path)
+        if not durable:
+            return
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot write {path.name}: {exc.strerror}", reason="output_unwritable"
+        ) from exc
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)

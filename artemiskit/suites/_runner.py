@@ -1,0 +1,669 @@
+"""The suite session: plan, run through an executor, keep the suite record."""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import math
+import os
+import re
+import sys
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import anyio
+import anyio.to_thread
+import attrs
+
+from artemiskit._errors import ArtemisError, FileAccessError, WorkflowError
+from artemiskit.engine._session import WorkflowResult
+from artemiskit.providers._scripted import ScriptedTarget
+from artemiskit.records import record_to_dict
+from artemiskit.suites._discovery import SuiteWorkflow
+from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
+from artemiskit.suites._record import (
+    SUITE_SCHEMA,
+    SUITE_SCHEMA_VERSION,
+    RunOutcome,
+    SuiteStatus,
+    suite_exit_code,
+    summarize_workflow,
+    totals,
+    validate_suite_record,
+    validate_workflow_entry,
+    write_atomically,
+)
+from artemiskit.suites._transcript import transcript_to_dict
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Sequence
+
+    from anyio.streams.memory import MemoryObjectSendStream
+
+    from artemiskit.engine._judge import JudgeSettings
+    from artemiskit.engine._session import WorkflowSession
+    from artemiskit.targets import AgentTarget
+    from artemiskit.workflow import Workflow
+
+__all__ = [
+    "SessionFactory",
+    "SuiteEvent",
+    "SuiteResult",
+    "SuiteRun",
+    "SuiteSession",
+    "SuiteSettings",
+    "prepare_output_dir",
+]
+
+_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
+
+
+class SessionFactory(Protocol):
+    """What the suite needs from `ArtemisKit`: a session per run.
+
+    Suites sit below the facade in the layers, so they name this protocol
+    rather than the facade itself.
+    """
+
+    async def create_workflow_session(
+        self,
+        *,
+        workflow: Workflow,
+        target: AgentTarget | None,
+        fixture_root: str | os.PathLike[str] | None,
+        judge: JudgeSettings | str | os.PathLike[str] | None,
+        cleanup_timeout_ms: int | None,
+    ) -> WorkflowSession:
+        """Create one run's session."""
+
+
+@attrs.frozen(kw_only=True)
+class SuiteSettings:
+    """What a suite does (SPEC 13).
+
+    Attributes:
+        repeat: Runs per workflow.
+        concurrency: Runs in flight at most.
+        min_pass_rate: Every workflow's pass rate must reach it (exit 8 if not).
+        max_suite_tokens: No new run starts once measured tokens reach it, or
+            once any run's usage was unmeasured.
+        fail_fast: No new run starts after the first run that did not pass.
+        transcripts: Keep each run's conversation (sensitive; needs an output
+            folder).
+    """
+
+    repeat: int = 1
+    concurrency: int = 4
+    min_pass_rate: float = 1.0
+    max_suite_tokens: int | None = None
+    fail_fast: bool = False
+    transcripts: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        """Refuse values out of range.
+
+        Raises:
+            WorkflowError: A setting is out of range (``invalid_option``).
+        """
+        if self.repeat < 1 or self.concurrency < 1:
+            raise WorkflowError(
+                "repeat and concurrency must be at least 1", reason="invalid_option"
+            )
+        if not 0 <= self.min_pass_rate <= 1 or math.isnan(self.min_pass_rate):
+            raise WorkflowError(
+                "min_pass_rate must be between 0 and 1", reason="invalid_option"
+            )
+        if self.max_suite_tokens is not None and self.max_suite_tokens < 1:
+            raise WorkflowError(
+                "max_suite_tokens must be at least 1", reason="invalid_option"
+            )
+
+
+@attrs.frozen(kw_only=True)
+class SuiteEvent:
+    """One metadata event of a suite.
+
+    Attributes:
+        type: ``suite_started``, ``run_started``, ``run_finished`` or
+            ``suite_finished``.
+        suite_id: The suite.
+        workflow: The workflow's name, for run events.
+        repetition: The repetition (from 1), for run events.
+        run_id: The run, once finished.
+        verdict: ``passed``, ``failed`` or ``unavailable``, once finished.
+        exit_code: The run's (or, at the end, the suite's) exit code.
+        status: The run's execution status, or the suite's status at the end.
+        input_tokens: Measured input tokens of a finished run (``None`` if not).
+        output_tokens: Measured output tokens of a finished run (``None`` if not).
+    """
+
+    type: str
+    suite_id: str
+    workflow: str | None = None
+    repetition: int | None = None
+    run_id: str | None = None
+    verdict: str | None = None
+    exit_code: int | None = None
+    status: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+@attrs.frozen(kw_only=True, repr=False)
+class SuiteRun:
+    """One finished run and its result (``None`` when the run was lost)."""
+
+    workflow: str
+    repetition: int
+    result: WorkflowResult | None
+
+    def __repr__(self) -> str:
+        return (
+            f"SuiteRun(workflow={self.workflow!r}, repetition={self.repetition}, "
+            f"result={self.result!r})"
+        )
+
+
+@attrs.frozen(kw_only=True, repr=False)
+class SuiteResult:
+    """What a suite leaves.
+
+    Attributes:
+        summary: The suite record (``suite.json``'s content), metadata only.
+        runs: Every finished run with its result (transcripts are sensitive).
+    """
+
+    summary: dict[str, Any]
+    runs: tuple[SuiteRun, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """The SPEC 13 exit code of the suite."""
+        code: int = self.summary["exit_code"]
+        return code
+
+    @property
+    def status(self) -> SuiteStatus:
+        """``completed``, ``cancelled``, ``budget_exhausted`` or ``failed_fast``."""
+        status: SuiteStatus = self.summary["status"]
+        return status
+
+    def __repr__(self) -> str:
+        return (
+            f"SuiteResult(suite_id={self.summary['suite_id']!r}, "
+            f"status={self.status!r}, exit_code={self.exit_code}, "
+            f"runs={len(self.runs)})"
+        )
+
+
+def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
+    """Make sure the output folder is new or empty (creating it if new).
+
+    Raises:
+        FileAccessError: It exists and is not an empty folder, or cannot be
+            created (exit 1).
+    """
+    path = Path(output_dir)
+    if path.is_symlink() or (path.exists() and not path.is_dir()):
+        raise FileAccessError(
+            f"output folder {os.fspath(output_dir)} is not a folder",
+            reason="output_exists",
+        )
+    if path.is_dir() and any(path.iterdir()):
+        raise FileAccessError(
+            f"output folder {os.fspath(output_dir)} is not empty; a suite needs a "
+            "new or empty folder",
+            reason="output_exists",
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot create output folder {os.fspath(output_dir)}: {exc.strerror}",
+            reason="output_unwritable",
+        ) from exc
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise FileAccessError(
+            f"cannot write into output folder {os.fspath(output_dir)}",
+            reason="output_unwritable",
+        )
+    return path
+
+
+def _folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
+    """A safe, distinct folder name per workflow name."""
+    names: dict[str, str] = {}
+    for item in workflows:
+        name = item.name
+        if _SAFE.fullmatch(name) and name.lower() not in {
+            n.lower() for n in names.values()
+        }:
+            names[name] = name
+        else:
+            slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "w"
+            suffix = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+            names[name] = f"{slug}-{suffix}"
+    return names
+
+
+def _syncfs(folder: Path) -> bool:
+    """``syncfs(2)`` the file system holding ``folder``; whether it was done."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        syncfs = libc.syncfs
+    except (OSError, AttributeError):
+        return False
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        return bool(syncfs(handle) == 0)
+    finally:
+        os.close(handle)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@attrs.frozen
+class _Job:
+    workflow: SuiteWorkflow
+    repetition: int
+
+
+class SuiteSession:
+    """Runs a validated suite once. Create it with `ArtemisKit.create_suite_session`.
+
+    Args:
+        kit: The facade that creates each run's session.
+        workflows: The validated workflows.
+        settings: The suite settings.
+        output_dir: A prepared (new or empty) folder, or ``None`` to write nothing.
+        executor: Where runs execute (default: a `LocalExecutor`).
+        judge: The judge for ``judge`` outcomes.
+        cleanup_timeout_ms: Each run's cleanup drain period.
+    """
+
+    def __init__(
+        self,
+        *,
+        kit: SessionFactory,
+        workflows: Sequence[SuiteWorkflow],
+        settings: SuiteSettings,
+        output_dir: Path | None = None,
+        executor: SuiteExecutor | None = None,
+        judge: JudgeSettings | str | os.PathLike[str] | None = None,
+        cleanup_timeout_ms: int | None = None,
+    ) -> None:
+        if settings.transcripts and output_dir is None:
+            raise WorkflowError(
+                "transcripts need an output folder", reason="invalid_option"
+            )
+        self._kit = kit
+        self._workflows = tuple(workflows)
+        self._settings = settings
+        self._output = output_dir
+        self._executor = executor or LocalExecutor(settings.concurrency)
+        self._judge = judge
+        self._cleanup_timeout_ms = cleanup_timeout_ms
+        self._folders = _folder_names(self._workflows)
+        self.suite_id = uuid.uuid4().hex
+        self._outcomes: list[RunOutcome] = []
+        self._runs: list[SuiteRun] = []
+        self._in_flight: set[WorkflowSession] = set()
+        self._cancelled = False
+        self._stop: tuple[SuiteStatus, str] | None = None
+        self._streams: list[MemoryObjectSendStream[SuiteEvent]] = []
+        self._write_lock = anyio.Lock()
+        self._covered = -1
+        self._by_name: dict[str, list[RunOutcome]] = {
+            w.name: [] for w in self._workflows
+        }
+        self._summaries: dict[str, dict[str, Any]] = {}
+        # Files written whole (atomically) but not yet synced to disk: syncing
+        # each one as its run finishes would serialize the suite on the disk.
+        self._unsynced: list[Path] = []
+        self._started_at = _now()
+        self._clock = time.monotonic()
+        self._ran = False
+
+    @property
+    def planned(self) -> int:
+        """How many runs the suite plans."""
+        return len(self._workflows) * self._settings.repeat
+
+    @property
+    def workflow_names(self) -> tuple[str, ...]:
+        """The workflows' names, in suite order."""
+        return tuple(w.name for w in self._workflows)
+
+    def events(self, *, buffer: int = 1024) -> AsyncIterator[SuiteEvent]:
+        """A stream of this suite's events; a slow reader loses events, never blocks.
+
+        Call it before `run()`; the stream ends when the suite finishes.
+        """
+        send, receive = anyio.create_memory_object_stream[SuiteEvent](buffer)
+        self._streams.append(send)
+
+        async def iterate() -> AsyncIterator[SuiteEvent]:
+            async with receive:
+                async for event in receive:
+                    yield event
+
+        return iterate()
+
+    def cancel(self) -> None:
+        """Start no new run and cancel every run in flight.
+
+        Runs in flight drain their bounded cleanup and keep their (cancelled)
+        records; the suite ends with status ``cancelled`` (exit 130).
+        """
+        self._cancelled = True
+        for session in list(self._in_flight):
+            session.cancel()
+
+    def _emit(self, event: SuiteEvent) -> None:
+        for stream in self._streams:
+            try:
+                stream.send_nowait(event)
+            except (
+                anyio.WouldBlock,
+                anyio.BrokenResourceError,
+                anyio.ClosedResourceError,
+            ):
+                continue
+
+    def _may_start(self) -> bool:
+        return not self._cancelled and self._stop is None
+
+    def _status(self, finished: bool) -> tuple[SuiteStatus, str]:
+        if self._cancelled:
+            return "cancelled", "cancel_requested"
+        if self._stop is not None:
+            return self._stop
+        if not finished:
+            return "running", "in_progress"
+        return "completed", "all_runs_finished"
+
+    def _summary(self, finished: bool) -> dict[str, Any]:
+        status, reason = self._status(finished)
+        # Only a workflow with a new finished run is summarized (and checked
+        # against its part of the schema) again.
+        for item in self._workflows:
+            outcomes = self._by_name[item.name]
+            cached = self._summaries.get(item.name)
+            checked = 0 if cached is None else len(cached["runs"])
+            if cached is None or checked != len(outcomes):
+                entry = summarize_workflow(item.name, item.digest, outcomes)
+                # Runs are sorted by repetition, so a run finishing out of
+                # order shifts the list: then every run is checked again.
+                if cached is None or entry["runs"][:checked] != cached["runs"]:
+                    checked = 0
+                self._summaries[item.name] = validate_workflow_entry(entry, checked)
+        workflows = [self._summaries[w.name] for w in self._workflows]
+        settings = self._settings
+        exit_code = None
+        if finished:
+            exit_code = suite_exit_code(
+                status,
+                self._outcomes,
+                [w["pass_rate"] for w in workflows],
+                settings.min_pass_rate,
+            )
+        duration = int((time.monotonic() - self._clock) * 1000)
+        return {
+            "schema": SUITE_SCHEMA,
+            "schema_version": SUITE_SCHEMA_VERSION,
+            "suite_id": self.suite_id,
+            "started_at": self._started_at,
+            "finished_at": _now() if finished else None,
+            "status": status,
+            "reason": reason,
+            "settings": {
+                "repeat": settings.repeat,
+                "concurrency": settings.concurrency,
+                "executor": self._executor.name,
+                "min_pass_rate": settings.min_pass_rate,
+                "max_suite_tokens": settings.max_suite_tokens,
+            },
+            "totals": totals(self._outcomes, self.planned, duration),
+            "exit_code": exit_code,
+            "workflows": workflows,
+        }
+
+    async def _write_summary(self, finished: bool) -> dict[str, Any] | None:
+        """Rewrite ``suite.json`` to cover every run finished so far.
+
+        Rewrites coalesce: a caller that waited while another wrote a snapshot
+        already covering its run writes nothing (``None``), so a burst of
+        finished runs costs one or two disk syncs, not one each.
+        """
+        wanted = len(self._outcomes)
+        if self._output is None and not finished:
+            return None
+        async with self._write_lock:
+            if not finished and self._covered >= wanted:
+                return None
+            self._covered = len(self._outcomes)
+            summary = validate_suite_record(self._summary(finished), workflows=False)
+            if self._output is not None:
+                # Progressive rewrites are compact (the fast encoder); the
+                # final file is indented for people.
+                indent = 2 if finished else None
+                data = json.dumps(summary, indent=indent).encode("utf-8") + b"\n"
+                target = self._output / "suite.json"
+                # Progressive rewrites skip the disk sync (still atomic for any
+                # reader and a killed suite); the final one is durable.
+                await anyio.to_thread.run_sync(
+                    lambda: write_atomically(target, data, durable=finished)
+                )
+            return summary
+
+    async def _keep(self, job: _Job, result: WorkflowResult | None) -> str | None:
+        """Write the run's record (and transcript); the record's relative name."""
+        if self._output is None or result is None:
+            return None
+        folder = self._folders[job.workflow.name]
+        name = f"{job.repetition:03d}"
+        relative = f"runs/{folder}/{name}.record.json"
+        record = json.dumps(record_to_dict(result.record), indent=2).encode("utf-8")
+        output = self._output
+        transcripts = self._settings.transcripts
+        transcript = None
+        if transcripts:
+            transcript = json.dumps(
+                transcript_to_dict(result), indent=2, ensure_ascii=False
+            ).encode("utf-8")
+
+        def write() -> None:
+            runs = output / "runs" / folder
+            runs.mkdir(parents=True, exist_ok=True)
+            kept = runs / f"{name}.record.json"
+            write_atomically(kept, record + b"\n", replace=False, durable=False)
+            self._unsynced.append(kept)
+            if transcript is not None:
+                top = output / "transcripts"
+                top.mkdir(mode=0o700, exist_ok=True)
+                here = top / folder
+                here.mkdir(mode=0o700, exist_ok=True)
+                os.chmod(top, 0o700)
+                os.chmod(here, 0o700)
+                private = here / f"{name}.transcript.json"
+                write_atomically(
+                    private,
+                    transcript + b"\n",
+                    mode=0o600,
+                    replace=False,
+                    durable=False,
+                )
+                self._unsynced.append(private)
+
+        await anyio.to_thread.run_sync(write)
+        return relative
+
+    def _sync_files(self) -> None:
+        """Flush every record and transcript, and their folders, to disk.
+
+        On Linux one ``syncfs`` of the output's file system does it (much
+        cheaper than a sync per file); elsewhere each file and folder is synced.
+        """
+        if not self._unsynced or self._output is None:
+            return
+        if _syncfs(self._output):
+            self._unsynced.clear()
+            return
+        folders = {path.parent for path in self._unsynced}
+        for path in [*self._unsynced, *sorted(folders)]:
+            handle = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(handle)
+            finally:
+                os.close(handle)
+        self._unsynced.clear()
+
+    def _account(self, outcome: RunOutcome) -> None:
+        """Stop new starts when fail-fast or the suite budget says so."""
+        if self._stop is not None:
+            return
+        settings = self._settings
+        if settings.fail_fast and outcome.verdict != "passed":
+            self._stop = ("failed_fast", "run_not_passed")
+            return
+        if settings.max_suite_tokens is None:
+            return
+        used = 0
+        for done in self._outcomes:
+            record = done.record
+            if record is None or (
+                record.budget.used.input_tokens is None
+                or record.budget.used.output_tokens is None
+            ):
+                self._stop = ("budget_exhausted", "usage_unmeasured")
+                return
+            used += record.budget.used.input_tokens + record.budget.used.output_tokens
+        if used >= settings.max_suite_tokens:
+            self._stop = ("budget_exhausted", "max_suite_tokens_reached")
+
+    async def _run_one(self, job: _Job) -> None:
+        item = job.workflow
+        self._emit(
+            SuiteEvent(
+                type="run_started",
+                suite_id=self.suite_id,
+                workflow=item.name,
+                repetition=job.repetition,
+            )
+        )
+        started = time.monotonic()
+        result: WorkflowResult | None = None
+        target = None
+        if item.variants:
+            variant = item.variants[(job.repetition - 1) % len(item.variants)]
+            target = ScriptedTarget(variant)
+        try:
+            session = await self._kit.create_workflow_session(
+                workflow=item.workflow,
+                target=target,
+                fixture_root=item.path.absolute().parent,
+                judge=self._judge,
+                cleanup_timeout_ms=self._cleanup_timeout_ms,
+            )
+            self._in_flight.add(session)
+            if self._cancelled:
+                session.cancel()
+            try:
+                result = await session.run()
+            finally:
+                self._in_flight.discard(session)
+        except (ArtemisError, OSError, RuntimeError):
+            # The run left no record: the suite counts it as lost (exit 7).
+            result = None
+        duration = int((time.monotonic() - started) * 1000)
+        relative = await self._keep(job, result)
+        outcome = RunOutcome(
+            workflow=item.name,
+            repetition=job.repetition,
+            record=None if result is None else result.record,
+            record_file=relative,
+            duration_ms=duration,
+        )
+        self._outcomes.append(outcome)
+        self._by_name[item.name].append(outcome)
+        self._runs.append(
+            SuiteRun(workflow=item.name, repetition=job.repetition, result=result)
+        )
+        self._account(outcome)
+        await self._write_summary(finished=False)
+        record = outcome.record
+        self._emit(
+            SuiteEvent(
+                type="run_finished",
+                suite_id=self.suite_id,
+                workflow=item.name,
+                repetition=job.repetition,
+                run_id=None if record is None else record.run_id,
+                verdict=outcome.verdict,
+                exit_code=outcome.exit_code,
+                status=None if record is None else record.execution.status,
+                input_tokens=None
+                if record is None
+                else record.budget.used.input_tokens,
+                output_tokens=None
+                if record is None
+                else record.budget.used.output_tokens,
+            )
+        )
+
+    async def run(self) -> SuiteResult:
+        """Run every planned run (until stopped) and return the suite's result.
+
+        Raises:
+            SessionStateError: The suite already ran.
+            FileAccessError: ``suite.json`` or a record could not be written.
+        """
+        if self._ran:
+            from artemiskit._errors import SessionStateError
+
+            raise SessionStateError("a suite session runs once", reason="already_run")
+        self._ran = True
+        self._started_at = _now()
+        self._clock = time.monotonic()
+        jobs = [
+            _Job(workflow=item, repetition=repetition)
+            for repetition in range(1, self._settings.repeat + 1)
+            for item in self._workflows
+        ]
+        try:
+            await self._write_summary(finished=False)
+            self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
+            try:
+                await self._executor.execute(jobs, self._run_one, self._may_start)
+            except anyio.get_cancelled_exc_class():
+                # The caller cancelled the suite: still leave a final record.
+                self._cancelled = True
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(self._sync_files)
+                    await self._write_summary(finished=True)
+                raise
+            await anyio.to_thread.run_sync(self._sync_files)
+            summary = await self._write_summary(finished=True)
+            assert summary is not None  # a final rewrite always writes
+            self._emit(
+                SuiteEvent(
+                    type="suite_finished",
+                    suite_id=self.suite_id,
+                    exit_code=summary["exit_code"],
+                    status=summary["status"],
+                )
+            )
+        finally:
+            for stream in self._streams:
+                stream.close()
+        order = {name: index for index, name in enumerate(self.workflow_names)}
+        runs = sorted(self._runs, key=lambda r: (order[r.workflow], r.repetition))
+        return SuiteResult(summary=summary, runs=tuple(runs))

@@ -1,0 +1,350 @@
+"""Suite mode of ``akit workflow run``: many workflows, repetitions, pass rates.
+
+``akit workflow run PATH... --output-dir DIR`` lands here (SPEC 13). Progress goes
+to stderr: a live display on a terminal (``rich``, imported only here and only
+then), one line per finished run when piped, nothing but errors with ``--quiet``.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
+import click
+
+from artemiskit import ArtemisError, ArtemisKit, ExitCode, FileAccessError
+from artemiskit.config import load_trusted_config
+from artemiskit.suites import (
+    SuiteEvent,
+    SuiteResult,
+    SuiteSession,
+    junit_xml,
+    markdown_summary,
+)
+from artemiskit_cli._outputs import check_new_outputs, write_new_file
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from anyio.abc import TaskStatus
+
+__all__ = ["SUITE_OPTIONS", "is_suite", "run_suite_command", "suite_options"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SUITE_OPTIONS = (
+    "output_dir",
+    "repeat",
+    "concurrency",
+    "min_pass_rate",
+    "fail_fast",
+    "max_suite_tokens",
+    "transcripts",
+    "junit",
+    "markdown",
+    "quiet",
+)
+
+
+def suite_options(command: F) -> F:
+    """The options of suite mode (and ``--transcript-output``), in help order."""
+    options = [
+        click.option(
+            "--transcript-output",
+            type=click.Path(dir_okay=False),
+            help="Single run: write the conversation here, mode 0600 (sensitive).",
+        ),
+        click.option(
+            "--output-dir",
+            type=click.Path(file_okay=False),
+            help="Suite mode: a new or empty folder for suite.json and the records.",
+        ),
+        click.option(
+            "--repeat",
+            type=click.IntRange(1, 10_000),
+            help="Suite mode: runs per workflow (default 1).",
+        ),
+        click.option(
+            "--concurrency",
+            type=click.IntRange(1, 1_000),
+            help="Suite mode: runs in flight at most (default 4).",
+        ),
+        click.option(
+            "--min-pass-rate",
+            type=click.FloatRange(0, 1),
+            help="Suite mode: exit 8 when a workflow's pass rate is below (default 1).",
+        ),
+        click.option(
+            "--fail-fast",
+            is_flag=True,
+            default=None,
+            help="Suite mode: start no run after the first that did not pass.",
+        ),
+        click.option(
+            "--max-suite-tokens",
+            type=click.IntRange(1),
+            help="Suite mode: start no run once measured tokens reach T (or usage "
+            "was unmeasured).",
+        ),
+        click.option(
+            "--transcripts",
+            is_flag=True,
+            default=None,
+            help="Suite mode: keep every conversation under DIR/transcripts "
+            "(0600 files, 0700 folders; sensitive).",
+        ),
+        click.option(
+            "--junit",
+            type=click.Path(dir_okay=False),
+            help="Suite mode: write a JUnit XML report here.",
+        ),
+        click.option(
+            "--markdown",
+            type=click.Path(dir_okay=False),
+            help="Suite mode: write a Markdown summary here.",
+        ),
+        click.option(
+            "--quiet",
+            is_flag=True,
+            default=None,
+            help="Suite mode: print only errors.",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def is_suite(paths: tuple[str, ...], given: dict[str, Any]) -> bool:
+    """Whether the command line asks for suite mode rather than one run."""
+    if any(given.get(name) is not None for name in SUITE_OPTIONS):
+        return True
+    return len(paths) != 1 or Path(paths[0]).is_dir()
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.0f}%"
+
+
+class _Progress:
+    """Counts finished runs for the progress lines and the live display."""
+
+    def __init__(self, session: SuiteSession) -> None:
+        self.planned = session.planned
+        self.names = session.workflow_names
+        self.finished = 0
+        self.passed = 0
+        self.failed = 0
+        self.unavailable = 0
+        self.tokens: int | None = 0
+        self.rows: dict[str, list[int]] = {name: [0, 0, 0] for name in self.names}
+        self.started = time.monotonic()
+
+    def add(self, event: SuiteEvent) -> None:
+        self.finished += 1
+        column = {"passed": 0, "failed": 1}.get(event.verdict or "", 2)
+        self.rows[event.workflow or ""][column] += 1
+        if event.verdict == "passed":
+            self.passed += 1
+        elif event.verdict == "failed":
+            self.failed += 1
+        else:
+            self.unavailable += 1
+        if event.input_tokens is None or event.output_tokens is None:
+            self.tokens = None
+        elif self.tokens is not None:
+            self.tokens += event.input_tokens + event.output_tokens
+
+    def line(self, event: SuiteEvent) -> str:
+        outcome = event.verdict or "lost"
+        if event.verdict != "passed":
+            outcome += f" ({event.status or 'lost'}, exit {event.exit_code})"
+        return (
+            f"[{self.finished}/{self.planned}] {event.workflow} "
+            f"#{event.repetition:03d}: {outcome}"
+        )
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def eta(self) -> str:
+        if not self.finished:
+            return "?"
+        left = self.elapsed() / self.finished * (self.planned - self.finished)
+        return f"{left:.0f}s"
+
+
+async def _piped(events: AsyncIterator[SuiteEvent], progress: _Progress) -> None:
+    async for event in events:
+        if event.type == "run_finished":
+            progress.add(event)
+            click.echo(progress.line(event), err=True)
+
+
+async def _live(events: AsyncIterator[SuiteEvent], progress: _Progress) -> None:
+    from rich.console import Console
+    from rich.live import Live
+    from rich.table import Table
+
+    def render() -> Table:
+        tokens = "unmeasured" if progress.tokens is None else str(progress.tokens)
+        table = Table(
+            title=(
+                f"runs {progress.finished}/{progress.planned}  "
+                f"passed {progress.passed}  failed {progress.failed}  "
+                f"unavailable {progress.unavailable}  tokens {tokens}  "
+                f"elapsed {progress.elapsed():.0f}s  eta {progress.eta()}"
+            ),
+            title_justify="left",
+        )
+        for column in ("workflow", "passed", "failed", "unavailable", "pass rate"):
+            table.add_column(column)
+        for name, (passed, failed, unavailable) in progress.rows.items():
+            judged = passed + failed
+            rate = None if judged == 0 else passed / judged
+            table.add_row(
+                name, str(passed), str(failed), str(unavailable), _percent(rate)
+            )
+        return table
+
+    console = Console(stderr=True)
+    with Live(render(), console=console, auto_refresh=False) as live:
+        async for event in events:
+            if event.type == "run_finished":
+                progress.add(event)
+            live.update(render(), refresh=True)
+
+
+async def _cancel_on_signal(
+    session: SuiteSession,
+    quiet: bool,
+    *,
+    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+) -> None:
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()
+        async for signum in signals:
+            if not quiet:
+                click.echo(
+                    f"received {signal.Signals(signum).name}: cancelling the runs in "
+                    "flight, then writing suite.json",
+                    err=True,
+                )
+            session.cancel()
+
+
+async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
+    config_path = options["config_path"]
+    trusted = None if config_path is None else await load_trusted_config(config_path)
+    kit = ArtemisKit(config=trusted, tools=options["tools"])
+    session = await kit.create_suite_session(
+        paths=list(paths),
+        output_dir=options["output_dir"],
+        repeat=options["repeat"] or 1,
+        concurrency=options["concurrency"] or 4,
+        min_pass_rate=1.0
+        if options["min_pass_rate"] is None
+        else options["min_pass_rate"],
+        max_suite_tokens=options["max_suite_tokens"],
+        fail_fast=bool(options["fail_fast"]),
+        transcripts=bool(options["transcripts"]),
+        judge=options["judge_config"],
+        cleanup_timeout_ms=options["cleanup_timeout"],
+    )
+    check_new_outputs(options["junit"], options["markdown"])
+    quiet = bool(options["quiet"])
+    error: ArtemisError | None = None
+    result: SuiteResult | None = None
+    async with anyio.create_task_group() as group:
+        if not quiet:
+            progress = _Progress(session)
+            show = _live if sys.stderr.isatty() else _piped
+            # The display ends by itself once the suite closes its event stream.
+            group.start_soon(show, session.events(), progress)
+        watch = anyio.CancelScope()
+
+        async def watch_signals(
+            *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
+        ) -> None:
+            with watch:
+                await _cancel_on_signal(session, quiet, task_status=task_status)
+
+        # The receiver is installed before the first run starts.
+        await group.start(watch_signals)
+        try:
+            result = await session.run()
+        except ArtemisError as exc:
+            error = exc
+        finally:
+            watch.cancel()
+    if error is not None:
+        raise error
+    assert result is not None
+    return result
+
+
+def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
+    """Run a suite from the command line and exit with its SPEC 13 code.
+
+    Args:
+        paths: Workflow files and folders.
+        options: The parsed options of ``akit workflow run``.
+    """
+    if options["output_dir"] is None:
+        raise click.UsageError(
+            "suite mode (several paths, a folder, or a suite option) needs "
+            "--output-dir DIR"
+        )
+    single = [
+        name
+        for name in (
+            "output",
+            "state_output",
+            "transcript_output",
+            "checkpoint_dir",
+            "pause_after_actions",
+            "fixture_root",
+        )
+        if options.get(name) is not None
+    ]
+    if options.get("preflight"):
+        single.append("preflight")
+    if single:
+        flags = ", ".join("--" + name.replace("_", "-") for name in single)
+        raise click.UsageError(f"{flags}: single-run options, not for a suite")
+    result = anyio.run(_run, paths, options)
+    summary = result.summary
+    code = result.exit_code
+    try:
+        if options["junit"] is not None:
+            write_new_file(options["junit"], junit_xml(result).encode("utf-8"))
+        if options["markdown"] is not None:
+            text = markdown_summary(summary)
+            write_new_file(options["markdown"], text.encode("utf-8"))
+    except FileAccessError as exc:
+        click.echo(f"error: {exc}", err=True)
+        code = code if code == ExitCode.CANCELLED else exc.exit_code
+    if options["as_json"]:
+        click.echo(json.dumps(summary, indent=2))
+    if not options["quiet"]:
+        totals = summary["totals"]
+        click.echo(
+            f"suite {summary['status']}: {totals['passed']} passed, "
+            f"{totals['failed']} failed, {totals['unavailable']} unavailable of "
+            f"{totals['runs_finished']} finished ({totals['runs_planned']} planned)",
+            err=True,
+        )
+        for workflow in summary["workflows"]:
+            click.echo(
+                f"  {workflow['name']}: pass rate {_percent(workflow['pass_rate'])} "
+                f"({workflow['passed']}/{workflow['passed'] + workflow['failed']})",
+                err=True,
+            )
+        click.echo(f"exit code: {code}", err=True)
+    sys.exit(code)

@@ -1,0 +1,121 @@
+"""Output files: checked before any model call, written whole or not at all."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from artemiskit import FileAccessError
+
+__all__ = ["check_new_outputs", "write_new_file"]
+
+
+def check_new_outputs(*paths: str | None) -> None:
+    """Refuse outputs that exist, coincide, or could not be created.
+
+    Each output is proven creatable the way `write_new_file` will create it: a
+    private temporary file is made in its folder and linked to its name, then both
+    are removed. A folder that exists but cannot take a new file (read-only, on a
+    read-only file system, a name too long) is found here, before any model call.
+
+    Raises:
+        FileAccessError: An output path cannot be used (exit 1).
+    """
+    seen: set[str] = set()
+    for given in paths:
+        if given is None:
+            continue
+        path = Path(given)
+        resolved = os.path.realpath(path)
+        if resolved in seen:
+            raise FileAccessError(
+                f"output paths must be distinct: {given} is given twice",
+                reason="output_not_distinct",
+            )
+        seen.add(resolved)
+        if os.path.lexists(path):
+            raise FileAccessError(
+                f"output {given} already exists; outputs must be new paths",
+                reason="output_exists",
+            )
+        if not path.parent.resolve().is_dir():
+            raise FileAccessError(
+                f"the folder of output {given} does not exist",
+                reason="output_folder_missing",
+            )
+        _prove_creatable(given)
+
+
+def _prove_creatable(path: str) -> None:
+    """Create ``path`` as `write_new_file` would, then remove it again."""
+    folder = Path(path).parent.resolve()
+    try:
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".probe")
+    except OSError as exc:
+        raise _unwritable(path, exc) from exc
+    try:
+        os.close(fd)
+        os.link(temp, path)
+        os.unlink(path)
+    except FileExistsError as exc:
+        raise FileAccessError(
+            f"output {path} already exists; outputs must be new paths",
+            reason="output_exists",
+        ) from exc
+    except OSError as exc:
+        raise _unwritable(path, exc) from exc
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+
+
+def _unwritable(path: str, exc: OSError) -> FileAccessError:
+    return FileAccessError(
+        f"cannot create output {path}: {exc.strerror}", reason="output_unwritable"
+    )
+
+
+def write_new_file(path: str, data: bytes, *, mode: int = 0o644) -> None:
+    """Write ``data`` to a new file atomically, never replacing anything.
+
+    The bytes go to a private temporary file in the same folder, which is flushed
+    to disk and then hard-linked to ``path`` (failing if ``path`` appeared in the
+    meantime), so a reader never sees a partial file.
+
+    Raises:
+        FileAccessError: The file could not be written (exit 1).
+    """
+    target = Path(path)
+    folder = target.parent.resolve()
+    try:
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".tmp")
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot write {path}: {exc.strerror}", reason="output_unwritable"
+        ) from exc
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), mode)
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.link(temp, target)
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except FileExistsError as exc:
+        raise FileAccessError(
+            f"output {path} appeared while the run was going; nothing was replaced",
+            reason="output_exists",
+        ) from exc
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot write {path}: {exc.strerror}", reason="output_unwritable"
+        ) from exc
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)

@@ -1,0 +1,1 @@
+"""ArtemisKit examples (a package only so that example modules import by name)."""

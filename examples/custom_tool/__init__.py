@@ -1,0 +1,1 @@
+"""User-defined tools: see docs/extending.md."""

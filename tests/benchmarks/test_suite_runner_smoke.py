@@ -1,0 +1,34 @@
+"""The suite runner benchmark runs end to end and reports every figure."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_suite_runner_benchmark_reports_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.suite_runner", "--runs", "20"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=110,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    instant = figures["instant"]
+    assert instant["runs"] == 20
+    assert set(instant) >= {
+        "engine_only_wall_s",
+        "suite_no_output",
+        "suite_with_output",
+        "suite_with_output_concurrency_4",
+    }
+    assert 0 <= instant["suite_with_output"]["share_outside_engine"] <= 1
+    for mode in ("no_output", "with_output"):
+        assert figures["latency"][mode]["ratio_to_ideal"] > 0

@@ -1,0 +1,105 @@
+"""Suite statistics against values computed independently (scipy and a worked table)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+from artemiskit.suites import pass_at_k, pass_hat_k, percentile, wilson_interval
+
+CASES = [(0, 1), (1, 1), (0, 5), (5, 5), (3, 5), (1, 10), (7, 20), (50, 100)]
+
+
+@pytest.mark.parametrize(("passed", "judged"), CASES)
+def test_wilson_interval_matches_scipy(passed: int, judged: int) -> None:
+    expected = binomtest(passed, judged).proportion_ci(0.95, method="wilson")
+    interval = wilson_interval(passed, judged)
+    assert interval is not None
+    assert interval.low == pytest.approx(expected.low, abs=1e-12)
+    assert interval.high == pytest.approx(expected.high, abs=1e-12)
+
+
+def test_wilson_interval_worked_value() -> None:
+    # 3 of 5: p = 0.6, z = 1.959964; centre 0.556707, half-width 0.325836.
+    interval = wilson_interval(3, 5)
+    assert interval is not None
+    assert interval.low == pytest.approx(0.230724, abs=1e-6)
+    assert interval.high == pytest.approx(0.882379, abs=1e-6)
+
+
+def test_wilson_interval_of_nothing_judged_is_none() -> None:
+    assert wilson_interval(0, 0) is None
+
+
+def test_wilson_interval_refuses_impossible_counts() -> None:
+    with pytest.raises(ValueError, match="between 0 and judged"):
+        wilson_interval(3, 2)
+
+
+def _brute_force(passed: int, judged: int, k: int) -> tuple[float, float]:
+    """pass@k and pass^k by enumerating every k-subset of the n runs."""
+    runs = [True] * passed + [False] * (judged - passed)
+    subsets = list(combinations(runs, k))
+    any_pass = sum(1 for s in subsets if any(s)) / len(subsets)
+    all_pass = sum(1 for s in subsets if all(s)) / len(subsets)
+    return any_pass, all_pass
+
+
+@pytest.mark.parametrize(("passed", "judged"), CASES[:7])
+def test_pass_at_k_and_pass_hat_k_match_enumeration(passed: int, judged: int) -> None:
+    at = pass_at_k(passed, judged)
+    hat = pass_hat_k(passed, judged)
+    assert list(at) == [str(k) for k in range(1, judged + 1)]
+    assert list(hat) == list(at)
+    for k in range(1, judged + 1):
+        any_pass, all_pass = _brute_force(passed, judged, k)
+        assert at[str(k)] == pytest.approx(any_pass, abs=1e-15)
+        assert hat[str(k)] == pytest.approx(all_pass, abs=1e-15)
+
+
+def test_pass_at_k_worked_table() -> None:
+    # n = 5, c = 3: pass@1 = 3/5, pass@2 = 1 - C(2,2)/C(5,2) = 9/10, pass@3 = 1;
+    # pass^1 = 3/5, pass^2 = C(3,2)/C(5,2) = 3/10, pass^3 = 1/10, pass^4 = 0.
+    assert pass_at_k(3, 5) == {"1": 0.6, "2": 0.9, "3": 1.0, "4": 1.0, "5": 1.0}
+    assert pass_hat_k(3, 5) == {"1": 0.6, "2": 0.3, "3": 0.1, "4": 0.0, "5": 0.0}
+
+
+def test_edge_cases() -> None:
+    assert pass_at_k(0, 4) == {str(k): 0.0 for k in range(1, 5)}
+    assert pass_hat_k(4, 4) == {str(k): 1.0 for k in range(1, 5)}
+    assert pass_at_k(1, 1) == {"1": 1.0}
+    assert pass_hat_k(0, 1) == {"1": 0.0}
+    # All unavailable: nothing judged, so no estimate at all.
+    assert pass_at_k(0, 0) == {}
+    assert pass_hat_k(0, 0) == {}
+
+
+def test_exact_for_large_n() -> None:
+    # The nearest float to the exact ratio, for every k, even where C(n, k)
+    # is far beyond the float range.
+    at = pass_at_k(400, 1000)
+    hat = pass_hat_k(400, 1000)
+    for k in (1, 10, 300, 600, 1000):
+        total = math.comb(1000, k)
+        assert at[str(k)] == float(Fraction(total - math.comb(600, k), total))
+        assert hat[str(k)] == float(Fraction(math.comb(400, k), total))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[0.5], [0.1, 0.9], [0.3, 0.1, 0.2, 0.4], [0.2, 0.2, 0.9, 0.4, 0.5, 0.05, 1.0]],
+)
+@pytest.mark.parametrize("q", [50, 95, 100])
+def test_percentile_matches_numpy_linear(values: list[float], q: int) -> None:
+    assert percentile(values, q) == pytest.approx(
+        float(np.percentile(values, q, method="linear")), abs=1e-12
+    )
+
+
+def test_percentile_of_nothing_is_none() -> None:
+    assert percentile([], 50) is None

@@ -1,0 +1,153 @@
+"""The file family through the SDK.
+
+``read_file`` and ``list_files`` never change state (a listing shows only allowed
+paths); ``write_file``, ``append_file`` and ``delete_file`` leave digest-only
+evidence of each change.
+"""
+
+from __future__ import annotations
+
+from artemiskit.records import record_to_dict
+from tests._builders import workflow_dict
+from tests._runs import call, calling, run
+from tests.tools._family import failures, output_of, run_with_events, tool_answers
+
+SENTINEL = "SENTINEL-appended-text-7f3a"
+
+
+def appending() -> dict[str, object]:
+    return workflow_dict(
+        environment={"files": {"out/log.md": "first\n"}},
+        tools=[{"name": "append_file", "allow": {"paths": ["out/*.md"]}}],
+        outcomes=[{"id": "log", "file": "out/log.md", "equals": "first\nsecond\n"}],
+    )
+
+
+async def test_append_file_appends_and_creates_with_change_evidence() -> None:
+    result = await run(
+        appending(),
+        [
+            calling(call("append_file", {"path": "out/log.md", "content": "second\n"})),
+            calling(call("append_file", {"path": "out/new.md", "content": SENTINEL})),
+        ],
+    )
+    record = record_to_dict(result.record)
+    assert record["exit_code"] == 0
+    assert result.state is not None
+    assert result.state["files"]["out/log.md"] == "first\nsecond\n"
+    assert result.state["files"]["out/new.md"] == SENTINEL
+    changes = record["state_changes"]["entries"]
+    assert [(c["tool"], c["resource"]) for c in changes] == [
+        ("append_file", "file")
+    ] * 2
+    assert changes[1]["before"] is None
+    assert SENTINEL not in str(record)
+
+
+async def test_append_file_outside_allow_is_denied_before_it_runs() -> None:
+    result = await run(
+        appending(),
+        [calling(call("append_file", {"path": "docs/x.md", "content": "x"}))],
+    )
+    record = record_to_dict(result.record)
+    assert record["exit_code"] == 4
+    assert record["policy"]["denial_reasons"] == {"path_not_allowed": 1}
+    assert result.state is not None
+    assert "docs/x.md" not in result.state["files"]
+
+
+FILES = {
+    "docs/policy.md": "Refunds within 30 days.",
+    "docs/faq/a.md": "a",
+    "private/notes.md": SENTINEL,
+    "out/old.md": "old",
+}
+FILE_TOOLS = [
+    {"name": "read_file", "allow": {"paths": ["docs/**"]}},
+    {"name": "list_files", "allow": {"paths": ["docs/**", "out/*.md"]}},
+    {"name": "write_file", "allow": {"paths": ["out/*.md"]}},
+    {"name": "delete_file", "allow": {"paths": ["out/*.md"]}},
+]
+
+
+def files() -> dict[str, object]:
+    return workflow_dict(
+        environment={"files": dict(FILES)}, tools=FILE_TOOLS, outcomes=[]
+    )
+
+
+async def test_read_file_returns_the_content_and_changes_nothing() -> None:
+    result = await run(
+        files(), [calling(call("read_file", {"path": "docs/policy.md"}))]
+    )
+    assert result.record.execution.status == "completed"
+    assert output_of(result, "read_file") == {
+        "path": "docs/policy.md",
+        "content": "Refunds within 30 days.",
+    }
+    assert result.state is not None
+    assert result.state["files"] == FILES
+    assert result.record.state_changes.count == 0
+
+
+async def test_read_file_of_a_missing_file_fails_as_not_found() -> None:
+    missing = call("read_file", {"path": "docs/missing.md"})
+    result, events = await run_with_events(files(), [calling(missing)])
+    ((error, answer),) = tool_answers(result)
+    assert error
+    assert answer["error"]["code"] == "not_found"
+    assert failures(events) == ["not_found"]
+
+
+async def test_list_files_shows_only_allowed_paths() -> None:
+    listing = [
+        calling(call("list_files", {})),
+        calling(call("list_files", {"directory": "docs/faq"})),
+        calling(call("list_files", {"directory": "private"})),
+    ]
+    result = await run(files(), listing)
+    assert result.record.execution.status == "completed"
+    assert output_of(result, "list_files", 0) == {
+        "files": ["docs/faq/a.md", "docs/policy.md", "out/old.md"]
+    }
+    assert output_of(result, "list_files", 1) == {"files": ["docs/faq/a.md"]}
+    # A directory outside allow is filtered to nothing, not denied.
+    assert output_of(result, "list_files", 2) == {"files": []}
+    assert result.record.policy.denials == 0
+    assert result.record.state_changes.count == 0
+
+
+async def test_write_then_delete_with_digest_only_evidence() -> None:
+    result = await run(
+        files(),
+        [
+            calling(call("write_file", {"path": "out/new.md", "content": SENTINEL})),
+            calling(call("delete_file", {"path": "out/old.md"})),
+        ],
+    )
+    assert result.record.execution.status == "completed"
+    assert output_of(result, "write_file") == {
+        "path": "out/new.md",
+        "size": len(SENTINEL),
+    }
+    assert output_of(result, "delete_file", 1) == {
+        "path": "out/old.md",
+        "deleted": True,
+    }
+    assert result.state is not None
+    assert result.state["files"]["out/new.md"] == SENTINEL
+    assert "out/old.md" not in result.state["files"]
+    record = record_to_dict(result.record)
+    changes = record["state_changes"]["entries"]
+    assert [(c["tool"], c["before"] is None, c["after"] is None) for c in changes] == [
+        ("write_file", True, False),
+        ("delete_file", False, True),
+    ]
+    assert SENTINEL not in str(record)
+
+
+async def test_delete_file_of_a_missing_file_fails_as_not_found() -> None:
+    missing = call("delete_file", {"path": "out/missing.md"})
+    result, events = await run_with_events(files(), [calling(missing)])
+    assert failures(events) == ["not_found"]
+    assert result.record.state_changes.count == 0
