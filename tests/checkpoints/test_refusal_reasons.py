@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 READ = call("read_file", {"path": "docs/policy.md"})
 WRITE = call("write_file", {"path": "out/summary.md", "content": "30 days"})
 HOUR_MS = 3_600_000
+#: Checkpointing with an own target needs an explicit configuration identity.
+CONFIG_ID = "refusal-tests"
 
 
 def data(timeout_ms: int = 30_000) -> dict[str, Any]:
@@ -60,7 +62,7 @@ async def attempt(
         checkpoint=CheckpointOptions(
             directory=directory,
             mode=mode,  # type: ignore[arg-type]
-            configuration_id="refusal-tests",
+            configuration_id=CONFIG_ID,
         ),
         pause_after_actions=pause_after_actions,
     )
@@ -257,7 +259,7 @@ async def test_a_checkpoint_left_mid_request_refuses_as_pending_operation(
         workflow=workflow_of(data()),
         target=target,
         environment=DictFactory(),
-        checkpoint=CheckpointOptions(directory=directory),
+        checkpoint=CheckpointOptions(directory=directory, configuration_id=CONFIG_ID),
     )
     async with anyio.create_task_group() as group:
         group.start_soon(session.run)
@@ -296,7 +298,7 @@ async def test_a_checkpoint_of_another_binding_names_what_differs(
     options = CheckpointOptions(
         directory=directory,
         mode="resume",
-        configuration_id=changes.get("configuration_id"),
+        configuration_id=changes.get("configuration_id", CONFIG_ID),
     )
     with pytest.raises(CheckpointError) as caught:
         await ArtemisKit().run_workflow(
@@ -398,7 +400,9 @@ async def test_a_requested_pause_stops_at_the_next_safe_boundary(
         workflow=workflow_of(data()),
         target=target,
         environment=DictFactory(),
-        checkpoint=CheckpointOptions(directory=tmp_path / "ckpt"),
+        checkpoint=CheckpointOptions(
+            directory=tmp_path / "ckpt", configuration_id=CONFIG_ID
+        ),
     )
     async with anyio.create_task_group() as group:
         group.start_soon(session.run)
@@ -470,7 +474,7 @@ async def test_a_long_run_compacts_its_journal_and_still_resumes(
         workflow=workflow_of(workflow),
         target=ReplayTarget([calling(*reads)]),
         environment=DictFactory(),
-        checkpoint=CheckpointOptions(directory=directory),
+        checkpoint=CheckpointOptions(directory=directory, configuration_id=CONFIG_ID),
         pause_after_actions=301,
     )
     assert first.record.execution.status == "paused"
@@ -479,7 +483,9 @@ async def test_a_long_run_compacts_its_journal_and_still_resumes(
         workflow=workflow_of(workflow),
         target=ReplayTarget([]),
         environment=DictFactory(),
-        checkpoint=CheckpointOptions(directory=directory, mode="resume"),
+        checkpoint=CheckpointOptions(
+            directory=directory, mode="resume", configuration_id=CONFIG_ID
+        ),
     )
     assert second.record.execution.status == "completed"
     assert second.record.budget.used.tool_calls == 400

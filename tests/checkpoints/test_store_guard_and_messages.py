@@ -149,7 +149,11 @@ def flipped(data: bytes) -> bytes:
     [
         (truncated, "artifact: corrupt checkpoint"),
         (other_magic, "artifact: corrupt checkpoint"),
-        (other_version, "artifact: written by an unknown checkpoint format version"),
+        (
+            other_version,
+            "artifact: written in another checkpoint format version"
+            " (this ArtemisKit reads version 2)",
+        ),
         (other_length, "artifact: corrupt checkpoint"),
         (flipped, "artifact: corrupt checkpoint"),
     ],
@@ -330,12 +334,12 @@ async def test_every_size_limit_admits_exactly_its_bound(tmp_path: Path) -> None
 async def test_an_entry_or_snapshot_over_its_bound_says_which(tmp_path: Path) -> None:
     directory = tmp_path / "ckpt"
     store = LocalCheckpointStore(
-        directory, limits=CheckpointLimits(max_snapshot_bytes=200, max_entry_bytes=10)
+        directory, limits=CheckpointLimits(max_snapshot_bytes=600, max_entry_bytes=10)
     )
     await store.open(mode="create")
     try:
         with pytest.raises(CheckpointError) as snapshot:
-            await store.commit_snapshot({"big": "x" * 300})
+            await store.commit_snapshot({"big": "x" * 1000})
         assert str(snapshot.value) == (
             f"the snapshot for checkpoint directory {directory} is over its size limit"
         )
@@ -428,7 +432,8 @@ def rewritten_header(data: bytes, **changes: Any) -> bytes:
         (lambda d: d.replace(b",", b", ", 1), "snapshot: corrupt checkpoint"),
         (
             lambda d: rewritten_header(d, version=99),
-            "snapshot: written by an unknown checkpoint format version",
+            "snapshot: written in another checkpoint format version"
+            " (this ArtemisKit reads version 2)",
         ),
     ],
 )
