@@ -9,6 +9,7 @@ generation can catch them.
 
 from __future__ import annotations
 
+import shutil
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 READ = call("read_file", {"path": "docs/policy.md"})
 WRITE = call("write_file", {"path": "out/summary.md", "content": "30 days"})
 HOUR_MS = 3_600_000
+#: Checkpointing with an own target needs an explicit configuration identity.
+CONFIG_ID = "refusal-tests"
 
 
 def data(timeout_ms: int = 30_000) -> dict[str, Any]:
@@ -59,7 +62,7 @@ async def attempt(
         checkpoint=CheckpointOptions(
             directory=directory,
             mode=mode,  # type: ignore[arg-type]
-            configuration_id="refusal-tests",
+            configuration_id=CONFIG_ID,
         ),
         pause_after_actions=pause_after_actions,
     )
@@ -226,5 +229,264 @@ async def test_a_snapshot_of_another_generation_is_refused(tmp_path: Path) -> No
         with pytest.raises(CheckpointError) as caught:
             await store.load()
         assert caught.value.reason == "corrupt_checkpoint"
+        assert str(caught.value) == (
+            f"the snapshot in {directory} was changed by something else"
+        )
     finally:
         await store.close()
+
+
+class BlockingTarget:
+    """Blocks inside its first model request until cancelled."""
+
+    def __init__(self) -> None:
+        self.entered = anyio.Event()
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        self.entered.set()
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+
+async def test_a_checkpoint_left_mid_request_refuses_as_pending_operation(
+    tmp_path: Path,
+) -> None:
+    # What a SIGKILL during a model request leaves on disk: copied while the
+    # request is in flight, without the dead process's claim.
+    directory, crashed = tmp_path / "ckpt", tmp_path / "crashed"
+    target = BlockingTarget()
+    session = await ArtemisKit().create_workflow_session(
+        workflow=workflow_of(data()),
+        target=target,
+        environment=DictFactory(),
+        checkpoint=CheckpointOptions(directory=directory, configuration_id=CONFIG_ID),
+    )
+    async with anyio.create_task_group() as group:
+        group.start_soon(session.run)
+        await target.entered.wait()
+        shutil.copytree(directory, crashed, ignore=shutil.ignore_patterns("claim*"))
+        session.cancel()
+    error = await refusal(crashed)
+    assert error.reason == "pending_operation"
+    assert str(error) == (
+        "the checkpoint holds an operation that was admitted but never settled (the "
+        "process stopped mid-call); it may have had an effect or consumed unreported "
+        "tokens, so it cannot be replayed — start a fresh run"
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "differing"),
+    [
+        ({"configuration_id": "another-host"}, ["configuration_id"]),
+        ({"timeout_ms": 40_000}, ["workflow_digest"]),
+        ({"on_denial": "report"}, ["workflow_digest", "policy_digest"]),
+        ({"allow": ["docs/*.md"]}, ["workflow_digest", "policy_digest"]),
+    ],
+)
+async def test_a_checkpoint_of_another_binding_names_what_differs(
+    tmp_path: Path, changes: dict[str, Any], differing: list[str]
+) -> None:
+    directory = tmp_path / "ckpt"
+    await paused(directory)
+    workflow = data(changes.get("timeout_ms", 30_000))
+    if "on_denial" in changes:
+        workflow["policy"] = {"on_denial": changes["on_denial"]}
+    if "allow" in changes:
+        workflow["tools"][0]["allow"] = {"paths": changes["allow"]}
+    target = ReplayTarget([calling(WRITE)])
+    options = CheckpointOptions(
+        directory=directory,
+        mode="resume",
+        configuration_id=changes.get("configuration_id", CONFIG_ID),
+    )
+    with pytest.raises(CheckpointError) as caught:
+        await ArtemisKit().run_workflow(
+            workflow=workflow_of(workflow),
+            target=target,
+            environment=DictFactory(),
+            checkpoint=options,
+        )
+    assert target.requests == []
+    assert caught.value.reason == "incompatible_checkpoint"
+    assert str(caught.value) == (
+        "the checkpoint belongs to a different "
+        + ", ".join(differing)
+        + "; resume needs the same workflow, tool catalogue, policy, harness and "
+        "configuration — start a fresh run instead"
+    )
+
+
+def epoch_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason", "message"),
+    [
+        (
+            lambda: {"last_observed_epoch_ms": epoch_ms() + HOUR_MS},
+            "clock_moved_backwards",
+            "the wall clock is earlier than the checkpoint's last committed "
+            "observation; refusing to resume on a clock that moved backwards",
+        ),
+        (
+            lambda: {"deadline_epoch_ms": epoch_ms() - 1},
+            "checkpoint_expired",
+            "the checkpoint's workflow deadline has passed (stopped time counts)",
+        ),
+        (
+            lambda: {"environment_saved": False},
+            "unsaved_environment",
+            "the checkpoint has no saved environment",
+        ),
+        (
+            lambda: {"status": "terminal"},
+            "terminal_checkpoint",
+            "the checkpoint is terminal: its run already ended; a finished run "
+            "cannot be resumed as another repetition",
+        ),
+        (
+            lambda: {"status": "interrupted"},
+            "interrupted_checkpoint",
+            "the checkpoint was left by a cancelled run; interrupted evidence is "
+            "not resumable",
+        ),
+        (
+            lambda: {"status": "active"},
+            "crashed_attempt",
+            "the checkpoint's attempt stopped without pausing (it crashed); its "
+            "environment was not saved and its cleanup cannot be inferred",
+        ),
+        (
+            lambda: {"status": "resumable-please"},
+            "corrupt_checkpoint",
+            "the checkpoint's contents do not decode as a session",
+        ),
+    ],
+)
+async def test_each_refusal_says_why_in_words(
+    tmp_path: Path, changes: Any, reason: str, message: str
+) -> None:
+    directory = tmp_path / "ckpt"
+    await paused(directory)
+    await rewrite_meta(directory, **changes())
+    error = await refusal(directory)
+    assert (error.reason, str(error)) == (reason, message)
+    # a clean refusal lifts its recovery guard: the checkpoint can be opened again
+    assert (await refusal(directory)).reason == reason
+
+
+class GatedTarget(ReplayTarget):
+    """Waits for ``gate`` inside its first request, then answers as usual."""
+
+    def __init__(self, responses: list[TargetResponse]) -> None:
+        super().__init__(responses)
+        self.entered = anyio.Event()
+        self.gate = anyio.Event()
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        if not self.entered.is_set():
+            self.entered.set()
+            await self.gate.wait()
+        return await super().respond(request)
+
+
+async def test_a_requested_pause_stops_at_the_next_safe_boundary(
+    tmp_path: Path,
+) -> None:
+    target = GatedTarget([calling(READ)])
+    session = await ArtemisKit().create_workflow_session(
+        workflow=workflow_of(data()),
+        target=target,
+        environment=DictFactory(),
+        checkpoint=CheckpointOptions(
+            directory=tmp_path / "ckpt", configuration_id=CONFIG_ID
+        ),
+    )
+    async with anyio.create_task_group() as group:
+        group.start_soon(session.run)
+        await target.entered.wait()
+        group.start_soon(session.pause)
+        await anyio.wait_all_tasks_blocked()
+        target.gate.set()
+    result = await session.run()
+    record = result.record
+    assert (record.execution.status, record.execution.reason) == (
+        "paused",
+        "pause_requested",
+    )
+    assert record.exit_code == 10
+    assert record.budget.used.model_requests == 1
+    assert record.budget.used.tool_calls == 0
+    assert record.recovery.resumable
+
+
+@pytest.mark.parametrize("after", [1, 2, 3])
+async def test_pause_after_actions_pauses_once_that_many_actions_ran(
+    tmp_path: Path, after: int
+) -> None:
+    result = await attempt(
+        tmp_path / "ckpt",
+        "create",
+        ReplayTarget([calling(READ), calling(WRITE)]),
+        pause_after_actions=after,
+    )
+    record = result.record
+    assert (record.execution.status, record.execution.reason) == (
+        "paused",
+        "pause_after_actions",
+    )
+    assert record.exit_code == 10
+    assert record.budget.used.actions == after
+
+
+async def test_every_attempt_counts_its_pause_threshold_from_its_own_start(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "ckpt"
+    await paused(directory)  # after 1 action: the first model request
+    second = await attempt(
+        directory, "resume", ReplayTarget([calling(WRITE)]), pause_after_actions=2
+    )
+    assert second.record.execution.status == "paused"
+    assert second.record.budget.used.actions == 3
+    assert second.record.recovery.attempt_number == 2
+    third = await attempt(directory, "resume", ReplayTarget([]))
+    assert third.record.recovery.attempt_number == 3
+    assert third.record.budget.used.actions == 5  # the pending write, then Done
+    assert third.exit_code == 0
+
+
+async def test_a_long_run_compacts_its_journal_and_still_resumes(
+    tmp_path: Path,
+) -> None:
+    # ~2 committed transitions per tool call: 300 calls cross the compaction point
+    directory = tmp_path / "ckpt"
+    reads = [
+        call("read_file", {"path": "docs/policy.md"}, call_id=f"c{i}")
+        for i in range(400)
+    ]
+    workflow = workflow_dict(
+        budgets={"max_actions": 1000, "timeout_ms": 60_000}, outcomes=[]
+    )
+    first = await ArtemisKit().run_workflow(
+        workflow=workflow_of(workflow),
+        target=ReplayTarget([calling(*reads)]),
+        environment=DictFactory(),
+        checkpoint=CheckpointOptions(directory=directory, configuration_id=CONFIG_ID),
+        pause_after_actions=301,
+    )
+    assert first.record.execution.status == "paused"
+    assert first.record.budget.used.tool_calls == 300
+    second = await ArtemisKit().run_workflow(
+        workflow=workflow_of(workflow),
+        target=ReplayTarget([]),
+        environment=DictFactory(),
+        checkpoint=CheckpointOptions(
+            directory=directory, mode="resume", configuration_id=CONFIG_ID
+        ),
+    )
+    assert second.record.execution.status == "completed"
+    assert second.record.budget.used.tool_calls == 400
+    assert second.record.budget.used.model_requests == 2

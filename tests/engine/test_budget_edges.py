@@ -141,3 +141,5 @@ async def test_unmeasured_usage_without_max_tokens_runs_on() -> None:
     result = await run(budgets(max_actions=20), answers)
     assert result.record.execution.status == "completed"
     assert result.record.budget.used.input_tokens is None
+    assert result.record.budget.used.output_tokens is None
+    assert result.record.budget.usage_measurement != "complete"

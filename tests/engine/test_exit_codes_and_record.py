@@ -120,3 +120,4 @@ def test_the_record_counts_an_operation_left_admitted_as_pending() -> None:
     operations = record.operations
     assert (operations.total, operations.succeeded, operations.pending) == (2, 1, 1)
     assert record.exit_code == 9  # verification unavailable, nothing cancelled
+    assert record.preflight.mode == "off"

@@ -7,8 +7,11 @@ it failed first and then succeeded.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any
+
+import pytest
 
 from artemiskit import ArtemisKit, SessionEvent
 from tests._builders import workflow_dict
@@ -102,6 +105,15 @@ async def test_attempts_used_up_answer_the_model_with_the_failure() -> None:
     assert record.faults.retries == 1
     tool_messages = [m for m in result.transcript if m.role == "tool"]
     assert [m.is_error for m in tool_messages] == [True]
+    assert json.loads(tool_messages[0].content or "") == {
+        "error": {
+            "code": "fault_unavailable_tool",
+            "message": "the tool failed (declared fault)",
+        }
+    }
+    assert [(t.tool, t.failed, t.attempts) for t in record.tools] == [
+        ("read_file", 1, 2)
+    ]
 
 
 async def test_a_fault_that_never_failed_the_call_is_not_a_recovery() -> None:
@@ -199,11 +211,12 @@ async def test_attempts_per_call_and_injections_add_up_over_calls() -> None:
     assert faults.by_kind["conflicting_instructions"].injected == 1
 
 
-async def test_a_read_fixture_is_served_instead_of_the_file() -> None:
+@pytest.mark.parametrize("kind", ["stale_read", "incomplete_read"])
+async def test_a_read_fixture_is_served_instead_of_the_file(kind: str) -> None:
     data = declared(
         {
             "occurrence": 1,
-            "kind": "stale_read",
+            "kind": kind,
             "fixture": {"path": "docs/policy.md", "content": "STALE-1"},
         }
     )
@@ -237,3 +250,13 @@ async def test_a_timeout_fault_consumes_the_workflow_deadline() -> None:
     result = await run(data, [calling(READ)])
     assert result.record.execution.status == "deadline_exceeded"
     assert result.exit_code == 6
+
+
+async def test_tool_results_keep_non_ascii_text_as_is() -> None:
+    data = workflow_dict(
+        environment={"files": {"docs/policy.md": "Rückerstattung binnen 30 Tagen ✓"}},
+        outcomes=[],
+    )
+    result = await run(data, [calling(READ)])
+    ((message,),) = [[m for m in result.transcript if m.role == "tool"]]
+    assert "Rückerstattung binnen 30 Tagen ✓" in (message.content or "")

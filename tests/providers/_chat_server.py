@@ -48,13 +48,14 @@ class Reply:
     """Answer with ``status`` and ``body`` (JSON-encoded unless bytes).
 
     ``chunked`` sends the body with chunked transfer encoding, without a
-    ``Content-Length``, in pieces of 1 MiB.
+    ``Content-Length``, in pieces of 1 MiB. ``headers`` are sent as given.
     """
 
     body: object = None
     status: int = 200
     content_type: str = "application/json"
     chunked: bool = False
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -263,6 +264,8 @@ class ChatServer:
                     payload = json.dumps(reply.body).encode()
                 self.send_response(reply.status)
                 self.send_header("Content-Type", reply.content_type)
+                for name, value in reply.headers:
+                    self.send_header(name, value)
                 if not reply.chunked:
                     self.send_header("Content-Length", str(len(payload)))
                     self.end_headers()

@@ -86,8 +86,13 @@ async def test_a_failed_connection_is_not_retried(
 ) -> None:
     base_url = f"https://127.0.0.1:{hang_up_server.port}/v1"
     async with OpenAIClient(base_url=base_url, request_timeout_ms=20_000) as client:
-        with pytest.raises(TargetError):
+        with pytest.raises(TargetError) as caught:
             await client.complete(request())
+    assert caught.value.reason == "provider_unreachable"
+    assert str(caught.value) == (
+        f"could not complete the request to the model provider at {base_url} "
+        "(ConnectError); no retry was made"
+    )
     # the server closes each connection only after accepting it, so every
     # attempt the client made was counted before the failure reached us
     assert hang_up_server.accepted == 1
