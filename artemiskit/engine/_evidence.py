@@ -106,7 +106,9 @@ def exit_code_for(
 ) -> int:
     """The SPEC 9 exit code of an attempt."""
     if stop is not None:
-        if stop.exit_code == ExitCode.OK and cleanup.status == "unresolved":
+        # A pause whose cleanup failed is no confirmed safe pause (SPEC 9).
+        confirmed = (ExitCode.OK, ExitCode.PAUSED)
+        if stop.exit_code in confirmed and cleanup.status == "unresolved":
             return ExitCode.RUNTIME_FAILURE
         return stop.exit_code
     if evaluation_cancelled:

@@ -122,6 +122,7 @@ async def test_a_pause_whose_cleanup_failed_is_not_resumable(tmp_path: Path) -> 
     record = result.record
     assert record.execution.status == "paused"
     assert record.cleanup.status == "unresolved"
+    assert result.exit_code == 7  # not 10: no confirmed safe pause
     assert not record.recovery.resumable
     assert record.recovery.checkpoint_status == "not_resumable"
     assert (await refusal(directory)).reason == "interrupted_checkpoint"
