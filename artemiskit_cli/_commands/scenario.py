@@ -41,7 +41,9 @@ def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
 
 
 @scenario.command("validate")
-@click.argument("workflow_file", metavar="WORKFLOW", type=click.Path(dir_okay=True))
+@click.argument(
+    "workflow_file", metavar="WORKFLOW", type=click.Path(readable=False, dir_okay=True)
+)
 @click.option(
     "--json",
     "as_json",

@@ -57,12 +57,12 @@ def suite_options(command: F) -> F:
     options = [
         click.option(
             "--transcript-output",
-            type=click.Path(dir_okay=False),
+            type=click.Path(readable=False, dir_okay=False),
             help="Single run: write the conversation here, mode 0600 (sensitive).",
         ),
         click.option(
             "--output-dir",
-            type=click.Path(file_okay=False),
+            type=click.Path(readable=False, file_okay=False),
             help="Suite mode: a new or empty folder for suite.json and the records.",
         ),
         click.option(
@@ -101,12 +101,12 @@ def suite_options(command: F) -> F:
         ),
         click.option(
             "--junit",
-            type=click.Path(dir_okay=False),
+            type=click.Path(readable=False, dir_okay=False),
             help="Suite mode: write a JUnit XML report here.",
         ),
         click.option(
             "--markdown",
-            type=click.Path(dir_okay=False),
+            type=click.Path(readable=False, dir_okay=False),
             help="Suite mode: write a Markdown summary here.",
         ),
         click.option(

@@ -44,17 +44,17 @@ __all__ = ["workflow"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 _WORKFLOW_ARGUMENT = click.argument(
-    "workflow_file", metavar="WORKFLOW", type=click.Path(dir_okay=False)
+    "workflow_file", metavar="WORKFLOW", type=click.Path(readable=False, dir_okay=False)
 )
 _CONFIG = click.option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False),
+    type=click.Path(readable=False, dir_okay=False),
     help="Trusted configuration (artemis.config.yaml); optional for `scripted`.",
 )
 _OUTPUT = click.option(
     "--output",
-    type=click.Path(dir_okay=False),
+    type=click.Path(readable=False, dir_okay=False),
     help="Write the execution record here (a new path).",
 )
 _JSON = click.option(
@@ -62,12 +62,12 @@ _JSON = click.option(
 )
 _STATE_OUTPUT = click.option(
     "--state-output",
-    type=click.Path(dir_okay=False),
+    type=click.Path(readable=False, dir_okay=False),
     help="Write the final state here, mode 0600 (sensitive working data).",
 )
 _FIXTURE_ROOT = click.option(
     "--fixture-root",
-    type=click.Path(file_okay=False),
+    type=click.Path(readable=False, file_okay=False),
     help="Where fixtures and scripts resolve (default: the workflow's folder).",
 )
 _CLEANUP_TIMEOUT = click.option(
@@ -83,7 +83,7 @@ _PREFLIGHT = click.option(
 )
 _JUDGE_CONFIG = click.option(
     "--judge-config",
-    type=click.Path(dir_okay=False),
+    type=click.Path(readable=False, dir_okay=False),
     help="Judge configuration for `judge` outcomes (never implicit).",
 )
 _PAUSE_AFTER_ACTIONS = click.option(
@@ -95,7 +95,7 @@ _PAUSE_AFTER_ACTIONS = click.option(
 
 
 _PATHS_ARGUMENT = click.argument(
-    "paths", metavar="PATH...", nargs=-1, required=True, type=click.Path()
+    "paths", metavar="PATH...", nargs=-1, required=True, type=click.Path(readable=False)
 )
 
 
@@ -212,7 +212,7 @@ async def _run(
 @functools.partial(_execution_options, argument=_PATHS_ARGUMENT)
 @click.option(
     "--checkpoint-dir",
-    type=click.Path(file_okay=False),
+    type=click.Path(readable=False, file_okay=False),
     help="Checkpoint into this private directory (explicit; sensitive data).",
 )
 @suite_options
@@ -353,7 +353,7 @@ def preflight(
 @click.option(
     "--checkpoint-dir",
     required=True,
-    type=click.Path(file_okay=False),
+    type=click.Path(readable=False, file_okay=False),
     help="The directory of the paused run's checkpoint.",
 )
 @reports_errors

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict, write_workflow
+from tests._permissions import obey_permission_bits
 
 #: A command that would hang on a FIFO is stopped well before the test timeout.
 HANG_GUARD_S = 30
@@ -502,3 +503,29 @@ def test_usage_given_in_every_entry_runs(tmp_path: Path) -> None:
         tmp_path, workflow, [{**e, "usage": USAGE} for e in PASSING_SCRIPT]
     )
     assert akit("workflow", "run", path).returncode == 0
+
+
+AKIT = (sys.executable, "-m", "artemiskit_cli")
+
+
+@pytest.mark.parametrize("which", ["workflow", "config"])
+def test_an_unreadable_file_is_exit_1_with_its_name(tmp_path: Path, which: str) -> None:
+    # The CLI reads files itself: click's own readability check (a usage error,
+    # exit 2) must not stand in for the file error of SPEC 9 (exit 1).
+    path = write_workflow(tmp_path)
+    config = tmp_path / "artemis.config.yaml"
+    config.write_text("providers: {}\n", "utf-8")
+    unreadable = path if which == "workflow" else config
+    unreadable.chmod(0)
+    done = subprocess.run(
+        [*AKIT, "workflow", "run", str(path), "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=obey_permission_bits,
+    )
+    assert done.returncode == 1, done.stderr
+    assert f"cannot read {which}" in done.stderr
+    assert str(unreadable) in done.stderr
+    assert "Traceback" not in done.stderr

@@ -7,9 +7,7 @@ the folder refuses new files for the child as it would for any user.
 
 from __future__ import annotations
 
-import ctypes
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -19,22 +17,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests._builders import workflow_dict, write_workflow
+from tests._permissions import obey_permission_bits
 from tests.cli.test_workflow_run import akit
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-
-_PR_CAPBSET_DROP = 24
-_CAP_DAC_OVERRIDE = 1
-
-
-def _obey_permission_bits() -> None:
-    """In the child, before exec: root keeps no right to write into any folder."""
-    if os.geteuid() != 0:
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(_PR_CAPBSET_DROP, _CAP_DAC_OVERRIDE, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE)")
 
 
 def akit_in(
@@ -78,7 +65,7 @@ def test_read_only_output_folder_is_refused_before_any_model_call(
     workflow = write_workflow(tmp_path)
     output = read_only / "record.json"
     done = akit_in(
-        "workflow", command, workflow, "--output", output, prepare=_obey_permission_bits
+        "workflow", command, workflow, "--output", output, prepare=obey_permission_bits
     )
     assert_refused_before_any_model_call(done, output, left=set())
     assert "Permission denied" in done.stderr
@@ -98,7 +85,7 @@ def test_read_only_state_output_folder_is_refused_before_any_model_call(
         record,
         "--state-output",
         state,
-        prepare=_obey_permission_bits,
+        prepare=obey_permission_bits,
     )
     assert_refused_before_any_model_call(done, state, left=set())
     assert not record.exists()
@@ -128,7 +115,7 @@ def test_resume_with_a_read_only_output_folder_leaves_the_checkpoint_resumable(
         checkpoint,
         "--output",
         output,
-        prepare=_obey_permission_bits,
+        prepare=obey_permission_bits,
     )
     assert_refused_before_any_model_call(refused, output, left=set())
     # Nothing was claimed or consumed: the same checkpoint still resumes to a pass.
