@@ -8,15 +8,18 @@ client, aiodocker for the sandbox) are imported only when a run needs them.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Unpack
 
 import anyio
 import attrs
 
-from artemiskit._common._digests import json_digest
+from artemiskit._configured import (
+    client_target,
+    configured_target,
+    derived_configuration_id,
+    settings_for_judge,
+)
 from artemiskit._errors import (
-    ConfigError,
     SessionStateError,
     WorkflowError,
 )
@@ -27,9 +30,7 @@ from artemiskit._options import (
     merge_run_options,
 )
 from artemiskit.checkpoints import LocalCheckpointStore
-from artemiskit.config._config import ProviderConfig, TrustedConfig, load_trusted_config
-from artemiskit.config._judge import load_judge_config
-from artemiskit.engine._judge import JudgeSettings
+from artemiskit.config._config import TrustedConfig, load_trusted_config
 from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.engine._state import LocalState
 from artemiskit.engine._tool_invocation import initial_sections
@@ -40,13 +41,7 @@ from artemiskit.environments import (
     SandboxSettings,
     create_environment_factory,
 )
-from artemiskit.providers import ProviderRequest, create_provider_target
 from artemiskit.records._record import TargetInfo
-from artemiskit.targets._protocol import (
-    AgentTarget,
-    ModelClient,
-    create_model_client_target,
-)
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow import load_agent_workflow
 from artemiskit.workflow._model import Workflow
@@ -55,8 +50,13 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.suites import SuiteExecutor, SuiteResult, SuiteSession
+    from artemiskit.targets._protocol import (
+        AgentTarget,
+        ModelClient,
+    )
     from artemiskit.tools._tool import Tool
 
 __all__ = ["ArtemisKit", "WorkflowSource", "create_agent_workflow_session"]
@@ -327,17 +327,19 @@ class ArtemisKit:
         digest = None
         label = None
         if target is None and client is not None:
-            target = _client_target(client, loaded)
+            target = client_target(client, loaded)
         elif target is None:
-            target, digest, label = await _configured_target(
+            target, digest, label = await configured_target(
                 loaded, config, provider_config, root
             )
-        judge_settings = None if judge is None else await _judge_settings(judge, config)
+        judge_settings = (
+            None if judge is None else await settings_for_judge(judge, config)
+        )
         store = None
         configuration_id = None
         if checkpoint is not None:
             store = LocalCheckpointStore(checkpoint.directory)
-            configuration_id = checkpoint.configuration_id or _derived_id(
+            configuration_id = checkpoint.configuration_id or derived_configuration_id(
                 digest, judge_settings
             )
         if settings.environment is None:
@@ -498,141 +500,3 @@ def _registered(catalogue: Catalogue) -> tuple[Tool, ...]:
         for name, tool in catalogue.items()
         if BUILTIN_CATALOGUE.get(name) is not tool
     )
-
-
-def _client_target(client: ModelClient, workflow: Workflow) -> AgentTarget:
-    parameters = workflow.target.parameters
-    return create_model_client_target(
-        client,
-        model=workflow.target.model,
-        temperature=parameters.temperature,
-        top_p=parameters.top_p,
-        seed=parameters.seed,
-    )
-
-
-async def _configured_target(
-    workflow: Workflow,
-    config: TrustedConfig,
-    overrides: Mapping[str, object] | None,
-    fixture_root: str | os.PathLike[str] | None,
-) -> tuple[AgentTarget, str | None, str | None]:
-    parameters = workflow.target.parameters
-    return await _provider_target(
-        workflow.target.provider,
-        workflow.target.model,
-        config,
-        overrides,
-        fixture_root,
-        temperature=parameters.temperature,
-        top_p=parameters.top_p,
-        seed=parameters.seed,
-    )
-
-
-async def _provider_target(
-    name: str,
-    model: str,
-    config: TrustedConfig,
-    overrides: Mapping[str, object] | None,
-    fixture_root: str | os.PathLike[str] | None,
-    *,
-    temperature: float | None = None,
-    top_p: float | None = None,
-    seed: int | None = None,
-) -> tuple[AgentTarget, str | None, str | None]:
-    """Build the target of provider entry ``name`` with its type's builder.
-
-    Returns:
-        The target, the digest of its transport (or script), and how failure
-        messages name it (the entry and the host of its endpoint).
-    """
-    entry = config.providers.get(name)
-    if entry is None:
-        if name != "scripted":
-            raise _unknown_provider(f"the workflow's provider {name!r}", config)
-        entry = ProviderConfig(name="scripted", type="scripted")
-    if overrides:
-        entry = attrs.evolve(entry, **dict(overrides))  # type: ignore[arg-type]
-    built = await create_provider_target(
-        ProviderRequest(
-            entry=entry,
-            model=model,
-            temperature=temperature,
-            top_p=top_p,
-            seed=seed,
-            base_dir=None if fixture_root is None else os.fspath(fixture_root),
-        )
-    )
-    return built.target, built.transport_digest, built.label
-
-
-def _unknown_provider(
-    what: str, config: TrustedConfig, *, judge_source: str | None = None
-) -> ConfigError:
-    """Say which entries exist, and suggest a configuration only when none was given."""
-    names = ", ".join(repr(n) for n in sorted(config.providers)) or "none"
-    where = "the trusted configuration"
-    if config.source is not None:
-        where += f" {config.source}"
-    if judge_source is not None:
-        where = f"the judge configuration {judge_source} or {where}"
-    if config.source is None and not config.providers and judge_source is None:
-        return ConfigError(
-            f"{what} has no entry: no trusted configuration was given (give --config "
-            "/ ArtemisKit(config=...)); without one only `scripted` works",
-            reason="unknown_provider",
-        )
-    return ConfigError(
-        f"{what} has no entry in {where} (its entries: {names}; `scripted` is "
-        "built in)",
-        reason="unknown_provider",
-    )
-
-
-async def _judge_settings(
-    judge: JudgeSettings | str | os.PathLike[str], config: TrustedConfig
-) -> JudgeSettings:
-    if isinstance(judge, JudgeSettings):
-        return judge
-    judge_config = await load_judge_config(judge)
-    providers = TrustedConfig(
-        providers={**config.providers, **judge_config.providers.providers},
-        sandbox=config.sandbox,
-    )
-    if judge_config.provider not in providers.providers and (
-        judge_config.provider != "scripted"
-    ):
-        raise _unknown_provider(
-            f"the judge's provider {judge_config.provider!r}",
-            attrs.evolve(providers, source=config.source),
-            judge_source=judge_config.source,
-        )
-    target, digest, _ = await _provider_target(
-        judge_config.provider,
-        judge_config.model,
-        providers,
-        None,
-        Path(os.fspath(judge)).parent,
-    )
-    return JudgeSettings(
-        target=target,
-        provider=judge_config.provider,
-        model=judge_config.model,
-        max_requests=judge_config.max_requests,
-        max_tokens=judge_config.max_tokens,
-        timeout_ms=judge_config.timeout_ms,
-        transport_digest=digest,
-    )
-
-
-def _derived_id(transport: str | None, judge: JudgeSettings | None) -> str:
-    """A configuration identity derived from the transport and judge digests."""
-    judge_part = None
-    if judge is not None:
-        judge_part = {
-            "transport": judge.transport_digest,
-            "model": judge.model,
-            "limits": [judge.max_requests, judge.max_tokens, judge.timeout_ms],
-        }
-    return "derived:" + json_digest({"transport": transport, "judge": judge_part})
