@@ -332,6 +332,9 @@ class RunDriver:
                     return
                 run.count_tool_attempt()
                 op_id = run.admit("tool_call", tool=PROBE_TOOL.name)
+                self.hub.emit(
+                    "operation_admitted", operation_id=op_id, tool=PROBE_TOOL.name
+                )
                 run.settle(op_id, "succeeded")
                 second = await self._invoke_target(
                     probe_continuation(opening, first, nonce), (PROBE_TOOL,)

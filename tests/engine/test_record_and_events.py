@@ -301,6 +301,7 @@ async def test_events_tell_what_happened_to_each_operation() -> None:
     admitted = [e for e in events if e.type == "operation_admitted" and e.tool]
     settled = {e.operation_id: e for e in events if e.type == "operation_settled"}
     assert [e.tool for e in admitted] == [
+        "artemiskit_probe",  # the preflight probe's tool call
         "read_file",
         "read_file",
         "read_file",
@@ -312,6 +313,7 @@ async def test_events_tell_what_happened_to_each_operation() -> None:
         (settled[e.operation_id].status, settled[e.operation_id].reason)
         for e in admitted
     ] == [
+        ("succeeded", None),
         ("failed", "fault_unavailable_tool"),
         ("succeeded", None),
         ("succeeded", "fault_conflicting_instructions"),
@@ -321,8 +323,8 @@ async def test_events_tell_what_happened_to_each_operation() -> None:
     ]
     injected = [e for e in events if e.type == "fault_injected"]
     assert [(e.operation_id, e.tool, e.reason) for e in injected] == [
-        (admitted[0].operation_id, "read_file", "unavailable_tool"),
-        (admitted[2].operation_id, "read_file", "conflicting_instructions"),
+        (admitted[1].operation_id, "read_file", "unavailable_tool"),
+        (admitted[3].operation_id, "read_file", "conflicting_instructions"),
     ]
     retries = [(e.tool, e.reason) for e in events if e.type == "retry_scheduled"]
     assert retries == [("read_file", "fault_unavailable_tool")]
@@ -531,3 +533,17 @@ async def test_state_change_evidence_is_bounded_and_counts_what_it_left_out() ->
     changes = result.record.state_changes
     assert result.record.execution.status == "completed"
     assert (changes.count, changes.omitted, len(changes.entries)) == (205, 5, 200)
+
+
+async def test_every_settled_operation_was_announced_as_admitted() -> None:
+    # The preflight probe's tool call included: readers pair the two events.
+    _, events = await rich_run()
+    announced: set[str | None] = set()
+    for event in events:
+        if event.type == "operation_admitted":
+            announced.add(event.operation_id)
+        elif event.type == "operation_settled":
+            assert event.operation_id in announced, event
+    assert any(
+        e.type == "operation_admitted" and e.tool == "artemiskit_probe" for e in events
+    )
