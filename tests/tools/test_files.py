@@ -247,3 +247,50 @@ async def test_deleting_a_directory_fails_with_its_reason_and_message() -> None:
             },
         )
     ]
+
+
+BAD_ARGUMENTS = [
+    ("read_file", {"path": "out/a.md", "extra": 1}),
+    ("read_file", {}),
+    ("read_file", {"path": 7}),
+    ("list_files", {"directory": "out", "extra": 1}),
+    ("list_files", {"directory": ""}),
+    ("write_file", {"path": "out/a.md"}),
+    ("write_file", {"path": "out/a.md", "content": 1}),
+    ("write_file", {"path": "out/a.md", "content": "x", "mode": "w"}),
+    ("append_file", {"content": "x"}),
+    ("append_file", {"path": "out/a.md", "content": "x", "extra": 1}),
+    ("delete_file", {"path": "out/a.md", "force": True}),
+    ("delete_file", {"path": "x" * 513}),
+]
+
+
+async def test_arguments_outside_each_file_tools_input_schema_are_invalid() -> None:
+    data = workflow_dict(
+        environment={"files": {"out/a.md": "a"}},
+        tools=[
+            {"name": name, "allow": {"paths": ["**"]}}
+            for name in (
+                "read_file",
+                "list_files",
+                "write_file",
+                "append_file",
+                "delete_file",
+            )
+        ],
+        policy={"on_denial": "report"},
+        budgets={"max_actions": 50, "timeout_ms": 30000},
+        outcomes=[],
+    )
+    result = await run(
+        data,
+        [
+            calling(call(name, arguments, call_id=f"c{n}"))
+            for n, (name, arguments) in enumerate(BAD_ARGUMENTS)
+        ],
+    )
+    assert result.record.policy.denial_reasons == {
+        "invalid_arguments": len(BAD_ARGUMENTS)
+    }
+    assert result.state is not None
+    assert result.state["files"] == {"out/a.md": "a"}
