@@ -229,24 +229,25 @@ async def test_write_and_list_failures_reach_the_model_with_their_reason() -> No
     assert result.record.state_changes.count == 0
 
 
-async def test_deleting_a_directory_fails_with_its_reason_and_message() -> None:
+async def test_reading_or_deleting_a_directory_fails_with_reason_and_message() -> None:
     data = workflow_dict(
         environment={"files": dict(WRITE_FAILURES)},
-        tools=[{"name": "delete_file", "allow": {"paths": ["out/**"]}}],
+        tools=[
+            {"name": name, "allow": {"paths": ["out/**"]}}
+            for name in ("read_file", "delete_file")
+        ],
         outcomes=[],
     )
-    result = await run(data, [calling(call("delete_file", {"path": "out/dir"}))])
-    assert tool_answers(result) == [
-        (
-            True,
-            {
-                "error": {
-                    "code": "is_directory",
-                    "message": "the path names a directory, not a file",
-                }
-            },
-        )
-    ]
+    result = await run(
+        data,
+        [
+            calling(call("read_file", {"path": "out/dir"})),
+            calling(call("delete_file", {"path": "out/dir"})),
+        ],
+    )
+    directory = "the path names a directory, not a file"
+    answer = (True, {"error": {"code": "is_directory", "message": directory}})
+    assert tool_answers(result) == [answer, answer]
 
 
 BAD_ARGUMENTS = [
