@@ -163,7 +163,12 @@ class ToolResource:
 def _compiled(schema: Mapping[str, Any], what: str, name: str) -> Callable[[Any], Any]:
     try:
         return fastjsonschema.compile(dict(schema))
-    except (fastjsonschema.JsonSchemaDefinitionException, TypeError, ValueError):
+    except (
+        fastjsonschema.JsonSchemaDefinitionException,
+        TypeError,
+        ValueError,
+        re.error,  # an invalid "pattern"
+    ):
         raise ToolDefinitionError(
             f"tool {name!r}: the {what} schema is not a valid JSON Schema",
             reason="invalid_tool",
@@ -209,7 +214,7 @@ class Tool:
 
     def __attrs_post_init__(self) -> None:
         name = self.name
-        if not isinstance(name, str) or not _NAME.match(name):
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise ToolDefinitionError(
                 "a tool name must match [a-z][a-z0-9_]* (at most 64 characters)",
                 reason="invalid_tool",

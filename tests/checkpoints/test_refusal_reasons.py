@@ -137,6 +137,26 @@ async def test_a_checkpoint_without_its_saved_environment_is_refused(
     assert (await refusal(directory)).reason == "unsaved_environment"
 
 
+async def test_a_saved_environment_of_another_pause_is_refused(tmp_path: Path) -> None:
+    directory = tmp_path / "ckpt"
+    await paused(directory)
+    store = LocalCheckpointStore(directory)
+    await store.open(mode="resume")
+    try:
+        await store.write_artifact(
+            "environment-files.json", b'{"docs/other.md":"from another pause"}'
+        )
+    finally:
+        await store.close()
+    error = await refusal(directory)
+    assert (error.reason, str(error)) == (
+        "corrupt_checkpoint",
+        "the checkpoint's saved environment does not belong to its snapshot (copied "
+        "from another run or another pause); the checkpoint cannot be trusted — start "
+        "a fresh run",
+    )
+
+
 @pytest.mark.parametrize(
     ("environment_kind", "reason"),
     [("simulated", "crashed_attempt"), ("sandbox", "active_sandbox_crash")],

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from artemiskit import ArtemisKit
+from artemiskit import ArtemisKit, Tool, ToolResult, parse_agent_workflow
 from artemiskit.records import record_to_dict
 from tests._builders import workflow_dict
 from tests._hostile_arguments import HOSTILE_ARGUMENTS
+from tests._runs import ReplayTarget, call, calling
 
 
 def write_raw_script(
@@ -133,3 +134,41 @@ async def test_huge_integers_are_refused_even_when_the_interpreter_allows_them(
     assert result.record.execution.reason == "invalid_arguments"
     assert result.state is not None
     assert result.state["records"]["tickets"]["T-1"] == {"n": 1}
+
+
+async def _count(arguments: Any, context: Any) -> ToolResult:
+    del context
+    return ToolResult(output={"digits": len(str(arguments["n"]))})
+
+
+COUNT = Tool(
+    name="count_items",
+    description="Count.",
+    input_schema={
+        "type": "object",
+        "properties": {"n": {"type": "integer"}},
+        "required": ["n"],
+    },
+    output_schema={"type": "object"},
+    effect="read",
+    handler=_count,
+)
+
+
+@pytest.mark.parametrize(("digits", "admitted"), [(4300, True), (4301, False)])
+async def test_an_integer_argument_of_up_to_4300_digits_is_admitted(
+    digits: int, admitted: bool
+) -> None:
+    data = workflow_dict(tools=[{"name": "count_items"}], outcomes=[])
+    arguments = '{"n": ' + "9" * digits + "}"
+    target = ReplayTarget([calling(call("count_items", arguments))])
+    result = await ArtemisKit(tools=[COUNT]).run_workflow(
+        workflow=parse_agent_workflow(json.dumps(data), tools=[COUNT]), target=target
+    )
+    answers = [m for m in result.transcript if m.role == "tool"]
+    if admitted:
+        assert result.record.policy.denials == 0
+        assert json.loads(answers[0].content or "null") == {"digits": digits}
+    else:
+        assert result.record.policy.denial_reasons == {"invalid_arguments": 1}
+        assert answers == [] or answers[0].is_error

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 from typing import Any
 
 import anyio
@@ -29,7 +30,9 @@ from artemiskit.targets import (
 from ._chat_server import (
     ChatServer,
     CloseConnection,
+    Computed,
     NeverAnswer,
+    RecordedRequest,
     Reply,
     chat_reply,
 )
@@ -415,6 +418,29 @@ async def test_request_timeout_is_target_error(chat_server: ChatServer) -> None:
     assert len(chat_server.requests) <= 1
     if chat_server.requests:
         assert await in_thread(chat_server.wait_for_disconnects)
+
+
+SLOW_PROVIDER_SECONDS = 6.0  # past httpx's own 5 s default timeout
+
+
+def slow_answer(request: RecordedRequest) -> Reply:
+    """A provider that takes longer than httpx's default to answer, then answers."""
+    del request
+    time.sleep(SLOW_PROVIDER_SECONDS)
+    return chat_reply(content="slow but fine")
+
+
+async def test_a_slow_answer_within_request_timeout_ms_is_accepted(
+    chat_server: ChatServer,
+) -> None:
+    # request_timeout_ms alone bounds a request: no shorter transport default applies
+    chat_server.enqueue(Computed(slow_answer))
+    async with OpenAIClient(
+        base_url=chat_server.url, api_key=SECRET, request_timeout_ms=60_000
+    ) as client:
+        response = await client.complete(simple_request())
+    assert response.text == "slow but fine"
+    assert len(chat_server.requests) == 1
 
 
 async def test_closed_client_refuses_without_a_request(chat_server: ChatServer) -> None:
