@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from artemiskit._common._limits import MAX_PATH_BYTES
 
 __all__ = [
@@ -12,10 +14,13 @@ __all__ = [
 ]
 
 
+@functools.lru_cache(maxsize=1024)
 def path_problem(path: str) -> str | None:
     """Say why ``path`` breaks the path rules, or return ``None`` if it is valid.
 
-    The message never repeats the path itself, which may be sensitive.
+    The message never repeats the path itself, which may be sensitive. Verdicts
+    on recent paths are remembered (a run reads the same few paths again and
+    again).
     """
     if not path:
         return "path is empty"

@@ -137,8 +137,8 @@ class Journal:
         self.size = len(header)
         self.torn_tail = False
 
-    def append(self, body: bytes) -> None:
-        """Durably append one entry's canonical JSON.
+    def append(self, body: bytes) -> int:
+        """Durably append one entry's canonical JSON; return the bytes added.
 
         Raises:
             CheckpointError: The entry or the journal would be too large
@@ -176,6 +176,7 @@ class Journal:
             ) from exc
         self.entry_count += 1
         self.size += len(frame)
+        return len(frame)
 
     def entries(self) -> tuple[dict[str, Any], ...]:
         """Read and verify every entry; the file must be as this journal left it.

@@ -61,11 +61,17 @@ class RunControl:
         """Durably record the current state (before any invocation)."""
         await self._checkpoints.commit(self._run.state)
 
-    async def safe_boundary(self) -> bool:
-        """Commit the state; ``False`` when the run pauses here instead."""
+    def safe_boundary(self) -> bool:
+        """Whether the run goes on from this boundary; ``False`` when it pauses here.
+
+        Nothing is written here: the admission that follows a boundary commits
+        everything since the last commit (the boundary's transitions and the
+        previous operation's settlement) in the same durable append, before its
+        invocation. A run that stops at the boundary instead commits its final
+        snapshot when it ends.
+        """
         pause = self._checkpoints.pause_due(self._run.state.counters)
         if pause is not None:
             self._run.stop(pause)
             return False
-        await self._checkpoints.commit(self._run.state)
         return True

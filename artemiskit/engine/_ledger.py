@@ -23,10 +23,35 @@ if TYPE_CHECKING:
 
     from artemiskit.engine._state import OperationStatus, SessionState
 
-__all__ = ["MAX_LEDGER", "Ledger"]
+__all__ = ["MAX_LEDGER", "Ledger", "append_operation"]
 
 #: The ledger keeps this many operations; older ones are counted as omitted.
 MAX_LEDGER = 10_000
+
+
+def append_operation(
+    operations: tuple[Operation, ...],
+    omitted: int,
+    number: int,
+    kind: Literal["model_request", "tool_call"],
+    *,
+    tool: str | None = None,
+    attempt: int = 1,
+    limit: int = MAX_LEDGER,
+) -> tuple[tuple[Operation, ...], int, str]:
+    """Append admitted operation ``number``; the operations, omitted count and id.
+
+    A full ledger drops its oldest entries and counts them in the omitted count.
+    """
+    op_id = f"op-{number:06d}"
+    operations = (
+        *operations,
+        Operation(id=op_id, kind=kind, tool=tool, attempt=attempt),
+    )
+    if len(operations) > limit:
+        omitted += len(operations) - limit
+        operations = operations[-limit:]
+    return operations, omitted, op_id
 
 
 @attrs.frozen(kw_only=True)
@@ -69,15 +94,15 @@ class Ledger:
         limit: int = MAX_LEDGER,
     ) -> tuple[Ledger, str]:
         """Append an admitted operation; return the new ledger and its id."""
-        op_id = f"op-{self.next_number:06d}"
-        operations = (
-            *self.operations,
-            Operation(id=op_id, kind=kind, tool=tool, attempt=attempt),
+        operations, omitted, op_id = append_operation(
+            self.operations,
+            self.omitted,
+            self.next_number,
+            kind,
+            tool=tool,
+            attempt=attempt,
+            limit=limit,
         )
-        omitted = self.omitted
-        if len(operations) > limit:
-            omitted += len(operations) - limit
-            operations = operations[-limit:]
         ledger = Ledger(
             operations=operations, omitted=omitted, next_number=self.next_number + 1
         )
@@ -98,10 +123,21 @@ class Ledger:
             index = self._index_of(op_id)
             if index < 0:
                 return self
-        settled = attrs.evolve(operations[index], status=status, reason=reason)
-        return attrs.evolve(
-            self,
-            operations=(*operations[:index], settled, *operations[index + 1 :]),
+        op = operations[index]
+        settled = Operation(
+            id=op.id,
+            kind=op.kind,
+            status=status,
+            tool=op.tool,
+            attempt=op.attempt,
+            reason=reason,
+        )
+        if index == len(operations) - 1:
+            kept = (*operations[:index], settled)
+        else:
+            kept = (*operations[:index], settled, *operations[index + 1 :])
+        return Ledger(
+            operations=kept, omitted=self.omitted, next_number=self.next_number
         )
 
     def _index_of(self, op_id: str) -> int:

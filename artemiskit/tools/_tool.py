@@ -76,8 +76,20 @@ def digest(value: Any) -> str | None:
 
 
 def matches_any(patterns: tuple[str, ...] | list[str] | None, value: str) -> bool:
-    """Whether any glob of ``patterns`` matches (no patterns: nothing matches)."""
-    return patterns is not None and any(glob_matches(p, value) for p in patterns)
+    """Whether any glob of ``patterns`` matches (no patterns: nothing matches).
+
+    Decisions on a tuple of globs are remembered for recent values.
+    """
+    if patterns is None:
+        return False
+    if isinstance(patterns, tuple):
+        return _matches_any(patterns, value)
+    return any(glob_matches(p, value) for p in patterns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _matches_any(patterns: tuple[str, ...], value: str) -> bool:
+    return any(glob_matches(p, value) for p in patterns)
 
 
 @attrs.frozen(kw_only=True)
