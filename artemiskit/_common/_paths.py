@@ -44,8 +44,11 @@ def path_problem(path: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
 def normalize_path(path: str) -> str:
     """Return the canonical form of a valid path (no ``.``, no empty segments).
+
+    Recent paths' canonical forms are remembered.
 
     Raises:
         ValueError: The path breaks a rule; the message says which.

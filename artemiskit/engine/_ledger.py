@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from artemiskit.engine._state import Operation
+from artemiskit.engine._state import Operation, Operations
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from artemiskit.engine._state import OperationStatus, SessionState
 
@@ -30,7 +30,7 @@ MAX_LEDGER = 10_000
 
 
 def append_operation(
-    operations: tuple[Operation, ...],
+    operations: Sequence[Operation],
     omitted: int,
     number: int,
     kind: Literal["model_request", "tool_call"],
@@ -38,20 +38,20 @@ def append_operation(
     tool: str | None = None,
     attempt: int = 1,
     limit: int = MAX_LEDGER,
-) -> tuple[tuple[Operation, ...], int, str]:
+) -> tuple[Operations, int, str]:
     """Append admitted operation ``number``; the operations, omitted count and id.
 
     A full ledger drops its oldest entries and counts them in the omitted count.
+    Appending costs the same however long the ledger is.
     """
     op_id = f"op-{number:06d}"
-    operations = (
-        *operations,
-        Operation(id=op_id, kind=kind, tool=tool, attempt=attempt),
+    grown = Operations.of(operations).append(
+        Operation(id=op_id, kind=kind, tool=tool, attempt=attempt)
     )
-    if len(operations) > limit:
-        omitted += len(operations) - limit
-        operations = operations[-limit:]
-    return operations, omitted, op_id
+    if len(grown) > limit:
+        omitted += len(grown) - limit
+        grown = grown.drop_first(len(grown) - limit)
+    return grown, omitted, op_id
 
 
 @attrs.frozen(kw_only=True)
@@ -64,7 +64,7 @@ class Ledger:
         next_number: The number the next operation gets.
     """
 
-    operations: tuple[Operation, ...] = ()
+    operations: Operations = attrs.field(factory=Operations)
     omitted: int = 0
     next_number: int = 1
 
@@ -72,7 +72,7 @@ class Ledger:
     def of(cls, state: SessionState) -> Ledger:
         """The ledger held in ``state``."""
         return cls(
-            operations=state.ledger,
+            operations=Operations.of(state.ledger),
             omitted=state.ledger_omitted,
             next_number=state.next_operation,
         )
@@ -133,9 +133,9 @@ class Ledger:
             reason=reason,
         )
         if index == len(operations) - 1:
-            kept = (*operations[:index], settled)
+            kept = operations.replace_last(settled)
         else:
-            kept = (*operations[:index], settled, *operations[index + 1 :])
+            kept = Operations((*operations[:index], settled, *operations[index + 1 :]))
         return Ledger(
             operations=kept, omitted=self.omitted, next_number=self.next_number
         )

@@ -19,6 +19,8 @@ from artemiskit.engine._state import (
     Cursor,
     Denial,
     LocalState,
+    Operation,
+    Operations,
     OperationStatus,
     SessionState,
     Stop,
@@ -166,10 +168,30 @@ def settle_operation(
     reason: str | None = None,
 ) -> SessionState:
     """Mark an admitted operation succeeded, failed or unknown."""
-    ledger = Ledger.of(state).settle(op_id, status, reason)
-    if ledger.operations is state.ledger:
+    ledger = _settled(state, op_id, status, reason)
+    if ledger is state.ledger:
         return state
-    return _replace(state, ledger=ledger.operations)
+    return _replace(state, ledger=ledger)
+
+
+def _settled(
+    state: SessionState, op_id: str, status: OperationStatus, reason: str | None
+) -> Operations:
+    """The ledger with ``op_id`` settled (the latest operation, almost always)."""
+    operations = Operations.of(state.ledger)
+    last = operations[-1] if operations else None
+    if last is None or last.id != op_id:
+        return Ledger.of(state).settle(op_id, status, reason).operations
+    return operations.replace_last(
+        Operation(
+            id=last.id,
+            kind=last.kind,
+            status=status,
+            tool=last.tool,
+            attempt=last.attempt,
+            reason=reason,
+        )
+    )
 
 
 def count_tool_attempt(state: SessionState) -> SessionState:
@@ -186,8 +208,15 @@ def account_usage(
     state: SessionState, response: TargetResponse, *, max_tokens: int | None
 ) -> SessionState:
     """Add a response's provider-reported usage (or its absence) to the counters."""
+    return _replace(state, **_usage(state, response, max_tokens))
+
+
+def _usage(
+    state: SessionState, response: TargetResponse, max_tokens: int | None
+) -> dict[str, Any]:
+    """The changed fields of `account_usage`."""
     if response.usage is None:
-        return count_unmeasured(state)
+        return {"counters": _counted(state.counters, unmeasured=1)}
     before = state.counters
     counters = Counters(
         actions=before.actions,
@@ -203,7 +232,7 @@ def account_usage(
     overshoot = state.overshoot_tokens
     if max_tokens is not None and counters.measured_tokens > max_tokens:
         overshoot = counters.measured_tokens - max_tokens
-    return _replace(state, counters=counters, overshoot_tokens=overshoot)
+    return {"counters": counters, "overshoot_tokens": overshoot}
 
 
 def settle_response(
@@ -213,9 +242,14 @@ def settle_response(
     *,
     max_tokens: int | None,
 ) -> SessionState:
-    """Settle a model request that answered, and count its usage (one step)."""
-    return account_usage(
-        settle_operation(state, op_id, "succeeded"), response, max_tokens=max_tokens
+    """Settle a model request that answered, and count its usage (one step).
+
+    The same as `settle_operation` then `account_usage`, in one copy.
+    """
+    return _replace(
+        state,
+        ledger=_settled(state, op_id, "succeeded", None),
+        **_usage(state, response, max_tokens),
     )
 
 
@@ -246,19 +280,29 @@ def answer_tool_call(
     local: LocalState | None = None,
 ) -> SessionState:
     """Append the tool result for ``call`` (the first pending call) and its trace."""
-    remaining = state.pending_calls[1:]
-    return _replace(
-        state,
-        conversation=(
+    return _replace(state, **_answer(state, call, content, is_error, trace, local))
+
+
+def _answer(
+    state: SessionState,
+    call: ToolCall,
+    content: str,
+    is_error: bool,
+    trace: TraceEntry,
+    local: LocalState | None,
+) -> dict[str, Any]:
+    """The changed fields of `answer_tool_call`."""
+    return {
+        "conversation": (
             *state.conversation,
             Message(
                 role="tool", content=content, tool_call_id=call.id, is_error=is_error
             ),
         ),
-        pending_calls=remaining,
-        trace=(*state.trace, trace),
-        local=state.local if local is None else local,
-    )
+        "pending_calls": state.pending_calls[1:],
+        "trace": (*state.trace, trace),
+        "local": state.local if local is None else local,
+    }
 
 
 def settle_tool_success(
@@ -275,14 +319,12 @@ def settle_tool_success(
     """A tool call that succeeded: settle it, keep its evidence, answer the call.
 
     The same as `settle_operation`, `record_change` (when there is a change) and
-    `answer_tool_call` in that order, in one step.
+    `answer_tool_call` in that order, in one copy.
     """
-    state = settle_operation(state, op_id, "succeeded", reason)
+    fields = _answer(state, call, content, False, trace, local)
     if change is not None:
-        state = record_change(state, change)
-    return answer_tool_call(
-        state, call, content=content, is_error=False, trace=trace, local=local
-    )
+        fields.update(_change(state, change))
+    return _replace(state, ledger=_settled(state, op_id, "succeeded", reason), **fields)
 
 
 def record_denial(state: SessionState, denial: Denial) -> SessionState:
@@ -292,9 +334,14 @@ def record_denial(state: SessionState, denial: Denial) -> SessionState:
 
 def record_change(state: SessionState, change: StateChange) -> SessionState:
     """Keep state-change evidence, bounded."""
+    return _replace(state, **_change(state, change))
+
+
+def _change(state: SessionState, change: StateChange) -> dict[str, Any]:
+    """The changed fields of `record_change`."""
     if len(state.changes) >= MAX_CHANGES:
-        return _replace(state, changes_omitted=state.changes_omitted + 1)
-    return _replace(state, changes=(*state.changes, change))
+        return {"changes_omitted": state.changes_omitted + 1}
+    return {"changes": (*state.changes, change)}
 
 
 def finish_turn(state: SessionState) -> SessionState:
