@@ -2,8 +2,9 @@
 
 ``python -m benchmarks.durable [--quick]`` prints one JSON object with:
 
-- ``fsyncs_per_step`` and ``bytes_per_step``: counted in-process (``os.fsync`` and
-  ``os.write`` are wrapped while a run goes), per step, early and late in a run;
+- ``fsyncs_per_step`` and ``bytes_per_step``: counted in-process (``os.fsync``,
+  ``os.fdatasync`` and ``os.write`` are wrapped while a run goes), per step, early
+  and late in a run; the median step, and the mean with compaction snapshots;
 - ``vs_atomic_write``: our durable step against the floor, one atomic write of the
   same bytes (exclusive temp file, write, fsync, rename, directory fsync), as pairs
   (our run, the floor), ratio of medians per pair;
@@ -53,24 +54,29 @@ class _Counts:
 
 @contextmanager
 def counting() -> Iterator[_Counts]:
-    """Count ``os.fsync`` calls and ``os.write`` bytes (every thread)."""
+    """Count ``os.fsync``/``os.fdatasync`` calls and ``os.write`` bytes."""
     counts = _Counts()
-    real_fsync, real_write = os.fsync, os.write
+    real_fsync, real_fdatasync, real_write = os.fsync, os.fdatasync, os.write
 
     def fsync(fd: Any) -> None:
         counts.fsyncs += 1
         real_fsync(fd)
+
+    def fdatasync(fd: Any) -> None:
+        counts.fsyncs += 1
+        real_fdatasync(fd)
 
     def write(fd: int, data: Any) -> int:
         written = real_write(fd, data)
         counts.written += written
         return written
 
-    os.fsync, os.write = fsync, write  # type: ignore[assignment]
+    os.fsync, os.fdatasync, os.write = fsync, fdatasync, write  # type: ignore[assignment]
     try:
         yield counts
     finally:
-        os.fsync, os.write = real_fsync, real_write  # type: ignore[assignment]
+        os.fsync, os.fdatasync = real_fsync, real_fdatasync
+        os.write = real_write
 
 
 class _CountingTarget(InstantTarget):
@@ -213,6 +219,9 @@ async def measure_durable(
         "steps": steps,
         "step_us": statistics.median(ours_s) * 1e6,
         "fsyncs_per_step": {
+            "median": statistics.median(
+                statistics.median(run["fsyncs"][5:]) for run in runs
+            ),
             "mean": statistics.median(fsyncs),
             "max": max(max(run["fsyncs"][5:]) for run in runs),
         },
@@ -255,14 +264,20 @@ async def _versus_langgraph(steps: int, pairs: int, folder: Any) -> dict[str, An
 def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows of the targets table for the durable measure."""
     measure = "per step with a durable checkpoint"
-    fsyncs = result["fsyncs_per_step"]["mean"]
+    syncs = result["fsyncs_per_step"]
     floor = result["vs_atomic_write"]
     growth = result["growth"]
     per_step = result["bytes_per_step"]
     last = f"step_{result['steps']}"
     flat = per_step[last] <= 1.2 * per_step["step_10"]
     table = [
-        target_row(measure, "<= 2 fsyncs per step", f"{fsyncs:.2f}", met=fsyncs <= 2),
+        target_row(
+            measure,
+            "<= 2 fsyncs per step",
+            f"{syncs['median']:g} per step ({syncs['mean']:.3f} on average with "
+            "compaction)",
+            met=syncs["median"] <= 2,
+        ),
         target_row(
             measure,
             "<= 3x one atomic write+fsync+rename of the same bytes",

@@ -14,14 +14,24 @@ __all__ = [
 ]
 
 
-@functools.lru_cache(maxsize=1024)
 def path_problem(path: str) -> str | None:
     """Say why ``path`` breaks the path rules, or return ``None`` if it is valid.
 
     The message never repeats the path itself, which may be sensitive. Verdicts
-    on recent paths are remembered (a run reads the same few paths again and
-    again).
+    on recent paths of a valid length are remembered (a run reads the same few
+    paths again and again); longer text is never kept.
     """
+    if len(path) > MAX_PATH_BYTES:
+        return _path_problem(path)
+    return _remembered_problem(path)
+
+
+@functools.lru_cache(maxsize=1024)
+def _remembered_problem(path: str) -> str | None:
+    return _path_problem(path)
+
+
+def _path_problem(path: str) -> str | None:
     if not path:
         return "path is empty"
     if "\x00" in path:
@@ -44,7 +54,6 @@ def path_problem(path: str) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=1024)
 def normalize_path(path: str) -> str:
     """Return the canonical form of a valid path (no ``.``, no empty segments).
 
@@ -56,6 +65,11 @@ def normalize_path(path: str) -> str:
     problem = path_problem(path)
     if problem is not None:
         raise ValueError(problem)
+    return _normalized(path)
+
+
+@functools.lru_cache(maxsize=1024)
+def _normalized(path: str) -> str:
     return "/".join(s for s in path.split("/") if s not in ("", "."))
 
 
