@@ -148,8 +148,12 @@ class Journal:
         self.size = len(header)
         self.torn_tail = False
 
-    def append(self, body: bytes) -> int:
+    def append(self, body: bytes, *, sync: bool = True) -> int:
         """Durably append one entry's canonical JSON; return the bytes added.
+
+        With ``sync=False`` the entry is written to the file (it survives the
+        death of this process) but not waited for on the disk: the next synced
+        append makes it durable together with its own entry.
 
         Raises:
             CheckpointError: The entry or the journal would be too large
@@ -178,7 +182,8 @@ class Journal:
             view = memoryview(frame)
             while view:
                 view = view[os.write(self._fd, view) :]
-            _sync_data(self._fd)
+            if sync:
+                _sync_data(self._fd)
         except OSError as exc:
             with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, self.size)

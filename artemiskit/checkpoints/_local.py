@@ -141,6 +141,24 @@ class LocalCheckpointStore:
         size: int = await self._run(self._append, entry)
         return size
 
+    async def append_buffered(self, entry: Mapping[str, Any]) -> int | None:
+        """Append one entry without waiting for the disk.
+
+        The entry is written to the journal at once, so it survives the death of
+        this process, and becomes durable with the next `append`, which syncs the
+        file (a power loss before that may lose it, never tear what follows). The
+        engine writes a safe boundary this way: nothing is invoked between a
+        boundary and the admission whose synced append follows it.
+
+        Raises:
+            CheckpointError: As `append`.
+            FileAccessError: As `append`.
+        """
+        if not self._lock.locked():
+            return self._append(entry, sync=False)
+        size: int = await self._run(self._append, entry, False)
+        return size
+
     async def load(self) -> LoadedCheckpoint:
         """See `CheckpointStore.load`."""
         loaded: LoadedCheckpoint = await self._run(self._load)
@@ -266,13 +284,13 @@ class LocalCheckpointStore:
             raise
         return len(data)
 
-    def _append(self, entry: Mapping[str, Any]) -> int:
+    def _append(self, entry: Mapping[str, Any], sync: bool = True) -> int:
         session = self._session_for(writing=True)
         if session.generation == 0:
             raise SessionStateError("append needs a committed snapshot first")
         body = envelope.canonical_json(dict(entry))
         try:
-            return session.journal.append(body)
+            return session.journal.append(body, sync=sync)
         except FileAccessError:
             session.failed = True
             raise

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -26,6 +26,8 @@ from artemiskit.engine._deltas import apply_delta, state_delta
 from artemiskit.engine._state import SessionState
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Mapping
+
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
@@ -167,7 +169,31 @@ class Checkpointer:
         if self._compaction_due():
             await self._snapshot(state, meta)
             return
-        size = await self.store.append(
+        await self._append(state, meta, self.store.append)
+
+    async def stage(self, state: SessionState) -> None:
+        """Write the transition to ``state`` without waiting for the disk.
+
+        Only with a store that offers ``append_buffered``: the entry is on file
+        at once and durable with the next `commit`. Otherwise nothing is written
+        here and the next commit's delta holds this transition too.
+        """
+        assert self._persisted is not None
+        assert self._meta is not None
+        buffered = getattr(self.store, "append_buffered", None)
+        if buffered is None or state is self._persisted:
+            return
+        meta = attrs.evolve(self._meta, last_observed_epoch_ms=now_ms())
+        await self._append(state, meta, buffered)
+
+    async def _append(
+        self,
+        state: SessionState,
+        meta: CheckpointMeta,
+        write: Callable[[Mapping[str, Any]], Awaitable[int | None]],
+    ) -> None:
+        assert self._persisted is not None
+        size = await write(
             {
                 "delta": state_delta(self._persisted, state),
                 "observed": meta.last_observed_epoch_ms,

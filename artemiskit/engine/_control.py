@@ -61,17 +61,18 @@ class RunControl:
         """Durably record the current state (before any invocation)."""
         await self._checkpoints.commit(self._run.state)
 
-    def safe_boundary(self) -> bool:
-        """Whether the run goes on from this boundary; ``False`` when it pauses here.
+    async def safe_boundary(self) -> bool:
+        """Record the state at this boundary; ``False`` when the run pauses here.
 
-        Nothing is written here: the admission that follows a boundary commits
-        everything since the last commit (the boundary's transitions and the
-        previous operation's settlement) in the same durable append, before its
-        invocation. A run that stops at the boundary instead commits its final
+        The boundary is written without waiting for the disk (where the store
+        can): the admission that follows it, before any invocation, makes it
+        durable with its own synced append, so a step costs one sync per
+        admitted operation. A run that stops here instead commits its final
         snapshot when it ends.
         """
         pause = self._checkpoints.pause_due(self._run.state.counters)
         if pause is not None:
             self._run.stop(pause)
             return False
+        await self._checkpoints.stage(self._run.state)
         return True

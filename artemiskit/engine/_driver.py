@@ -242,7 +242,7 @@ class RunDriver:
                 if not await self._tool_calls.run_pending(environment):
                     return
                 continue
-            if not self.control.safe_boundary():
+            if not await self.control.safe_boundary():
                 return
             response = await self._request_model()
             if response is None:

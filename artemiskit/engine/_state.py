@@ -186,8 +186,8 @@ class Operations(Sequence[Operation]):
     def __getitem__(self, index: slice) -> tuple[Operation, ...]: ...
 
     def __getitem__(self, index: int | slice) -> Operation | tuple[Operation, ...]:
-        if isinstance(index, slice):
-            return tuple(self)[index]
+        if isinstance(index, slice):  # costs the slice's length, not the ledger's
+            return tuple(self[i] for i in range(*index.indices(self._length)))
         length = self._length
         if index < 0:
             index += length

@@ -78,7 +78,7 @@ class ToolCallExecutor:
     async def run_pending(self, environment: Environment) -> bool:
         """Answer every pending tool call; False when the execution stopped."""
         while self._run.state.pending_calls:
-            if not self._control.safe_boundary():
+            if not await self._control.safe_boundary():
                 return False
             call = self._run.state.pending_calls[0]
             stop = await self._tool_call_stop()

@@ -1,15 +1,16 @@
-"""What a durable run writes per step: one append per admitted operation.
+"""What a durable run writes per step: one synced append per admitted operation.
 
-A safe boundary writes nothing of its own: the admission that follows it commits
-the boundary's transitions and the previous operation's settlement in the same
-durable append, before its invocation. The journal is compacted into a snapshot
-by size, so the bytes written per step stay flat. A process killed between two of
-these appends (an operation settled in memory, the next not yet admitted) leaves
-that operation admitted on disk, and resume refuses it rather than replay it.
+A safe boundary is written to the journal without waiting for the disk; the
+admission that follows it, before its invocation, syncs the file once for both.
+The journal is compacted into a snapshot by size, so the bytes written per step
+stay flat. A process killed between the two (the boundary on file, the next
+admission not) crashed between operations, and resume refuses it rather than
+replay anything.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import signal
 import sys
@@ -49,6 +50,11 @@ class RecordingStore(LocalCheckpointStore):
         self.writes.append(("append", size))
         return size
 
+    async def append_buffered(self, entry: Any) -> int | None:
+        size = await super().append_buffered(entry)
+        self.writes.append(("buffered", size))
+        return size
+
 
 async def recorded_run(
     tmp_path: Path, data: dict[str, Any], responses: list[Any]
@@ -77,8 +83,14 @@ async def test_each_admitted_operation_is_one_durable_append(tmp_path: Path) -> 
     used = result.record.budget.used
     assert (used.model_requests, used.tool_calls) == (3, 4)
     kinds = [kind for kind, _ in store.writes]
-    # the first snapshot, one append per admitted operation, the final snapshot
-    assert kinds == ["snapshot"] + ["append"] * used.actions + ["snapshot"]
+    # the first snapshot, one synced append per admitted operation (each safe
+    # boundary before it written unsynced), the final snapshot
+    assert kinds[0] == kinds[-1] == "snapshot"
+    assert kinds.count("snapshot") == 2
+    assert kinds.count("append") == used.actions
+    assert "buffered" in kinds
+    for before, after in itertools.pairwise(kinds[1:-1]):
+        assert (before, after) != ("buffered", "buffered")
 
 
 async def test_an_idle_store_appends_without_a_thread_hop(tmp_path: Path) -> None:
@@ -118,7 +130,7 @@ async def test_the_journal_is_compacted_by_size_not_by_count(tmp_path: Path) -> 
     compactions = 0
     for kind, size in store.writes[:-1]:  # the final snapshot ends the run
         assert size is not None
-        if kind == "append":
+        if kind in ("append", "buffered"):
             journal += size
             continue
         if snapshot is not None:
@@ -192,7 +204,8 @@ def test_sigkill_between_two_folded_appends_never_replays(
     finally:
         running.process.send_signal(signal.SIGKILL)
     assert running.finish().code == -signal.SIGKILL
-    # The settlement never reached the disk: the operation is still admitted
-    # there, and resume refuses it (no request, no write) instead of replaying.
-    resume_refused_unchanged(case, "pending_operation")
-    resume_refused_unchanged(case, "pending_operation")
+    # The boundary after the settlement is on file, not yet synced; the next
+    # admission is not: the run crashed between operations, and resume refuses
+    # it (no request, no write) instead of replaying anything.
+    resume_refused_unchanged(case, "crashed_attempt")
+    resume_refused_unchanged(case, "crashed_attempt")

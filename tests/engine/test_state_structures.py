@@ -54,6 +54,9 @@ def test_it_reads_like_a_tuple() -> None:
     assert ops[0] == op(1)
     assert ops[-1] == op(5)
     assert ops[1:3] == (op(2), op(3))
+    whole = tuple(op(n) for n in range(1, 6))
+    for part in (slice(-2, None), slice(None, None, 2), slice(3, 1), slice(None)):
+        assert ops[part] == whole[part]
     assert list(reversed(ops)) == [op(n) for n in range(5, 0, -1)]
     assert ops == tuple(op(n) for n in range(1, 6))
     assert tuple(op(n) for n in range(1, 6)) == ops
