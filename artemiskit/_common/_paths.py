@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from artemiskit._common._limits import MAX_PATH_BYTES
 
 __all__ = [
@@ -15,8 +17,21 @@ __all__ = [
 def path_problem(path: str) -> str | None:
     """Say why ``path`` breaks the path rules, or return ``None`` if it is valid.
 
-    The message never repeats the path itself, which may be sensitive.
+    The message never repeats the path itself, which may be sensitive. Verdicts
+    on recent paths of a valid length are remembered (a run reads the same few
+    paths again and again); longer text is never kept.
     """
+    if len(path) > MAX_PATH_BYTES:
+        return _path_problem(path)
+    return _remembered_problem(path)
+
+
+@functools.lru_cache(maxsize=1024)
+def _remembered_problem(path: str) -> str | None:
+    return _path_problem(path)
+
+
+def _path_problem(path: str) -> str | None:
     if not path:
         return "path is empty"
     if "\x00" in path:
@@ -42,12 +57,19 @@ def path_problem(path: str) -> str | None:
 def normalize_path(path: str) -> str:
     """Return the canonical form of a valid path (no ``.``, no empty segments).
 
+    Recent paths' canonical forms are remembered.
+
     Raises:
         ValueError: The path breaks a rule; the message says which.
     """
     problem = path_problem(path)
     if problem is not None:
         raise ValueError(problem)
+    return _normalized(path)
+
+
+@functools.lru_cache(maxsize=1024)
+def _normalized(path: str) -> str:
     return "/".join(s for s in path.split("/") if s not in ("", "."))
 
 

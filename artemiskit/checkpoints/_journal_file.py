@@ -2,8 +2,9 @@
 
 ``journal.ckpt`` holds the entries appended since its snapshot, which its header
 names by generation and digest (see `artemiskit.checkpoints._envelope` for the
-bytes). An append writes one frame to the end of the file (``O_APPEND``) and fsyncs
-it, so its cost does not depend on how many entries came before. A reset replaces
+bytes). An append writes one frame to the end of the file (``O_APPEND``) and syncs
+it (``fdatasync``: the data and the new length), so its cost does not depend on how
+many entries came before. A reset replaces
 the file atomically with an empty journal for a new snapshot.
 
 `Journal` remembers the length it verified or wrote; a file that no longer has that
@@ -30,6 +31,16 @@ if TYPE_CHECKING:
 __all__ = ["JOURNAL_NAME", "Journal"]
 
 JOURNAL_NAME = "journal.ckpt"
+
+
+def _sync_data(fd: int) -> None:
+    """Make an append durable: its bytes and the file's new length, not its times.
+
+    ``fdatasync`` (where the platform has it) does exactly that, without the
+    inode time update ``fsync`` would also wait for.
+    """
+    sync = getattr(os, "fdatasync", None) or os.fsync
+    sync(fd)
 
 
 class Journal:
@@ -137,8 +148,12 @@ class Journal:
         self.size = len(header)
         self.torn_tail = False
 
-    def append(self, body: bytes) -> None:
-        """Durably append one entry's canonical JSON.
+    def append(self, body: bytes, *, sync: bool = True) -> int:
+        """Durably append one entry's canonical JSON; return the bytes added.
+
+        With ``sync=False`` the entry is written to the file (it survives the
+        death of this process) but not waited for on the disk: the next synced
+        append makes it durable together with its own entry.
 
         Raises:
             CheckpointError: The entry or the journal would be too large
@@ -167,7 +182,8 @@ class Journal:
             view = memoryview(frame)
             while view:
                 view = view[os.write(self._fd, view) :]
-            os.fsync(self._fd)
+            if sync:
+                _sync_data(self._fd)
         except OSError as exc:
             with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, self.size)
@@ -176,6 +192,7 @@ class Journal:
             ) from exc
         self.entry_count += 1
         self.size += len(frame)
+        return len(frame)
 
     def entries(self) -> tuple[dict[str, Any], ...]:
         """Read and verify every entry; the file must be as this journal left it.

@@ -120,11 +120,16 @@ class CheckpointStore(Protocol):
         """
         ...
 
-    async def commit_snapshot(self, payload: Mapping[str, Any]) -> None:
+    async def commit_snapshot(self, payload: Mapping[str, Any]) -> int | None:
         """Atomically replace the snapshot with ``payload`` and empty the journal.
 
         Args:
             payload: A JSON-compatible object, not changed until the call returns.
+
+        Returns:
+            The bytes the snapshot takes, or ``None`` when the backend does not
+            know. The engine compacts its journal by size when it is told sizes,
+            else after a fixed number of entries.
 
         Raises:
             CheckpointError: The encoded snapshot is too large.
@@ -132,11 +137,15 @@ class CheckpointStore(Protocol):
         """
         ...
 
-    async def append(self, entry: Mapping[str, Any]) -> None:
+    async def append(self, entry: Mapping[str, Any]) -> int | None:
         """Durably append one entry to the journal of the current snapshot.
 
         Args:
             entry: A JSON-compatible object, not changed until the call returns.
+
+        Returns:
+            The bytes the entry added to the journal, or ``None`` when the backend
+            does not know.
 
         Raises:
             CheckpointError: The entry or the journal would be too large, or the

@@ -47,7 +47,7 @@ def _decode(text: str) -> object:
     """
     if not text.strip():
         return {}
-    return json.loads(text, parse_constant=_refuse_constant, parse_int=_integer)
+    return _DECODER.decode(text)
 
 
 def _refuse_constant(name: str) -> object:
@@ -58,6 +58,10 @@ def _integer(digits: str) -> int:
     if len(digits.lstrip("-")) > _MAX_INTEGER_DIGITS:
         raise ValueError("integer too long")
     return int(digits)
+
+
+#: One decoder for every call (``json.loads`` with hooks builds one per call).
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_integer)
 
 
 def _value_problem(arguments: dict[str, Any]) -> str | None:

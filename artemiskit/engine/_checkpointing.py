@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -26,6 +26,8 @@ from artemiskit.engine._deltas import apply_delta, state_delta
 from artemiskit.engine._state import SessionState
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Mapping
+
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
@@ -41,8 +43,15 @@ __all__ = [
 
 #: The native harness identity a checkpoint is bound to.
 HARNESS = "artemiskit-native-engine/1"
-#: Journal entries after which the state is compacted into a new snapshot.
+#: Journal entries after which the state is compacted into a new snapshot, when
+#: the store does not report sizes.
 COMPACT_EVERY = 512
+#: A store that reports sizes is compacted once its journal holds this many
+#: bytes and at least `COMPACT_RATIO` times the snapshot's: the snapshot rewrite
+#: then costs at most half the bytes appended since the last one, so the bytes
+#: written per step stay flat however long the run grows.
+COMPACT_MIN_BYTES = 1024 * 1024
+COMPACT_RATIO = 2
 FILES_ARTIFACT = "environment-files.json"
 
 CheckpointStatus = Literal["active", "paused", "terminal", "interrupted"]
@@ -123,6 +132,8 @@ class Checkpointer:
         self._persisted: SessionState | None = None
         self._meta: CheckpointMeta | None = None
         self._entries = 0
+        self._journal_bytes: int | None = 0
+        self._snapshot_bytes: int | None = 0
 
     async def create(self, state: SessionState, meta: CheckpointMeta) -> None:
         """Open a new checkpoint and commit the first snapshot."""
@@ -130,7 +141,7 @@ class Checkpointer:
         await self._snapshot(state, meta)
 
     async def _snapshot(self, state: SessionState, meta: CheckpointMeta) -> None:
-        await self.store.commit_snapshot(
+        size = await self.store.commit_snapshot(
             {
                 "meta": CONVERTER.unstructure(meta),
                 "state": CONVERTER.unstructure(state),
@@ -139,6 +150,14 @@ class Checkpointer:
         self._persisted = state
         self._meta = meta
         self._entries = 0
+        self._journal_bytes = 0
+        self._snapshot_bytes = size
+
+    def _compaction_due(self) -> bool:
+        journal, snapshot = self._journal_bytes, self._snapshot_bytes
+        if journal is None or snapshot is None:
+            return self._entries >= COMPACT_EVERY
+        return journal >= max(COMPACT_MIN_BYTES, COMPACT_RATIO * snapshot)
 
     async def commit(self, state: SessionState) -> None:
         """Durably record the transition to ``state`` (a small delta)."""
@@ -147,10 +166,34 @@ class Checkpointer:
         if state is self._persisted:
             return
         meta = attrs.evolve(self._meta, last_observed_epoch_ms=now_ms())
-        if self._entries >= COMPACT_EVERY:
+        if self._compaction_due():
             await self._snapshot(state, meta)
             return
-        await self.store.append(
+        await self._append(state, meta, self.store.append)
+
+    async def stage(self, state: SessionState) -> None:
+        """Write the transition to ``state`` without waiting for the disk.
+
+        Only with a store that offers ``append_buffered``: the entry is on file
+        at once and durable with the next `commit`. Otherwise nothing is written
+        here and the next commit's delta holds this transition too.
+        """
+        assert self._persisted is not None
+        assert self._meta is not None
+        buffered = getattr(self.store, "append_buffered", None)
+        if buffered is None or state is self._persisted:
+            return
+        meta = attrs.evolve(self._meta, last_observed_epoch_ms=now_ms())
+        await self._append(state, meta, buffered)
+
+    async def _append(
+        self,
+        state: SessionState,
+        meta: CheckpointMeta,
+        write: Callable[[Mapping[str, Any]], Awaitable[int | None]],
+    ) -> None:
+        assert self._persisted is not None
+        size = await write(
             {
                 "delta": state_delta(self._persisted, state),
                 "observed": meta.last_observed_epoch_ms,
@@ -159,6 +202,10 @@ class Checkpointer:
         self._persisted = state
         self._meta = meta
         self._entries += 1
+        if size is None or self._journal_bytes is None:
+            self._journal_bytes = None
+        else:
+            self._journal_bytes += size
 
     async def finish(
         self,

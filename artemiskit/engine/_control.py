@@ -62,10 +62,17 @@ class RunControl:
         await self._checkpoints.commit(self._run.state)
 
     async def safe_boundary(self) -> bool:
-        """Commit the state; ``False`` when the run pauses here instead."""
+        """Record the state at this boundary; ``False`` when the run pauses here.
+
+        The boundary is written without waiting for the disk (where the store
+        can): the admission that follows it, before any invocation, makes it
+        durable with its own synced append, so a step costs one sync per
+        admitted operation. A run that stops here instead commits its final
+        snapshot when it ends.
+        """
         pause = self._checkpoints.pause_due(self._run.state.counters)
         if pause is not None:
             self._run.stop(pause)
             return False
-        await self._checkpoints.commit(self._run.state)
+        await self._checkpoints.stage(self._run.state)
         return True

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from artemiskit._common._converter import CONVERTER
-from artemiskit.engine._state import SessionState
+from artemiskit.engine._state import Operations, SessionState
 
 __all__ = ["apply_delta", "state_delta"]
 
@@ -86,7 +86,8 @@ def apply_delta(state: SessionState, delta: dict[str, Any]) -> SessionState:
     changes: dict[str, Any] = {}
     for name, spec in delta.get("tuples", {}).items():
         items = CONVERTER.structure(spec["items"], types[name])
-        changes[name] = getattr(state, name)[: spec["from"]] + items
+        joined = (*getattr(state, name)[: spec["from"]], *items)
+        changes[name] = Operations(joined) if name == "ledger" else joined
     for name, value in delta.items():
         if name != "tuples":
             changes[name] = CONVERTER.structure(value, types[name])

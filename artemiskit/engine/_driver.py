@@ -294,8 +294,9 @@ class RunDriver:
         except Exception as exc:
             run.settle_unmeasured(op_id, "failed", "target_failure")
             raise target_failure() from exc
-        run.settle(op_id, "succeeded")
-        run.account_usage(response, max_tokens=self.workflow.budgets.max_tokens)
+        run.settle_response(
+            op_id, response, max_tokens=self.workflow.budgets.max_tokens
+        )
         stop = self._budget.usage_stop(run.state.counters)
         if stop is not None:
             run.stop(stop)

@@ -113,8 +113,13 @@ class EventHub:
         return reader
 
     def emit(self, type: str, **fields: str | int | None) -> None:
-        """Emit one event to every reader without ever waiting."""
+        """Emit one event to every reader without ever waiting.
+
+        The event is counted always, but built only when someone reads.
+        """
         self.emitted += 1
+        if not self._readers:
+            return
         event = SessionEvent(
             sequence=self.emitted,
             type=type,

@@ -59,8 +59,25 @@ def utc_timestamp(moment: datetime) -> str:
 
 
 def workflow_digest(workflow: Workflow) -> str:
-    """A digest of the canonical JSON of the validated workflow contract."""
-    return json_digest(CONVERTER.unstructure(workflow))
+    """A digest of the canonical JSON of the validated workflow contract.
+
+    A workflow is frozen, so the digest of one that many sessions share (1000
+    sessions of one file) is computed once and remembered for that object.
+    """
+    cached = _DIGESTS.get(id(workflow))
+    if cached is not None and cached[0] is workflow:
+        return cached[1]
+    digest = json_digest(CONVERTER.unstructure(workflow))
+    if len(_DIGESTS) >= _DIGESTS_KEPT:
+        _DIGESTS.clear()
+    _DIGESTS[id(workflow)] = (workflow, digest)
+    return digest
+
+
+#: Digests of recent workflows by object id; the entry keeps its workflow alive,
+#: so the id cannot be reused by another object while it is remembered.
+_DIGESTS: dict[int, tuple[Workflow, str]] = {}
+_DIGESTS_KEPT = 256
 
 
 def final_state(files: Mapping[str, str], local: LocalState) -> dict[str, Any]:

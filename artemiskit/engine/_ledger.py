@@ -16,17 +16,42 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from artemiskit.engine._state import Operation
+from artemiskit.engine._state import Operation, Operations
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from artemiskit.engine._state import OperationStatus, SessionState
 
-__all__ = ["MAX_LEDGER", "Ledger"]
+__all__ = ["MAX_LEDGER", "Ledger", "append_operation"]
 
 #: The ledger keeps this many operations; older ones are counted as omitted.
 MAX_LEDGER = 10_000
+
+
+def append_operation(
+    operations: Sequence[Operation],
+    omitted: int,
+    number: int,
+    kind: Literal["model_request", "tool_call"],
+    *,
+    tool: str | None = None,
+    attempt: int = 1,
+    limit: int = MAX_LEDGER,
+) -> tuple[Operations, int, str]:
+    """Append admitted operation ``number``; the operations, omitted count and id.
+
+    A full ledger drops its oldest entries and counts them in the omitted count.
+    Appending costs the same however long the ledger is.
+    """
+    op_id = f"op-{number:06d}"
+    grown = Operations.of(operations).append(
+        Operation(id=op_id, kind=kind, tool=tool, attempt=attempt)
+    )
+    if len(grown) > limit:
+        omitted += len(grown) - limit
+        grown = grown.drop_first(len(grown) - limit)
+    return grown, omitted, op_id
 
 
 @attrs.frozen(kw_only=True)
@@ -39,7 +64,7 @@ class Ledger:
         next_number: The number the next operation gets.
     """
 
-    operations: tuple[Operation, ...] = ()
+    operations: Operations = attrs.field(factory=Operations)
     omitted: int = 0
     next_number: int = 1
 
@@ -47,7 +72,7 @@ class Ledger:
     def of(cls, state: SessionState) -> Ledger:
         """The ledger held in ``state``."""
         return cls(
-            operations=state.ledger,
+            operations=Operations.of(state.ledger),
             omitted=state.ledger_omitted,
             next_number=state.next_operation,
         )
@@ -69,15 +94,15 @@ class Ledger:
         limit: int = MAX_LEDGER,
     ) -> tuple[Ledger, str]:
         """Append an admitted operation; return the new ledger and its id."""
-        op_id = f"op-{self.next_number:06d}"
-        operations = (
-            *self.operations,
-            Operation(id=op_id, kind=kind, tool=tool, attempt=attempt),
+        operations, omitted, op_id = append_operation(
+            self.operations,
+            self.omitted,
+            self.next_number,
+            kind,
+            tool=tool,
+            attempt=attempt,
+            limit=limit,
         )
-        omitted = self.omitted
-        if len(operations) > limit:
-            omitted += len(operations) - limit
-            operations = operations[-limit:]
         ledger = Ledger(
             operations=operations, omitted=omitted, next_number=self.next_number + 1
         )
@@ -98,10 +123,21 @@ class Ledger:
             index = self._index_of(op_id)
             if index < 0:
                 return self
-        settled = attrs.evolve(operations[index], status=status, reason=reason)
-        return attrs.evolve(
-            self,
-            operations=(*operations[:index], settled, *operations[index + 1 :]),
+        op = operations[index]
+        settled = Operation(
+            id=op.id,
+            kind=op.kind,
+            status=status,
+            tool=op.tool,
+            attempt=op.attempt,
+            reason=reason,
+        )
+        if index == len(operations) - 1:
+            kept = operations.replace_last(settled)
+        else:
+            kept = Operations((*operations[:index], settled, *operations[index + 1 :]))
+        return Ledger(
+            operations=kept, omitted=self.omitted, next_number=self.next_number
         )
 
     def _index_of(self, op_id: str) -> int:

@@ -79,7 +79,11 @@ class RunCheckpoints(Protocol):
         ...
 
     async def commit(self, state: SessionState) -> None:
-        """Durably record ``state`` (before any invocation, at boundaries)."""
+        """Durably record ``state`` (before any invocation)."""
+        ...
+
+    async def stage(self, state: SessionState) -> None:
+        """Record ``state`` at a safe boundary, durable with the next commit."""
         ...
 
     def request_pause(self) -> None:
@@ -166,6 +170,9 @@ class NoCheckpoints:
         """Nothing to take over."""
 
     async def commit(self, state: SessionState) -> None:
+        """Nothing to record."""
+
+    async def stage(self, state: SessionState) -> None:
         """Nothing to record."""
 
     def request_pause(self) -> None:
@@ -292,6 +299,10 @@ class StoreCheckpoints:
     async def commit(self, state: SessionState) -> None:
         """Durably record the transition to ``state`` (a small delta)."""
         await self._checkpointer.commit(state)
+
+    async def stage(self, state: SessionState) -> None:
+        """Record the transition to ``state``, durable with the next commit."""
+        await self._checkpointer.stage(state)
 
     def request_pause(self) -> None:
         """Pause at the next safe boundary."""

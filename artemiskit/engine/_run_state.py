@@ -104,6 +104,17 @@ class RunState:
             "operation_settled", operation_id=op_id, status=status, reason=reason
         )
 
+    def settle_response(
+        self, op_id: str, response: TargetResponse, *, max_tokens: int | None
+    ) -> None:
+        """Settle a model request that answered, count its usage, and say so."""
+        self._state = t.settle_response(
+            self._state, op_id, response, max_tokens=max_tokens
+        )
+        self._hub.emit(
+            "operation_settled", operation_id=op_id, status="succeeded", reason=None
+        )
+
     def settle_unmeasured(
         self, op_id: str, status: OperationStatus, reason: str
     ) -> None:
@@ -149,6 +160,32 @@ class RunState:
             is_error=is_error,
             trace=trace,
             local=local,
+        )
+
+    def settle_tool_success(
+        self,
+        op_id: str,
+        call: ToolCall,
+        *,
+        reason: str | None,
+        content: str,
+        trace: TraceEntry,
+        local: LocalState | None,
+        change: StateChange | None,
+    ) -> None:
+        """Settle a tool call that succeeded, keep its evidence, answer it; say so."""
+        self._state = t.settle_tool_success(
+            self._state,
+            op_id,
+            call,
+            reason=reason,
+            content=content,
+            trace=trace,
+            local=local,
+            change=change,
+        )
+        self._hub.emit(
+            "operation_settled", operation_id=op_id, status="succeeded", reason=reason
         )
 
     def record_denial(self, denial: Denial) -> None:

@@ -9,10 +9,13 @@ Reprs show positions, counts and statuses, never the conversation or the state.
 
 from __future__ import annotations
 
-from typing import Literal
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Literal, overload
 
 import attrs
 
+from artemiskit._common._converter import CONVERTER
 from artemiskit._exit_codes import ExecutionStatus
 from artemiskit.engine._faults import FaultSchedule
 from artemiskit.engine._preflight import PreflightSummary
@@ -31,6 +34,7 @@ __all__ = [
     "LocalState",
     "Operation",
     "OperationStatus",
+    "Operations",
     "SessionState",
     "Stop",
     "TraceEntry",
@@ -94,6 +98,142 @@ class Operation:
     reason: str | None = None
 
 
+class Operations(Sequence[Operation]):
+    """The ledger's operations: an immutable sequence, cheap to grow at its end.
+
+    A run appends an operation before every invocation and settles it after, so
+    copying a tuple for each would make every step cost the length of the run.
+    Here appending, replacing the last item and dropping from the front cost
+    O(1) (amortized): every view shares one list of items, of which a view shows
+    a window and keeps its own last item. A view never sees a change: the shared
+    list only grows past the end of the view that appends, and a view that is
+    not at the end copies its window before appending.
+    """
+
+    __slots__ = ("_items", "_last", "_length", "_start")
+
+    _items: list[Operation]
+    _start: int
+    _length: int
+    _last: Operation | None
+
+    def __init__(self, operations: Iterable[Operation] = ()) -> None:
+        items = list(operations)
+        last = items.pop() if items else None
+        self._set(items, 0, len(items) + (last is not None), last)
+
+    def _set(
+        self, items: list[Operation], start: int, length: int, last: Operation | None
+    ) -> None:
+        self._items = items
+        self._start = start
+        self._length = length
+        self._last = last
+
+    @classmethod
+    def _view(
+        cls, items: list[Operation], start: int, length: int, last: Operation | None
+    ) -> Operations:
+        view = cls.__new__(cls)
+        view._set(items, start, length, last)
+        return view
+
+    @classmethod
+    def of(cls, operations: Iterable[Operation]) -> Operations:
+        """``operations`` as `Operations` (the same object when it already is)."""
+        return operations if isinstance(operations, Operations) else cls(operations)
+
+    def append(self, operation: Operation) -> Operations:
+        """A new sequence with ``operation`` added at the end."""
+        if self._last is None:
+            return Operations._view([], 0, 1, operation)
+        items, end = self._items, self._start + self._length - 1
+        if len(items) != end:  # another view appended here first: branch off
+            items = items[self._start : end]
+            start = 0
+        else:
+            start = self._start
+        items.append(self._last)
+        return Operations._view(items, start, self._length + 1, operation)
+
+    def replace_last(self, operation: Operation) -> Operations:
+        """A new sequence whose last item is ``operation`` (it must have one)."""
+        if self._last is None:
+            raise IndexError("no operation to replace")
+        return Operations._view(self._items, self._start, self._length, operation)
+
+    def drop_first(self, count: int) -> Operations:
+        """A new sequence without its first ``count`` items."""
+        count = min(count, self._length)
+        if count <= 0:
+            return self
+        if count == self._length:
+            return Operations()
+        start, length = self._start + count, self._length - count
+        items = self._items
+        if start > len(items) // 2:  # let the dropped prefix go
+            items = items[start : start + length - 1]
+            start = 0
+        return Operations._view(items, start, length, self._last)
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Operation: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Operation, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Operation | tuple[Operation, ...]:
+        if isinstance(index, slice):  # costs the slice's length, not the ledger's
+            return tuple(self[i] for i in range(*index.indices(self._length)))
+        length = self._length
+        if index < 0:
+            index += length
+        if not 0 <= index < length:
+            raise IndexError("operation index out of range")
+        if index == length - 1:
+            assert self._last is not None
+            return self._last
+        return self._items[self._start + index]
+
+    def __iter__(self) -> Iterator[Operation]:
+        if self._last is None:
+            return
+        yield from itertools.islice(
+            self._items, self._start, self._start + self._length - 1
+        )
+        yield self._last
+
+    def __reversed__(self) -> Iterator[Operation]:
+        for index in range(self._length - 1, -1, -1):
+            yield self[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Operations | tuple):
+            return len(self) == len(other) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Operations({len(self)} operations)"
+
+
+def _unstructure_operations(operations: Iterable[Operation]) -> list[Any]:
+    return [CONVERTER.unstructure(op, Operation) for op in operations]
+
+
+def _structure_operations(data: Any, _: Any) -> Operations:
+    return Operations(CONVERTER.structure(data, tuple[Operation, ...]))
+
+
+CONVERTER.register_unstructure_hook(Operations, _unstructure_operations)
+CONVERTER.register_structure_hook(Operations, _structure_operations)
+
+
 @attrs.frozen(kw_only=True)
 class TraceEntry:
     """One logical tool call as the model asked for it, with its final result."""
@@ -154,7 +294,7 @@ class SessionState:
     pending_calls: tuple[ToolCall, ...] = ()
     counters: Counters = Counters()
     next_operation: int = 1
-    ledger: tuple[Operation, ...] = ()
+    ledger: Operations = attrs.field(factory=Operations)
     ledger_omitted: int = 0
     trace: tuple[TraceEntry, ...] = ()
     changes: tuple[StateChange, ...] = ()

@@ -221,16 +221,19 @@ class ToolCallExecutor:
                 self._run.settle(op_id, "unknown", exc.reason)
                 raise
         output = result.output
+        content = result.encoded
         if fault is not None and fault.kind == "conflicting_instructions":
             output = {**output, "content": f"{output['content']}\n\n{fault.content}"}
+            content = None
+        if content is None:
+            content = json.dumps(output, ensure_ascii=False)
         reason = None if fault is None else f"fault_{fault.kind}"
-        self._run.settle(op_id, "succeeded", reason)
-        if result.change is not None:
-            self._run.record_change(result.change)
-        self._run.answer_tool_call(
+        self._run.settle_tool_success(
+            op_id,
             call,
-            content=json.dumps(output, ensure_ascii=False),
-            is_error=False,
+            reason=reason,
+            content=content,
             trace=TraceEntry(tool=name, status="succeeded", attempts=attempt),
             local=result.local,
+            change=result.change,
         )

@@ -33,11 +33,16 @@ class MalformedOutputError(Exception):
 
 @attrs.frozen(kw_only=True)
 class Invoked:
-    """A successful call: the output, the next local state, the change evidence."""
+    """A successful call: the output, the next local state, the change evidence.
+
+    ``encoded`` is the output's JSON text (non-ASCII kept), when it was encoded
+    while being checked.
+    """
 
     output: dict[str, Any]
     local: LocalState | None
     change: StateChange | None
+    encoded: str | None = None
 
 
 def initial_sections(
@@ -52,13 +57,17 @@ def initial_sections(
 
 
 def _json_object(value: Any) -> bool:
+    return _encoded_object(value) is not None
+
+
+def _encoded_object(value: Any) -> str | None:
+    """``value``'s JSON text if it is a JSON object, else ``None``."""
     if not isinstance(value, dict):
-        return False
+        return None
     try:
-        json.dumps(value, allow_nan=False)
+        return json.dumps(value, allow_nan=False, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
-        return False
-    return True
+        return None
 
 
 async def invoke_tool(
@@ -90,7 +99,8 @@ async def invoke_tool(
     if not isinstance(result, ToolResult):
         raise MalformedOutputError(tool.name)
     output = result.output
-    if not _json_object(output) or tool.schema_problem("output", output) is not None:
+    encoded = _encoded_object(output)
+    if encoded is None or tool.schema_problem("output", output) is not None:
         raise MalformedOutputError(tool.name)
     after_local = result.local
     change = result.change
@@ -114,4 +124,4 @@ async def invoke_tool(
             before=change.before,
             after=change.after,
         )
-    return Invoked(output=output, local=after_local, change=evidence)
+    return Invoked(output=output, local=after_local, change=evidence, encoded=encoded)

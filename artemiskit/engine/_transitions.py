@@ -7,15 +7,20 @@ persist is visible here, in one place.
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from artemiskit.engine._faults import FaultSchedule
-from artemiskit.engine._ledger import MAX_LEDGER, Ledger
+from artemiskit.engine._ledger import MAX_LEDGER, Ledger, append_operation
 from artemiskit.engine._state import (
+    Counters,
+    Cursor,
     Denial,
     LocalState,
+    Operation,
+    Operations,
     OperationStatus,
     SessionState,
     Stop,
@@ -46,6 +51,8 @@ __all__ = [
     "record_trace",
     "resume",
     "settle_operation",
+    "settle_response",
+    "settle_tool_success",
     "start",
     "stop",
     "update_faults",
@@ -53,6 +60,44 @@ __all__ = [
 
 #: State-change evidence keeps this many entries; more are counted as omitted.
 MAX_CHANGES = 200
+
+_FIELDS = tuple(field.name for field in attrs.fields(SessionState))
+_values = operator.attrgetter(*_FIELDS)
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _replace(state: SessionState, **changes: Any) -> SessionState:
+    """``attrs.evolve`` for the per-step transitions, without its generic machinery.
+
+    `SessionState` has no validators or converters (a test pins this), so a copy
+    of its slots with ``changes`` applied is exactly what ``attrs.evolve`` builds.
+    """
+    new = _new(SessionState)
+    for name, value in zip(_FIELDS, _values(state), strict=True):
+        _set(new, name, value)
+    for name, value in changes.items():
+        _set(new, name, value)
+    return new
+
+
+def _counted(
+    counters: Counters,
+    *,
+    actions: int = 0,
+    model_requests: int = 0,
+    tool_calls: int = 0,
+    unmeasured: int = 0,
+) -> Counters:
+    return Counters(
+        actions=counters.actions + actions,
+        model_requests=counters.model_requests + model_requests,
+        tool_calls=counters.tool_calls + tool_calls,
+        measured_input_tokens=counters.measured_input_tokens,
+        measured_output_tokens=counters.measured_output_tokens,
+        measured_responses=counters.measured_responses,
+        unmeasured_responses=counters.unmeasured_responses + unmeasured,
+    )
 
 
 def start(
@@ -69,12 +114,12 @@ def update_faults(state: SessionState, faults: FaultSchedule) -> SessionState:
     """Replace the fault schedule (a call began, a fault was consumed)."""
     if faults is state.faults:
         return state
-    return attrs.evolve(state, faults=faults)
+    return _replace(state, faults=faults)
 
 
 def open_turn(state: SessionState, user_text: str) -> SessionState:
     """Append the current turn's user message."""
-    return attrs.evolve(
+    return _replace(
         state,
         turn_open=True,
         conversation=(*state.conversation, Message(role="user", content=user_text)),
@@ -94,7 +139,10 @@ def admit_operation(
     The ledger keeps the newest ``ledger_limit`` operations; older ones are
     counted in ``ledger_omitted``.
     """
-    ledger, op_id = Ledger.of(state).admit(
+    operations, omitted, op_id = append_operation(
+        state.ledger,
+        state.ledger_omitted,
+        state.next_operation,
         "model_request" if kind == "model_request" else "tool_call",
         tool=tool,
         attempt=attempt,
@@ -102,12 +150,15 @@ def admit_operation(
     )
     counters = state.counters
     if kind == "model_request":
-        counters = attrs.evolve(
-            counters,
-            actions=counters.actions + 1,
-            model_requests=counters.model_requests + 1,
-        )
-    return attrs.evolve(state, **ledger.fields(), counters=counters), op_id
+        counters = _counted(counters, actions=1, model_requests=1)
+    changed = _replace(
+        state,
+        ledger=operations,
+        ledger_omitted=omitted,
+        next_operation=state.next_operation + 1,
+        counters=counters,
+    )
+    return changed, op_id
 
 
 def settle_operation(
@@ -117,52 +168,89 @@ def settle_operation(
     reason: str | None = None,
 ) -> SessionState:
     """Mark an admitted operation succeeded, failed or unknown."""
-    ledger = Ledger.of(state).settle(op_id, status, reason)
-    return attrs.evolve(state, ledger=ledger.operations)
+    ledger = _settled(state, op_id, status, reason)
+    if ledger is state.ledger:
+        return state
+    return _replace(state, ledger=ledger)
+
+
+def _settled(
+    state: SessionState, op_id: str, status: OperationStatus, reason: str | None
+) -> Operations:
+    """The ledger with ``op_id`` settled (the latest operation, almost always)."""
+    operations = Operations.of(state.ledger)
+    last = operations[-1] if operations else None
+    if last is None or last.id != op_id:
+        return Ledger.of(state).settle(op_id, status, reason).operations
+    return operations.replace_last(
+        Operation(
+            id=last.id,
+            kind=last.kind,
+            status=status,
+            tool=last.tool,
+            attempt=last.attempt,
+            reason=reason,
+        )
+    )
 
 
 def count_tool_attempt(state: SessionState) -> SessionState:
     """Count one attempted tool call against ``max_actions`` and ``max_tool_calls``."""
-    counters = state.counters
-    return attrs.evolve(
-        state,
-        counters=attrs.evolve(
-            counters,
-            actions=counters.actions + 1,
-            tool_calls=counters.tool_calls + 1,
-        ),
-    )
+    return _replace(state, counters=_counted(state.counters, actions=1, tool_calls=1))
 
 
 def count_unmeasured(state: SessionState) -> SessionState:
     """Count a model request whose usage is unknown (it failed or was cut off)."""
-    counters = state.counters
-    return attrs.evolve(
-        state,
-        counters=attrs.evolve(
-            counters, unmeasured_responses=counters.unmeasured_responses + 1
-        ),
-    )
+    return _replace(state, counters=_counted(state.counters, unmeasured=1))
 
 
 def account_usage(
     state: SessionState, response: TargetResponse, *, max_tokens: int | None
 ) -> SessionState:
     """Add a response's provider-reported usage (or its absence) to the counters."""
+    return _replace(state, **_usage(state, response, max_tokens))
+
+
+def _usage(
+    state: SessionState, response: TargetResponse, max_tokens: int | None
+) -> dict[str, Any]:
+    """The changed fields of `account_usage`."""
     if response.usage is None:
-        return count_unmeasured(state)
-    counters = attrs.evolve(
-        state.counters,
-        measured_responses=state.counters.measured_responses + 1,
-        measured_input_tokens=state.counters.measured_input_tokens
+        return {"counters": _counted(state.counters, unmeasured=1)}
+    before = state.counters
+    counters = Counters(
+        actions=before.actions,
+        model_requests=before.model_requests,
+        tool_calls=before.tool_calls,
+        measured_input_tokens=before.measured_input_tokens
         + response.usage.input_tokens,
-        measured_output_tokens=state.counters.measured_output_tokens
+        measured_output_tokens=before.measured_output_tokens
         + response.usage.output_tokens,
+        measured_responses=before.measured_responses + 1,
+        unmeasured_responses=before.unmeasured_responses,
     )
     overshoot = state.overshoot_tokens
     if max_tokens is not None and counters.measured_tokens > max_tokens:
         overshoot = counters.measured_tokens - max_tokens
-    return attrs.evolve(state, counters=counters, overshoot_tokens=overshoot)
+    return {"counters": counters, "overshoot_tokens": overshoot}
+
+
+def settle_response(
+    state: SessionState,
+    op_id: str,
+    response: TargetResponse,
+    *,
+    max_tokens: int | None,
+) -> SessionState:
+    """Settle a model request that answered, and count its usage (one step).
+
+    The same as `settle_operation` then `account_usage`, in one copy.
+    """
+    return _replace(
+        state,
+        ledger=_settled(state, op_id, "succeeded", None),
+        **_usage(state, response, max_tokens),
+    )
 
 
 def record_model_response(
@@ -173,12 +261,12 @@ def record_model_response(
         role="assistant", content=response.text, tool_calls=response.tool_calls
     )
     final = state.final_response if response.tool_calls else response.text
-    return attrs.evolve(
+    return _replace(
         state,
         conversation=(*state.conversation, message),
         pending_calls=response.tool_calls,
         final_response=final,
-        cursor=attrs.evolve(state.cursor, step=state.cursor.step + 1),
+        cursor=Cursor(turn=state.cursor.turn, step=state.cursor.step + 1),
     )
 
 
@@ -192,54 +280,91 @@ def answer_tool_call(
     local: LocalState | None = None,
 ) -> SessionState:
     """Append the tool result for ``call`` (the first pending call) and its trace."""
-    remaining = state.pending_calls[1:]
-    return attrs.evolve(
-        state,
-        conversation=(
+    return _replace(state, **_answer(state, call, content, is_error, trace, local))
+
+
+def _answer(
+    state: SessionState,
+    call: ToolCall,
+    content: str,
+    is_error: bool,
+    trace: TraceEntry,
+    local: LocalState | None,
+) -> dict[str, Any]:
+    """The changed fields of `answer_tool_call`."""
+    return {
+        "conversation": (
             *state.conversation,
             Message(
                 role="tool", content=content, tool_call_id=call.id, is_error=is_error
             ),
         ),
-        pending_calls=remaining,
-        trace=(*state.trace, trace),
-        local=state.local if local is None else local,
-    )
+        "pending_calls": state.pending_calls[1:],
+        "trace": (*state.trace, trace),
+        "local": state.local if local is None else local,
+    }
+
+
+def settle_tool_success(
+    state: SessionState,
+    op_id: str,
+    call: ToolCall,
+    *,
+    reason: str | None,
+    content: str,
+    trace: TraceEntry,
+    local: LocalState | None,
+    change: StateChange | None,
+) -> SessionState:
+    """A tool call that succeeded: settle it, keep its evidence, answer the call.
+
+    The same as `settle_operation`, `record_change` (when there is a change) and
+    `answer_tool_call` in that order, in one copy.
+    """
+    fields = _answer(state, call, content, False, trace, local)
+    if change is not None:
+        fields.update(_change(state, change))
+    return _replace(state, ledger=_settled(state, op_id, "succeeded", reason), **fields)
 
 
 def record_denial(state: SessionState, denial: Denial) -> SessionState:
     """Remember a policy denial."""
-    return attrs.evolve(state, denials=(*state.denials, denial))
+    return _replace(state, denials=(*state.denials, denial))
 
 
 def record_change(state: SessionState, change: StateChange) -> SessionState:
     """Keep state-change evidence, bounded."""
+    return _replace(state, **_change(state, change))
+
+
+def _change(state: SessionState, change: StateChange) -> dict[str, Any]:
+    """The changed fields of `record_change`."""
     if len(state.changes) >= MAX_CHANGES:
-        return attrs.evolve(state, changes_omitted=state.changes_omitted + 1)
-    return attrs.evolve(state, changes=(*state.changes, change))
+        return {"changes_omitted": state.changes_omitted + 1}
+    return {"changes": (*state.changes, change)}
 
 
 def finish_turn(state: SessionState) -> SessionState:
     """Move the cursor to the next user turn."""
     cursor = attrs.evolve(state.cursor, turn=state.cursor.turn + 1, step=0)
-    return attrs.evolve(state, cursor=cursor, turn_open=False)
+    return _replace(state, cursor=cursor, turn_open=False)
 
 
 def complete(state: SessionState) -> SessionState:
     """Mark every turn done."""
-    return attrs.evolve(state, completed=True)
+    return _replace(state, completed=True)
 
 
 def stop(state: SessionState, stop_reason: Stop) -> SessionState:
     """Record why the execution stopped (the first stop wins)."""
     if state.stop is not None:
         return state
-    return attrs.evolve(state, stop=stop_reason)
+    return _replace(state, stop=stop_reason)
 
 
 def record_preflight(state: SessionState, summary: PreflightSummary) -> SessionState:
     """Keep the probe's result so that a resumed run never repeats it."""
-    return attrs.evolve(state, preflight=summary)
+    return _replace(state, preflight=summary)
 
 
 def load_fixture(
@@ -248,7 +373,7 @@ def load_fixture(
     records: dict[str, Any],
 ) -> SessionState:
     """Seed the local state with a referenced fixture's documents and records."""
-    return attrs.evolve(
+    return _replace(
         state,
         local=attrs.evolve(
             state.local, documents=dict(documents), records=dict(records)
@@ -258,9 +383,9 @@ def load_fixture(
 
 def resume(state: SessionState) -> SessionState:
     """Continue a paused run: the pause is over, everything else is kept."""
-    return attrs.evolve(state, stop=None)
+    return _replace(state, stop=None)
 
 
 def record_trace(state: SessionState, entry: TraceEntry) -> SessionState:
     """Add a trace entry that answers no call (a denial that stops the run)."""
-    return attrs.evolve(state, trace=(*state.trace, entry))
+    return _replace(state, trace=(*state.trace, entry))

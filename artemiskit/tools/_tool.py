@@ -76,8 +76,24 @@ def digest(value: Any) -> str | None:
 
 
 def matches_any(patterns: tuple[str, ...] | list[str] | None, value: str) -> bool:
-    """Whether any glob of ``patterns`` matches (no patterns: nothing matches)."""
-    return patterns is not None and any(glob_matches(p, value) for p in patterns)
+    """Whether any glob of ``patterns`` matches (no patterns: nothing matches).
+
+    Decisions on a tuple of globs are remembered for recent values of at most
+    `_REMEMBERED_LENGTH` characters (longer text is never kept).
+    """
+    if patterns is None:
+        return False
+    if isinstance(patterns, tuple) and len(value) <= _REMEMBERED_LENGTH:
+        return _matches_any(patterns, value)
+    return any(glob_matches(p, value) for p in patterns)
+
+
+_REMEMBERED_LENGTH = 1024
+
+
+@functools.lru_cache(maxsize=4096)
+def _matches_any(patterns: tuple[str, ...], value: str) -> bool:
+    return any(glob_matches(p, value) for p in patterns)
 
 
 @attrs.frozen(kw_only=True)

@@ -7,8 +7,11 @@ Loading never reads a referenced fixture, resolves credentials or touches the ne
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +39,8 @@ __all__ = [
 
 #: A workflow file larger than this is refused before it is parsed.
 MAX_WORKFLOW_FILE_BYTES = 4 * 1024 * 1024
+#: How many validated workflow files `load_agent_workflow` remembers.
+LOADED_CACHE_SIZE = 64
 
 
 if TYPE_CHECKING:
@@ -198,7 +203,9 @@ async def load_agent_workflow(
         tools: User-defined tools the workflow may declare beside the built-ins.
 
     Returns:
-        The validated, frozen workflow.
+        The validated, frozen workflow. The file is read every time; loading a
+        file whose content, name and tools are unchanged returns the workflow
+        validated before (the same object).
 
     Raises:
         FileAccessError: The file is missing or unreadable (exit 1).
@@ -212,4 +219,40 @@ async def load_agent_workflow(
         limit=MAX_WORKFLOW_FILE_BYTES,
         invalid=lambda problem: WorkflowError(f"{source}: invalid workflow", [problem]),
     )
-    return parse_agent_workflow(text, source=source, tools=tools)
+    catalogue = catalogue_with(tools)
+    key = (hashlib.sha256(text.encode("utf-8")).hexdigest(), source, catalogue)
+    workflow = _LOADED.get(key)
+    if workflow is None:
+        workflow = parse_agent_workflow(text, source=source, tools=catalogue)
+        _LOADED.put(key, workflow)
+    return workflow
+
+
+class _LoadedWorkflows:
+    """Validated workflows by (content digest, file name, catalogue), newest last.
+
+    The file is read on every load and its content digested, so a changed file
+    is validated again; an unchanged one (the same text, name and tools) gives
+    the workflow already validated. Workflows are frozen, so sharing is safe.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[tuple[str, str, Catalogue], Workflow] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, Catalogue]) -> Workflow | None:
+        with self._lock:
+            workflow = self._entries.get(key)
+            if workflow is not None:
+                self._entries.move_to_end(key)
+            return workflow
+
+    def put(self, key: tuple[str, str, Catalogue], workflow: Workflow) -> None:
+        with self._lock:
+            self._entries[key] = workflow
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+
+_LOADED = _LoadedWorkflows(LOADED_CACHE_SIZE)

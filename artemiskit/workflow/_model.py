@@ -118,8 +118,14 @@ class ToolAllow:
 
     def as_mapping(self) -> dict[str, tuple[str, ...]]:
         """The keys the workflow gave, key → globs (what a tool handler sees)."""
-        values = {f.name: getattr(self, f.name) for f in attrs.fields(ToolAllow)}
-        return {key: globs for key, globs in values.items() if globs is not None}
+        return {
+            name: globs
+            for name in _ALLOW_KEYS
+            if (globs := getattr(self, name)) is not None
+        }
+
+
+_ALLOW_KEYS = tuple(field.name for field in attrs.fields(ToolAllow))
 
 
 @attrs.frozen(kw_only=True)

@@ -1,0 +1,192 @@
+"""1000 concurrent sessions in one process (SPEC 10), as interleaved pairs.
+
+``python -m benchmarks.sessions [--quick]`` prints one JSON object with:
+
+- ``vs_one_session``: the wall time of N sessions started at once in one task
+  group (each ``steps`` model requests of ``latency_ms``), against one session's
+  wall; pairs (one session, N sessions), ratio per pair. Each session is created
+  from a workflow file path through ``ArtemisKit.run_workflow`` (the workflow is
+  re-read every time; an unchanged file is not validated again) and from a
+  workflow object already loaded;
+- ``memory_per_session_kib``: Python allocations (``tracemalloc``) at the moment
+  every session is waiting on its first model answer, divided by N.
+
+`rows` turns the result into rows of the targets table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from artemiskit import ArtemisKit, TargetRequest, TargetResponse, Workflow
+from benchmarks._pairs import interleave, pair_summary, target_row
+from benchmarks._workload import LatencyTarget, filler_text, step_workflow
+
+__all__ = ["measure_sessions", "rows"]
+
+
+def _workflow_file(folder: Path, steps: int) -> Path:
+    """`step_workflow`'s workflow as a file (YAML is a superset of JSON)."""
+    data = {
+        "version": 1,
+        "name": "benchmark-sessions",
+        "target": {"provider": "scripted", "model": "benchmark"},
+        "environment": {"kind": "simulated", "files": {"docs/notes.md": filler_text()}},
+        "tools": [{"name": "read_file", "allow": {"paths": ["docs/**"]}}],
+        "conversation": {"turns": [{"user": "Read the notes, again and again."}]},
+        "budgets": {"max_actions": 2 * steps + 10, "timeout_ms": 3_600_000},
+        "outcomes": [{"id": "read", "tool_called": "read_file", "min": 1}],
+    }
+    path = folder / "workflow.yaml"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+async def _sessions(
+    source: Path | Workflow, count: int, steps: int, latency_s: float
+) -> float:
+    kit = ArtemisKit()
+    codes: list[int] = []
+
+    async def one() -> None:
+        result = await kit.run_workflow(
+            workflow=source, target=LatencyTarget(steps, latency_s)
+        )
+        codes.append(result.exit_code)
+
+    started = time.perf_counter()
+    async with anyio.create_task_group() as group:
+        for _ in range(count):
+            group.start_soon(one)
+    wall = time.perf_counter() - started
+    if codes != [0] * count:
+        raise RuntimeError(f"sessions failed: exit codes {sorted(set(codes))}")
+    return wall
+
+
+class _GatedTarget:
+    """Holds every session at its first model request until all are there."""
+
+    def __init__(self, gate: anyio.Event, arrived: list[int], count: int) -> None:
+        self._gate = gate
+        self._arrived = arrived
+        self._count = count
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        self._arrived.append(1)
+        if len(self._arrived) == self._count:
+            self.snapshot = tracemalloc.take_snapshot()
+            self._gate.set()
+        await self._gate.wait()
+        return TargetResponse(text="Done.")
+
+
+async def _memory_per_session(workflow: Workflow, count: int) -> float:
+    kit = ArtemisKit()
+    gate = anyio.Event()
+    arrived: list[int] = []
+    targets = [_GatedTarget(gate, arrived, count) for _ in range(count)]
+    tracemalloc.start()
+    before, _ = tracemalloc.get_traced_memory()
+    peak_at_gate: list[int] = []
+
+    async def one(target: _GatedTarget) -> None:
+        await kit.run_workflow(workflow=workflow, target=target)
+
+    async def watch() -> None:
+        await gate.wait()
+        peak_at_gate.append(tracemalloc.get_traced_memory()[0])
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        for target in targets:
+            group.start_soon(one, target)
+    tracemalloc.stop()
+    return (peak_at_gate[0] - before) / count / 1024
+
+
+async def measure_sessions(
+    *, count: int = 1000, steps: int = 10, latency_ms: int = 20, pairs: int = 3
+) -> dict[str, Any]:
+    """Every concurrent-session figure; see the module docstring."""
+    latency = latency_ms / 1000
+    with tempfile.TemporaryDirectory(prefix="akit-bench-sessions-") as name:
+        path = _workflow_file(Path(name), steps)
+        workflow = step_workflow(steps=steps, name="benchmark-sessions")
+        await _sessions(path, 10, steps, latency)  # warm-up
+        figures: dict[str, Any] = {}
+        for label, source in (("from_path", path), ("loaded", workflow)):
+
+            async def one(source: Path | Workflow = source) -> float:
+                return await _sessions(source, 1, steps, latency)
+
+            async def many(source: Path | Workflow = source) -> float:
+                return await _sessions(source, count, steps, latency)
+
+            single, multiple = await interleave(one, many, pairs=pairs)
+            figures[label] = {
+                "one_session_ms": min(single) * 1e3,
+                "sessions_ms": min(multiple) * 1e3,
+                **pair_summary(single, multiple),
+            }
+        memory = await _memory_per_session(workflow, count)
+    return {
+        "sessions": count,
+        "steps_per_session": steps,
+        "model_latency_ms": latency_ms,
+        "vs_one_session": figures,
+        "memory_per_session_kib": memory,
+    }
+
+
+def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows of the targets table for the concurrent-session measure."""
+    count = result["sessions"]
+    measure = f"{count} concurrent sessions, 20 ms model latency, 10 steps each"
+    table = []
+    for label, words in (("from_path", "from a file path"), ("loaded", "loaded")):
+        figure = result["vs_one_session"][label]
+        table.append(
+            target_row(
+                measure,
+                f"wall <= 2x one session's wall ({words})",
+                f"{figure['ratio_median']:.2f}x ({figure['ratio_min']:.2f}-"
+                f"{figure['ratio_max']:.2f})",
+                met=figure["ratio_median"] <= 2,
+            )
+        )
+    table.append(
+        target_row(
+            measure,
+            "memory per session reported",
+            f"{result['memory_per_session_kib']:.0f} KiB (tracemalloc)",
+            met=True,
+        )
+    )
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the concurrent-session measure and print its JSON and rows."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="100 sessions")
+    parser.add_argument("--pairs", type=int, default=3)
+    arguments = parser.parse_args(argv)
+    count = 100 if arguments.quick else 1000
+    result = anyio.run(lambda: measure_sessions(count=count, pairs=arguments.pairs))
+    result["rows"] = rows(result)
+    sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
