@@ -6,8 +6,6 @@ so that ``import artemiskit`` never imports it.
 
 from __future__ import annotations
 
-import asyncio
-import importlib.resources
 import json
 import os
 import re
@@ -170,6 +168,8 @@ class SandboxSettings:
 
 def helper_program() -> str:
     """Return the text of the fixed helper program shipped with the package."""
+    import importlib.resources
+
     helper = importlib.resources.files("artemiskit.environments") / "sandbox_helper.sh"
     return helper.read_text(encoding="utf-8")
 
@@ -180,6 +180,8 @@ def require_asyncio() -> None:
     Raises:
         UnsupportedError: The current event loop is not asyncio.
     """
+    import asyncio
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
