@@ -17,7 +17,6 @@ trio the factory refuses with `UnsupportedError`.
 
 from __future__ import annotations
 
-import base64
 from typing import TYPE_CHECKING
 
 import anyio
@@ -30,6 +29,7 @@ from artemiskit.environments._file_rules import (
     checked_path,
 )
 from artemiskit.environments._sandbox_channel import (
+    MAX_ANSWER_BYTES,
     HelperChannel,
     decode_listing,
     decode_text,
@@ -117,11 +117,7 @@ class DockerSandboxEnvironment:
 
     async def _call(self, header: str, payload: bytes = b"") -> str:
         async with self._lock:
-            if self._closed or self._broken:
-                raise EnvironmentFailureError(
-                    "the sandbox is closed" if self._closed else "the sandbox broke",
-                    reason="sandbox_closed" if self._closed else "sandbox_broken",
-                )
+            self._check_usable()
             try:
                 return await self._channel.request(header, payload)
             except FileOperationError:
@@ -129,6 +125,24 @@ class DockerSandboxEnvironment:
             except BaseException:
                 self._broken = True
                 raise
+
+    async def _call_frame(self, header: str) -> bytes:
+        async with self._lock:
+            self._check_usable()
+            try:
+                return await self._channel.read_frame(header, limit=MAX_ANSWER_BYTES)
+            except FileOperationError:
+                raise
+            except BaseException:
+                self._broken = True
+                raise
+
+    def _check_usable(self) -> None:
+        if self._closed or self._broken:
+            raise EnvironmentFailureError(
+                "the sandbox is closed" if self._closed else "the sandbox broke",
+                reason="sandbox_closed" if self._closed else "sandbox_broken",
+            )
 
     async def read_file(self, path: str) -> str:
         """Return a file's text.
@@ -138,8 +152,8 @@ class DockerSandboxEnvironment:
                 ``not_a_directory``.
             EnvironmentFailureError: The container or its helper failed.
         """
-        answer = await self._call(f"R {encode_path(checked_path(path))}\n")
-        return decode_text(answer)
+        header = f"R {encode_path(checked_path(path))}\n"
+        return decode_text(await self._call_frame(header))
 
     async def list_files(self, directory: str | None = None) -> list[str]:
         """Return every file path under ``directory`` (or all), sorted.
@@ -162,7 +176,7 @@ class DockerSandboxEnvironment:
         """
         target = checked_path(path)
         size = self._ledger.check(target, content)
-        payload = base64.b64encode(content.encode("utf-8", "surrogatepass"))
+        payload = content.encode("utf-8", "surrogatepass")
         try:
             await self._call(f"W {encode_path(target)} {len(payload)}\n", payload)
         except FileOperationError as exc:

@@ -92,7 +92,8 @@ class SandboxSettings:
 
     Attributes:
         image: The local image to run; it must provide busybox ``sh``, ``base64``,
-            ``dd``, ``find``, ``mkdir``, ``rm`` and ``rmdir``. Never pulled.
+            ``dd``, ``stat``, ``find``, ``mkdir``, ``rm`` and ``rmdir``. Never
+            pulled.
         memory_bytes: Memory limit; swap is disabled (``MemorySwap`` = ``Memory``).
             The tmpfs work dir counts against it.
         nano_cpus: CPU limit in billionths of a CPU.
