@@ -17,6 +17,7 @@ trio the factory refuses with `UnsupportedError`.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import anyio
@@ -47,6 +48,7 @@ from artemiskit.environments._sandbox_engine import (
     open_engine,
     remove_run_containers,
     require_asyncio,
+    stop_and_await_removal,
 )
 
 if TYPE_CHECKING:
@@ -215,14 +217,26 @@ class DockerSandboxEnvironment:
         """
         if self._report is not None:
             return self._report
-        bound = self._cleanup_timeout_ms if timeout_ms is None else timeout_ms
+        bound_s = (
+            self._cleanup_timeout_ms if timeout_ms is None else timeout_ms
+        ) / 1000
+        deadline = time.monotonic() + bound_s
         with anyio.CancelScope(shield=True):
             self._closed = True
+            if not self._broken:
+                # A helper that answers ends at end of input: at most half the
+                # bound is spent waiting for the engine to remove it.
+                await stop_and_await_removal(
+                    self._docker,
+                    self._container_id,
+                    self._channel.close,
+                    timeout_s=bound_s / 2,
+                )
             await self._channel.close()
             report = await remove_run_containers(
                 self._docker,
                 self._run_id,
-                timeout_s=bound / 1000,
+                timeout_s=max(0.0, deadline - time.monotonic()),
                 known=(self._container_id,),
             )
             await self._docker.close()

@@ -6,6 +6,7 @@ so that ``import artemiskit`` never imports it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -19,6 +20,8 @@ from artemiskit._errors import EnvironmentFailureError, UnsupportedError
 from artemiskit.environments._base import CleanupReport
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from aiodocker import Docker
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "open_engine",
     "remove_run_containers",
     "require_asyncio",
+    "stop_and_await_removal",
 ]
 
 DEFAULT_SANDBOX_IMAGE = "artemiskit-sandbox:busybox"
@@ -245,6 +249,35 @@ async def remove_run_containers(
     return CleanupReport(
         status="unresolved", reason="cleanup_timeout", unresolved=suspected
     )
+
+
+async def stop_and_await_removal(
+    docker: Docker,
+    container_id: str,
+    stop: Callable[[], Awaitable[None]],
+    *,
+    timeout_s: float,
+) -> None:
+    """Let a healthy container end itself and wait, bounded, until it is removed.
+
+    ``stop`` closes the helper's input: the helper ends, and the engine removes
+    the container (``AutoRemove``). Waiting on the engine's ``removed`` condition
+    costs no polling and no kill; whatever is left after ``timeout_s`` is for
+    `remove_run_containers` to force.
+    """
+    from aiodocker import DockerError
+
+    container = docker.containers.container(container_id)
+
+    async def removed() -> None:
+        # 404: already gone before the wait was registered.
+        with contextlib.suppress(DockerError):
+            await container.wait(condition="removed")
+
+    with anyio.move_on_after(timeout_s):
+        async with anyio.create_task_group() as group:
+            group.start_soon(removed)
+            await stop()
 
 
 async def _delete(docker: Docker, container_ids: list[str]) -> None:

@@ -93,11 +93,13 @@ op_read() {
     elif [ ! -e "$p" ]; then err not_found
     elif [ ! -f "$p" ]; then err invalid_path
     else
-        # stat and dd are busybox applets: the size, then exactly that many bytes
-        # (only this helper writes the work dir, so the file cannot change between).
-        size=$(stat -c %s -- "$p") || { err invalid_path; return; }
-        printf 'OK %s\n' "$size"
-        [ "$size" = 0 ] || dd if="$p" bs=65536 || exit 2
+        # The answer line is "OK ", then stat prints the size and a newline; dd
+        # sends exactly that many bytes (only this helper writes the work dir, so
+        # the file cannot change in between). Either failing ends the helper: the
+        # host sees the stream end, never a frame out of step.
+        printf 'OK '
+        stat -c %s -- "$p" || exit 2
+        dd if="$p" bs=65536 || exit 2
     fi
 }
 
