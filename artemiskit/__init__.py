@@ -201,13 +201,15 @@ _DEPRECATED_ERRORS = frozenset(
 )
 
 
-def __getattr__(name: str) -> typing.Any:
+# Typed as before the exports were lazy: for type checkers every exported name is
+# one of the imports above; only the deprecated names fall through to here.
+def __getattr__(name: str) -> type[ArtemisError]:
     module = _EXPORTS.get(name)
     if module is not None:
         value = getattr(importlib.import_module(module), name)
         # Cached: the next access is a plain module attribute, with no hook.
         globals()[name] = value
-        return value
+        return typing.cast("type[ArtemisError]", value)
     if name in _DEPRECATED_ERRORS:
         warnings.warn(
             f"artemiskit.{name} is deprecated and will be removed in the next "
@@ -216,8 +218,10 @@ def __getattr__(name: str) -> typing.Any:
             DeprecationWarning,
             stacklevel=2,
         )
-        errors = importlib.import_module("artemiskit._errors")
-        return getattr(errors, name)
+        error_class: type[ArtemisError] = getattr(
+            importlib.import_module("artemiskit._errors"), name
+        )
+        return error_class
     raise AttributeError(f"module 'artemiskit' has no attribute {name!r}")
 
 

@@ -70,15 +70,17 @@ _EXPORTS: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> typing.Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(
-            f"module 'artemiskit.environments' has no attribute {name!r}"
-        )
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+if not typing.TYPE_CHECKING:
+    # Hidden from type checkers, which see the imports above and nothing else.
+    def __getattr__(name: str) -> typing.Any:
+        module = _EXPORTS.get(name)
+        if module is None:
+            raise AttributeError(
+                f"module 'artemiskit.environments' has no attribute {name!r}"
+            )
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
