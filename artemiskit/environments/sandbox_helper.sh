@@ -92,6 +92,7 @@ op_read() {
     elif [ -d "$p" ]; then err is_directory
     elif [ ! -e "$p" ]; then err not_found
     elif [ ! -f "$p" ]; then err invalid_path
+    elif [ ! -r "$p" ]; then err invalid_path
     else
         # The answer line is "OK ", then stat prints the size and a newline; dd
         # sends exactly that many bytes (only this helper writes the work dir, so

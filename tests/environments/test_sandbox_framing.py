@@ -191,3 +191,18 @@ async def test_a_malformed_or_oversized_length_is_a_protocol_error(
             except aiodocker.DockerError as exc:
                 if exc.status not in (404, 409):
                     raise
+
+
+async def test_an_unreadable_file_is_refused_and_the_stream_stays_usable(
+    sandbox: DockerSandboxEnvironment,
+) -> None:
+    await sandbox.write_file("locked.txt", "secret")
+    code, output = await run_in_container(
+        sandbox.container_id, "chmod 000 /work/locked.txt"
+    )
+    assert code == 0, output
+    with pytest.raises(FileOperationError) as refused:
+        await sandbox.read_file("locked.txt")
+    assert refused.value.reason == "invalid_path"
+    await sandbox.write_file("open.txt", "fine")
+    assert await sandbox.read_file("open.txt") == "fine"
