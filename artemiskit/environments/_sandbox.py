@@ -68,6 +68,10 @@ __all__ = [
 ]
 
 
+#: The longest a close waits for a healthy container to end and go by itself.
+_SELF_REMOVAL_S = 1.0
+
+
 class DockerSandboxEnvironment:
     """Files for one run, inside one hardened container (built by the factory).
 
@@ -224,13 +228,14 @@ class DockerSandboxEnvironment:
         with anyio.CancelScope(shield=True):
             self._closed = True
             if not self._broken:
-                # A helper that answers ends at end of input: at most half the
-                # bound is spent waiting for the engine to remove it.
+                # A helper that answers ends at end of input and the engine
+                # removes its container; a container that cannot end (paused,
+                # say) is forced after _SELF_REMOVAL_S or half the bound.
                 await stop_and_await_removal(
                     self._docker,
                     self._container_id,
                     self._channel.close,
-                    timeout_s=bound_s / 2,
+                    timeout_s=min(bound_s / 2, _SELF_REMOVAL_S),
                 )
             await self._channel.close()
             report = await remove_run_containers(
