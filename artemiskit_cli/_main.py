@@ -1,24 +1,90 @@
-"""The ``akit`` click group; each command group lives in ``_commands``."""
+"""The ``akit`` click group; each command group lives in ``_commands``.
+
+Commands load lazily: ``akit --help`` imports no command module, and ``akit
+scenario validate`` imports only ``_commands/scenario.py`` (so no engine, HTTP,
+Docker or report library). To add a command, add one row to `COMMANDS`; its short
+help is shown by ``akit --help`` without importing the module
+(tests/cli/test_cold_imports.py checks that it matches the command's own).
+"""
 
 from __future__ import annotations
+
+import importlib
 
 import click
 
 from artemiskit import __version__
-from artemiskit_cli._commands.scenario import scenario
-from artemiskit_cli._commands.workflow import workflow
 
-__all__ = ["cli", "main"]
+__all__ = ["COMMANDS", "LazyCommand", "cli", "main"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyCommand:
+    """One row of `COMMANDS`: where a command lives and its one-line help.
+
+    Args:
+        target: ``MODULE:ATTRIBUTE`` of the click command.
+        short_help: The line ``akit --help`` shows for it.
+    """
+
+    def __init__(self, target: str, short_help: str) -> None:
+        self.target = target
+        self.short_help = short_help
+
+    def load(self) -> click.Command:
+        """Import the command's module and return the command."""
+        module, _, attribute = self.target.partition(":")
+        command = getattr(importlib.import_module(module), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{self.target} is not a click command")
+        return command
+
+
+#: Every ``akit`` command, by name.
+COMMANDS: dict[str, LazyCommand] = {
+    "scenario": LazyCommand(
+        "artemiskit_cli._commands.scenario:scenario", "Check workflow files offline."
+    ),
+    "workflow": LazyCommand(
+        "artemiskit_cli._commands.workflow:workflow",
+        "Run workflows against a target and keep metadata-only evidence.",
+    ),
+}
+
+
+class _LazyGroup(click.Group):
+    """A group whose `COMMANDS` are imported only when one is run."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *super().list_commands(ctx)})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in COMMANDS:
+            command = COMMANDS[cmd_name].load()
+            self.add_command(command, cmd_name)
+        return command
+
+    def format_commands(
+        self, ctx: click.Context, formatter: click.HelpFormatter
+    ) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            loaded = self.commands.get(name)
+            if loaded is not None:
+                if loaded.hidden:
+                    continue
+                rows.append((name, loaded.get_short_help_str(formatter.width)))
+            else:
+                rows.append((name, COMMANDS[name].short_help))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="akit")
 def cli() -> None:
     """Run LLM agent workflows under control and keep honest evidence."""
-
-
-cli.add_command(scenario)
-cli.add_command(workflow)
 
 
 def main() -> None:

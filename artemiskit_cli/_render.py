@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from artemiskit.config import SandboxConfig
-
 if TYPE_CHECKING:
     from artemiskit import Problem, SessionEvent
+    from artemiskit.config import SandboxConfig
     from artemiskit.records import ExecutionRecord
 
 __all__ = ["describe_event", "hint_for", "problem_line", "summarize"]
@@ -65,6 +64,8 @@ def hint_for(reason: str | None, sandbox: SandboxConfig | None = None) -> str | 
     """
     if reason not in _SANDBOX_REASONS:
         return None
+    from artemiskit.config import SandboxConfig
+
     sandbox = sandbox or SandboxConfig()
     if reason == "sandbox_engine_unreachable":
         return (

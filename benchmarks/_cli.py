@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,9 +18,10 @@ from benchmarks._coldstart import measure_cold_start
 from benchmarks._engine import measure_concurrency, measure_per_step, profile_long_run
 from benchmarks._memory import measure_memory
 from benchmarks._peers import measure_langgraph
-from benchmarks._report import evaluate_targets, render_markdown
+from benchmarks._report import render_markdown
 from benchmarks._sandbox import measure_sandbox
 from benchmarks._stats import machine_info
+from benchmarks._targets import evaluate_targets
 
 __all__ = ["ROOT", "SCRATCH", "TRACKED", "main", "output_paths"]
 
@@ -41,6 +43,7 @@ MEASURES = (
     "memory",
     "profile",
     "peers",
+    "suite_runner",
 )
 _STEPS = 500
 _SESSION_STEPS = 10
@@ -55,11 +58,11 @@ def _settings(quick: bool) -> dict[str, Any]:
             "level_runs": {},
             "cold_runs": 2,
             "containers": 1,
-            "sandbox_ops": 5,
-            "sandbox_execs": 2,
+            "sandbox_pairs": 5,
             "memory_runs": 1,
-            "peer_runs": 1,
-            "peer_sqlite_runs": 0,
+            "peer_pairs": 1,
+            "peer_sync_pairs": 0,
+            "suite_runs": 200,
         }
     return {
         "per_step_runs": 7,
@@ -67,11 +70,11 @@ def _settings(quick: bool) -> dict[str, Any]:
         "level_runs": {1: 7, 10: 7, 100: 5, 1000: 3},
         "cold_runs": 15,
         "containers": 5,
-        "sandbox_ops": 40,
-        "sandbox_execs": 10,
+        "sandbox_pairs": 12,
         "memory_runs": 3,
-        "peer_runs": 5,
-        "peer_sqlite_runs": 3,
+        "peer_pairs": 5,
+        "peer_sync_pairs": 3,
+        "suite_runs": 1000,
     }
 
 
@@ -98,6 +101,11 @@ def _parser() -> argparse.ArgumentParser:
         "--skip-peers",
         action="store_true",
         help="skip the LangGraph comparison (no pip install)",
+    )
+    parser.add_argument(
+        "--skip-suite",
+        action="store_true",
+        help="skip the suite-runner measure (1000 instant runs)",
     )
     parser.add_argument(
         "--output",
@@ -145,9 +153,7 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
         _say(f"4/5 sandbox ({settings['containers']} containers)")
         results["sandbox"] = anyio.run(
             lambda: measure_sandbox(
-                containers=settings["containers"],
-                ops=settings["sandbox_ops"],
-                execs=settings["sandbox_execs"],
+                containers=settings["containers"], pairs=settings["sandbox_pairs"]
             )
         )
         if results["sandbox"]["skipped"]:
@@ -162,13 +168,34 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
         _say("peers: LangGraph (a throwaway venv; the first run installs it)")
         results["peers"] = measure_langgraph(
             steps=_STEPS,
-            runs=settings["peer_runs"],
-            sqlite_runs=settings["peer_sqlite_runs"],
-            engine=results["per_step"],
+            pairs=settings["peer_pairs"],
+            sync_pairs=settings["peer_sync_pairs"],
         )
         if results["peers"]["skipped"]:
             _say(f"    skipped: {results['peers']['reason']}")
+    if arguments.skip_suite:
+        results["suite_runner"] = {"skipped": True, "reason": "--skip-suite was given"}
+    else:
+        _say(f"suite runner ({settings['suite_runs']} instant runs)")
+        results["suite_runner"] = _suite_runner(settings["suite_runs"])
     return results
+
+
+def _suite_runner(runs: int) -> dict[str, Any]:
+    """``benchmarks.suite_runner`` in its own interpreter; its JSON figures."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.suite_runner", "--runs", str(runs)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=1800,
+    )
+    if completed.returncode != 0:
+        tail = " / ".join(completed.stderr.strip().splitlines()[-3:])
+        return {"skipped": True, "reason": f"the suite runner failed: {tail}"}
+    figures: dict[str, Any] = json.loads(completed.stdout)
+    return {"skipped": False, **figures}
 
 
 def output_paths(*, quick: bool, output: Path | None) -> tuple[Path, Path]:
@@ -230,5 +257,5 @@ def main(argv: list[str] | None = None) -> int:
     markdown_path.write_text(render_markdown(results), encoding="utf-8")
     _say(f"wrote {json_path} and {markdown_path} in {results['elapsed_s']:.0f} s")
     for target in results["targets"]:
-        _say(f"  {target['name']}: {target['measured']} ({target['met']})")
+        _say(f"  {target['target']}: {target['measured']} ({target['met']})")
     return 0

@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 #: The steps of one long run whose per-step time is reported.
-STEP_MARKS = (10, 100, 500)
+STEP_MARKS = (10, 100, 200, 500)
 #: How many consecutive steps make up the window around a mark.
 WINDOW = 10
 

@@ -127,12 +127,16 @@ def _one_run(steps: int, checkpointer_kind: str, folder: Path) -> list[float]:
         checkpointer = sqlite_module.SqliteSaver(connection)
     try:
         compiled = _graph(model, checkpointer)
+        # With a checkpointer, every step is made durable before the next one
+        # starts, like the engine's durable journal.
+        durability = {"durability": "sync"} if checkpointer is not None else {}
         compiled.invoke(
             {"messages": [("user", "Read the notes, again and again.")]},
             config={
                 "recursion_limit": 2 * steps + 10,
                 "configurable": {"thread_id": uuid.uuid4().hex},
             },
+            **durability,
         )
     finally:
         if connection is not None:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmarks._engine import STEP_MARKS, step_window
+import anyio
+
+from benchmarks._engine import STEP_MARKS, measure_per_step, step_window
 from benchmarks._stats import summarize
 
 __all__ = ["PEER_PACKAGES", "measure_langgraph"]
@@ -68,7 +71,8 @@ def _prepare() -> tuple[Path | None, str]:
     return python, f"installed {', '.join(PEER_PACKAGES)} into {_VENV}"
 
 
-def _run(python: Path, *, steps: int, runs: int, checkpointer: str) -> dict[str, Any]:
+def _run(python: Path, *, steps: int, checkpointer: str) -> dict[str, Any]:
+    """One LangGraph run in its own interpreter (after a short warm-up run)."""
     completed = subprocess.run(
         [
             str(python),
@@ -76,7 +80,7 @@ def _run(python: Path, *, steps: int, runs: int, checkpointer: str) -> dict[str,
             "--steps",
             str(steps),
             "--runs",
-            str(runs),
+            "1",
             "--checkpointer",
             checkpointer,
         ],
@@ -89,59 +93,82 @@ def _run(python: Path, *, steps: int, runs: int, checkpointer: str) -> dict[str,
     if completed.returncode != 0:
         raise RuntimeError(f"the LangGraph workload failed: {completed.stderr[-800:]}")
     data: dict[str, Any] = json.loads(completed.stdout)
-    pooled: dict[int, list[float]] = {mark: [] for mark in STEP_MARKS}
-    everything: list[float] = []
-    for per_step in data["runs"]:
-        everything.extend(per_step)
-        for mark in STEP_MARKS:
-            pooled[mark].extend(per_step[step - 1] for step in step_window(mark, steps))
+    return data
+
+
+def _marks(per_step: list[float], steps: int) -> dict[str, float]:
+    """The median step time (seconds) of the window around each mark."""
     return {
-        "versions": data["versions"],
-        "runs": runs,
-        "marks": {
-            str(mark): {"per_step_us": summarize(samples, scale=1e6)}
-            for mark, samples in pooled.items()
-        },
-        "all_steps_us": summarize(everything, scale=1e6),
-        "run_ms": summarize(data["run_seconds"], scale=1e3),
+        str(mark): statistics.median(
+            per_step[step - 1] for step in step_window(mark, steps)
+        )
+        for mark in STEP_MARKS
     }
 
 
-def measure_langgraph(
-    *, steps: int, runs: int, sqlite_runs: int, engine: dict[str, Any]
-) -> dict[str, Any]:
-    """LangGraph without a checkpointer and with ``SqliteSaver``; ratios to ours.
+def _ours(steps: int, *, durable: bool) -> dict[str, float]:
+    result = anyio.run(
+        lambda: measure_per_step(steps=steps, runs=1, checkpointed=durable)
+    )
+    return {
+        mark: figure["per_step_us"]["median"] / 1e6
+        for mark, figure in result["marks"].items()
+    }
+
+
+def measure_langgraph(*, steps: int, pairs: int, sync_pairs: int) -> dict[str, Any]:
+    """LangGraph against this engine, like for like, as interleaved pairs.
+
+    Two comparisons, each a series of (LangGraph run, our run) pairs, alternated:
+    LangGraph without a checkpointer against ours without durability
+    (``none``), and LangGraph's ``SqliteSaver`` with ``durability="sync"``
+    against ours with a durable checkpoint on every transition (``sync``). Each
+    pair gives a ratio LangGraph / ours at every step mark.
 
     Args:
-        steps: Steps per run (the same as the engine's long run).
-        runs: Runs without a checkpointer.
-        sqlite_runs: Runs with the SQLite checkpointer (0 skips them).
-        engine: The engine's per-step figures (`measure_per_step`).
+        steps: Steps per run (the same for both).
+        pairs: Pairs without durability.
+        sync_pairs: Pairs with synchronous durable checkpoints (0 skips them).
     """
     python, note = _prepare()
     if python is None:
         return {"skipped": True, "reason": note}
-    variants = {"none": runs, "sqlite": sqlite_runs}
+    variants = {"none": ("none", False, pairs), "sync": ("sqlite", True, sync_pairs)}
+    versions: dict[str, str] = {}
     figures: dict[str, Any] = {}
-    for checkpointer, count in variants.items():
-        if count:
-            figures[checkpointer] = _run(
-                python, steps=steps, runs=count, checkpointer=checkpointer
-            )
-    ours = engine["marks"]
-    ratios = {
-        checkpointer: {
-            mark: result["marks"][mark]["per_step_us"]["median"]
-            / ours[mark]["per_step_us"]["median"]
-            for mark in ours
+    ratios: dict[str, Any] = {}
+    for name, (checkpointer, durable, count) in variants.items():
+        if not count:
+            continue
+        theirs: dict[str, list[float]] = {str(mark): [] for mark in STEP_MARKS}
+        ours: dict[str, list[float]] = {str(mark): [] for mark in STEP_MARKS}
+        for _ in range(count):
+            data = _run(python, steps=steps, checkpointer=checkpointer)
+            versions = data["versions"]
+            for mark, value in _marks(data["runs"][0], steps).items():
+                theirs[mark].append(value)
+            for mark, value in _ours(steps, durable=durable).items():
+                ours[mark].append(value)
+        figures[name] = {
+            "langgraph_per_step_us": {
+                mark: summarize(values, scale=1e6) for mark, values in theirs.items()
+            },
+            "ours_per_step_us": {
+                mark: summarize(values, scale=1e6) for mark, values in ours.items()
+            },
         }
-        for checkpointer, result in figures.items()
-    }
+        ratios[name] = {
+            mark: summarize(
+                [a / b for a, b in zip(theirs[mark], ours[mark], strict=True)]
+            )
+            for mark in theirs
+        }
     return {
         "skipped": False,
-        "scope": "in-process (in a separate interpreter with LangGraph installed)",
+        "scope": "in-process (LangGraph in a separate interpreter), interleaved pairs",
         "environment": note,
+        "versions": versions,
         "steps": steps,
-        "checkpointers": figures,
-        "langgraph_vs_engine": ratios,
+        "variants": figures,
+        "pairs": ratios,
     }

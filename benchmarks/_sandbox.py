@@ -1,9 +1,12 @@
 """Measure 4: the Docker sandbox against one ``docker exec`` per operation.
 
 In-process figures over a real Docker engine: container ready time
-(`DockerSandboxFactory.create`), file-operation round trips through the helper
-(read and write, 64 B and 64 KB), the same operations done with one ``docker exec``
-each in the same container and the same run, and cleanup time (``close``).
+(`DockerSandboxFactory.create`), cleanup time (``close``), and file operations
+(read and write, 64 B and 64 KB) timed as interleaved pairs in the same container:
+one round trip through the helper, then the same operation as one ``docker exec``
+(created, started, its output read to the end and its exit code checked, all on the
+exec's clock), and again. Each pair gives one ratio exec / helper; the figures are
+the median and spread of those ratios.
 """
 
 from __future__ import annotations
@@ -15,111 +18,115 @@ from typing import TYPE_CHECKING, Any
 from benchmarks._stats import summarize
 
 if TYPE_CHECKING:
-    from artemiskit.environments._sandbox import DockerSandboxFactory
+    from artemiskit.environments._sandbox import (
+        DockerSandboxEnvironment,
+        DockerSandboxFactory,
+    )
 
-__all__ = ["SIZES", "measure_sandbox"]
+__all__ = ["OPERATIONS", "SIZES", "measure_sandbox"]
 
 #: File sizes of the round trips, in bytes.
 SIZES = {"64B": 64, "64KB": 64 * 1024}
+OPERATIONS = tuple(f"{op} {label}" for label in SIZES for op in ("read", "write"))
 _WRITE_SCRIPT = 'printf %s "$1" > "$2"'
 
 
 async def _exec(docker: Any, container_id: str, command: list[str]) -> int:
-    """Run one ``docker exec`` to completion; return how many bytes it printed."""
+    """Run one ``docker exec`` to completion; return how many bytes it printed.
+
+    Raises:
+        RuntimeError: The command's exit code is not 0.
+    """
     execution = await docker.containers.container(container_id).exec(command)
     received = 0
     async with execution.start(detach=False) as stream:
         while (message := await stream.read_out()) is not None:
             received += len(message.data)
+    exit_code = (await execution.inspect())["ExitCode"]
+    if exit_code != 0:
+        raise RuntimeError(f"docker exec {command[0]} exited {exit_code}")
     return received
 
 
-class _Clock:
-    """Wall time per sample, and the host's CPU share of all the wall time."""
+async def _helper_op(
+    environment: DockerSandboxEnvironment, op: str, path: str, content: str
+) -> None:
+    if op == "write":
+        await environment.write_file(path, content)
+    elif len(await environment.read_file(path)) != len(content):
+        raise RuntimeError("the sandbox read returned the wrong size")
 
-    def __init__(self) -> None:
-        self.samples: dict[str, list[float]] = {}
-        self.cpu: dict[str, float] = {}
-        self.wall: dict[str, float] = {}
-        self._name = ""
-        self._started = (0.0, 0.0)
 
-    def start(self, name: str) -> None:
-        self._name = name
-        self._started = (time.perf_counter(), time.process_time())
-
-    def stop(self) -> None:
-        wall = time.perf_counter() - self._started[0]
-        cpu = time.process_time() - self._started[1]
-        self.samples.setdefault(self._name, []).append(wall)
-        self.wall[self._name] = self.wall.get(self._name, 0.0) + wall
-        self.cpu[self._name] = self.cpu.get(self._name, 0.0) + cpu
+async def _exec_op(
+    docker: Any, container_id: str, op: str, path: str, content: str
+) -> None:
+    if op == "write":
+        await _exec(
+            docker, container_id, ["sh", "-c", _WRITE_SCRIPT, "sh", content, path]
+        )
+    elif (received := await _exec(docker, container_id, ["cat", path])) != len(content):
+        raise RuntimeError(f"docker exec cat printed {received} bytes")
 
 
 async def _one_container(
-    factory: DockerSandboxFactory, *, ops: int, execs: int, clock: _Clock
+    factory: DockerSandboxFactory, *, pairs: int, samples: dict[str, list[float]]
 ) -> None:
     import aiodocker
 
-    clock.start("ready")
+    def record(name: str, started: float) -> None:
+        samples.setdefault(name, []).append(time.perf_counter() - started)
+
+    started = time.perf_counter()
     environment = await factory.create(
         run_id=f"benchmark-{uuid.uuid4().hex[:12]}", files={}
     )
-    clock.stop()
+    record("ready", started)
     work_dir = factory.settings.work_dir
     try:
-        for _ in range(ops):
+        for _ in range(pairs):
             # The channel's floor: a ping answered by the helper's shell builtins
             # alone (private API, used here only to split the round trip).
-            clock.start("sandbox ping")
+            started = time.perf_counter()
             await environment._channel.request("P\n")
-            clock.stop()
-        for label, size in SIZES.items():
-            content = "x" * size
-            path = f"bench/{label}.txt"
-            for _ in range(ops):
-                clock.start(f"sandbox write {label}")
-                await environment.write_file(path, content)
-                clock.stop()
-                clock.start(f"sandbox read {label}")
-                text = await environment.read_file(path)
-                clock.stop()
-                if len(text) != size:
-                    raise RuntimeError("the sandbox read returned the wrong size")
+            record("helper ping", started)
         async with aiodocker.Docker() as docker:
             for label, size in SIZES.items():
-                content = "y" * size
-                path = f"{work_dir}/bench/exec-{label}.txt"
-                for _ in range(execs):
-                    clock.start(f"exec write {label}")
-                    await _exec(
-                        docker,
-                        environment.container_id,
-                        ["sh", "-c", _WRITE_SCRIPT, "sh", content, path],
+                content = "x" * size
+                helper_path = f"bench/{label}.txt"
+                exec_path = f"{work_dir}/bench/exec-{label}.txt"
+                await _helper_op(environment, "write", helper_path, content)
+                for op in ("write", "read"):
+                    # Warm both paths once, then alternate: helper, exec, helper, ...
+                    await _exec_op(
+                        docker, environment.container_id, "write", exec_path, content
                     )
-                    clock.stop()
-                    clock.start(f"exec read {label}")
-                    received = await _exec(
-                        docker, environment.container_id, ["cat", path]
-                    )
-                    clock.stop()
-                    if received != size:
-                        raise RuntimeError(
-                            f"docker exec cat printed {received} bytes, not {size}"
+                    for _ in range(pairs):
+                        started = time.perf_counter()
+                        await _helper_op(environment, op, helper_path, content)
+                        record(f"helper {op} {label}", started)
+                        started = time.perf_counter()
+                        await _exec_op(
+                            docker, environment.container_id, op, exec_path, content
                         )
+                        record(f"exec {op} {label}", started)
     finally:
-        clock.start("cleanup")
+        started = time.perf_counter()
         report = await environment.close()
-        clock.stop()
+        record("cleanup", started)
         if report.status != "complete":
             raise RuntimeError(f"sandbox cleanup unresolved: {report.reason}")
 
 
-async def measure_sandbox(*, containers: int, ops: int, execs: int) -> dict[str, Any]:
+async def measure_sandbox(*, containers: int, pairs: int) -> dict[str, Any]:
     """Create ``containers`` sandboxes one after another and time everything.
 
-    Returns a ``skipped`` entry with the reason when Docker, the image or aiodocker
-    is unavailable.
+    Args:
+        containers: Sandboxes created (and cleaned up) one after another.
+        pairs: Interleaved (helper, exec) pairs per operation and container.
+
+    Returns:
+        The figures, or a ``skipped`` entry with the reason when Docker, the image
+        or aiodocker is unavailable.
     """
     from artemiskit import UnsupportedError
 
@@ -128,31 +135,30 @@ async def measure_sandbox(*, containers: int, ops: int, execs: int) -> dict[str,
     except ImportError as exc:  # pragma: no cover - depends on the install
         return {"skipped": True, "reason": f"cannot import the sandbox: {exc}"}
     factory = DockerSandboxFactory()
-    clock = _Clock()
+    samples: dict[str, list[float]] = {}
     try:
         for _ in range(containers):
-            await _one_container(factory, ops=ops, execs=execs, clock=clock)
+            await _one_container(factory, pairs=pairs, samples=samples)
     except UnsupportedError as exc:
         return {"skipped": True, "reason": f"{exc} ({exc.reason})"}
-    figures = {
-        name: summarize(values, scale=1e3) for name, values in clock.samples.items()
-    }
     ratios = {
-        f"{op} {label}": figures[f"exec {op} {label}"]["median"]
-        / figures[f"sandbox {op} {label}"]["median"]
-        for label in SIZES
-        for op in ("read", "write")
+        op: summarize(
+            [
+                exec_s / helper_s
+                for helper_s, exec_s in zip(
+                    samples[f"helper {op}"], samples[f"exec {op}"], strict=True
+                )
+            ]
+        )
+        for op in OPERATIONS
     }
     return {
         "skipped": False,
-        "scope": "in-process, real Docker engine",
+        "scope": "in-process, real Docker engine, interleaved pairs",
         "image": factory.settings.image,
         "containers": containers,
-        "ops_per_container": ops,
-        "execs_per_container": execs,
-        "ms": figures,
-        "exec_vs_sandbox": ratios,
-        "host_cpu_share": {
-            name: clock.cpu[name] / clock.wall[name] for name in clock.samples
-        },
+        "pairs_per_container": pairs,
+        "operations": list(OPERATIONS),
+        "ms": {name: summarize(values, scale=1e3) for name, values in samples.items()},
+        "exec_vs_helper": ratios,
     }

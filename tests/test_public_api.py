@@ -419,3 +419,22 @@ def test_every_public_signature_uses_only_exported_types() -> None:
                     and id(cls) not in exported
                 ]
     assert sorted(set(hidden)) == []
+
+
+@pytest.mark.parametrize("package", ["artemiskit", "artemiskit.environments"])
+def test_lazy_export_table_matches_all_and_static_imports(package: str) -> None:
+    module = importlib.import_module(package)
+    table: dict[str, str] = vars(module)["_EXPORTS"]
+    assert set(table) == set(module.__all__)
+    source = Path(module.__file__ or "").read_text("utf-8")
+    static: dict[str, str] = {}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.If):
+            continue
+        if ast.unparse(node.test) == "typing.TYPE_CHECKING":
+            for child in node.body:
+                assert isinstance(child, ast.ImportFrom)
+                static |= {alias.name: child.module or "" for alias in child.names}
+    assert static == table
+    for name, home in table.items():
+        assert getattr(module, name) is getattr(importlib.import_module(home), name)

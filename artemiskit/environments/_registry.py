@@ -13,7 +13,6 @@ import attrs
 
 from artemiskit._errors import UnsupportedError
 from artemiskit.environments._base import EnvironmentFactory
-from artemiskit.environments._sandbox import DockerSandboxFactory
 from artemiskit.environments._sandbox_engine import SandboxSettings
 from artemiskit.environments._simulated import SimulatedFactory
 
@@ -48,6 +47,8 @@ def _simulated(options: EnvironmentOptions) -> EnvironmentFactory:
 
 
 def _sandbox(options: EnvironmentOptions) -> EnvironmentFactory:
+    from artemiskit.environments._sandbox import DockerSandboxFactory
+
     if options.cleanup_timeout_ms is None:
         return DockerSandboxFactory(options.sandbox)
     return DockerSandboxFactory(

@@ -17,7 +17,7 @@ trio the factory refuses with `UnsupportedError`.
 
 from __future__ import annotations
 
-import base64
+import time
 from typing import TYPE_CHECKING
 
 import anyio
@@ -30,6 +30,7 @@ from artemiskit.environments._file_rules import (
     checked_path,
 )
 from artemiskit.environments._sandbox_channel import (
+    MAX_ANSWER_BYTES,
     HelperChannel,
     decode_listing,
     decode_text,
@@ -47,6 +48,7 @@ from artemiskit.environments._sandbox_engine import (
     open_engine,
     remove_run_containers,
     require_asyncio,
+    stop_and_await_removal,
 )
 
 if TYPE_CHECKING:
@@ -64,6 +66,10 @@ __all__ = [
     "DockerSandboxFactory",
     "SandboxSettings",
 ]
+
+
+#: The longest a close waits for a healthy container to end and go by itself.
+_SELF_REMOVAL_S = 1.0
 
 
 class DockerSandboxEnvironment:
@@ -117,11 +123,7 @@ class DockerSandboxEnvironment:
 
     async def _call(self, header: str, payload: bytes = b"") -> str:
         async with self._lock:
-            if self._closed or self._broken:
-                raise EnvironmentFailureError(
-                    "the sandbox is closed" if self._closed else "the sandbox broke",
-                    reason="sandbox_closed" if self._closed else "sandbox_broken",
-                )
+            self._check_usable()
             try:
                 return await self._channel.request(header, payload)
             except FileOperationError:
@@ -129,6 +131,24 @@ class DockerSandboxEnvironment:
             except BaseException:
                 self._broken = True
                 raise
+
+    async def _call_frame(self, header: str) -> bytes:
+        async with self._lock:
+            self._check_usable()
+            try:
+                return await self._channel.read_frame(header, limit=MAX_ANSWER_BYTES)
+            except FileOperationError:
+                raise
+            except BaseException:
+                self._broken = True
+                raise
+
+    def _check_usable(self) -> None:
+        if self._closed or self._broken:
+            raise EnvironmentFailureError(
+                "the sandbox is closed" if self._closed else "the sandbox broke",
+                reason="sandbox_closed" if self._closed else "sandbox_broken",
+            )
 
     async def read_file(self, path: str) -> str:
         """Return a file's text.
@@ -138,8 +158,8 @@ class DockerSandboxEnvironment:
                 ``not_a_directory``.
             EnvironmentFailureError: The container or its helper failed.
         """
-        answer = await self._call(f"R {encode_path(checked_path(path))}\n")
-        return decode_text(answer)
+        header = f"R {encode_path(checked_path(path))}\n"
+        return decode_text(await self._call_frame(header))
 
     async def list_files(self, directory: str | None = None) -> list[str]:
         """Return every file path under ``directory`` (or all), sorted.
@@ -162,7 +182,7 @@ class DockerSandboxEnvironment:
         """
         target = checked_path(path)
         size = self._ledger.check(target, content)
-        payload = base64.b64encode(content.encode("utf-8", "surrogatepass"))
+        payload = content.encode("utf-8", "surrogatepass")
         try:
             await self._call(f"W {encode_path(target)} {len(payload)}\n", payload)
         except FileOperationError as exc:
@@ -201,14 +221,27 @@ class DockerSandboxEnvironment:
         """
         if self._report is not None:
             return self._report
-        bound = self._cleanup_timeout_ms if timeout_ms is None else timeout_ms
+        bound_s = (
+            self._cleanup_timeout_ms if timeout_ms is None else timeout_ms
+        ) / 1000
+        deadline = time.monotonic() + bound_s
         with anyio.CancelScope(shield=True):
             self._closed = True
+            if not self._broken:
+                # A helper that answers ends at end of input and the engine
+                # removes its container; a container that cannot end (paused,
+                # say) is forced after _SELF_REMOVAL_S or half the bound.
+                await stop_and_await_removal(
+                    self._docker,
+                    self._container_id,
+                    self._channel.close,
+                    timeout_s=min(bound_s / 2, _SELF_REMOVAL_S),
+                )
             await self._channel.close()
             report = await remove_run_containers(
                 self._docker,
                 self._run_id,
-                timeout_s=bound / 1000,
+                timeout_s=max(0.0, deadline - time.monotonic()),
                 known=(self._container_id,),
             )
             await self._docker.close()

@@ -1,10 +1,11 @@
 """The host side of the sandbox helper protocol (see ``sandbox_helper.sh``).
 
 One `HelperChannel` drives the one long-lived helper process of a container over the
-container's attached stdin/stdout stream: a header line per request, base64 for paths
-and content, one answer line per request. Requests never overlap (the environment
-holds a lock), and a request interrupted halfway leaves the stream out of step, so the
-environment stops using the channel after that.
+container's attached stdin/stdout stream: a header line per request, one answer line
+per request. File content travels as raw bytes framed by its length (``W PATH N``
+then N bytes; a read answers ``OK N`` then N bytes), never encoded. Requests never
+overlap (the environment holds a lock), and a request interrupted halfway leaves the
+stream out of step, so the environment stops using the channel after that.
 """
 
 from __future__ import annotations
@@ -20,7 +21,15 @@ from artemiskit.environments._file_rules import REFUSAL_MESSAGES, refusal
 if TYPE_CHECKING:
     from aiodocker.stream import Stream
 
-__all__ = ["HelperChannel", "decode_listing", "decode_text", "encode_path"]
+__all__ = [
+    "MAX_ANSWER_BYTES",
+    "HelperChannel",
+    "decode_listing",
+    "decode_text",
+    "encode_path",
+]
+
+_SIZE = re.compile(r"(0|[1-9][0-9]{0,9})")
 
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 
@@ -43,9 +52,8 @@ def encode_path(path: str) -> str:
     return base64.b64encode(raw).decode("ascii")
 
 
-def decode_text(payload: str) -> str:
-    """Return the text of a base64 file payload from the helper."""
-    raw = _b64decode(payload)
+def decode_text(raw: bytes) -> str:
+    """Return the text of a file's raw content from the helper."""
     try:
         return raw.decode("utf-8", "surrogatepass")
     except UnicodeDecodeError:
@@ -97,6 +105,26 @@ class HelperChannel:
         """
         await self.request("P\n")
 
+    async def read_frame(self, header: str, *, limit: int) -> bytes:
+        """Send one request answered by ``OK N`` and N raw bytes; return the bytes.
+
+        Args:
+            header: The request line, ending in a newline.
+            limit: The largest N accepted; a larger one is a protocol error.
+
+        Raises:
+            FileOperationError: The helper refused the request (a complete answer).
+            EnvironmentFailureError: The helper is gone (also midway through the
+                bytes) or answered outside protocol.
+        """
+        size = await self.request(header)
+        if _SIZE.fullmatch(size) is None or int(size) > limit:
+            raise EnvironmentFailureError(
+                "the sandbox helper answered outside its protocol",
+                reason="sandbox_protocol",
+            )
+        return await self._read_exactly(int(size))
+
     async def request(self, header: str, payload: bytes = b"") -> str:
         """Send one request and return the text after ``OK``.
 
@@ -136,6 +164,24 @@ class HelperChannel:
             reason="sandbox_protocol",
         )
 
+    async def _fill(self) -> None:
+        """Append the next chunk of the helper's stdout to the buffer."""
+        message = await self._stream.read_out()
+        if message is None:
+            raise EnvironmentFailureError(
+                "the sandbox helper exited", reason="sandbox_helper_gone"
+            )
+        if message.stream == _STDOUT:
+            self._buffer.extend(message.data)
+
+    async def _read_exactly(self, size: int) -> bytes:
+        while len(self._buffer) < size:
+            await self._fill()
+        data = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        self._scanned = 0
+        return data
+
     async def _read_line(self) -> bytes:
         while True:
             end = self._buffer.find(b"\n", self._scanned)
@@ -149,13 +195,7 @@ class HelperChannel:
                 raise EnvironmentFailureError(
                     "the sandbox helper answer is too long", reason="sandbox_protocol"
                 )
-            message = await self._stream.read_out()
-            if message is None:
-                raise EnvironmentFailureError(
-                    "the sandbox helper exited", reason="sandbox_helper_gone"
-                )
-            if message.stream == _STDOUT:
-                self._buffer.extend(message.data)
+            await self._fill()
 
     async def close(self) -> None:
         """Close the stream; the helper sees end of input. Idempotent."""

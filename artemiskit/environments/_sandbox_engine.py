@@ -6,8 +6,7 @@ so that ``import artemiskit`` never imports it.
 
 from __future__ import annotations
 
-import asyncio
-import importlib.resources
+import contextlib
 import json
 import os
 import re
@@ -21,6 +20,8 @@ from artemiskit._errors import EnvironmentFailureError, UnsupportedError
 from artemiskit.environments._base import CleanupReport
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from aiodocker import Docker
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "open_engine",
     "remove_run_containers",
     "require_asyncio",
+    "stop_and_await_removal",
 ]
 
 DEFAULT_SANDBOX_IMAGE = "artemiskit-sandbox:busybox"
@@ -94,7 +96,8 @@ class SandboxSettings:
 
     Attributes:
         image: The local image to run; it must provide busybox ``sh``, ``base64``,
-            ``dd``, ``find``, ``mkdir``, ``rm`` and ``rmdir``. Never pulled.
+            ``dd``, ``stat``, ``find``, ``mkdir``, ``rm`` and ``rmdir``. Never
+            pulled.
         memory_bytes: Memory limit; swap is disabled (``MemorySwap`` = ``Memory``).
             The tmpfs work dir counts against it.
         nano_cpus: CPU limit in billionths of a CPU.
@@ -170,6 +173,8 @@ class SandboxSettings:
 
 def helper_program() -> str:
     """Return the text of the fixed helper program shipped with the package."""
+    import importlib.resources
+
     helper = importlib.resources.files("artemiskit.environments") / "sandbox_helper.sh"
     return helper.read_text(encoding="utf-8")
 
@@ -180,6 +185,8 @@ def require_asyncio() -> None:
     Raises:
         UnsupportedError: The current event loop is not asyncio.
     """
+    import asyncio
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -242,6 +249,35 @@ async def remove_run_containers(
     return CleanupReport(
         status="unresolved", reason="cleanup_timeout", unresolved=suspected
     )
+
+
+async def stop_and_await_removal(
+    docker: Docker,
+    container_id: str,
+    stop: Callable[[], Awaitable[None]],
+    *,
+    timeout_s: float,
+) -> None:
+    """Let a healthy container end itself and wait, bounded, until it is removed.
+
+    ``stop`` closes the helper's input: the helper ends, and the engine removes
+    the container (``AutoRemove``). Waiting on the engine's ``removed`` condition
+    costs no polling and no kill; whatever is left after ``timeout_s`` is for
+    `remove_run_containers` to force.
+    """
+    from aiodocker import DockerError
+
+    container = docker.containers.container(container_id)
+
+    async def removed() -> None:
+        # 404: already gone before the wait was registered.
+        with contextlib.suppress(DockerError):
+            await container.wait(condition="removed")
+
+    with anyio.move_on_after(timeout_s):
+        async with anyio.create_task_group() as group:
+            group.start_soon(removed)
+            await stop()
 
 
 async def _delete(docker: Docker, container_ids: list[str]) -> None:

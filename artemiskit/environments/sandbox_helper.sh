@@ -7,12 +7,16 @@
 # relative path when it holds only [A-Za-z0-9._/-], else the base64 of the path
 # followed by one "." (so trailing newlines survive the shell).
 #   P                 ping                          -> OK
-#   R PATH            read a file                   -> OK <base64 content>
+#   R PATH            read a file                   -> OK N, a newline, then exactly
+#                                                      N raw bytes: the content
 #   L PATH|-          list files under a directory  -> OK <base64 of NUL-ended paths>
-#   W PATH N          write a file; the header is followed by exactly N bytes of
-#                     base64 content (no newline)  -> OK
+#   W PATH N          write a file; the header is followed by exactly N raw bytes
+#                     of content (no newline)       -> OK
 #   D PATH            delete a file                 -> OK
-# Every answer is one line. A refusal is `ERR <reason>`, reason being one of
+# Content travels as raw bytes, framed by its length (no encoding, so NUL bytes,
+# newlines and any byte survive, and no process encodes or decodes it). Every
+# answer is one line (a read's content follows its line). A refusal is
+# `ERR <reason>`, reason being one of
 # not_found invalid_path is_directory not_a_directory environment_full. Anything
 # else is a protocol error: the helper answers `ERR protocol` and exits.
 #
@@ -88,10 +92,15 @@ op_read() {
     elif [ -d "$p" ]; then err is_directory
     elif [ ! -e "$p" ]; then err not_found
     elif [ ! -f "$p" ]; then err invalid_path
+    elif [ ! -r "$p" ]; then err invalid_path
     else
+        # The answer line is "OK ", then stat prints the size and a newline; dd
+        # sends exactly that many bytes (only this helper writes the work dir, so
+        # the file cannot change in between). Either failing ends the helper: the
+        # host sees the stream end, never a frame out of step.
         printf 'OK '
-        base64 -w0 <"$p"
-        printf '\n'
+        stat -c %s -- "$p" || exit 2
+        dd if="$p" bs=65536 || exit 2
     fi
 }
 
@@ -130,10 +139,10 @@ op_write() {
         if : >"$p"; then ok; else rm -f -- "$p"; prune "$p"; err environment_full; fi
         return
     fi
-    # The payload streams straight from stdin: exactly N bytes (dd fullblock), no
-    # copy through the shell. The last dd, unlike base64, reports a short write (a
-    # full tmpfs) in its exit status, which is the pipeline's.
-    if dd bs="$n" count=1 iflag=fullblock | base64 -d | dd of="$p" bs=65536; then
+    # The payload streams straight from stdin to the file: exactly N bytes (dd
+    # fullblock), one process, no copy through the shell. dd reports a short write
+    # (a full tmpfs) in its exit status.
+    if dd bs="$n" count=1 iflag=fullblock of="$p"; then
         ok
     else
         rm -f -- "$p"; prune "$p"; err environment_full

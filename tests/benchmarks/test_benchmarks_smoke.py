@@ -16,6 +16,7 @@ MEASURES = {
     "memory",
     "profile",
     "peers",
+    "suite_runner",
 }
 
 
@@ -28,6 +29,7 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
             "--quick",
             "--skip-sandbox",
             "--skip-peers",
+            "--skip-suite",
             "--output",
             str(tmp_path),
         ],
@@ -40,9 +42,17 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr
     results = json.loads((tmp_path / "latest.json").read_text(encoding="utf-8"))
     assert set(results) >= MEASURES | {"machine", "command", "targets"}
-    assert set(results["per_step"]["marks"]) == {"10", "100", "500"}
+    assert set(results["per_step"]["marks"]) == {"10", "100", "200", "500"}
     assert results["sandbox"]["skipped"] is True
     assert results["peers"]["skipped"] is True
     page = (tmp_path / "performance.md").read_text(encoding="utf-8")
-    for heading in ("## 1.", "## 2.", "## 3.", "## 4.", "## 5.", "LangGraph"):
+    for heading in ("## 1.", "## 2.", "## 3.", "## 4.", "## 5.", "## 6.", "LangGraph"):
         assert heading in page
+    assert len(results["targets"]) == 19
+    table = page.split("## Targets", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ")][1:]
+    assert len(rows) == len(results["targets"])
+    assert all(
+        row.rstrip(" |").endswith(("met", "**missed**", "not measured")) for row in rows
+    )
+    assert results["machine"]["git_commit"] in table

@@ -216,3 +216,15 @@ def test_settings_refuse_root_and_bad_bounds() -> None:
         DockerSandboxFactory(cleanup_timeout_ms=10_001)
     assert DockerSandboxFactory().default_cleanup_timeout_ms == 6_000
     assert DockerSandboxFactory().kind == "sandbox"
+
+
+@pytest.mark.docker
+async def test_close_of_a_paused_healthy_container_still_removes_it() -> None:
+    # The helper cannot end by itself: close stops waiting for it and forces it.
+    run_id = new_run_id("paused-close")
+    environment = await DockerSandboxFactory().create(run_id=run_id, files={"a": "b"})
+    async with aiodocker.Docker() as docker:
+        await docker.containers.container(environment.container_id).pause()
+    report = await environment.close()
+    assert report.status == "complete"
+    assert await labelled_containers(run_id) == []

@@ -1,0 +1,268 @@
+"""Every target of SPEC section 10, judged from one run's results.
+
+`TARGETS` is the one place a target lives: a row names the SPEC 10 measure, what
+is wanted, the results key its figures come from, and a judge that reads them.
+Adding a target is adding one `Target` here (and, if it needs new figures, the
+measure that writes them under ``needs``). A row whose measure is absent or
+skipped in a run says so ("not measured") instead of guessing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["TARGETS", "Target", "evaluate_targets"]
+
+Results = dict[str, Any]
+#: What a judge returns: the measured figures in words, and met (True/False).
+Verdict = tuple[str, bool]
+
+
+@dataclass(frozen=True)
+class Target:
+    """One SPEC 10 target.
+
+    Attributes:
+        measure: The SPEC 10 row it belongs to.
+        wanted: The target in words (``≤ 2 ms``).
+        needs: The results key its figures come from.
+        judge: Reads ``results[needs]`` (never skipped) and returns the verdict;
+            a missing figure inside it raises `KeyError` ("not measured").
+    """
+
+    measure: str
+    wanted: str
+    needs: str
+    judge: Callable[[Results], Verdict]
+
+
+def _ratio(value: float) -> str:
+    return f"{value:.2f}×"
+
+
+def _pairs(summary: dict[str, Any]) -> str:
+    """A pair-ratio summary: median and the spread of the pairs."""
+    return f"{summary['median']:.1f}× ({summary['min']:.1f}–{summary['max']:.1f})"
+
+
+def _vs_langgraph(kind: str, marks: tuple[str, ...]) -> Callable[[Results], Verdict]:
+    def judge(results: Results) -> Verdict:
+        ratios = results["peers"]["pairs"][kind]
+        shown = [f"step {mark}: {_pairs(ratios[mark])}" for mark in marks]
+        return ", ".join(shown), min(ratios[m]["median"] for m in marks) >= 10
+
+    return judge
+
+
+def _growth(key: str, bound: float) -> Callable[[Results], Verdict]:
+    def judge(results: Results) -> Verdict:
+        ratio: float = results[key]["ratio_last_to_first"]
+        return _ratio(ratio), ratio <= bound
+
+    return judge
+
+
+def _floor(results: Results) -> Verdict:
+    ratio: float = results["per_step_floor"]["engine_vs_floor"]
+    return _ratio(ratio), ratio <= 2
+
+
+def _fsyncs(results: Results) -> Verdict:
+    count: float = results["per_step_checkpointed"]["fsyncs_per_step"]
+    return f"{count:g}", count <= 2
+
+
+def _atomic_write(results: Results) -> Verdict:
+    ratio: float = results["per_step_checkpointed"]["vs_atomic_write"]["median"]
+    return _ratio(ratio), ratio <= 3
+
+
+def _flat_bytes(results: Results) -> Verdict:
+    ratio: float = results["per_step_checkpointed"]["bytes_ratio_last_to_first"]
+    return f"step 500 / step 10: {_ratio(ratio)}", ratio <= 1.2
+
+
+def _sessions_wall(results: Results) -> Verdict:
+    ratio: float = results["concurrency"]["levels"]["1000"]["vs_one_session"]
+    return _ratio(ratio), ratio <= 2
+
+
+def _memory_per_session(results: Results) -> Verdict:
+    per_session: float = results["concurrency"]["memory_per_session_kib"]
+    return f"{per_session:,.0f} KiB", True
+
+
+def _suite_rate(results: Results) -> Verdict:
+    instant = results["suite_runner"]["instant"]
+    kept = instant["suite_with_output"]
+    return (
+        f"{kept['runs_per_s']:,.0f} runs/s, {kept['share_outside_engine']:.0%} "
+        "outside the engine",
+        True,
+    )
+
+
+def _suite_core(results: Results) -> Verdict:
+    share: float = results["suite_runner"]["instant"]["suite_with_output"][
+        "share_outside_engine"
+    ]
+    return f"{1 - share:.0%} in runs", 1 - share >= 0.8
+
+
+def _sandbox_median(results: Results) -> Verdict:
+    ms = results["sandbox"]["ms"]
+    ops = results["sandbox"]["operations"]
+    medians = {op: ms[f"helper {op}"]["median"] for op in ops}
+    shown = ", ".join(f"{op}: {value:.2f} ms" for op, value in medians.items())
+    return shown, max(medians.values()) <= 2
+
+
+def _sandbox_vs_exec(results: Results) -> Verdict:
+    ratios = results["sandbox"]["exec_vs_helper"]
+    shown = ", ".join(f"{op}: {_pairs(summary)}" for op, summary in ratios.items())
+    return shown, min(summary["median"] for summary in ratios.values()) >= 30
+
+
+def _lifecycle(name: str, bound_ms: float) -> Callable[[Results], Verdict]:
+    def judge(results: Results) -> Verdict:
+        median: float = results["sandbox"]["ms"][name]["median"]
+        return f"{median:,.0f} ms", median <= bound_ms
+
+    return judge
+
+
+def _cold(command: str) -> Callable[[Results], Verdict]:
+    def judge(results: Results) -> Verdict:
+        ratio: dict[str, Any] = results["cold_start"]["vs_python"][command]
+        return _pairs(ratio), ratio["median"] <= 2.5
+
+    return judge
+
+
+def _cold_imports(results: Results) -> Verdict:
+    heavy: list[str] = results["cold_start"]["heavy_modules_imported"]
+    return (", ".join(heavy) or "none"), not heavy
+
+
+_STEP = "per step, instant target, no durability"
+_DURABLE = "per step with a durable checkpoint"
+_SESSIONS = "1000 concurrent sessions, 20 ms model latency, 10 steps each"
+_SUITE = "a suite of 1000 instant runs, local executor"
+_SANDBOX = "sandbox file operation (64 B and 64 KB, read and write)"
+_LIFECYCLE = "sandbox create → ready / cleanup"
+_COLD = "`akit scenario validate` cold, `akit --help`"
+
+#: Every SPEC 10 target, in the SPEC's order.
+TARGETS: tuple[Target, ...] = (
+    Target(
+        _STEP,
+        "≥ 10× cheaper than LangGraph without a checkpointer",
+        "peers",
+        _vs_langgraph("none", ("10", "100", "500")),
+    ),
+    Target(_STEP, "step 500 / step 10 ≤ 1.1", "per_step", _growth("per_step", 1.1)),
+    Target(
+        _STEP,
+        "CPU per step within 2× of a plain-Python loop (same parsing, policy, "
+        "encoding)",
+        "per_step_floor",
+        _floor,
+    ),
+    Target(_DURABLE, "≤ 2 fsyncs per step", "per_step_checkpointed", _fsyncs),
+    Target(
+        _DURABLE,
+        "≤ 3× one atomic write + fsync + rename of the same bytes",
+        "per_step_checkpointed",
+        _atomic_write,
+    ),
+    Target(
+        _DURABLE,
+        "step 500 / step 10 ≤ 1.2",
+        "per_step_checkpointed",
+        _growth("per_step_checkpointed", 1.2),
+    ),
+    Target(
+        _DURABLE,
+        "≥ 10× cheaper than LangGraph's SQLite checkpointer (durability "
+        '"sync") at step 200',
+        "peers",
+        _vs_langgraph("sync", ("200",)),
+    ),
+    Target(
+        _DURABLE,
+        "bytes written per step stay flat",
+        "per_step_checkpointed",
+        _flat_bytes,
+    ),
+    Target(_SESSIONS, "wall ≤ 2× one session's wall", "concurrency", _sessions_wall),
+    Target(
+        _SESSIONS, "memory per session reported", "concurrency", _memory_per_session
+    ),
+    Target(
+        _SUITE,
+        "runs per second reported, with the share outside the engine",
+        "suite_runner",
+        _suite_rate,
+    ),
+    Target(_SUITE, "≥ 80% of one core spent in runs", "suite_runner", _suite_core),
+    Target(_SANDBOX, "median ≤ 2 ms", "sandbox", _sandbox_median),
+    Target(
+        _SANDBOX,
+        "≥ 30× cheaper than one `docker exec`, timed interleaved",
+        "sandbox",
+        _sandbox_vs_exec,
+    ),
+    Target(_LIFECYCLE, "create → ready ≤ 400 ms", "sandbox", _lifecycle("ready", 400)),
+    Target(_LIFECYCLE, "cleanup ≤ 150 ms", "sandbox", _lifecycle("cleanup", 150)),
+    Target(
+        _COLD,
+        "`akit scenario validate` ≤ 2.5× `python -c pass`",
+        "cold_start",
+        _cold("akit scenario validate"),
+    ),
+    Target(
+        _COLD,
+        "`akit --help` ≤ 2.5× `python -c pass`",
+        "cold_start",
+        _cold("akit --help"),
+    ),
+    Target(
+        _COLD,
+        "no engine, network, Docker or report library imported by validation",
+        "cold_start",
+        _cold_imports,
+    ),
+)
+
+
+def evaluate_targets(results: Results) -> list[dict[str, Any]]:
+    """Judge every target of `TARGETS` from one run's ``results``.
+
+    Returns:
+        One entry per target: ``measure``, ``target``, ``measured`` (words) and
+        ``met`` (``True``, ``False``, or ``None`` when not measured in this run).
+    """
+    judged = []
+    for target in TARGETS:
+        entry: dict[str, Any] = {"measure": target.measure, "target": target.wanted}
+        source = results.get(target.needs)
+        if not isinstance(source, dict) or source.get("skipped", False):
+            reason = (
+                source.get("reason", "skipped")
+                if isinstance(source, dict)
+                else f"no `{target.needs}` measure in this run"
+            )
+            judged.append(
+                {**entry, "measured": f"not measured ({reason})", "met": None}
+            )
+            continue
+        try:
+            measured, met = target.judge(results)
+        except KeyError as missing:
+            measured = f"not measured (no figure {missing} in `{target.needs}`)"
+            judged.append({**entry, "measured": measured, "met": None})
+            continue
+        judged.append({**entry, "measured": measured, "met": met})
+    return judged

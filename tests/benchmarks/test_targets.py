@@ -1,0 +1,77 @@
+"""The targets table judges every SPEC 10 target, and says when one was not measured."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchmarks._targets import TARGETS, Target, evaluate_targets
+
+#: The SPEC 10 table's rows, each with how many targets it sets.
+SPEC_ROWS = {
+    "per step, instant target, no durability": 3,
+    "per step with a durable checkpoint": 5,
+    "1000 concurrent sessions, 20 ms model latency, 10 steps each": 2,
+    "a suite of 1000 instant runs, local executor": 2,
+    "sandbox file operation (64 B and 64 KB, read and write)": 2,
+    "sandbox create → ready / cleanup": 2,
+    "`akit scenario validate` cold, `akit --help`": 3,
+}
+
+
+def test_every_spec_target_has_a_row_in_the_spec_order() -> None:
+    rows: dict[str, int] = {}
+    for target in TARGETS:
+        rows[target.measure] = rows.get(target.measure, 0) + 1
+    assert rows == SPEC_ROWS
+    assert list(rows) == list(SPEC_ROWS)
+
+
+def test_an_absent_or_skipped_measure_is_not_measured_never_met() -> None:
+    judged = evaluate_targets({"sandbox": {"skipped": True, "reason": "no engine"}})
+    assert len(judged) == len(TARGETS)
+    assert {entry["met"] for entry in judged} == {None}
+    sandbox = [e for e in judged if e["measure"].startswith("sandbox file")]
+    assert {e["measured"] for e in sandbox} == {"not measured (no engine)"}
+    assert any("no `peers` measure" in e["measured"] for e in judged)
+
+
+def test_a_missing_figure_inside_a_measure_is_not_measured() -> None:
+    judged = evaluate_targets({"per_step_checkpointed": {"ratio_last_to_first": 1.1}})
+    by_target = {e["target"]: e for e in judged}
+    assert by_target["step 500 / step 10 ≤ 1.2"]["met"] is True
+    fsyncs = by_target["≤ 2 fsyncs per step"]
+    assert fsyncs["met"] is None
+    assert "fsyncs_per_step" in fsyncs["measured"]
+
+
+def _sandbox(helper_ms: float, ratio: float) -> dict[str, Any]:
+    ops = ["read 64B", "write 64B"]
+    ms = {f"helper {op}": {"median": helper_ms} for op in ops}
+    ms |= {"ready": {"median": 300.0}, "cleanup": {"median": 151.0}}
+    pairs = {op: {"median": ratio, "min": ratio, "max": ratio} for op in ops}
+    return {"operations": ops, "ms": ms, "exec_vs_helper": pairs}
+
+
+def test_verdicts_follow_the_figures_at_the_bounds() -> None:
+    judged = evaluate_targets({"sandbox": _sandbox(2.0, 30.0)})
+    by_target = {e["target"]: e["met"] for e in judged}
+    assert by_target["median ≤ 2 ms"] is True
+    assert by_target["≥ 30× cheaper than one `docker exec`, timed interleaved"]
+    assert by_target["create → ready ≤ 400 ms"] is True
+    assert by_target["cleanup ≤ 150 ms"] is False
+    judged = evaluate_targets({"sandbox": _sandbox(2.01, 29.9)})
+    by_target = {e["target"]: e["met"] for e in judged}
+    assert by_target["median ≤ 2 ms"] is False
+    assert by_target["≥ 30× cheaper than one `docker exec`, timed interleaved"] is False
+
+
+def test_a_new_target_is_one_row(monkeypatch: Any) -> None:
+    extra = Target("new measure", "≥ 1 thing", "things", lambda r: ("2", True))
+    monkeypatch.setattr("benchmarks._targets.TARGETS", (*TARGETS, extra))
+    judged = evaluate_targets({"things": {"count": 2}})
+    assert judged[-1] == {
+        "measure": "new measure",
+        "target": "≥ 1 thing",
+        "measured": "2",
+        "met": True,
+    }
