@@ -528,7 +528,7 @@ def render_markdown(results: dict[str, Any]) -> str:
         "",
         "```sh",
         "python -m benchmarks            # or: python -m nox -s benchmarks",
-        "python -m benchmarks --quick --skip-sandbox --skip-peers   # a fast look",
+        "python -m benchmarks --quick --skip-sandbox --skip-peers --skip-suite",
         "```",
         "",
         "A full run rewrites this page and `benchmarks/results/latest.json`. A "
@@ -600,9 +600,12 @@ def render_markdown(results: dict[str, Any]) -> str:
         "engine adds on top of a real model, whose latency (hundreds of "
         "milliseconds per call) dwarfs them. The 20 ms target of measure 2 stands "
         "for a model's latency so that overlap between sessions shows.",
-        "- Figures move by ±20% between runs on a shared 2-core machine; ratios "
-        "measured in the same run (step 500 / step 10, exec / sandbox, LangGraph "
-        "/ ArtemisKit) are steadier than absolute times.",
+        "- Figures move by ±20% between runs on a shared 2-core machine, and far "
+        "more when the machine is overloaded (see the load average above). Every "
+        "comparison is therefore made of interleaved pairs (A, B, A, B, ...: "
+        "helper and `docker exec`, each command and `python -c pass`, LangGraph "
+        "and ArtemisKit), so drift hits both sides alike; the range of the pair "
+        "ratios shows how steady they were.",
         "- `--quick` runs fewer repetitions (and concurrency up to 100 sessions); "
         "its figures are for a look, not for publishing, so it never writes them "
         "here.",
