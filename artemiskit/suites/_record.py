@@ -51,9 +51,7 @@ __all__ = [
 SUITE_SCHEMA = "artemiskit.suite-record"
 SUITE_SCHEMA_VERSION = 1
 
-SuiteStatus = Literal[
-    "running", "completed", "cancelled", "budget_exhausted", "failed_fast"
-]
+SuiteStatus = Literal["completed", "cancelled", "budget_exhausted", "failed_fast"]
 Verdict = Literal["passed", "failed", "unavailable"]
 
 _LIMITS = {

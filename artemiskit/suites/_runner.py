@@ -59,6 +59,8 @@ __all__ = [
     "prepare_output_dir",
 ]
 
+_REWRITE_GROWTH = 4
+_REWRITE_INTERVAL_S = 0.5
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
 
 
@@ -276,6 +278,15 @@ class _Job:
     repetition: int
 
 
+@attrs.frozen
+class _Finished:
+    """A finished run whose files are not written yet."""
+
+    outcome: RunOutcome
+    files: list[tuple[Path, bytes, int]]
+    event: SuiteEvent
+
+
 class SuiteSession:
     """Runs a validated suite once. Create it with `ArtemisKit.create_suite_session`.
 
@@ -313,7 +324,13 @@ class SuiteSession:
         self._cleanup_timeout_ms = cleanup_timeout_ms
         self._folders = _folder_names(self._workflows)
         self.suite_id = uuid.uuid4().hex
+        # Every finished run (for accounting), and those whose files are
+        # written (what suite.json may list).
         self._outcomes: list[RunOutcome] = []
+        self._filed: list[RunOutcome] = []
+        self._pending: list[_Finished] = []
+        self._wake = anyio.Event()
+        self._closing = False
         self._runs: list[SuiteRun] = []
         self._in_flight: set[WorkflowSession] = set()
         self._cancelled = False
@@ -321,6 +338,7 @@ class SuiteSession:
         self._streams: list[MemoryObjectSendStream[SuiteEvent]] = []
         self._write_lock = anyio.Lock()
         self._covered = -1
+        self._written_at = 0.0
         self._by_name: dict[str, list[RunOutcome]] = {
             w.name: [] for w in self._workflows
         }
@@ -387,7 +405,9 @@ class SuiteSession:
         if self._stop is not None:
             return self._stop
         if not finished:
-            return "running", "in_progress"
+            # SPEC 13 has no in-progress status: until the suite ends, its file
+            # says what a suite stopped at this moment would amount to.
+            return "cancelled", "not_finished"
         return "completed", "all_runs_finished"
 
     def _summary(self, finished: bool) -> dict[str, Any]:
@@ -411,7 +431,7 @@ class SuiteSession:
         if finished:
             exit_code = suite_exit_code(
                 status,
-                self._outcomes,
+                self._filed,
                 [w["pass_rate"] for w in workflows],
                 settings.min_pass_rate,
             )
@@ -431,7 +451,7 @@ class SuiteSession:
                 "min_pass_rate": settings.min_pass_rate,
                 "max_suite_tokens": settings.max_suite_tokens,
             },
-            "totals": totals(self._outcomes, self.planned, duration),
+            "totals": totals(self._filed, self.planned, duration),
             "exit_code": exit_code,
             "workflows": workflows,
         }
@@ -443,13 +463,14 @@ class SuiteSession:
         already covering its run writes nothing (``None``), so a burst of
         finished runs costs one or two disk syncs, not one each.
         """
-        wanted = len(self._outcomes)
+        wanted = len(self._filed)
         if self._output is None and not finished:
             return None
         async with self._write_lock:
             if not finished and self._covered >= wanted:
                 return None
-            self._covered = len(self._outcomes)
+            self._covered = len(self._filed)
+            self._written_at = time.monotonic()
             summary = validate_suite_record(self._summary(finished), workflows=False)
             if self._output is not None:
                 # Progressive rewrites are compact (the fast encoder); the
@@ -464,47 +485,93 @@ class SuiteSession:
                 )
             return summary
 
-    async def _keep(self, job: _Job, result: WorkflowResult | None) -> str | None:
-        """Write the run's record (and transcript); the record's relative name."""
+    def _rewrite_due(self) -> bool:
+        """Whether ``suite.json`` should be rewritten now that a run finished.
+
+        A rewrite costs the whole file, so rewrites are batched: one is due when
+        the runs not yet in the file reach a quarter of those already in it
+        (every run while the suite is young, a constant share of work per run
+        however long the suite), or half a second has passed since the last.
+        """
+        if self._output is None:
+            return False
+        pending = len(self._filed) - max(self._covered, 0)
+        if pending <= 0:
+            return False
+        if pending >= max(1, self._covered // _REWRITE_GROWTH):
+            return True
+        return time.monotonic() - self._written_at >= _REWRITE_INTERVAL_S
+
+    def _encode(
+        self, job: _Job, result: WorkflowResult | None
+    ) -> tuple[str | None, list[tuple[Path, bytes, int]]]:
+        """The run's record (and transcript) files: the record's relative name."""
         if self._output is None or result is None:
-            return None
+            return None, []
         folder = self._folders[job.workflow.name]
         name = f"{job.repetition:03d}"
         relative = f"runs/{folder}/{name}.record.json"
-        record = json.dumps(record_to_dict(result.record), indent=2).encode("utf-8")
-        output = self._output
-        transcripts = self._settings.transcripts
-        transcript = None
-        if transcripts:
+        # Compact, so the C encoder does it: an indented dump costs more than
+        # an instant run.
+        record = json.dumps(record_to_dict(result.record), separators=(",", ":"))
+        files = [(self._output / relative, record.encode("utf-8") + b"\n", 0o644)]
+        if self._settings.transcripts:
             transcript = json.dumps(
                 transcript_to_dict(result), indent=2, ensure_ascii=False
             ).encode("utf-8")
+            private = self._output / "transcripts" / folder / f"{name}.transcript.json"
+            files.append((private, transcript + b"\n", 0o600))
+        return relative, files
 
-        def write() -> None:
-            runs = output / "runs" / folder
-            runs.mkdir(parents=True, exist_ok=True)
-            kept = runs / f"{name}.record.json"
-            write_atomically(kept, record + b"\n", replace=False, durable=False)
-            self._unsynced.append(kept)
-            if transcript is not None:
-                top = output / "transcripts"
-                top.mkdir(mode=0o700, exist_ok=True)
-                here = top / folder
-                here.mkdir(mode=0o700, exist_ok=True)
-                os.chmod(top, 0o700)
-                os.chmod(here, 0o700)
-                private = here / f"{name}.transcript.json"
-                write_atomically(
-                    private,
-                    transcript + b"\n",
-                    mode=0o600,
-                    replace=False,
-                    durable=False,
-                )
-                self._unsynced.append(private)
+    def _write_files(self, files: Sequence[tuple[Path, bytes, int]]) -> None:
+        """Write finished runs' files, each atomically (in a worker thread)."""
+        assert self._output is not None
+        transcripts = self._output / "transcripts"
+        for path, data, mode in files:
+            folder = path.parent
+            if mode == 0o600 and not folder.is_dir():
+                transcripts.mkdir(mode=0o700, exist_ok=True)
+                folder.mkdir(mode=0o700, exist_ok=True)
+                os.chmod(transcripts, 0o700)
+                os.chmod(folder, 0o700)
+            else:
+                folder.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, data, mode=mode, replace=False, durable=False)
+            self._unsynced.append(path)
 
-        await anyio.to_thread.run_sync(write)
-        return relative
+    async def _flush(self) -> None:
+        """Write the finished runs' files, then ``suite.json`` when due.
+
+        A run's ``run_finished`` event follows its files, so whoever sees the
+        event finds its record on disk.
+        """
+        batch = list(self._pending)
+        if not batch:
+            return
+        with anyio.CancelScope(shield=True):
+            files = [file for item in batch for file in item.files]
+            if files:
+                await anyio.to_thread.run_sync(self._write_files, files)
+            del self._pending[: len(batch)]
+            for item in batch:
+                self._file(item.outcome)
+            if self._rewrite_due():
+                await self._write_summary(finished=False)
+        for item in batch:
+            self._emit(item.event)
+
+    def _file(self, outcome: RunOutcome) -> None:
+        self._filed.append(outcome)
+        self._by_name[outcome.workflow].append(outcome)
+
+    async def _writer(self) -> None:
+        """Write finished runs in batches while the suite runs."""
+        while True:
+            await self._wake.wait()
+            self._wake = anyio.Event()
+            await self._flush()
+            if self._closing and not self._pending:
+                return
 
     def _sync_files(self) -> None:
         """Flush every record and transcript, and their folders, to disk.
@@ -584,7 +651,7 @@ class SuiteSession:
             # The run left no record: the suite counts it as lost (exit 7).
             result = None
         duration = int((time.monotonic() - started) * 1000)
-        relative = await self._keep(job, result)
+        relative, files = self._encode(job, result)
         outcome = RunOutcome(
             workflow=item.name,
             repetition=job.repetition,
@@ -593,31 +660,29 @@ class SuiteSession:
             duration_ms=duration,
         )
         self._outcomes.append(outcome)
-        self._by_name[item.name].append(outcome)
         self._runs.append(
             SuiteRun(workflow=item.name, repetition=job.repetition, result=result)
         )
         self._account(outcome)
-        await self._write_summary(finished=False)
         record = outcome.record
-        self._emit(
-            SuiteEvent(
-                type="run_finished",
-                suite_id=self.suite_id,
-                workflow=item.name,
-                repetition=job.repetition,
-                run_id=None if record is None else record.run_id,
-                verdict=outcome.verdict,
-                exit_code=outcome.exit_code,
-                status=None if record is None else record.execution.status,
-                input_tokens=None
-                if record is None
-                else record.budget.used.input_tokens,
-                output_tokens=None
-                if record is None
-                else record.budget.used.output_tokens,
-            )
+        event = SuiteEvent(
+            type="run_finished",
+            suite_id=self.suite_id,
+            workflow=item.name,
+            repetition=job.repetition,
+            run_id=None if record is None else record.run_id,
+            verdict=outcome.verdict,
+            exit_code=outcome.exit_code,
+            status=None if record is None else record.execution.status,
+            input_tokens=None if record is None else record.budget.used.input_tokens,
+            output_tokens=None if record is None else record.budget.used.output_tokens,
         )
+        if self._output is None:
+            self._file(outcome)
+            self._emit(event)
+            return
+        self._pending.append(_Finished(outcome=outcome, files=files, event=event))
+        self._wake.set()
 
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
@@ -642,11 +707,20 @@ class SuiteSession:
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:
-                await self._executor.execute(jobs, self._run_one, self._may_start)
+                async with anyio.create_task_group() as group:
+                    group.start_soon(self._writer)
+                    try:
+                        await self._executor.execute(
+                            jobs, self._run_one, self._may_start
+                        )
+                    finally:
+                        self._closing = True
+                        self._wake.set()
             except anyio.get_cancelled_exc_class():
                 # The caller cancelled the suite: still leave a final record.
                 self._cancelled = True
                 with anyio.CancelScope(shield=True):
+                    await self._flush()
                     await anyio.to_thread.run_sync(self._sync_files)
                     await self._write_summary(finished=True)
                 raise

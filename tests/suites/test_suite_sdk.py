@@ -451,3 +451,57 @@ async def test_a_suite_runs_custom_tools_registered_on_the_kit(
         2,
         0,
     )
+
+
+def _bytes_written() -> int:
+    """This process's bytes written so far (``wchar`` of ``/proc/self/io``)."""
+    for line in Path("/proc/self/io").read_text("ascii").splitlines():
+        if line.startswith("wchar:"):
+            return int(line.split()[1])
+    raise AssertionError("no wchar in /proc/self/io")
+
+
+async def test_suite_record_rewrites_stay_linear_in_runs(tmp_path: Path) -> None:
+    path = write_member(tmp_path / "suite", "steady", [PASSING_SCRIPT])
+    out = tmp_path / "out"
+    before = _bytes_written()
+    await ArtemisKit().run_suite(
+        paths=[path], repeat=300, concurrency=1, output_dir=out
+    )
+    written = _bytes_written() - before
+    kept = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    # Every record once and suite.json a few times over, not once per run
+    # (which would write it about 150 times over).
+    assert written <= kept + 12 * (out / "suite.json").stat().st_size
+
+
+async def test_a_finished_runs_record_is_on_disk_before_its_event(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    session = await ArtemisKit().create_suite_session(
+        paths=[write_suite(tmp_path)], repeat=3, output_dir=out
+    )
+    seen: list[bool] = []
+
+    async def watch() -> None:
+        async for event in session.events():
+            if event.type == "run_finished":
+                name = f"{event.repetition:03d}.record.json"
+                seen.append((out / "runs" / str(event.workflow) / name).is_file())
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        await anyio.wait_all_tasks_blocked()
+        await session.run()
+    assert seen == [True] * 6
+
+
+def test_suite_statuses_are_those_of_the_spec() -> None:
+    status = suite_record_schema()["properties"]["status"]
+    assert sorted(status["enum"]) == [
+        "budget_exhausted",
+        "cancelled",
+        "completed",
+        "failed_fast",
+    ]
