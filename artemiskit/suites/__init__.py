@@ -10,6 +10,7 @@ from __future__ import annotations
 from artemiskit.suites._discovery import SuiteWorkflow, discover_workflows
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._exports import junit_xml, markdown_summary
+from artemiskit.suites._options import SuiteKeywords, SuiteOptions
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
     SUITE_SCHEMA_VERSION,
@@ -42,6 +43,8 @@ __all__ = [
     "SessionFactory",
     "SuiteEvent",
     "SuiteExecutor",
+    "SuiteKeywords",
+    "SuiteOptions",
     "SuiteResult",
     "SuiteRun",
     "SuiteSession",

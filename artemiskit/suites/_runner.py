@@ -21,7 +21,7 @@ import attrs
 
 from artemiskit._errors import ArtemisError, FileAccessError, WorkflowError
 from artemiskit.engine._session import WorkflowResult
-from artemiskit.providers._scripted import ScriptedTarget
+from artemiskit.providers import SharedTransports
 from artemiskit.records import record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
@@ -79,6 +79,8 @@ class SessionFactory(Protocol):
         fixture_root: str | os.PathLike[str] | None,
         judge: JudgeSettings | str | os.PathLike[str] | None,
         cleanup_timeout_ms: int | None,
+        shared_transports: SharedTransports | None,
+        repetition: int,
     ) -> WorkflowSession:
         """Create one run's session."""
 
@@ -337,6 +339,7 @@ class SuiteSession:
         self._stop: tuple[SuiteStatus, str] | None = None
         self._streams: list[MemoryObjectSendStream[SuiteEvent]] = []
         self._write_lock = anyio.Lock()
+        self._transports = SharedTransports()
         self._covered = -1
         self._written_at = 0.0
         self._by_name: dict[str, list[RunOutcome]] = {
@@ -628,17 +631,15 @@ class SuiteSession:
         )
         started = time.monotonic()
         result: WorkflowResult | None = None
-        target = None
-        if item.variants:
-            variant = item.variants[(job.repetition - 1) % len(item.variants)]
-            target = ScriptedTarget(variant)
         try:
             session = await self._kit.create_workflow_session(
                 workflow=item.workflow,
-                target=target,
+                target=None,
                 fixture_root=item.path.absolute().parent,
                 judge=self._judge,
                 cleanup_timeout_ms=self._cleanup_timeout_ms,
+                shared_transports=self._transports,
+                repetition=job.repetition,
             )
             self._in_flight.add(session)
             if self._cancelled:
@@ -736,6 +737,8 @@ class SuiteSession:
                 )
             )
         finally:
+            with anyio.CancelScope(shield=True):
+                await self._transports.aclose()
             for stream in self._streams:
                 stream.close()
         order = {name: index for index, name in enumerate(self.workflow_names)}

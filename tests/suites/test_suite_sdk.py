@@ -14,6 +14,7 @@ import pytest
 from artemiskit import ArtemisKit, FileAccessError, WorkflowError
 from artemiskit.suites import (
     SuiteEvent,
+    SuiteOptions,
     junit_xml,
     load_suite_record,
     markdown_summary,
@@ -505,3 +506,33 @@ def test_suite_statuses_are_those_of_the_spec() -> None:
         "completed",
         "failed_fast",
     ]
+
+
+async def test_variant_runs_bind_the_scripts_transport_digest(tmp_path: Path) -> None:
+    path = write_member(tmp_path / "suite", "flaky", [PASSING_SCRIPT, FAILING_SCRIPT])
+    kit = ArtemisKit()
+    single = await kit.run_workflow(workflow=path)
+    digest = single.record.target.transport_digest
+    assert digest is not None
+    result = await kit.run_suite(paths=[path], repeat=2)
+    digests = [
+        run.result.record.target.transport_digest
+        for run in result.runs
+        if run.result is not None
+    ]
+    assert digests == [digest, digest]
+
+
+async def test_suite_options_and_keywords(tmp_path: Path) -> None:
+    options = SuiteOptions(repeat=3, output_dir=tmp_path / "out", min_pass_rate=0.5)
+    kit = ArtemisKit()
+    result = await kit.run_suite(paths=[write_suite(tmp_path)], options=options)
+    assert result.summary["settings"]["repeat"] == 3
+    assert result.exit_code == 0  # flaky passes 2 of 3: above 0.5
+    session = await kit.create_suite_session(
+        paths=[write_suite(tmp_path / "again")],
+        options=options,
+        repeat=1,
+        output_dir=None,
+    )
+    assert session.planned == 2
