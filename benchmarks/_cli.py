@@ -20,6 +20,7 @@ from benchmarks._peers import measure_langgraph
 from benchmarks._report import evaluate_targets, render_markdown
 from benchmarks._sandbox import measure_sandbox
 from benchmarks._stats import machine_info
+from benchmarks.suite_runner import measure_share
 
 __all__ = ["ROOT", "SCRATCH", "TRACKED", "main", "output_paths"]
 
@@ -41,6 +42,7 @@ MEASURES = (
     "memory",
     "profile",
     "peers",
+    "suite",
 )
 _STEPS = 500
 _SESSION_STEPS = 10
@@ -60,6 +62,7 @@ def _settings(quick: bool) -> dict[str, Any]:
             "memory_runs": 1,
             "peer_runs": 1,
             "peer_sqlite_runs": 0,
+            "suite_runs": 200,
         }
     return {
         "per_step_runs": 7,
@@ -72,6 +75,7 @@ def _settings(quick: bool) -> dict[str, Any]:
         "memory_runs": 3,
         "peer_runs": 5,
         "peer_sqlite_runs": 3,
+        "suite_runs": 1000,
     }
 
 
@@ -156,6 +160,8 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
     results["memory"] = measure_memory(ROOT, steps=_STEPS, runs=settings["memory_runs"])
     _say("profile of one long run")
     results["profile"] = profile_long_run(_STEPS)
+    _say(f"suite: {settings['suite_runs']} instant runs, runs alone vs suite × 3")
+    results["suite"] = measure_share(runs=settings["suite_runs"], pairs=3)
     if arguments.skip_peers:
         results["peers"] = {"skipped": True, "reason": "--skip-peers was given"}
     else:

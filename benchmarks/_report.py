@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchmarks.suite_runner import render_share, share_target
+
 __all__ = ["evaluate_targets", "render_markdown"]
 
 _GIB = 1024**3
@@ -79,6 +81,8 @@ def evaluate_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 "met": min(ratios.values()) >= 30,
             }
         )
+    if "suite" in results:
+        targets.append(share_target(results["suite"]))
     return targets
 
 
@@ -527,6 +531,16 @@ def render_markdown(results: dict[str, Any]) -> str:
         "",
         *_peers(results["peers"], results["per_step"]),
         "",
+        *(
+            [
+                "## Suites: runs versus bookkeeping",
+                "",
+                *render_share(results["suite"]),
+                "",
+            ]
+            if "suite" in results
+            else []
+        ),
         "## How to read these figures",
         "",
         "- **Median** is the typical cost; **p95** shows the tail (garbage "

@@ -30,9 +30,9 @@ from artemiskit.suites._record import (
     SUITE_SCHEMA_VERSION,
     RunOutcome,
     SuiteStatus,
+    SuiteTally,
+    WorkflowTally,
     suite_exit_code,
-    summarize_workflow,
-    totals,
     validate_suite_record,
     validate_workflow_entry,
     write_atomically,
@@ -59,8 +59,7 @@ __all__ = [
     "prepare_output_dir",
 ]
 
-_REWRITE_GROWTH = 4
-_REWRITE_INTERVAL_S = 0.5
+_REWRITE_INTERVAL_S = 1.0
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
 
 
@@ -286,7 +285,7 @@ class _Finished:
 
     outcome: RunOutcome
     files: list[tuple[Path, bytes, int]]
-    event: SuiteEvent
+    event: SuiteEvent | None
 
 
 class SuiteSession:
@@ -340,12 +339,15 @@ class SuiteSession:
         self._streams: list[MemoryObjectSendStream[SuiteEvent]] = []
         self._write_lock = anyio.Lock()
         self._transports = SharedTransports()
+        self._tokens = 0
+        self._folders_made: set[Path] = set()
         self._covered = -1
         self._written_at = 0.0
-        self._by_name: dict[str, list[RunOutcome]] = {
-            w.name: [] for w in self._workflows
-        }
-        self._summaries: dict[str, dict[str, Any]] = {}
+        self._rewrite_cost = 0.0
+        self._tallies = {w.name: WorkflowTally(w.name, w.digest) for w in workflows}
+        self._totals = SuiteTally()
+        self._changed = set(self._tallies)
+        self._entries: dict[str, dict[str, Any]] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
         # each one as its run finishes would serialize the suite on the disk.
         self._unsynced: list[Path] = []
@@ -388,7 +390,9 @@ class SuiteSession:
         for session in list(self._in_flight):
             session.cancel()
 
-    def _emit(self, event: SuiteEvent) -> None:
+    def _emit(self, event: SuiteEvent | None) -> None:
+        if event is None:
+            return
         for stream in self._streams:
             try:
                 stream.send_nowait(event)
@@ -416,19 +420,12 @@ class SuiteSession:
     def _summary(self, finished: bool) -> dict[str, Any]:
         status, reason = self._status(finished)
         # Only a workflow with a new finished run is summarized (and checked
-        # against its part of the schema) again.
-        for item in self._workflows:
-            outcomes = self._by_name[item.name]
-            cached = self._summaries.get(item.name)
-            checked = 0 if cached is None else len(cached["runs"])
-            if cached is None or checked != len(outcomes):
-                entry = summarize_workflow(item.name, item.digest, outcomes)
-                # Runs are sorted by repetition, so a run finishing out of
-                # order shifts the list: then every run is checked again.
-                if cached is None or entry["runs"][:checked] != cached["runs"]:
-                    checked = 0
-                self._summaries[item.name] = validate_workflow_entry(entry, checked)
-        workflows = [self._summaries[w.name] for w in self._workflows]
+        # against its part of the schema; each run was checked when added).
+        for name in self._changed:
+            entry = self._tallies[name].entry()
+            self._entries[name] = validate_workflow_entry(entry, len(entry["runs"]))
+        self._changed.clear()
+        workflows = [self._entries[w.name] for w in self._workflows]
         settings = self._settings
         exit_code = None
         if finished:
@@ -454,7 +451,7 @@ class SuiteSession:
                 "min_pass_rate": settings.min_pass_rate,
                 "max_suite_tokens": settings.max_suite_tokens,
             },
-            "totals": totals(self._filed, self.planned, duration),
+            "totals": self._totals.totals(self.planned, duration),
             "exit_code": exit_code,
             "workflows": workflows,
         }
@@ -473,7 +470,7 @@ class SuiteSession:
             if not finished and self._covered >= wanted:
                 return None
             self._covered = len(self._filed)
-            self._written_at = time.monotonic()
+            began = time.monotonic()
             summary = validate_suite_record(self._summary(finished), workflows=False)
             if self._output is not None:
                 # Progressive rewrites are compact (the fast encoder); the
@@ -486,24 +483,29 @@ class SuiteSession:
                 await anyio.to_thread.run_sync(
                     lambda: write_atomically(target, data, durable=finished)
                 )
+            self._written_at = time.monotonic()
+            self._rewrite_cost = self._written_at - began
             return summary
 
     def _rewrite_due(self) -> bool:
         """Whether ``suite.json`` should be rewritten now that a run finished.
 
         A rewrite costs the whole file, so rewrites are batched: one is due when
-        the runs not yet in the file reach a quarter of those already in it
-        (every run while the suite is young, a constant share of work per run
-        however long the suite), or half a second has passed since the last.
+        the runs not yet in the file reach those already in it (the first two
+        runs each, then doubling: a constant share of work per run however
+        long the suite), or a second (and twenty times what the last rewrite
+        took) has passed since the last.
         """
         if self._output is None:
             return False
         pending = len(self._filed) - max(self._covered, 0)
         if pending <= 0:
             return False
-        if pending >= max(1, self._covered // _REWRITE_GROWTH):
+        if pending >= max(1, self._covered):
             return True
-        return time.monotonic() - self._written_at >= _REWRITE_INTERVAL_S
+        # A rewrite may take at most a twentieth of the time between rewrites.
+        interval = max(_REWRITE_INTERVAL_S, 20 * self._rewrite_cost)
+        return time.monotonic() - self._written_at >= interval
 
     def _encode(
         self, job: _Job, result: WorkflowResult | None
@@ -527,18 +529,25 @@ class SuiteSession:
         return relative, files
 
     def _write_files(self, files: Sequence[tuple[Path, bytes, int]]) -> None:
-        """Write finished runs' files, each atomically (in a worker thread)."""
+        """Write finished runs' files, each atomically.
+
+        This runs on the event loop: the writes are small and never synced
+        here (one sync at the end covers them), and a thread hop per batch
+        costs more CPU than the writes.
+        """
         assert self._output is not None
         transcripts = self._output / "transcripts"
         for path, data, mode in files:
             folder = path.parent
-            if mode == 0o600 and not folder.is_dir():
-                transcripts.mkdir(mode=0o700, exist_ok=True)
-                folder.mkdir(mode=0o700, exist_ok=True)
-                os.chmod(transcripts, 0o700)
-                os.chmod(folder, 0o700)
-            else:
-                folder.mkdir(parents=True, exist_ok=True)
+            if folder not in self._folders_made:
+                if mode == 0o600:
+                    transcripts.mkdir(mode=0o700, exist_ok=True)
+                    folder.mkdir(mode=0o700, exist_ok=True)
+                    os.chmod(transcripts, 0o700)
+                    os.chmod(folder, 0o700)
+                else:
+                    folder.mkdir(parents=True, exist_ok=True)
+                self._folders_made.add(folder)
             write_atomically(path, data, mode=mode, replace=False, durable=False)
             self._unsynced.append(path)
 
@@ -554,7 +563,7 @@ class SuiteSession:
         with anyio.CancelScope(shield=True):
             files = [file for item in batch for file in item.files]
             if files:
-                await anyio.to_thread.run_sync(self._write_files, files)
+                self._write_files(files)
             del self._pending[: len(batch)]
             for item in batch:
                 self._file(item.outcome)
@@ -565,7 +574,9 @@ class SuiteSession:
 
     def _file(self, outcome: RunOutcome) -> None:
         self._filed.append(outcome)
-        self._by_name[outcome.workflow].append(outcome)
+        self._tallies[outcome.workflow].add(outcome)
+        self._totals.add(outcome)
+        self._changed.add(outcome.workflow)
 
     async def _writer(self) -> None:
         """Write finished runs in batches while the suite runs."""
@@ -606,29 +617,29 @@ class SuiteSession:
             return
         if settings.max_suite_tokens is None:
             return
-        used = 0
-        for done in self._outcomes:
-            record = done.record
-            if record is None or (
-                record.budget.used.input_tokens is None
-                or record.budget.used.output_tokens is None
-            ):
-                self._stop = ("budget_exhausted", "usage_unmeasured")
-                return
-            used += record.budget.used.input_tokens + record.budget.used.output_tokens
-        if used >= settings.max_suite_tokens:
+        record = outcome.record
+        if record is None or (
+            record.budget.used.input_tokens is None
+            or record.budget.used.output_tokens is None
+        ):
+            self._stop = ("budget_exhausted", "usage_unmeasured")
+            return
+        self._tokens += record.budget.used.input_tokens
+        self._tokens += record.budget.used.output_tokens
+        if self._tokens >= settings.max_suite_tokens:
             self._stop = ("budget_exhausted", "max_suite_tokens_reached")
 
     async def _run_one(self, job: _Job) -> None:
         item = job.workflow
-        self._emit(
-            SuiteEvent(
-                type="run_started",
-                suite_id=self.suite_id,
-                workflow=item.name,
-                repetition=job.repetition,
+        if self._streams:
+            self._emit(
+                SuiteEvent(
+                    type="run_started",
+                    suite_id=self.suite_id,
+                    workflow=item.name,
+                    repetition=job.repetition,
+                )
             )
-        )
         started = time.monotonic()
         result: WorkflowResult | None = None
         try:
@@ -666,18 +677,24 @@ class SuiteSession:
         )
         self._account(outcome)
         record = outcome.record
-        event = SuiteEvent(
-            type="run_finished",
-            suite_id=self.suite_id,
-            workflow=item.name,
-            repetition=job.repetition,
-            run_id=None if record is None else record.run_id,
-            verdict=outcome.verdict,
-            exit_code=outcome.exit_code,
-            status=None if record is None else record.execution.status,
-            input_tokens=None if record is None else record.budget.used.input_tokens,
-            output_tokens=None if record is None else record.budget.used.output_tokens,
-        )
+        event = None
+        if self._streams:
+            event = SuiteEvent(
+                type="run_finished",
+                suite_id=self.suite_id,
+                workflow=item.name,
+                repetition=job.repetition,
+                run_id=None if record is None else record.run_id,
+                verdict=outcome.verdict,
+                exit_code=outcome.exit_code,
+                status=None if record is None else record.execution.status,
+                input_tokens=None
+                if record is None
+                else record.budget.used.input_tokens,
+                output_tokens=None
+                if record is None
+                else record.budget.used.output_tokens,
+            )
         if self._output is None:
             self._file(outcome)
             self._emit(event)

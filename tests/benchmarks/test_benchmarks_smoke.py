@@ -16,6 +16,7 @@ MEASURES = {
     "memory",
     "profile",
     "peers",
+    "suite",
 }
 
 
@@ -46,3 +47,6 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
     page = (tmp_path / "performance.md").read_text(encoding="utf-8")
     for heading in ("## 1.", "## 2.", "## 3.", "## 4.", "## 5.", "LangGraph"):
         assert heading in page
+    assert "## Suites: runs versus bookkeeping" in page
+    (suite,) = [t for t in results["targets"] if t["name"].startswith("a suite")]
+    assert suite["met"] is (results["suite"]["share_in_runs"] >= 0.8)
