@@ -7,6 +7,7 @@ client, aiodocker for the sandbox) are imported only when a run needs them.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import TYPE_CHECKING, Literal, Unpack
 
@@ -455,9 +456,10 @@ class ArtemisKit:
             fail_fast=chosen.fail_fast,
             transcripts=chosen.transcripts,
         )
+        config = await self._trusted_config()
         return await create_suite_session(
             self,
-            await self._trusted_config(),
+            config,
             [paths] if isinstance(paths, str | os.PathLike) else list(paths),
             settings=settings,
             output_dir=chosen.output_dir,
@@ -465,6 +467,7 @@ class ArtemisKit:
             judge=chosen.judge,
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
             tools=self._catalogue,
+            remote_kit=functools.partial(ArtemisKit, config=config, tools=self._tools),
         )
 
     async def run_suite(

@@ -154,6 +154,7 @@ EXPORTS: dict[str, set[str]] = {
     "artemiskit.suites": {
         "Interval",
         "LocalExecutor",
+        "RayExecutor",
         "SUITE_SCHEMA",
         "SUITE_SCHEMA_VERSION",
         "SessionFactory",

@@ -56,7 +56,7 @@ SUITE_SCHEMA = "artemiskit.suite-record"
 SUITE_SCHEMA_VERSION = 1
 
 SuiteStatus = Literal["completed", "cancelled", "budget_exhausted", "failed_fast"]
-Verdict = Literal["passed", "failed", "unavailable"]
+Verdict = Literal["passed", "failed", "unavailable", "lost"]
 
 _LIMITS = {
     "actions": "max_actions",
@@ -77,6 +77,8 @@ class RunOutcome:
             executor could not say what happened to it).
         record_file: The record's path relative to the output folder, when kept.
         duration_ms: The run's wall time as the suite saw it.
+        lost_reason: Why a lost run was lost (``worker_died``, ``node_died``,
+            ``task_cancelled``, ``run_error``, ...); ``None`` otherwise.
     """
 
     workflow: str
@@ -84,6 +86,7 @@ class RunOutcome:
     record: ExecutionRecord | None
     record_file: str | None
     duration_ms: int
+    lost_reason: str | None = None
 
     @property
     def lost(self) -> bool:
@@ -97,10 +100,13 @@ class RunOutcome:
 
     @property
     def verdict(self) -> Verdict:
-        """``passed`` (verified and exit 0), ``unavailable``, or ``failed``."""
+        """``passed`` (verified and exit 0), ``unavailable``, ``failed``, or ``lost``.
+
+        A lost run is neither passed nor failed: it is left out of pass rates.
+        """
         record = self.record
         if record is None:
-            return "failed"
+            return "lost"
         status = record.task_verification.status
         if status == "passed" and record.exit_code == ExitCode.OK:
             return "passed"
@@ -141,6 +147,7 @@ class RunOutcome:
             if record is None
             else record.budget.used.output_tokens,
             "lost": self.lost,
+            "lost_reason": (self.lost_reason or "run_error") if self.lost else None,
         }
 
 

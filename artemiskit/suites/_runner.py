@@ -19,12 +19,18 @@ import anyio
 import anyio.to_thread
 import attrs
 
-from artemiskit._errors import ArtemisError, FileAccessError, WorkflowError
+from artemiskit._errors import (
+    ArtemisError,
+    FileAccessError,
+    SessionStateError,
+    WorkflowError,
+)
 from artemiskit.engine._session import WorkflowResult
 from artemiskit.providers import SharedTransports
 from artemiskit.records import record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
+from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost, ship_folder
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
     SUITE_SCHEMA_VERSION,
@@ -40,7 +46,7 @@ from artemiskit.suites._record import (
 from artemiskit.suites._transcript import transcript_to_dict
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Sequence
+    from collections.abc import AsyncIterator, Callable, Sequence
 
     from anyio.streams.memory import MemoryObjectSendStream
 
@@ -299,6 +305,8 @@ class SuiteSession:
         executor: Where runs execute (default: a `LocalExecutor`).
         judge: The judge for ``judge`` outcomes.
         cleanup_timeout_ms: Each run's cleanup drain period.
+        remote_kit: Builds the session factory on a remote worker (for an
+            executor that runs runs elsewhere, such as `RayExecutor`).
     """
 
     def __init__(
@@ -311,6 +319,7 @@ class SuiteSession:
         executor: SuiteExecutor | None = None,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         cleanup_timeout_ms: int | None = None,
+        remote_kit: Callable[[], SessionFactory] | None = None,
     ) -> None:
         if settings.transcripts and output_dir is None:
             raise WorkflowError(
@@ -321,6 +330,11 @@ class SuiteSession:
         self._settings = settings
         self._output = output_dir
         self._executor = executor or LocalExecutor(settings.concurrency)
+        self._remote: RayExecutor | None = None
+        if isinstance(self._executor, RayExecutor):
+            self._remote = self._executor.with_concurrency(settings.concurrency)
+        self._remote_kit = remote_kit
+        self._shipped: dict[str, dict[str, bytes]] = {}
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
         self._folders = _folder_names(self._workflows)
@@ -389,6 +403,8 @@ class SuiteSession:
         self._cancelled = True
         for session in list(self._in_flight):
             session.cancel()
+        if self._remote is not None:
+            self._remote.cancel()
 
     def _emit(self, event: SuiteEvent | None) -> None:
         if event is None:
@@ -642,6 +658,43 @@ class SuiteSession:
             )
         started = time.monotonic()
         result: WorkflowResult | None = None
+        lost_reason = None
+        if self._remote is not None:
+            try:
+                result = await self._remote._run_remote(await self._remote_run(job))
+            except RunLost as exc:
+                lost_reason = exc.reason
+        else:
+            result = await self._run_here(job)
+        await self._finish_run(job, result, lost_reason, started)
+
+    async def _remote_run(self, job: _Job) -> RemoteRun:
+        """What a worker needs for ``job``: the workflow and its folder's files."""
+        item = job.workflow
+        if self._remote_kit is None:
+            raise SessionStateError(
+                "a remote executor needs the kit's remote factory",
+                reason="invalid_option",
+            )
+        files = self._shipped.get(item.name)
+        if files is None:
+            folder = item.path.absolute().parent
+            files = await anyio.to_thread.run_sync(ship_folder, folder)
+            self._shipped[item.name] = files
+        return RemoteRun(
+            key=f"{self.suite_id}/{item.name}/{job.repetition}",
+            make_kit=self._remote_kit,
+            workflow=item.workflow,
+            files=files,
+            repetition=job.repetition,
+            judge=self._judge,
+            cleanup_timeout_ms=self._cleanup_timeout_ms,
+        )
+
+    async def _run_here(self, job: _Job) -> WorkflowResult | None:
+        """Run ``job`` in this process; ``None`` when it left no record."""
+        item = job.workflow
+        result: WorkflowResult | None = None
         try:
             session = await self._kit.create_workflow_session(
                 workflow=item.workflow,
@@ -662,6 +715,16 @@ class SuiteSession:
         except (ArtemisError, OSError, RuntimeError):
             # The run left no record: the suite counts it as lost (exit 7).
             result = None
+        return result
+
+    async def _finish_run(
+        self,
+        job: _Job,
+        result: WorkflowResult | None,
+        lost_reason: str | None,
+        started: float,
+    ) -> None:
+        item = job.workflow
         duration = int((time.monotonic() - started) * 1000)
         relative, files = self._encode(job, result)
         outcome = RunOutcome(
@@ -670,6 +733,7 @@ class SuiteSession:
             record=None if result is None else result.record,
             record_file=relative,
             duration_ms=duration,
+            lost_reason=lost_reason,
         )
         self._outcomes.append(outcome)
         self._runs.append(
@@ -710,8 +774,6 @@ class SuiteSession:
             FileAccessError: ``suite.json`` or a record could not be written.
         """
         if self._ran:
-            from artemiskit._errors import SessionStateError
-
             raise SessionStateError("a suite session runs once", reason="already_run")
         self._ran = True
         self._started_at = _now()
