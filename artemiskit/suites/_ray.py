@@ -173,6 +173,7 @@ class RayExecutor:
         self._ray: Any = None
         self._function: Any = None
         self._threads: anyio.CapacityLimiter | None = None
+        self._cancelled = False
 
     def __repr__(self) -> str:
         return f"RayExecutor(address={self.address!r}, concurrency={self.concurrency})"
@@ -236,7 +237,10 @@ class RayExecutor:
             )
         except Exception as exc:
             if isinstance(exc, self._ray.exceptions.RayError):
-                raise RunLost(_loss_reason(exc)) from None
+                # A task this driver cancelled fails in whatever way it was
+                # interrupted: it is reported as cancelled.
+                reason = "task_cancelled" if self._cancelled else _loss_reason(exc)
+                raise RunLost(reason) from None
             raise
         finally:
             self._in_flight.pop(task.key, None)
@@ -244,6 +248,7 @@ class RayExecutor:
 
     def cancel(self) -> None:
         """Cancel every task in flight (each is then reported lost, cancelled)."""
+        self._cancelled = True
         if self._ray is None:
             return
         for ref in list(self._in_flight.values()):
