@@ -158,14 +158,26 @@ class RayExecutor:
             for the cluster started on this machine with ``ray start --head``).
         concurrency: Runs in flight at most; by default the suite's
             ``concurrency``.
+        num_cpus: The CPUs Ray reserves for each run's task (Ray's default,
+            1, runs as many runs at once as the cluster has CPUs; runs that
+            mostly wait on a model can reserve a fraction).
 
     Raises:
-        ValueError: ``concurrency`` is below 1.
+        ValueError: ``concurrency`` is below 1 or ``num_cpus`` is not positive.
     """
 
-    def __init__(self, address: str | None = None, *, concurrency: int | None = None):
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        concurrency: int | None = None,
+        num_cpus: float = 1.0,
+    ) -> None:
         if concurrency is not None and concurrency < 1:
             raise ValueError("concurrency must be at least 1")
+        if not num_cpus > 0:
+            raise ValueError("num_cpus must be positive")
+        self.num_cpus = num_cpus
         self.address = address
         self.concurrency = concurrency
         self._ledger: dict[str, bool] = {}
@@ -176,7 +188,10 @@ class RayExecutor:
         self._cancelled = False
 
     def __repr__(self) -> str:
-        return f"RayExecutor(address={self.address!r}, concurrency={self.concurrency})"
+        return (
+            f"RayExecutor(address={self.address!r}, "
+            f"concurrency={self.concurrency}, num_cpus={self.num_cpus})"
+        )
 
     @property
     def name(self) -> str:
@@ -199,7 +214,7 @@ class RayExecutor:
         if self._ray is not None:
             return
         self._ray, self._function = await anyio.to_thread.run_sync(
-            _connect, self.address
+            _connect, self.address, self.num_cpus
         )
         self._threads = anyio.CapacityLimiter(self.concurrency or 4)
 
@@ -255,7 +270,7 @@ class RayExecutor:
             self._ray.cancel(ref, force=False)
 
 
-def _connect(address: str | None) -> tuple[Any, Any]:
+def _connect(address: str | None, num_cpus: float) -> tuple[Any, Any]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
         import ray
@@ -278,5 +293,7 @@ def _connect(address: str | None) -> tuple[Any, Any]:
                 "give its address with --ray-address",
                 reason="ray_unreachable",
             ) from None
-    function = ray.remote(max_retries=0, retry_exceptions=False)(run_on_worker)
+    function = ray.remote(max_retries=0, retry_exceptions=False, num_cpus=num_cpus)(
+        run_on_worker
+    )
     return ray, function

@@ -14,10 +14,10 @@ from artemiskit.suites import load_suite_record
 from tests._builders import PASSING_SCRIPT, workflow_dict
 from tests.providers._chat_server import ChatServer, NeverAnswer, chat_reply
 from tests.suites._suites import SLOW_SCRIPT, write_member, write_suite
-from tests.suites.conftest import WORKER_KEY
+from tests.suites.conftest import LOOPBACK, WORKER_KEY
 
 AKIT = [sys.executable, "-m", "artemiskit_cli"]
-ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+ENV = {**os.environ, **LOOPBACK}
 ENV.pop("TEST_PROVIDER_KEY", None)
 #: What differs between two runs of the same suite: identities and times.
 _VOLATILE_TOP = {"suite_id", "started_at", "finished_at"}
@@ -209,3 +209,19 @@ def test_sigint_on_the_driver_cancels_the_ray_tasks(
     slow = next(w for w in summary["workflows"] if w["name"] == "slow")
     (run,) = slow["runs"]
     assert (run["lost"], run["lost_reason"]) == (True, "task_cancelled")
+
+
+def test_ray_is_imported_only_when_its_executor_is_used() -> None:
+    probe = (
+        "import sys, artemiskit_cli._main, artemiskit.suites; "
+        "from artemiskit.suites import RayExecutor; RayExecutor('127.0.0.1:1'); "
+        "assert 'ray' not in sys.modules, 'ray imported'"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
