@@ -21,7 +21,11 @@ from artemiskit._errors import (
 from artemiskit.config._config import ProviderConfig, TrustedConfig
 from artemiskit.config._judge import load_judge_config
 from artemiskit.engine._judge import JudgeSettings
-from artemiskit.providers import ProviderRequest, create_provider_target
+from artemiskit.providers import (
+    ProviderRequest,
+    SharedTransports,
+    create_provider_target,
+)
 from artemiskit.targets._protocol import create_model_client_target
 
 if TYPE_CHECKING:
@@ -58,6 +62,9 @@ async def configured_target(
     config: TrustedConfig,
     overrides: Mapping[str, object] | None,
     fixture_root: str | os.PathLike[str] | None,
+    *,
+    shared: SharedTransports | None = None,
+    repetition: int = 1,
 ) -> tuple[AgentTarget, str | None, str | None]:
     parameters = workflow.target.parameters
     return await _provider_target(
@@ -69,6 +76,8 @@ async def configured_target(
         temperature=parameters.temperature,
         top_p=parameters.top_p,
         seed=parameters.seed,
+        shared=shared,
+        repetition=repetition,
     )
 
 
@@ -82,6 +91,8 @@ async def _provider_target(
     temperature: float | None = None,
     top_p: float | None = None,
     seed: int | None = None,
+    shared: SharedTransports | None = None,
+    repetition: int = 1,
 ) -> tuple[AgentTarget, str | None, str | None]:
     """Build the target of provider entry ``name`` with its type's builder.
 
@@ -104,6 +115,8 @@ async def _provider_target(
             top_p=top_p,
             seed=seed,
             base_dir=None if fixture_root is None else os.fspath(fixture_root),
+            shared=shared,
+            repetition=repetition,
         )
     )
     return built.target, built.transport_digest, built.label

@@ -7,6 +7,7 @@ client, aiodocker for the sandbox) are imported only when a run needs them.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import TYPE_CHECKING, Literal, Unpack
 
@@ -52,7 +53,13 @@ if TYPE_CHECKING:
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
-    from artemiskit.suites import SuiteExecutor, SuiteResult, SuiteSession
+    from artemiskit.providers import SharedTransports
+    from artemiskit.suites import (
+        SuiteKeywords,
+        SuiteOptions,
+        SuiteResult,
+        SuiteSession,
+    )
     from artemiskit.targets._protocol import (
         AgentTarget,
         ModelClient,
@@ -265,6 +272,8 @@ class ArtemisKit:
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         checkpoint: CheckpointOptions | None = None,
         options: RunOptions | None = None,
+        shared_transports: SharedTransports | None = None,
+        repetition: int = 1,
         **run: Unpack[RunKeywords],
     ) -> WorkflowSession:
         """Load the workflow, build its target and create a session.
@@ -281,6 +290,11 @@ class ArtemisKit:
             options: How the session runs; see `RunOptions`. Its
                 ``fixture_root`` (where fixtures and scripts resolve) defaults
                 to the workflow file's folder.
+            shared_transports: Connection pools to share with other sessions
+                (a suite shares one per provider entry); the caller closes it.
+            repetition: Which repetition of a suite this run is (from 1): a
+                scripted provider answers with variant (repetition - 1) mod
+                the number of its script's variants.
             **run: Any field of `RunOptions` as a keyword (`RunKeywords`); it
                 overrides the same field of ``options``.
 
@@ -330,7 +344,12 @@ class ArtemisKit:
             target = client_target(client, loaded)
         elif target is None:
             target, digest, label = await configured_target(
-                loaded, config, provider_config, root
+                loaded,
+                config,
+                provider_config,
+                root,
+                shared=shared_transports,
+                repetition=repetition,
             )
         judge_settings = (
             None if judge is None else await settings_for_judge(judge, config)
@@ -402,16 +421,8 @@ class ArtemisKit:
         self,
         *,
         paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
-        output_dir: str | os.PathLike[str] | None = None,
-        repeat: int = 1,
-        concurrency: int = 4,
-        min_pass_rate: float = 1.0,
-        max_suite_tokens: int | None = None,
-        fail_fast: bool = False,
-        transcripts: bool = False,
-        judge: JudgeSettings | str | os.PathLike[str] | None = None,
-        executor: SuiteExecutor | None = None,
-        cleanup_timeout_ms: int | None = None,
+        options: SuiteOptions | None = None,
+        **suite: Unpack[SuiteKeywords],
     ) -> SuiteSession:
         """Load and validate a suite (SPEC 13), ready to `run()`.
 
@@ -421,17 +432,11 @@ class ArtemisKit:
         Args:
             paths: Workflow files or folders (every ``workflow.yaml`` and
                 ``*.workflow.yaml`` / ``.yml`` below, sorted).
-            output_dir: A new or empty folder for ``suite.json`` and the
-                records; ``None`` writes nothing.
-            repeat: Runs per workflow.
-            concurrency: Runs in flight at most (local executor).
-            min_pass_rate: Exit 8 when a workflow's pass rate is below it.
-            max_suite_tokens: Suite budget; unmeasured usage also stops starts.
-            fail_fast: Start no run after the first that did not pass.
-            transcripts: Keep conversations (sensitive; needs ``output_dir``).
-            judge: The judge for ``judge`` outcomes.
-            executor: Where runs execute (default: local, ``concurrency``).
-            cleanup_timeout_ms: Each run's cleanup drain period.
+            options: What the suite does and where it writes; see
+                `SuiteOptions` (output folder, repeat, concurrency, pass rate,
+                suite budget, fail-fast, transcripts, judge, executor).
+            **suite: Any field of `SuiteOptions` as a keyword (`SuiteKeywords`);
+                it overrides the same field of ``options``.
 
         Raises:
             WorkflowError: A file is invalid, names repeat, a folder holds no
@@ -440,56 +445,40 @@ class ArtemisKit:
         """
         from artemiskit.suites import SuiteSettings
         from artemiskit.suites._create import create_suite_session
+        from artemiskit.suites._options import merge_suite_options
 
+        chosen = merge_suite_options(options, suite)
         settings = SuiteSettings(
-            repeat=repeat,
-            concurrency=concurrency,
-            min_pass_rate=min_pass_rate,
-            max_suite_tokens=max_suite_tokens,
-            fail_fast=fail_fast,
-            transcripts=transcripts,
+            repeat=chosen.repeat,
+            concurrency=chosen.concurrency,
+            min_pass_rate=chosen.min_pass_rate,
+            max_suite_tokens=chosen.max_suite_tokens,
+            fail_fast=chosen.fail_fast,
+            transcripts=chosen.transcripts,
         )
+        config = await self._trusted_config()
         return await create_suite_session(
             self,
-            await self._trusted_config(),
+            config,
             [paths] if isinstance(paths, str | os.PathLike) else list(paths),
             settings=settings,
-            output_dir=output_dir,
-            executor=executor,
-            judge=judge,
-            cleanup_timeout_ms=cleanup_timeout_ms,
+            output_dir=chosen.output_dir,
+            executor=chosen.executor,
+            judge=chosen.judge,
+            cleanup_timeout_ms=chosen.cleanup_timeout_ms,
             tools=self._catalogue,
+            remote_kit=functools.partial(ArtemisKit, config=config, tools=self._tools),
         )
 
     async def run_suite(
         self,
         *,
         paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
-        output_dir: str | os.PathLike[str] | None = None,
-        repeat: int = 1,
-        concurrency: int = 4,
-        min_pass_rate: float = 1.0,
-        max_suite_tokens: int | None = None,
-        fail_fast: bool = False,
-        transcripts: bool = False,
-        judge: JudgeSettings | str | os.PathLike[str] | None = None,
-        executor: SuiteExecutor | None = None,
-        cleanup_timeout_ms: int | None = None,
+        options: SuiteOptions | None = None,
+        **suite: Unpack[SuiteKeywords],
     ) -> SuiteResult:
         """Create a suite session and run it; see `create_suite_session`."""
-        session = await self.create_suite_session(
-            paths=paths,
-            output_dir=output_dir,
-            repeat=repeat,
-            concurrency=concurrency,
-            min_pass_rate=min_pass_rate,
-            max_suite_tokens=max_suite_tokens,
-            fail_fast=fail_fast,
-            transcripts=transcripts,
-            judge=judge,
-            executor=executor,
-            cleanup_timeout_ms=cleanup_timeout_ms,
-        )
+        session = await self.create_suite_session(paths=paths, options=options, **suite)
         return await session.run()
 
 

@@ -22,6 +22,7 @@ from benchmarks._report import render_markdown
 from benchmarks._sandbox import measure_sandbox
 from benchmarks._stats import machine_info
 from benchmarks._targets import evaluate_targets
+from benchmarks.suite_runner import measure_share
 
 __all__ = ["ROOT", "SCRATCH", "TRACKED", "main", "output_paths"]
 
@@ -44,6 +45,7 @@ MEASURES = (
     "profile",
     "peers",
     "suite_runner",
+    "suite",
 )
 _STEPS = 500
 _SESSION_STEPS = 10
@@ -175,9 +177,12 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
             _say(f"    skipped: {results['peers']['reason']}")
     if arguments.skip_suite:
         results["suite_runner"] = {"skipped": True, "reason": "--skip-suite was given"}
+        results["suite"] = {"skipped": True, "reason": "--skip-suite was given"}
     else:
         _say(f"suite runner ({settings['suite_runs']} instant runs)")
         results["suite_runner"] = _suite_runner(settings["suite_runs"])
+        _say(f"suite: {settings['suite_runs']} instant runs, runs alone vs suite × 3")
+        results["suite"] = measure_share(runs=settings["suite_runs"], pairs=3)
     return results
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchmarks.suite_runner import render_share
+
 __all__ = ["render_markdown"]
 
 _GIB = 1024**3
@@ -588,6 +590,16 @@ def render_markdown(results: dict[str, Any]) -> str:
         "",
         *_peers(results["peers"]),
         "",
+        *(
+            [
+                "## Suites: runs versus bookkeeping",
+                "",
+                *render_share(results["suite"]),
+                "",
+            ]
+            if not results.get("suite", {"skipped": True}).get("skipped", False)
+            else []
+        ),
         "## How to read these figures",
         "",
         "- **Median** is the typical cost; **p95** shows the tail (garbage "

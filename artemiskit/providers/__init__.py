@@ -28,6 +28,7 @@ from artemiskit.providers._scripted import (
     load_script,
     parse_script,
 )
+from artemiskit.providers._shared import SharedTransports
 
 if TYPE_CHECKING:
     from artemiskit.providers._openai import OpenAIClient
@@ -40,6 +41,7 @@ __all__ = [
     "ProviderTarget",
     "ScriptEntry",
     "ScriptedTarget",
+    "SharedTransports",
     "create_provider_target",
     "load_provider_entry_points",
     "load_script",

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
     from artemiskit.targets._protocol import ModelRequest, TargetResponse
 
-__all__ = ["OpenAIClient"]
+__all__ = ["OpenAIClient", "new_http_client"]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _MAX_TIMEOUT_MS = 3_600_000
@@ -58,6 +58,16 @@ _MAX_ERROR_BODY_BYTES = 64 * 1024
 _RESERVED_HEADERS = frozenset(
     {"content-length", "content-type", "transfer-encoding", "host", "connection"}
 )
+
+
+def new_http_client(request_timeout_ms: int) -> httpx.AsyncClient:
+    """An HTTP client as `OpenAIClient` makes its own: no retries, no proxies."""
+    return httpx.AsyncClient(
+        transport=httpx.AsyncHTTPTransport(retries=0, trust_env=False),
+        timeout=httpx.Timeout(request_timeout_ms / 1000),
+        follow_redirects=False,
+        trust_env=False,
+    )
 
 
 class OpenAIClient:
@@ -79,6 +89,7 @@ class OpenAIClient:
         api_key: str | None = None,
         request_timeout_ms: int = 60_000,
         extra_headers: Mapping[str, str] | None = None,
+        http_client: httpx.AsyncClient | None = None,
     ) -> None:
         """Configure the client; no connection is made yet.
 
@@ -90,6 +101,8 @@ class OpenAIClient:
             request_timeout_ms: The deadline of one request, 1 to 3,600,000 ms.
             extra_headers: Further request headers (e.g. an organization id).
                 Their values are treated as secrets and never shown.
+            http_client: An HTTP client (connection pool) to share with other
+                clients, from `new_http_client`; this client never closes it.
 
         Raises:
             ConfigError: A setting is invalid. The message never contains the key
@@ -111,6 +124,7 @@ class OpenAIClient:
         self._has_key = api_key is not None
         self._header_names = tuple(sorted(k.lower() for k in (extra_headers or {})))
         self._client: httpx.AsyncClient | None = None
+        self._shared = http_client
         self._closed = False
 
     @property
@@ -185,13 +199,10 @@ class OpenAIClient:
         raise self._status_error(status, body, request.model)
 
     def _http_client(self) -> httpx.AsyncClient:
+        if self._shared is not None:
+            return self._shared
         if self._client is None:
-            self._client = httpx.AsyncClient(
-                transport=httpx.AsyncHTTPTransport(retries=0, trust_env=False),
-                timeout=httpx.Timeout(self._timeout_s),
-                follow_redirects=False,
-                trust_env=False,
-            )
+            self._client = new_http_client(self._request_timeout_ms)
         return self._client
 
     async def _post(

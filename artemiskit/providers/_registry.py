@@ -13,6 +13,7 @@ import re
 from collections.abc import Awaitable, Callable
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import attrs
@@ -21,8 +22,18 @@ from artemiskit._common._digests import bytes_digest
 from artemiskit._errors import ConfigError, UnsupportedError
 from artemiskit.config import ProviderConfig
 from artemiskit.providers._digest import credential_digest, transport_digest
-from artemiskit.providers._scripted import ScriptedTarget, load_script_below
+from artemiskit.providers._scripted import (
+    ScriptedTarget,
+    load_script_below,
+    parse_script_variants,
+)
+from artemiskit.providers._shared import SharedTransports
 from artemiskit.targets import AgentTarget, TargetRequest, TargetResponse
+
+if TYPE_CHECKING:
+    import httpx
+
+    from artemiskit.providers._scripted import ScriptEntry
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -51,6 +62,12 @@ class ProviderRequest:
         seed: The workflow's seed, if set.
         base_dir: Where files the entry names resolve (the workflow's folder or
             the fixture root), if known.
+        shared: Transports shared with other sessions (a suite's runs): a
+            builder that opens connections takes its pool from here, keyed by
+            the entry and its transport settings, and leaves it open.
+        repetition: Which repetition of a suite this run is (from 1); the
+            ``scripted`` type answers with variant (repetition - 1) mod the
+            number of variants.
     """
 
     entry: ProviderConfig
@@ -59,6 +76,8 @@ class ProviderRequest:
     top_p: float | None = None
     seed: int | None = None
     base_dir: str | None = None
+    shared: SharedTransports | None = None
+    repetition: int = 1
 
 
 @attrs.frozen(kw_only=True)
@@ -99,25 +118,37 @@ async def _scripted(request: ProviderRequest) -> ProviderTarget:
     base = Path(scripts_dir or request.base_dir or ".")
     if request.base_dir is not None and scripts_dir is not None:
         base = Path(request.base_dir) / scripts_dir
-    script, raw = await load_script_below(base, request.model)
+    model = request.model
+
+    async def load() -> tuple[tuple[tuple[ScriptEntry, ...], ...], str]:
+        _, raw = await load_script_below(base, model)
+        source = str(base / f"{model}.script.yaml")
+        variants = parse_script_variants(raw.decode("utf-8"), source=source)
+        return variants, bytes_digest(raw)
+
+    if request.shared is None:
+        variants, digest = await load()
+    else:
+        # A suite reads each script once.
+        key = f"scripted:{base.absolute()}:{model}"
+        variants, digest = await request.shared.get(key, load)
+    script = variants[(request.repetition - 1) % len(variants)]
     return ProviderTarget(
-        target=ScriptedTarget(entries=script), transport_digest=bytes_digest(raw)
+        target=ScriptedTarget(entries=script), transport_digest=digest
     )
 
 
 async def _openai(request: ProviderRequest) -> ProviderTarget:
-    from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
+    from artemiskit.providers._openai import (
+        DEFAULT_BASE_URL,
+        OpenAIClient,
+        new_http_client,
+    )
     from artemiskit.targets import create_model_client_target
 
     entry = request.entry
     api_key = entry.resolve_api_key()
     base_url = entry.base_url or DEFAULT_BASE_URL
-    client = OpenAIClient(
-        base_url=base_url,
-        api_key=api_key,
-        request_timeout_ms=entry.request_timeout_ms,
-        extra_headers=entry.headers,
-    )
     digest = "sha256:" + transport_digest(
         provider_type="openai",
         base_url=base_url,
@@ -129,6 +160,23 @@ async def _openai(request: ProviderRequest) -> ProviderTarget:
                 for name, value in sorted(entry.headers.items())
             },
         },
+    )
+    http = None
+    if request.shared is not None:
+        timeout_ms = entry.request_timeout_ms
+
+        async def pool() -> httpx.AsyncClient:
+            return new_http_client(timeout_ms)
+
+        http = await request.shared.get(
+            f"openai:{entry.name}:{digest}", pool, close=_close_http
+        )
+    client = OpenAIClient(
+        base_url=base_url,
+        api_key=api_key,
+        request_timeout_ms=entry.request_timeout_ms,
+        extra_headers=entry.headers,
+        http_client=http,
     )
     target = create_model_client_target(
         client,
@@ -142,6 +190,10 @@ async def _openai(request: ProviderRequest) -> ProviderTarget:
         transport_digest=digest,
         label=f"provider {entry.name!r} ({urlsplit(base_url).netloc})",
     )
+
+
+async def _close_http(client: httpx.AsyncClient) -> None:
+    await client.aclose()
 
 
 _BUILDERS: dict[str, ProviderBuilder] = {"openai": _openai, "scripted": _scripted}

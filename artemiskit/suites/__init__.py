@@ -10,6 +10,8 @@ from __future__ import annotations
 from artemiskit.suites._discovery import SuiteWorkflow, discover_workflows
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._exports import junit_xml, markdown_summary
+from artemiskit.suites._options import SuiteKeywords, SuiteOptions
+from artemiskit.suites._ray import RayExecutor
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
     SUITE_SCHEMA_VERSION,
@@ -37,11 +39,14 @@ from artemiskit.suites._transcript import TRANSCRIPT_SCHEMA, transcript_to_dict
 __all__ = [
     "Interval",
     "LocalExecutor",
+    "RayExecutor",
     "SUITE_SCHEMA",
     "SUITE_SCHEMA_VERSION",
     "SessionFactory",
     "SuiteEvent",
     "SuiteExecutor",
+    "SuiteKeywords",
+    "SuiteOptions",
     "SuiteResult",
     "SuiteRun",
     "SuiteSession",

@@ -10,7 +10,7 @@ from artemiskit.suites._discovery import load_suite_workflows
 from artemiskit.suites._runner import SuiteSession, SuiteSettings, prepare_output_dir
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from artemiskit.config import TrustedConfig
     from artemiskit.engine._judge import JudgeSettings
@@ -32,6 +32,7 @@ async def create_suite_session(
     judge: JudgeSettings | str | os.PathLike[str] | None,
     cleanup_timeout_ms: int | None,
     tools: Catalogue | None = None,
+    remote_kit: Callable[[], SessionFactory] | None = None,
 ) -> SuiteSession:
     """Check every workflow, script, fixture and the judge, then prepare the output.
 
@@ -59,4 +60,5 @@ async def create_suite_session(
         executor=executor,
         judge=judge,
         cleanup_timeout_ms=cleanup_timeout_ms,
+        remote_kit=remote_kit,
     )

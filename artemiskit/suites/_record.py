@@ -8,6 +8,7 @@ killed mid-write) only ever sees a whole, valid file.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import copy
 import functools
@@ -40,10 +41,13 @@ __all__ = [
     "SUITE_SCHEMA_VERSION",
     "RunOutcome",
     "SuiteStatus",
+    "SuiteTally",
+    "WorkflowTally",
     "load_suite_record",
     "suite_exit_code",
     "suite_record_schema",
     "summarize_workflow",
+    "validate_run_entry",
     "validate_suite_record",
     "write_atomically",
 ]
@@ -51,10 +55,8 @@ __all__ = [
 SUITE_SCHEMA = "artemiskit.suite-record"
 SUITE_SCHEMA_VERSION = 1
 
-SuiteStatus = Literal[
-    "running", "completed", "cancelled", "budget_exhausted", "failed_fast"
-]
-Verdict = Literal["passed", "failed", "unavailable"]
+SuiteStatus = Literal["completed", "cancelled", "budget_exhausted", "failed_fast"]
+Verdict = Literal["passed", "failed", "unavailable", "lost"]
 
 _LIMITS = {
     "actions": "max_actions",
@@ -75,6 +77,8 @@ class RunOutcome:
             executor could not say what happened to it).
         record_file: The record's path relative to the output folder, when kept.
         duration_ms: The run's wall time as the suite saw it.
+        lost_reason: Why a lost run was lost (``worker_died``, ``node_died``,
+            ``task_cancelled``, ``run_error``, ...); ``None`` otherwise.
     """
 
     workflow: str
@@ -82,6 +86,7 @@ class RunOutcome:
     record: ExecutionRecord | None
     record_file: str | None
     duration_ms: int
+    lost_reason: str | None = None
 
     @property
     def lost(self) -> bool:
@@ -95,10 +100,13 @@ class RunOutcome:
 
     @property
     def verdict(self) -> Verdict:
-        """``passed`` (verified and exit 0), ``unavailable``, or ``failed``."""
+        """``passed`` (verified and exit 0), ``unavailable``, ``failed``, or ``lost``.
+
+        A lost run is neither passed nor failed: it is left out of pass rates.
+        """
         record = self.record
         if record is None:
-            return "failed"
+            return "lost"
         status = record.task_verification.status
         if status == "passed" and record.exit_code == ExitCode.OK:
             return "passed"
@@ -139,6 +147,7 @@ class RunOutcome:
             if record is None
             else record.budget.used.output_tokens,
             "lost": self.lost,
+            "lost_reason": (self.lost_reason or "run_error") if self.lost else None,
         }
 
 
@@ -152,74 +161,112 @@ def _use(values: Sequence[float]) -> dict[str, float] | None:
     }
 
 
-def _budget_use(records: Sequence[ExecutionRecord]) -> dict[str, Any]:
-    fractions: dict[str, list[float]] = {key: [] for key in _LIMITS}
-    for record in records:
-        limits = record.budget.limits
-        used = record.budget.used
-        measured: dict[str, int | None] = {
-            "actions": used.actions,
-            "model_requests": used.model_requests,
-            "tool_calls": used.tool_calls,
-            "tokens": None
-            if used.input_tokens is None or used.output_tokens is None
-            else used.input_tokens + used.output_tokens,
+def _fractions(record: ExecutionRecord) -> dict[str, float]:
+    """The record's budget use per dimension, as fractions of each declared limit."""
+    limits = record.budget.limits
+    used = record.budget.used
+    measured: dict[str, int | None] = {
+        "actions": used.actions,
+        "model_requests": used.model_requests,
+        "tool_calls": used.tool_calls,
+        "tokens": None
+        if used.input_tokens is None or used.output_tokens is None
+        else used.input_tokens + used.output_tokens,
+    }
+    fractions = {}
+    for key, limit_name in _LIMITS.items():
+        limit = getattr(limits, limit_name)
+        value = measured[key]
+        if limit and value is not None:
+            fractions[key] = value / limit
+    return fractions
+
+
+class WorkflowTally:
+    """One workflow's entry in ``suite.json``, kept up to date run by run.
+
+    Adding a run updates the counters in place (its run entry is built once and
+    the budget fractions are kept sorted), so an entry costs only what its
+    size costs, however often the suite record is rewritten.
+
+    Args:
+        name: The workflow's name.
+        digest: The digest of its contract.
+    """
+
+    def __init__(self, name: str, digest: str) -> None:
+        self.name = name
+        self.digest = digest
+        self.runs: list[dict[str, Any]] = []
+        self._repetitions: list[int] = []
+        self._verdicts: Counter[str] = Counter()
+        self._requirements: dict[str, Counter[str]] = {}
+        self._reasons: Counter[str] = Counter()
+        self._fractions: dict[str, list[float]] = {key: [] for key in _LIMITS}
+
+    def add(self, outcome: RunOutcome) -> None:
+        """Count one finished run."""
+        at = bisect.bisect(self._repetitions, outcome.repetition)
+        self._repetitions.insert(at, outcome.repetition)
+        self.runs.insert(at, validate_run_entry(outcome.as_dict()))
+        self._verdicts[outcome.verdict] += 1
+        self._reasons.update(outcome.failure_reasons())
+        record = outcome.record
+        if record is None:
+            return
+        for requirement in record.task_verification.requirements:
+            counts = self._requirements.setdefault(requirement.id, Counter())
+            counts[requirement.status] += 1
+        for key, fraction in _fractions(record).items():
+            bisect.insort(self._fractions[key], fraction)
+
+    def entry(self) -> dict[str, Any]:
+        """The workflow's entry as of the runs added so far."""
+        passed, failed = self._verdicts["passed"], self._verdicts["failed"]
+        judged = passed + failed
+        interval = wilson_interval(passed, judged)
+        return {
+            "name": self.name,
+            "digest": self.digest,
+            "runs": list(self.runs),
+            "passed": passed,
+            "failed": failed,
+            "unavailable": self._verdicts["unavailable"],
+            "pass_rate": None if judged == 0 else passed / judged,
+            "pass_rate_interval": None
+            if interval is None
+            else {
+                "low": interval.low,
+                "high": interval.high,
+                "method": "wilson",
+                "confidence": 0.95,
+            },
+            "pass_at_k": pass_at_k(passed, judged),
+            "pass_hat_k": pass_hat_k(passed, judged),
+            "requirements": [
+                {
+                    "id": rid,
+                    "passed": counts["passed"],
+                    "failed": counts["failed"],
+                    "unavailable": counts["unavailable"],
+                }
+                for rid, counts in self._requirements.items()
+            ],
+            "failure_reasons": dict(sorted(self._reasons.items())),
+            "budget_use": {
+                key: _use(values) for key, values in self._fractions.items()
+            },
         }
-        for key, limit_name in _LIMITS.items():
-            limit = getattr(limits, limit_name)
-            value = measured[key]
-            if limit and value is not None:
-                fractions[key].append(value / limit)
-    return {key: _use(values) for key, values in fractions.items()}
 
 
 def summarize_workflow(
     name: str, digest: str, outcomes: Sequence[RunOutcome]
 ) -> dict[str, Any]:
     """The workflow's entry in ``suite.json``: its runs and their statistics."""
-    runs = sorted(outcomes, key=lambda o: o.repetition)
-    verdicts = Counter(o.verdict for o in runs)
-    passed, failed = verdicts["passed"], verdicts["failed"]
-    judged = passed + failed
-    interval = wilson_interval(passed, judged)
-    requirements: dict[str, Counter[str]] = {}
-    reasons: Counter[str] = Counter()
-    records = [o.record for o in runs if o.record is not None]
-    for outcome in runs:
-        reasons.update(outcome.failure_reasons())
-    for record in records:
-        for requirement in record.task_verification.requirements:
-            requirements.setdefault(requirement.id, Counter())[requirement.status] += 1
-    return {
-        "name": name,
-        "digest": digest,
-        "runs": [o.as_dict() for o in runs],
-        "passed": passed,
-        "failed": failed,
-        "unavailable": verdicts["unavailable"],
-        "pass_rate": None if judged == 0 else passed / judged,
-        "pass_rate_interval": None
-        if interval is None
-        else {
-            "low": interval.low,
-            "high": interval.high,
-            "method": "wilson",
-            "confidence": 0.95,
-        },
-        "pass_at_k": pass_at_k(passed, judged),
-        "pass_hat_k": pass_hat_k(passed, judged),
-        "requirements": [
-            {
-                "id": rid,
-                "passed": counts["passed"],
-                "failed": counts["failed"],
-                "unavailable": counts["unavailable"],
-            }
-            for rid, counts in requirements.items()
-        ],
-        "failure_reasons": dict(sorted(reasons.items())),
-        "budget_use": _budget_use(records),
-    }
+    tally = WorkflowTally(name, digest)
+    for outcome in sorted(outcomes, key=lambda o: o.repetition):
+        tally.add(outcome)
+    return tally.entry()
 
 
 def suite_exit_code(
@@ -245,45 +292,75 @@ def suite_exit_code(
     return ExitCode.OK
 
 
+class SuiteTally:
+    """The suite's ``totals``, kept up to date run by run."""
+
+    def __init__(self) -> None:
+        self._verdicts: Counter[str] = Counter()
+        self._measurements: set[str] = set()
+        self._finished = 0
+        self._lost = 0
+        self._unmeasured = False
+        self._input_tokens = 0
+        self._output_tokens = 0
+        self._model_requests = 0
+        self._tool_calls = 0
+
+    def add(self, outcome: RunOutcome) -> None:
+        """Count one finished run."""
+        self._finished += 1
+        self._verdicts[outcome.verdict] += 1
+        record = outcome.record
+        if record is None:
+            self._lost += 1
+            return
+        used = record.budget.used
+        self._measurements.add(record.budget.usage_measurement)
+        if used.input_tokens is None or used.output_tokens is None:
+            self._unmeasured = True
+        self._input_tokens += used.input_tokens or 0
+        self._output_tokens += used.output_tokens or 0
+        self._model_requests += used.model_requests
+        self._tool_calls += used.tool_calls
+
+    def totals(self, planned: int, duration_ms: int) -> dict[str, Any]:
+        """The ``totals`` as of the runs added so far."""
+        lost = self._lost
+        unmeasured = lost > 0 or self._unmeasured
+        measurements = self._measurements
+        if not measurements:
+            measurement = "unavailable" if lost else "complete"
+        elif measurements == {"complete"} and not lost:
+            measurement = "complete"
+        elif measurements == {"unavailable"}:
+            measurement = "unavailable"
+        else:
+            measurement = "partial"
+        return {
+            "runs_planned": planned,
+            "runs_finished": self._finished,
+            "runs_not_started": planned - self._finished,
+            "runs_lost": lost,
+            "passed": self._verdicts["passed"],
+            "failed": self._verdicts["failed"],
+            "unavailable": self._verdicts["unavailable"],
+            "input_tokens": None if unmeasured else self._input_tokens,
+            "output_tokens": None if unmeasured else self._output_tokens,
+            "usage_measurement": measurement,
+            "model_requests": self._model_requests,
+            "tool_calls": self._tool_calls,
+            "duration_ms": duration_ms,
+        }
+
+
 def totals(
     outcomes: Sequence[RunOutcome], planned: int, duration_ms: int
 ) -> dict[str, Any]:
     """The suite's ``totals``."""
-    records = [o.record for o in outcomes if o.record is not None]
-    verdicts = Counter(o.verdict for o in outcomes)
-    measurements = {r.budget.usage_measurement for r in records}
-    lost = sum(1 for o in outcomes if o.lost)
-    unmeasured = lost > 0 or any(
-        r.budget.used.input_tokens is None or r.budget.used.output_tokens is None
-        for r in records
-    )
-    if not records:
-        measurement = "unavailable" if lost else "complete"
-    elif measurements == {"complete"} and not lost:
-        measurement = "complete"
-    elif measurements == {"unavailable"}:
-        measurement = "unavailable"
-    else:
-        measurement = "partial"
-    return {
-        "runs_planned": planned,
-        "runs_finished": len(outcomes),
-        "runs_not_started": planned - len(outcomes),
-        "runs_lost": lost,
-        "passed": verdicts["passed"],
-        "failed": verdicts["failed"],
-        "unavailable": verdicts["unavailable"],
-        "input_tokens": None
-        if unmeasured
-        else sum(r.budget.used.input_tokens or 0 for r in records),
-        "output_tokens": None
-        if unmeasured
-        else sum(r.budget.used.output_tokens or 0 for r in records),
-        "usage_measurement": measurement,
-        "model_requests": sum(r.budget.used.model_requests for r in records),
-        "tool_calls": sum(r.budget.used.tool_calls for r in records),
-        "duration_ms": duration_ms,
-    }
+    tally = SuiteTally()
+    for outcome in outcomes:
+        tally.add(outcome)
+    return tally.totals(planned, duration_ms)
 
 
 @functools.cache
@@ -346,6 +423,21 @@ def validate_workflow_entry(
             f"invalid suite record: {exc.message}", reason="invalid_suite_record"
         ) from None
     return entry
+
+
+def validate_run_entry(run: dict[str, Any]) -> dict[str, Any]:
+    """Check one run's entry against its part of the suite record schema.
+
+    Raises:
+        WorkflowError: The entry is invalid (``invalid_suite_record``).
+    """
+    try:
+        _run_validator()(run)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        raise WorkflowError(
+            f"invalid suite record: {exc.message}", reason="invalid_suite_record"
+        ) from None
+    return run
 
 
 def validate_suite_record(

@@ -19,20 +19,26 @@ import anyio
 import anyio.to_thread
 import attrs
 
-from artemiskit._errors import ArtemisError, FileAccessError, WorkflowError
+from artemiskit._errors import (
+    ArtemisError,
+    FileAccessError,
+    SessionStateError,
+    WorkflowError,
+)
 from artemiskit.engine._session import WorkflowResult
-from artemiskit.providers._scripted import ScriptedTarget
+from artemiskit.providers import SharedTransports
 from artemiskit.records import record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
+from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost, ship_folder
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
     SUITE_SCHEMA_VERSION,
     RunOutcome,
     SuiteStatus,
+    SuiteTally,
+    WorkflowTally,
     suite_exit_code,
-    summarize_workflow,
-    totals,
     validate_suite_record,
     validate_workflow_entry,
     write_atomically,
@@ -40,7 +46,7 @@ from artemiskit.suites._record import (
 from artemiskit.suites._transcript import transcript_to_dict
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Sequence
+    from collections.abc import AsyncIterator, Callable, Sequence
 
     from anyio.streams.memory import MemoryObjectSendStream
 
@@ -59,6 +65,7 @@ __all__ = [
     "prepare_output_dir",
 ]
 
+_REWRITE_INTERVAL_S = 1.0
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
 
 
@@ -77,6 +84,8 @@ class SessionFactory(Protocol):
         fixture_root: str | os.PathLike[str] | None,
         judge: JudgeSettings | str | os.PathLike[str] | None,
         cleanup_timeout_ms: int | None,
+        shared_transports: SharedTransports | None,
+        repetition: int,
     ) -> WorkflowSession:
         """Create one run's session."""
 
@@ -276,6 +285,15 @@ class _Job:
     repetition: int
 
 
+@attrs.frozen
+class _Finished:
+    """A finished run whose files are not written yet."""
+
+    outcome: RunOutcome
+    files: list[tuple[Path, bytes, int]]
+    event: SuiteEvent | None
+
+
 class SuiteSession:
     """Runs a validated suite once. Create it with `ArtemisKit.create_suite_session`.
 
@@ -287,6 +305,8 @@ class SuiteSession:
         executor: Where runs execute (default: a `LocalExecutor`).
         judge: The judge for ``judge`` outcomes.
         cleanup_timeout_ms: Each run's cleanup drain period.
+        remote_kit: Builds the session factory on a remote worker (for an
+            executor that runs runs elsewhere, such as `RayExecutor`).
     """
 
     def __init__(
@@ -299,6 +319,7 @@ class SuiteSession:
         executor: SuiteExecutor | None = None,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         cleanup_timeout_ms: int | None = None,
+        remote_kit: Callable[[], SessionFactory] | None = None,
     ) -> None:
         if settings.transcripts and output_dir is None:
             raise WorkflowError(
@@ -309,22 +330,38 @@ class SuiteSession:
         self._settings = settings
         self._output = output_dir
         self._executor = executor or LocalExecutor(settings.concurrency)
+        self._remote: RayExecutor | None = None
+        if isinstance(self._executor, RayExecutor):
+            self._remote = self._executor.with_concurrency(settings.concurrency)
+        self._remote_kit = remote_kit
+        self._shipped: dict[str, dict[str, bytes]] = {}
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
         self._folders = _folder_names(self._workflows)
         self.suite_id = uuid.uuid4().hex
+        # Every finished run (for accounting), and those whose files are
+        # written (what suite.json may list).
         self._outcomes: list[RunOutcome] = []
+        self._filed: list[RunOutcome] = []
+        self._pending: list[_Finished] = []
+        self._wake = anyio.Event()
+        self._closing = False
         self._runs: list[SuiteRun] = []
         self._in_flight: set[WorkflowSession] = set()
         self._cancelled = False
         self._stop: tuple[SuiteStatus, str] | None = None
         self._streams: list[MemoryObjectSendStream[SuiteEvent]] = []
         self._write_lock = anyio.Lock()
+        self._transports = SharedTransports()
+        self._tokens = 0
+        self._folders_made: set[Path] = set()
         self._covered = -1
-        self._by_name: dict[str, list[RunOutcome]] = {
-            w.name: [] for w in self._workflows
-        }
-        self._summaries: dict[str, dict[str, Any]] = {}
+        self._written_at = 0.0
+        self._rewrite_cost = 0.0
+        self._tallies = {w.name: WorkflowTally(w.name, w.digest) for w in workflows}
+        self._totals = SuiteTally()
+        self._changed = set(self._tallies)
+        self._entries: dict[str, dict[str, Any]] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
         # each one as its run finishes would serialize the suite on the disk.
         self._unsynced: list[Path] = []
@@ -366,8 +403,12 @@ class SuiteSession:
         self._cancelled = True
         for session in list(self._in_flight):
             session.cancel()
+        if self._remote is not None:
+            self._remote.cancel()
 
-    def _emit(self, event: SuiteEvent) -> None:
+    def _emit(self, event: SuiteEvent | None) -> None:
+        if event is None:
+            return
         for stream in self._streams:
             try:
                 stream.send_nowait(event)
@@ -387,31 +428,26 @@ class SuiteSession:
         if self._stop is not None:
             return self._stop
         if not finished:
-            return "running", "in_progress"
+            # SPEC 13 has no in-progress status: until the suite ends, its file
+            # says what a suite stopped at this moment would amount to.
+            return "cancelled", "not_finished"
         return "completed", "all_runs_finished"
 
     def _summary(self, finished: bool) -> dict[str, Any]:
         status, reason = self._status(finished)
         # Only a workflow with a new finished run is summarized (and checked
-        # against its part of the schema) again.
-        for item in self._workflows:
-            outcomes = self._by_name[item.name]
-            cached = self._summaries.get(item.name)
-            checked = 0 if cached is None else len(cached["runs"])
-            if cached is None or checked != len(outcomes):
-                entry = summarize_workflow(item.name, item.digest, outcomes)
-                # Runs are sorted by repetition, so a run finishing out of
-                # order shifts the list: then every run is checked again.
-                if cached is None or entry["runs"][:checked] != cached["runs"]:
-                    checked = 0
-                self._summaries[item.name] = validate_workflow_entry(entry, checked)
-        workflows = [self._summaries[w.name] for w in self._workflows]
+        # against its part of the schema; each run was checked when added).
+        for name in self._changed:
+            entry = self._tallies[name].entry()
+            self._entries[name] = validate_workflow_entry(entry, len(entry["runs"]))
+        self._changed.clear()
+        workflows = [self._entries[w.name] for w in self._workflows]
         settings = self._settings
         exit_code = None
         if finished:
             exit_code = suite_exit_code(
                 status,
-                self._outcomes,
+                self._filed,
                 [w["pass_rate"] for w in workflows],
                 settings.min_pass_rate,
             )
@@ -431,7 +467,7 @@ class SuiteSession:
                 "min_pass_rate": settings.min_pass_rate,
                 "max_suite_tokens": settings.max_suite_tokens,
             },
-            "totals": totals(self._outcomes, self.planned, duration),
+            "totals": self._totals.totals(self.planned, duration),
             "exit_code": exit_code,
             "workflows": workflows,
         }
@@ -443,13 +479,14 @@ class SuiteSession:
         already covering its run writes nothing (``None``), so a burst of
         finished runs costs one or two disk syncs, not one each.
         """
-        wanted = len(self._outcomes)
+        wanted = len(self._filed)
         if self._output is None and not finished:
             return None
         async with self._write_lock:
             if not finished and self._covered >= wanted:
                 return None
-            self._covered = len(self._outcomes)
+            self._covered = len(self._filed)
+            began = time.monotonic()
             summary = validate_suite_record(self._summary(finished), workflows=False)
             if self._output is not None:
                 # Progressive rewrites are compact (the fast encoder); the
@@ -462,49 +499,109 @@ class SuiteSession:
                 await anyio.to_thread.run_sync(
                     lambda: write_atomically(target, data, durable=finished)
                 )
+            self._written_at = time.monotonic()
+            self._rewrite_cost = self._written_at - began
             return summary
 
-    async def _keep(self, job: _Job, result: WorkflowResult | None) -> str | None:
-        """Write the run's record (and transcript); the record's relative name."""
+    def _rewrite_due(self) -> bool:
+        """Whether ``suite.json`` should be rewritten now that a run finished.
+
+        A rewrite costs the whole file, so rewrites are batched: one is due when
+        the runs not yet in the file reach those already in it (the first two
+        runs each, then doubling: a constant share of work per run however
+        long the suite), or a second (and twenty times what the last rewrite
+        took) has passed since the last.
+        """
+        if self._output is None:
+            return False
+        pending = len(self._filed) - max(self._covered, 0)
+        if pending <= 0:
+            return False
+        if pending >= max(1, self._covered):
+            return True
+        # A rewrite may take at most a twentieth of the time between rewrites.
+        interval = max(_REWRITE_INTERVAL_S, 20 * self._rewrite_cost)
+        return time.monotonic() - self._written_at >= interval
+
+    def _encode(
+        self, job: _Job, result: WorkflowResult | None
+    ) -> tuple[str | None, list[tuple[Path, bytes, int]]]:
+        """The run's record (and transcript) files: the record's relative name."""
         if self._output is None or result is None:
-            return None
+            return None, []
         folder = self._folders[job.workflow.name]
         name = f"{job.repetition:03d}"
         relative = f"runs/{folder}/{name}.record.json"
-        record = json.dumps(record_to_dict(result.record), indent=2).encode("utf-8")
-        output = self._output
-        transcripts = self._settings.transcripts
-        transcript = None
-        if transcripts:
+        # Compact, so the C encoder does it: an indented dump costs more than
+        # an instant run.
+        record = json.dumps(record_to_dict(result.record), separators=(",", ":"))
+        files = [(self._output / relative, record.encode("utf-8") + b"\n", 0o644)]
+        if self._settings.transcripts:
             transcript = json.dumps(
                 transcript_to_dict(result), indent=2, ensure_ascii=False
             ).encode("utf-8")
+            private = self._output / "transcripts" / folder / f"{name}.transcript.json"
+            files.append((private, transcript + b"\n", 0o600))
+        return relative, files
 
-        def write() -> None:
-            runs = output / "runs" / folder
-            runs.mkdir(parents=True, exist_ok=True)
-            kept = runs / f"{name}.record.json"
-            write_atomically(kept, record + b"\n", replace=False, durable=False)
-            self._unsynced.append(kept)
-            if transcript is not None:
-                top = output / "transcripts"
-                top.mkdir(mode=0o700, exist_ok=True)
-                here = top / folder
-                here.mkdir(mode=0o700, exist_ok=True)
-                os.chmod(top, 0o700)
-                os.chmod(here, 0o700)
-                private = here / f"{name}.transcript.json"
-                write_atomically(
-                    private,
-                    transcript + b"\n",
-                    mode=0o600,
-                    replace=False,
-                    durable=False,
-                )
-                self._unsynced.append(private)
+    def _write_files(self, files: Sequence[tuple[Path, bytes, int]]) -> None:
+        """Write finished runs' files, each atomically.
 
-        await anyio.to_thread.run_sync(write)
-        return relative
+        This runs on the event loop: the writes are small and never synced
+        here (one sync at the end covers them), and a thread hop per batch
+        costs more CPU than the writes.
+        """
+        assert self._output is not None
+        transcripts = self._output / "transcripts"
+        for path, data, mode in files:
+            folder = path.parent
+            if folder not in self._folders_made:
+                if mode == 0o600:
+                    transcripts.mkdir(mode=0o700, exist_ok=True)
+                    folder.mkdir(mode=0o700, exist_ok=True)
+                    os.chmod(transcripts, 0o700)
+                    os.chmod(folder, 0o700)
+                else:
+                    folder.mkdir(parents=True, exist_ok=True)
+                self._folders_made.add(folder)
+            write_atomically(path, data, mode=mode, replace=False, durable=False)
+            self._unsynced.append(path)
+
+    async def _flush(self) -> None:
+        """Write the finished runs' files, then ``suite.json`` when due.
+
+        A run's ``run_finished`` event follows its files, so whoever sees the
+        event finds its record on disk.
+        """
+        batch = list(self._pending)
+        if not batch:
+            return
+        with anyio.CancelScope(shield=True):
+            files = [file for item in batch for file in item.files]
+            if files:
+                self._write_files(files)
+            del self._pending[: len(batch)]
+            for item in batch:
+                self._file(item.outcome)
+            if self._rewrite_due():
+                await self._write_summary(finished=False)
+        for item in batch:
+            self._emit(item.event)
+
+    def _file(self, outcome: RunOutcome) -> None:
+        self._filed.append(outcome)
+        self._tallies[outcome.workflow].add(outcome)
+        self._totals.add(outcome)
+        self._changed.add(outcome.workflow)
+
+    async def _writer(self) -> None:
+        """Write finished runs in batches while the suite runs."""
+        while True:
+            await self._wake.wait()
+            self._wake = anyio.Event()
+            await self._flush()
+            if self._closing and not self._pending:
+                return
 
     def _sync_files(self) -> None:
         """Flush every record and transcript, and their folders, to disk.
@@ -536,42 +633,77 @@ class SuiteSession:
             return
         if settings.max_suite_tokens is None:
             return
-        used = 0
-        for done in self._outcomes:
-            record = done.record
-            if record is None or (
-                record.budget.used.input_tokens is None
-                or record.budget.used.output_tokens is None
-            ):
-                self._stop = ("budget_exhausted", "usage_unmeasured")
-                return
-            used += record.budget.used.input_tokens + record.budget.used.output_tokens
-        if used >= settings.max_suite_tokens:
+        record = outcome.record
+        if record is None or (
+            record.budget.used.input_tokens is None
+            or record.budget.used.output_tokens is None
+        ):
+            self._stop = ("budget_exhausted", "usage_unmeasured")
+            return
+        self._tokens += record.budget.used.input_tokens
+        self._tokens += record.budget.used.output_tokens
+        if self._tokens >= settings.max_suite_tokens:
             self._stop = ("budget_exhausted", "max_suite_tokens_reached")
 
     async def _run_one(self, job: _Job) -> None:
         item = job.workflow
-        self._emit(
-            SuiteEvent(
-                type="run_started",
-                suite_id=self.suite_id,
-                workflow=item.name,
-                repetition=job.repetition,
+        if self._streams:
+            self._emit(
+                SuiteEvent(
+                    type="run_started",
+                    suite_id=self.suite_id,
+                    workflow=item.name,
+                    repetition=job.repetition,
+                )
             )
-        )
         started = time.monotonic()
         result: WorkflowResult | None = None
-        target = None
-        if item.variants:
-            variant = item.variants[(job.repetition - 1) % len(item.variants)]
-            target = ScriptedTarget(variant)
+        lost_reason = None
+        if self._remote is not None:
+            try:
+                result = await self._remote._run_remote(await self._remote_run(job))
+            except RunLost as exc:
+                lost_reason = exc.reason
+        else:
+            result = await self._run_here(job)
+        await self._finish_run(job, result, lost_reason, started)
+
+    async def _remote_run(self, job: _Job) -> RemoteRun:
+        """What a worker needs for ``job``: the workflow and its folder's files."""
+        item = job.workflow
+        if self._remote_kit is None:
+            raise SessionStateError(
+                "a remote executor needs the kit's remote factory",
+                reason="invalid_option",
+            )
+        files = self._shipped.get(item.name)
+        if files is None:
+            folder = item.path.absolute().parent
+            files = await anyio.to_thread.run_sync(ship_folder, folder)
+            self._shipped[item.name] = files
+        return RemoteRun(
+            key=f"{self.suite_id}/{item.name}/{job.repetition}",
+            make_kit=self._remote_kit,
+            workflow=item.workflow,
+            files=files,
+            repetition=job.repetition,
+            judge=self._judge,
+            cleanup_timeout_ms=self._cleanup_timeout_ms,
+        )
+
+    async def _run_here(self, job: _Job) -> WorkflowResult | None:
+        """Run ``job`` in this process; ``None`` when it left no record."""
+        item = job.workflow
+        result: WorkflowResult | None = None
         try:
             session = await self._kit.create_workflow_session(
                 workflow=item.workflow,
-                target=target,
+                target=None,
                 fixture_root=item.path.absolute().parent,
                 judge=self._judge,
                 cleanup_timeout_ms=self._cleanup_timeout_ms,
+                shared_transports=self._transports,
+                repetition=job.repetition,
             )
             self._in_flight.add(session)
             if self._cancelled:
@@ -583,25 +715,35 @@ class SuiteSession:
         except (ArtemisError, OSError, RuntimeError):
             # The run left no record: the suite counts it as lost (exit 7).
             result = None
+        return result
+
+    async def _finish_run(
+        self,
+        job: _Job,
+        result: WorkflowResult | None,
+        lost_reason: str | None,
+        started: float,
+    ) -> None:
+        item = job.workflow
         duration = int((time.monotonic() - started) * 1000)
-        relative = await self._keep(job, result)
+        relative, files = self._encode(job, result)
         outcome = RunOutcome(
             workflow=item.name,
             repetition=job.repetition,
             record=None if result is None else result.record,
             record_file=relative,
             duration_ms=duration,
+            lost_reason=lost_reason,
         )
         self._outcomes.append(outcome)
-        self._by_name[item.name].append(outcome)
         self._runs.append(
             SuiteRun(workflow=item.name, repetition=job.repetition, result=result)
         )
         self._account(outcome)
-        await self._write_summary(finished=False)
         record = outcome.record
-        self._emit(
-            SuiteEvent(
+        event = None
+        if self._streams:
+            event = SuiteEvent(
                 type="run_finished",
                 suite_id=self.suite_id,
                 workflow=item.name,
@@ -617,7 +759,12 @@ class SuiteSession:
                 if record is None
                 else record.budget.used.output_tokens,
             )
-        )
+        if self._output is None:
+            self._file(outcome)
+            self._emit(event)
+            return
+        self._pending.append(_Finished(outcome=outcome, files=files, event=event))
+        self._wake.set()
 
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
@@ -627,8 +774,6 @@ class SuiteSession:
             FileAccessError: ``suite.json`` or a record could not be written.
         """
         if self._ran:
-            from artemiskit._errors import SessionStateError
-
             raise SessionStateError("a suite session runs once", reason="already_run")
         self._ran = True
         self._started_at = _now()
@@ -642,11 +787,20 @@ class SuiteSession:
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:
-                await self._executor.execute(jobs, self._run_one, self._may_start)
+                async with anyio.create_task_group() as group:
+                    group.start_soon(self._writer)
+                    try:
+                        await self._executor.execute(
+                            jobs, self._run_one, self._may_start
+                        )
+                    finally:
+                        self._closing = True
+                        self._wake.set()
             except anyio.get_cancelled_exc_class():
                 # The caller cancelled the suite: still leave a final record.
                 self._cancelled = True
                 with anyio.CancelScope(shield=True):
+                    await self._flush()
                     await anyio.to_thread.run_sync(self._sync_files)
                     await self._write_summary(finished=True)
                 raise
@@ -662,6 +816,8 @@ class SuiteSession:
                 )
             )
         finally:
+            with anyio.CancelScope(shield=True):
+                await self._transports.aclose()
             for stream in self._streams:
                 stream.close()
         order = {name: index for index, name in enumerate(self.workflow_names)}

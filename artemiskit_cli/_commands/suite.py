@@ -21,6 +21,7 @@ import click
 from artemiskit import ArtemisError, ArtemisKit, ExitCode, FileAccessError
 from artemiskit.config import load_trusted_config
 from artemiskit.suites import (
+    RayExecutor,
     SuiteEvent,
     SuiteResult,
     SuiteSession,
@@ -49,6 +50,8 @@ SUITE_OPTIONS = (
     "junit",
     "markdown",
     "quiet",
+    "executor",
+    "ray_address",
 )
 
 
@@ -115,6 +118,16 @@ def suite_options(command: F) -> F:
             default=None,
             help="Suite mode: print only errors.",
         ),
+        click.option(
+            "--executor",
+            type=click.Choice(["local", "ray"]),
+            help="Suite mode: run in this process (default) or on a Ray cluster.",
+        ),
+        click.option(
+            "--ray-address",
+            help="Suite mode with --executor ray: the cluster's HOST:PORT "
+            "(default: the cluster started on this machine).",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -154,7 +167,7 @@ class _Progress:
             self.passed += 1
         elif event.verdict == "failed":
             self.failed += 1
-        else:
+        elif event.verdict == "unavailable":
             self.unavailable += 1
         if event.input_tokens is None or event.output_tokens is None:
             self.tokens = None
@@ -243,7 +256,11 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
     config_path = options["config_path"]
     trusted = None if config_path is None else await load_trusted_config(config_path)
     kit = ArtemisKit(config=trusted, tools=options["tools"])
+    executor = None
+    if options["executor"] == "ray":
+        executor = RayExecutor(address=options["ray_address"])
     session = await kit.create_suite_session(
+        executor=executor,
         paths=list(paths),
         output_dir=options["output_dir"],
         repeat=options["repeat"] or 1,
@@ -315,9 +332,15 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
     ]
     if options.get("preflight"):
         single.append("preflight")
+    if options["executor"] == "ray" and options.get("checkpoint_dir") is not None:
+        raise click.UsageError(
+            "--checkpoint-dir: checkpointing is refused under the Ray executor"
+        )
     if single:
         flags = ", ".join("--" + name.replace("_", "-") for name in single)
         raise click.UsageError(f"{flags}: single-run options, not for a suite")
+    if options["ray_address"] is not None and options["executor"] != "ray":
+        raise click.UsageError("--ray-address needs --executor ray")
     result = anyio.run(_run, paths, options)
     summary = result.summary
     code = result.exit_code

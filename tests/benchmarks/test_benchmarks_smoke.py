@@ -17,6 +17,7 @@ MEASURES = {
     "profile",
     "peers",
     "suite_runner",
+    "suite",
 }
 
 
@@ -56,3 +57,7 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
         row.rstrip(" |").endswith(("met", "**missed**", "not measured")) for row in rows
     )
     assert results["machine"]["git_commit"] in table
+    assert results["suite"]["skipped"] is True
+    assert "## Suites: runs versus bookkeeping" not in page
+    (suite,) = [t for t in results["targets"] if "spent in runs" in t["target"]]
+    assert suite["met"] is None

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.suite_runner import measure_share, render_share, share_target
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -32,3 +34,15 @@ def test_suite_runner_benchmark_reports_its_figures() -> None:
     assert 0 <= instant["suite_with_output"]["share_outside_engine"] <= 1
     for mode in ("no_output", "with_output"):
         assert figures["latency"][mode]["ratio_to_ideal"] > 0
+
+
+def test_share_in_runs_is_measured_in_interleaved_pairs() -> None:
+    share = measure_share(runs=10, pairs=3)
+    assert (share["runs"], share["pairs"], len(share["samples"])) == (10, 3, 3)
+    assert share["share_in_runs"] > 0
+    low, high = share["share_in_runs_spread"]
+    assert low <= share["share_in_runs"] <= high
+    row = share_target(share)
+    assert row["met"] is (share["share_in_runs"] >= 0.8)
+    assert "runs/s" in row["measured"]
+    assert any("CPU share" in line for line in render_share(share))

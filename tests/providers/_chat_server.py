@@ -111,7 +111,23 @@ def chat_reply(
 
 
 class _QuietServer(ThreadingHTTPServer):
-    """A client that hangs up mid-answer is expected here, not a test failure."""
+    """A client that hangs up mid-answer is expected here, not a test failure.
+
+    It counts the connections it accepted and those that ended (the client
+    closed them, or the server did), for tests of connection sharing.
+    """
+
+    accepted = 0
+    on_change: Callable[[], None] = staticmethod(lambda: None)
+
+    def get_request(self) -> Any:
+        request = super().get_request()
+        self.accepted += 1
+        return request
+
+    def shutdown_request(self, request: Any) -> None:
+        super().shutdown_request(request)
+        self.on_change()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         if not isinstance(sys.exc_info()[1], ConnectionError):
@@ -130,6 +146,8 @@ class ChatServer:
         self._stopping = threading.Event()
         self._httpd = _QuietServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
+        self._ended = 0
+        self._httpd.on_change = self._connection_ended
         self._thread = threading.Thread(
             target=self._httpd.serve_forever,
             kwargs={"poll_interval": POLL_SECONDS},
@@ -153,6 +171,20 @@ class ChatServer:
         """How many `NeverAnswer` connections the client closed."""
         with self._changed:
             return self._disconnects
+
+    @property
+    def connections(self) -> int:
+        """How many TCP connections the server accepted so far."""
+        return self._httpd.accepted
+
+    def wait_for_ended_connections(self, count: int) -> bool:
+        """Block until ``count`` connections ended; ``False`` on a stuck test."""
+        return self._wait(lambda: self._ended >= count)
+
+    def _connection_ended(self) -> None:
+        with self._changed:
+            self._ended += 1
+            self._changed.notify_all()
 
     def enqueue(self, *behaviours: Behaviour) -> None:
         """Script the next requests, in order."""

@@ -14,6 +14,7 @@ import pytest
 from artemiskit import ArtemisKit, FileAccessError, WorkflowError
 from artemiskit.suites import (
     SuiteEvent,
+    SuiteOptions,
     junit_xml,
     load_suite_record,
     markdown_summary,
@@ -451,3 +452,87 @@ async def test_a_suite_runs_custom_tools_registered_on_the_kit(
         2,
         0,
     )
+
+
+def _bytes_written() -> int:
+    """This process's bytes written so far (``wchar`` of ``/proc/self/io``)."""
+    for line in Path("/proc/self/io").read_text("ascii").splitlines():
+        if line.startswith("wchar:"):
+            return int(line.split()[1])
+    raise AssertionError("no wchar in /proc/self/io")
+
+
+async def test_suite_record_rewrites_stay_linear_in_runs(tmp_path: Path) -> None:
+    path = write_member(tmp_path / "suite", "steady", [PASSING_SCRIPT])
+    out = tmp_path / "out"
+    before = _bytes_written()
+    await ArtemisKit().run_suite(
+        paths=[path], repeat=300, concurrency=1, output_dir=out
+    )
+    written = _bytes_written() - before
+    kept = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    # Every record once and suite.json a few times over, not once per run
+    # (which would write it about 150 times over).
+    assert written <= kept + 12 * (out / "suite.json").stat().st_size
+
+
+async def test_a_finished_runs_record_is_on_disk_before_its_event(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    session = await ArtemisKit().create_suite_session(
+        paths=[write_suite(tmp_path)], repeat=3, output_dir=out
+    )
+    seen: list[bool] = []
+
+    async def watch() -> None:
+        async for event in session.events():
+            if event.type == "run_finished":
+                name = f"{event.repetition:03d}.record.json"
+                seen.append((out / "runs" / str(event.workflow) / name).is_file())
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        await anyio.wait_all_tasks_blocked()
+        await session.run()
+    assert seen == [True] * 6
+
+
+def test_suite_statuses_are_those_of_the_spec() -> None:
+    status = suite_record_schema()["properties"]["status"]
+    assert sorted(status["enum"]) == [
+        "budget_exhausted",
+        "cancelled",
+        "completed",
+        "failed_fast",
+    ]
+
+
+async def test_variant_runs_bind_the_scripts_transport_digest(tmp_path: Path) -> None:
+    path = write_member(tmp_path / "suite", "flaky", [PASSING_SCRIPT, FAILING_SCRIPT])
+    kit = ArtemisKit()
+    single = await kit.run_workflow(workflow=path)
+    digest = single.record.target.transport_digest
+    assert digest is not None
+    result = await kit.run_suite(paths=[path], repeat=2)
+    digests = [
+        run.result.record.target.transport_digest
+        for run in result.runs
+        if run.result is not None
+    ]
+    assert digests == [digest, digest]
+
+
+async def test_suite_options_and_keywords(tmp_path: Path) -> None:
+    options = SuiteOptions(repeat=3, output_dir=tmp_path / "out", min_pass_rate=0.5)
+    kit = ArtemisKit()
+    result = await kit.run_suite(paths=[write_suite(tmp_path)], options=options)
+    assert result.summary["settings"]["repeat"] == 3
+    assert result.exit_code == 0  # flaky passes 2 of 3: above 0.5
+    session = await kit.create_suite_session(
+        paths=[write_suite(tmp_path / "again")],
+        options=options,
+        repeat=1,
+        output_dir=None,
+    )
+    assert session.planned == 2

@@ -1,0 +1,68 @@
+"""What a suite does and where it writes: `SuiteOptions` (SPEC 13)."""
+
+from __future__ import annotations
+
+import os
+from typing import TypedDict
+
+import attrs
+
+from artemiskit.engine._judge import JudgeSettings
+from artemiskit.suites._executor import SuiteExecutor
+
+__all__ = ["SuiteKeywords", "SuiteOptions", "merge_suite_options"]
+
+
+@attrs.frozen(kw_only=True)
+class SuiteOptions:
+    """How a suite runs: the same choices as the CLI's suite mode.
+
+    Attributes:
+        output_dir: A new or empty folder for ``suite.json``, the records and
+            the transcripts; ``None`` writes nothing.
+        repeat: Runs per workflow.
+        concurrency: Runs in flight at most (the local executor's slots).
+        min_pass_rate: Exit 8 when a workflow's pass rate is below it.
+        max_suite_tokens: Suite budget; unmeasured usage also stops new starts.
+        fail_fast: Start no run after the first that did not pass.
+        transcripts: Keep each run's conversation (sensitive; needs
+            ``output_dir``).
+        judge: A `JudgeSettings` or the path of a judge configuration for
+            ``judge`` outcomes.
+        executor: Where runs execute (default: `LocalExecutor` with
+            ``concurrency``).
+        cleanup_timeout_ms: Each run's cleanup drain period.
+    """
+
+    output_dir: str | os.PathLike[str] | None = None
+    repeat: int = 1
+    concurrency: int = 4
+    min_pass_rate: float = 1.0
+    max_suite_tokens: int | None = None
+    fail_fast: bool = False
+    transcripts: bool = False
+    judge: JudgeSettings | str | os.PathLike[str] | None = None
+    executor: SuiteExecutor | None = None
+    cleanup_timeout_ms: int | None = None
+
+
+class SuiteKeywords(TypedDict, total=False):
+    """The fields of `SuiteOptions`, accepted as keywords by the suite entry points."""
+
+    output_dir: str | os.PathLike[str] | None
+    repeat: int
+    concurrency: int
+    min_pass_rate: float
+    max_suite_tokens: int | None
+    fail_fast: bool
+    transcripts: bool
+    judge: JudgeSettings | str | os.PathLike[str] | None
+    executor: SuiteExecutor | None
+    cleanup_timeout_ms: int | None
+
+
+def merge_suite_options(
+    options: SuiteOptions | None, keywords: SuiteKeywords
+) -> SuiteOptions:
+    """``options`` (or the defaults) with the given keywords applied over it."""
+    return attrs.evolve(options or SuiteOptions(), **keywords)
