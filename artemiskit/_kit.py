@@ -91,10 +91,16 @@ def _environment_factory(
     return create_environment_factory(
         workflow.environment.kind,
         EnvironmentOptions(
-            sandbox=SandboxSettings(**overrides),
+            sandbox=SandboxSettings(**overrides) if overrides else _default_sandbox(),
             cleanup_timeout_ms=cleanup_timeout_ms,
         ),
     )
+
+
+@functools.cache
+def _default_sandbox() -> SandboxSettings:
+    """The default sandbox settings (frozen: one instance serves every session)."""
+    return SandboxSettings()
 
 
 def create_agent_workflow_session(

@@ -71,7 +71,8 @@ def counting() -> Iterator[_Counts]:
         counts.written += written
         return written
 
-    os.fsync, os.fdatasync, os.write = fsync, fdatasync, write  # type: ignore[assignment]
+    os.fsync, os.fdatasync = fsync, fdatasync
+    os.write = write
     try:
         yield counts
     finally:

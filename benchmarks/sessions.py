@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -132,10 +133,16 @@ async def measure_sessions(
             async def many(source: Path | Workflow = source) -> float:
                 return await _sessions(source, count, steps, latency)
 
+            cpu_before = time.process_time()
             single, multiple = await interleave(one, many, pairs=pairs)
+            cpu = (time.process_time() - cpu_before) / len(multiple)
             figures[label] = {
                 "one_session_ms": min(single) * 1e3,
                 "sessions_ms": min(multiple) * 1e3,
+                # the CPU time this process got per pair: on a loaded machine the
+                # wall of N sessions is this CPU time stretched by the load
+                "cpu_ms_per_pair": cpu * 1e3,
+                "load_average_1min": os.getloadavg()[0],
                 **pair_summary(single, multiple),
             }
         memory = await _memory_per_session(workflow, count)
@@ -160,7 +167,8 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
                 measure,
                 f"wall <= 2x one session's wall ({words})",
                 f"{figure['ratio_median']:.2f}x ({figure['ratio_min']:.2f}-"
-                f"{figure['ratio_max']:.2f})",
+                f"{figure['ratio_max']:.2f}); {figure['cpu_ms_per_pair']:.0f} ms CPU "
+                f"per pair, load average {figure['load_average_1min']:.1f}",
                 met=figure["ratio_median"] <= 2,
             )
         )
