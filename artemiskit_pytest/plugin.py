@@ -128,6 +128,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "akit: a workflow collected with --akit (ArtemisKit)"
     )
+    for option, value in (
+        ("--akit-config", config.option.akit_config),
+        ("--akit-judge-config", config.option.akit_judge_config),
+    ):
+        if (
+            value is not None
+            and not Path(config.invocation_params.dir, value).is_file()
+        ):
+            raise pytest.UsageError(f"{option} {value}: no such file")
     given: list[str] = config.option.akit_paths
     if not given:
         return
@@ -157,10 +166,14 @@ def pytest_collect_file(
 ) -> WorkflowFile | None:
     """A workflow file under an ``--akit`` path becomes a `WorkflowFile`."""
     roots = parent.config.stash.get(_ROOTS, None)
-    if not roots or not _is_workflow_file(file_path.name):
+    if not roots:
         return None
     resolved = file_path.resolve()
-    if not any(resolved == root or root in resolved.parents for root in roots):
+    # A file given to --akit is taken as given; a folder means its workflow files.
+    if resolved not in roots and not (
+        _is_workflow_file(file_path.name)
+        and any(root in resolved.parents for root in roots)
+    ):
         return None
     workflow_file: WorkflowFile = WorkflowFile.from_parent(parent, path=file_path)
     return workflow_file

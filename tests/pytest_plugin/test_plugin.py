@@ -368,3 +368,39 @@ def test_plugin_can_be_disabled(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess("-p", "no:artemiskit", "--akit", "x")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "unrecognized arguments: --akit" in output(result)
+
+
+def test_a_file_given_to_akit_is_taken_whatever_its_name(
+    pytester: pytest.Pytester,
+) -> None:
+    add_workflow(pytester.path / "wf", "odd", [GOOD], file_name="odd.yaml")
+    add_workflow(pytester.path / "wf", "usual", [GOOD])
+    one = pytester.runpytest_subprocess("--akit", "wf/odd.yaml", "-v")
+    one.assert_outcomes(passed=1)
+    one.stdout.fnmatch_lines(["*wf/odd.yaml::odd PASSED*"])
+    folder = pytester.runpytest_subprocess("--akit", "wf")
+    folder.assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize("option", ["--akit-config", "--akit-judge-config"])
+def test_a_missing_configuration_is_a_usage_error(
+    pytester: pytest.Pytester, project: Path, option: str
+) -> None:
+    result = pytester.runpytest_subprocess("--akit", "workflows", option, "gone.yaml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{option} gone.yaml: no such file*"])
+
+
+def test_a_problem_found_at_run_time_fails_the_item_with_its_location(
+    pytester: pytest.Pytester,
+) -> None:
+    add_workflow(pytester.path / "wf", "scriptless", [GOOD])
+    script = pytester.path / "wf" / "scriptless.script.yaml"
+    script.write_text("version: 1\nresponses: oops\n", "utf-8")
+    result = pytester.runpytest_subprocess("--akit", "wf", "--tb=long", "-l")
+    result.assert_outcomes(failed=1)
+    text = output(result)
+    assert f"{script}:2:" in text
+    assert "error: " in text
+    assert "Traceback" not in text
+    assert not leaks(text)
