@@ -85,20 +85,20 @@ def test_a_pass_rate_threshold_decides_a_repeated_workflow(
 
 
 @pytest.mark.parametrize(
-    ("option", "value"),
+    ("option", "value", "rule"),
     [
-        ("--akit-repeat", "0"),
-        ("--akit-repeat", "many"),
-        ("--akit-min-pass-rate", "1.5"),
-        ("--akit-min-pass-rate", "nan"),
+        ("--akit-repeat", "0", "must be a whole number from 1 to 10000"),
+        ("--akit-repeat", "many", "must be a whole number from 1 to 10000"),
+        ("--akit-min-pass-rate", "1.5", "must be a number from 0 to 1"),
+        ("--akit-min-pass-rate", "nan", "must be a number from 0 to 1"),
     ],
 )
 def test_bad_options_are_usage_errors(
-    pytester: pytest.Pytester, project: Path, option: str, value: str
+    pytester: pytest.Pytester, project: Path, option: str, value: str, rule: str
 ) -> None:
     result = pytester.runpytest_subprocess("--akit", "workflows", option, value)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert option in output(result)
+    assert f"argument {option}: {rule}" in output(result)
     assert "Traceback" not in output(result)
 
 
@@ -354,14 +354,19 @@ def test_the_plugin_loads_without_importing_artemiskit(
         import sys
 
 
-        def test_light(pytestconfig):
+        def test_nothing_loaded_at_start_up(pytestconfig):
             assert pytestconfig.pluginmanager.hasplugin("artemiskit")
             loaded = [m for m in sys.modules if m.split(".")[0] == "artemiskit"]
             assert loaded == []
+
+
+        def test_the_fixture_loads_the_sdk(akit):
+            assert type(akit).__name__ == "ArtemisKit"
+            assert "artemiskit.engine" in sys.modules
         """
     )
-    result = pytester.runpytest_subprocess("test_light.py")
-    result.assert_outcomes(passed=1)
+    result = pytester.runpytest_subprocess("test_light.py", "-p", "no:randomly")
+    result.assert_outcomes(passed=2)
 
 
 def test_plugin_can_be_disabled(pytester: pytest.Pytester) -> None:
