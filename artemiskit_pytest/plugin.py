@@ -37,6 +37,7 @@ __all__ = [
     "akit",
     "pytest_addoption",
     "pytest_collect_file",
+    "pytest_collection_modifyitems",
     "pytest_configure",
 ]
 
@@ -232,7 +233,10 @@ class WorkflowFile(pytest.File):
                 "one of pytest's own markers (skip, skipif, xfail, parametrize, "
                 "usefixtures, filterwarnings); rename it"
             )
-        item: WorkflowItem = WorkflowItem.from_parent(self, name=workflow.name)
+        item: WorkflowItem = WorkflowItem.from_parent(
+            self, name=_printable(workflow.name)
+        )
+        item.workflow_name = workflow.name
         item.add_marker("akit")
         for tag in workflow.tags:
             self.config.addinivalue_line("markers", f"{tag}: workflow tag")
@@ -258,8 +262,30 @@ def _folder_name(name: str) -> str:
     return f"{safe}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
 
 
+def _printable(name: str) -> str:
+    """A workflow name fit for an item id: control characters escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+
+
+_OUTPUT_NAMES = pytest.StashKey[dict[str, int]]()
+
+
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Count output folder names: two workflows may not share one."""
+    names: dict[str, int] = {}
+    for item in items:
+        if isinstance(item, WorkflowItem):
+            folder = _folder_name(item.workflow_name)
+            names[folder] = names.get(folder, 0) + 1
+    config.stash[_OUTPUT_NAMES] = names
+
+
 class WorkflowItem(pytest.Item):
     """One workflow, run ``--akit-repeat`` times as a one-workflow suite."""
+
+    workflow_name: str = ""
 
     def runtest(self) -> None:
         """Run the suite; fail unless its exit code is 0 (SPEC 13).
@@ -273,10 +299,15 @@ class WorkflowItem(pytest.Item):
         option = self.config.option
         output = None
         if option.akit_output_dir is not None:
+            folder = _folder_name(self.workflow_name)
+            if self.config.stash.get(_OUTPUT_NAMES, {}).get(folder, 0) > 1:
+                raise WorkflowFailure(
+                    f"workflow {self.workflow_name!r}: another collected workflow "
+                    "has the same name, so they would share an output folder; "
+                    "workflow names must be unique with --akit-output-dir"
+                )
             output = Path(
-                self.config.invocation_params.dir,
-                option.akit_output_dir,
-                _folder_name(self.name),
+                self.config.invocation_params.dir, option.akit_output_dir, folder
             )
         path = self.path
 
@@ -292,7 +323,7 @@ class WorkflowItem(pytest.Item):
 
         result = anyio.run(run)
         if result.exit_code != 0:
-            raise WorkflowFailure(suite_failure_text(result, only=self.name))
+            raise WorkflowFailure(suite_failure_text(result, only=self.workflow_name))
 
     def repr_failure(
         self,

@@ -409,3 +409,35 @@ def test_a_problem_found_at_run_time_fails_the_item_with_its_location(
     assert "error: " in text
     assert "Traceback" not in text
     assert not leaks(text)
+
+
+def test_a_shared_name_cannot_share_an_output_folder(pytester: pytest.Pytester) -> None:
+    add_workflow(pytester.path / "wf" / "one", "twin", [GOOD])
+    add_workflow(pytester.path / "wf" / "two", "twin", [GOOD])
+    apart = pytester.runpytest_subprocess("--akit", "wf")
+    apart.assert_outcomes(passed=2)
+    kept = pytester.runpytest_subprocess("--akit", "wf", "--akit-output-dir", "out")
+    kept.assert_outcomes(failed=2)
+    kept.stdout.fnmatch_lines(["*workflow 'twin': another collected workflow has*"])
+    assert not (pytester.path / "out").exists()
+
+
+def test_a_name_with_control_characters_is_escaped_in_the_item_id(
+    pytester: pytest.Pytester,
+) -> None:
+    path = add_workflow(pytester.path / "wf", "multi", [BAD])
+    path.write_text(
+        path.read_text("utf-8").replace("name: multi", 'name: "multi\\nline"'), "utf-8"
+    )
+    result = pytester.runpytest_subprocess(
+        "--akit", "wf", "-v", "--akit-output-dir", "out"
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*wf/workflow.yaml::multi\\nline FAILED*",
+            "workflow 'multi\\nline': pass rate 0% (0/1), min pass rate 1, exit code 8",
+        ]
+    )
+    [folder] = (pytester.path / "out").iterdir()
+    assert folder.name.startswith("multi-line-")
