@@ -6,15 +6,19 @@ its workflow as a one-workflow suite through `ArtemisKit.run_suite` and passes b
 the suite rule of SPEC 13. The failure report lists statuses, reason codes and
 requirement ids, never content.
 
-Loading the plugin imports nothing of ArtemisKit's engine: that waits until a
-workflow is collected or the ``akit`` fixture is used.
+Loading the plugin imports nothing of ArtemisKit: that waits until a workflow
+is collected, the ``akit`` fixture is used or ``--akit-tools`` is given.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
+import importlib
 import re
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +31,7 @@ if TYPE_CHECKING:
 
     from _pytest._code.code import TerminalRepr
 
-    from artemiskit import ArtemisKit, Problem, Workflow
+    from artemiskit import ArtemisKit, Problem, Tool, Workflow
     from artemiskit.suites import SuiteResult
 
 __all__ = [
@@ -96,6 +100,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="judge configuration for judge outcomes (never implicit)",
     )
     group.addoption(
+        "--akit-tools",
+        action="append",
+        default=[],
+        metavar="MODULE:ATTR",
+        dest="akit_tools",
+        help="user-defined tools (trusted host code) that workflows may declare, "
+        "like akit's --tools (repeatable)",
+    )
+    group.addoption(
         "--akit-repeat",
         type=_repeat,
         default=1,
@@ -138,6 +151,12 @@ def pytest_configure(config: pytest.Config) -> None:
             and not Path(config.invocation_params.dir, value).is_file()
         ):
             raise pytest.UsageError(f"{option} {value}: no such file")
+    if config.option.akit_tools:
+        config.stash[_TOOLS] = tuple(
+            tool
+            for spec in config.option.akit_tools
+            for tool in _import_tools(spec, config.invocation_params.dir)
+        )
     given: list[str] = config.option.akit_paths
     if not given:
         return
@@ -160,6 +179,47 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 _ROOTS = pytest.StashKey[list[Path]]()
+_TOOLS = pytest.StashKey[tuple["Tool", ...]]()
+
+
+def _import_tools(spec: str, folder: Path) -> tuple[Tool, ...]:
+    """The tools ``MODULE:ATTR`` names; the invocation folder is searched first.
+
+    Raises:
+        pytest.UsageError: The reference is malformed, cannot be imported, or is
+            not a `Tool` or a sequence of them.
+    """
+    from artemiskit import Tool
+
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise pytest.UsageError(f"--akit-tools {spec}: expected MODULE:ATTR")
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    try:
+        value: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise pytest.UsageError(
+            f"--akit-tools {spec}: cannot import module {module_name!r} "
+            f"({type(exc).__name__})"
+        ) from None
+    for part in attribute.split("."):
+        if not hasattr(value, part):
+            raise pytest.UsageError(
+                f"--akit-tools {spec}: module {module_name!r} has no {attribute!r}"
+            )
+        value = getattr(value, part)
+    if isinstance(value, Tool):
+        return (value,)
+    if (
+        isinstance(value, str | bytes)
+        or not isinstance(value, Sequence)
+        or not all(isinstance(tool, Tool) for tool in value)
+    ):
+        raise pytest.UsageError(
+            f"--akit-tools {spec}: not a sequence of artemiskit.Tool objects"
+        )
+    return tuple(value)
 
 
 def pytest_collect_file(
@@ -222,10 +282,18 @@ class WorkflowFile(pytest.File):
 
         from artemiskit import ArtemisError, load_agent_workflow
 
+        tools = self.config.stash.get(_TOOLS, ())
         try:
-            workflow: Workflow = anyio.run(load_agent_workflow, self.path)
+            workflow: Workflow = anyio.run(
+                functools.partial(load_agent_workflow, self.path, tools=tools)
+            )
         except ArtemisError as exc:
-            raise _CollectionProblem(_problem_text(exc)) from None
+            text = _problem_text(exc)
+            if "must be registered" in text:
+                text += (
+                    "\nhint: register user-defined tools with --akit-tools MODULE:ATTR"
+                )
+            raise _CollectionProblem(text) from None
         reserved = sorted(_RESERVED_MARKERS.intersection(workflow.tags))
         if reserved:
             raise _CollectionProblem(
@@ -347,7 +415,10 @@ def _option_path(config: pytest.Config, value: str | None) -> Path | None:
 def _kit(config: pytest.Config) -> ArtemisKit:
     from artemiskit import ArtemisKit
 
-    return ArtemisKit(config=_option_path(config, config.option.akit_config))
+    return ArtemisKit(
+        config=_option_path(config, config.option.akit_config),
+        tools=config.stash.get(_TOOLS, ()),
+    )
 
 
 def _judge(config: pytest.Config) -> Path | None:

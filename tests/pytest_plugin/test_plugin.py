@@ -7,12 +7,14 @@ process with the installed ``pytest11`` entry point, as a user would.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 
 from artemiskit.suites import load_suite_record
+from tests.examples._blocks import ROOT
 from tests.pytest_plugin._projects import BAD, GOOD, add_workflow, leaks
 
 pytestmark = pytest.mark.timeout(300)
@@ -441,3 +443,61 @@ def test_a_name_with_control_characters_is_escaped_in_the_item_id(
     )
     [folder] = (pytester.path / "out").iterdir()
     assert folder.name.startswith("multi-line-")
+
+
+@pytest.fixture
+def shop(pytester: pytest.Pytester) -> Path:
+    """examples/custom_tool as an importable package ``shop`` (user-defined tools)."""
+    folder = pytester.path / "shop"
+    shutil.copytree(ROOT / "examples" / "custom_tool", folder)
+    return folder
+
+
+def test_user_defined_tools_come_from_akit_tools(
+    pytester: pytest.Pytester, shop: Path
+) -> None:
+    refused = pytester.runpytest_subprocess("--akit", "shop")
+    assert refused.ret == pytest.ExitCode.INTERRUPTED
+    refused.stdout.fnmatch_lines(
+        ["hint: register user-defined tools with --akit-tools MODULE:ATTR"]
+    )
+    pytester.makepyfile(
+        test_fixture_tools="""
+        import anyio
+
+        from artemiskit_pytest import assert_passed
+
+
+        def test_fixture_has_the_tools(akit):
+            run = lambda: akit.run_workflow(workflow="shop/workflow.yaml")
+            assert_passed(anyio.run(run))
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "test_fixture_tools.py",
+        "--akit",
+        "shop",
+        "--akit-tools",
+        "shop.order_tools:TOOLS",
+        "-v",
+    )
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*shop/workflow.yaml::custom-tool PASSED*"])
+
+
+@pytest.mark.parametrize(
+    ("spec", "rule"),
+    [
+        ("shop.order_tools", "expected MODULE:ATTR"),
+        ("nowhere.tools:TOOLS", "cannot import module 'nowhere.tools'"),
+        ("shop.order_tools:MISSING", "module 'shop.order_tools' has no 'MISSING'"),
+        ("shop.order_tools:json", "not a sequence of artemiskit.Tool objects"),
+    ],
+)
+def test_bad_tool_references_are_usage_errors(
+    pytester: pytest.Pytester, shop: Path, spec: str, rule: str
+) -> None:
+    result = pytester.runpytest_subprocess("--akit", "shop", "--akit-tools", spec)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert f"--akit-tools {spec}: {rule}" in output(result)
+    assert "Traceback" not in output(result)
