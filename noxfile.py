@@ -17,6 +17,7 @@ nox.options.error_on_missing_interpreters = True
 LINTED = [
     "artemiskit",
     "artemiskit_cli",
+    "artemiskit_pytest",
     "tests",
     "examples",
     "benchmarks",

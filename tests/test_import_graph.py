@@ -32,8 +32,8 @@ LAYER = {unit: level for level, units in enumerate(LAYERS) for unit in units}
 
 def _unit(module: str) -> str:
     parts = module.split(".")
-    if parts[0] == "artemiskit_cli":
-        return "artemiskit_cli"
+    if parts[0] in ("artemiskit_cli", "artemiskit_pytest"):
+        return parts[0]
     return parts[1] if len(parts) > 1 else "artemiskit"
 
 
@@ -61,7 +61,7 @@ def _imports(path: Path) -> set[str]:
     return {name for name in found if name.split(".")[0] in LAYER_ROOTS}
 
 
-LAYER_ROOTS = {"artemiskit", "artemiskit_cli"}
+LAYER_ROOTS = {"artemiskit", "artemiskit_cli", "artemiskit_pytest"}
 
 
 def _edges() -> set[tuple[str, str]]:

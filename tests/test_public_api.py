@@ -199,6 +199,7 @@ EXPORTS: dict[str, set[str]] = {
         "EnvironmentConformance",
         "SymlinkMaker",
     },
+    "artemiskit_pytest": {"assert_passed"},
     "artemiskit.tools": {
         "ALLOW_KEYS",
         "Approval",
@@ -284,8 +285,9 @@ def test_public_names_have_docstrings() -> None:
             assert value.__doc__, name
 
 
-def test_cli_imports_only_public_names() -> None:
-    root = Path(__file__).resolve().parents[1] / "artemiskit_cli"
+@pytest.mark.parametrize("package", ["artemiskit_cli", "artemiskit_pytest"])
+def test_cli_imports_only_public_names(package: str) -> None:
+    root = Path(__file__).resolve().parents[1] / package
     offenders = []
     for source in root.rglob("*.py"):
         tree = ast.parse(source.read_text(encoding="utf-8"))
@@ -294,13 +296,13 @@ def test_cli_imports_only_public_names() -> None:
             if isinstance(node, ast.ImportFrom) and node.module:
                 modules = [node.module]
                 if node.module.startswith("artemiskit") and not node.module.startswith(
-                    "artemiskit_cli"
+                    package
                 ):
                     modules += [f"{node.module}.{a.name}" for a in node.names]
             elif isinstance(node, ast.Import):
                 modules = [a.name for a in node.names]
             for module in modules:
-                if module.startswith("artemiskit_cli"):
+                if module.startswith(package):
                     continue
                 parts = module.split(".")
                 if parts[0] == "artemiskit" and any(

@@ -132,6 +132,8 @@ def semantic_problems(
     if not isinstance(data, dict):
         return []
     found = value_problems(data, doc)
+    if isinstance(data.get("tags"), list) and sound(("tags",)):
+        found += _repeated_tags(data["tags"], doc)
     tools = data.get("tools", [])
     declared: set[str] | None = None
     if isinstance(tools, list):
@@ -309,6 +311,18 @@ def check_environment_content(
     if total > MAX_ENVIRONMENT_BYTES:
         message = f"files and state are larger than {_kib(MAX_ENVIRONMENT_BYTES)}"
         found.append(doc.problem(message, base))
+    return found
+
+
+def _repeated_tags(tags: list[Any], doc: YamlDocument) -> list[Problem]:
+    found: list[Problem] = []
+    first: dict[str, int] = {}
+    for index, tag in enumerate(tags):
+        if tag in first:
+            message = f"repeats the tag of $.tags[{first[tag]}]"
+            found.append(doc.problem(message, ("tags", index)))
+        else:
+            first[tag] = index
     return found
 
 

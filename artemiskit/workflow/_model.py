@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 import attrs
 
+from artemiskit._common._converter import CONVERTER
 from artemiskit.tools._state import Document
 
 __all__ = [
@@ -312,6 +313,7 @@ class Workflow:
     conversation: Conversation
     budgets: Budgets
     description: str | None = None
+    tags: tuple[str, ...] = ()
     environment: EnvironmentSpec = EnvironmentSpec()
     tools: tuple[ToolDeclaration, ...] = ()
     policy: Policy = Policy()
@@ -327,3 +329,24 @@ class Workflow:
             f"tools={tools!r}, outcomes={len(self.outcomes)}, "
             f"faults={len(self.faults)})"
         )
+
+
+def _omit_empty_tags(hook: Any) -> Any:
+    """Wrap Workflow's unstructure hook: no ``tags`` key when there are none.
+
+    The workflow digest is taken over this canonical form, so a workflow without
+    ``tags:`` keeps the digest it had before the key existed.
+    """
+
+    def unstructure(workflow: Workflow) -> dict[str, Any]:
+        document: dict[str, Any] = hook(workflow)
+        if not document["tags"]:
+            del document["tags"]
+        return document
+
+    return unstructure
+
+
+CONVERTER.register_unstructure_hook(
+    Workflow, _omit_empty_tags(CONVERTER.get_unstructure_hook(Workflow))
+)

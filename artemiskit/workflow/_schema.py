@@ -45,6 +45,9 @@ PATTERN_RULES = {
         "must start with a letter or digit and use only letters, digits, "
         "'.', '_', ':' and '-'"
     ),
+    "^[A-Za-z_][A-Za-z0-9_-]*$": (
+        "must start with a letter or '_' and use only letters, digits, '_' and '-'"
+    ),
 }
 
 

@@ -141,3 +141,25 @@ def test_example_script_runs(script: Path) -> None:
     done = run([sys.executable, str(script)])
     assert done.returncode == 0, outcome(done)
     assert "Traceback" not in done.stderr
+
+
+def test_pytest_project_runs_its_workflows_and_its_test(tmp_path: Path) -> None:
+    """examples/pytest_project: two workflow items and one hand-written test pass."""
+    project = tmp_path / "pytest_project"
+    shutil.copytree(ROOT / "examples" / "pytest_project", project)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests", "--akit", "workflows", "-v"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
+    assert done.returncode == 0, outcome(done)
+    for item in (
+        "tests/test_by_hand.py::test_the_summary_passes_three_times PASSED",
+        "workflows/refund-summary/workflow.yaml::refund-summary PASSED",
+        "workflows/ticket-lookup/workflow.yaml::ticket-lookup PASSED",
+    ):
+        assert item in done.stdout, outcome(done)
+    assert " 3 passed" in done.stdout, outcome(done)

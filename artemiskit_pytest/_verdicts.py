@@ -1,0 +1,131 @@
+"""Verdicts and their failure text: statuses, reason codes and ids only.
+
+A failure message never holds a prompt, model text, tool arguments, file
+contents, paths or secrets: it is built from the metadata-only record and
+suite summary alone, so it is safe in a terminal, a CI log or a JUnit file.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from artemiskit import WorkflowResult
+    from artemiskit.suites import SuiteResult
+
+__all__ = ["assert_passed", "run_passed", "suite_failure_text", "workflow_failure_text"]
+
+
+def run_passed(result: WorkflowResult) -> bool:
+    """A run passed: its task verification passed and its exit code is 0."""
+    record = result.record
+    return record.task_verification.status == "passed" and record.exit_code == 0
+
+
+def _requirement_lines(result: WorkflowResult | None) -> list[str]:
+    if result is None:
+        return []
+    return [
+        f"requirement {requirement.id}: {requirement.status} ({requirement.reason})"
+        for requirement in result.record.task_verification.requirements
+        if requirement.status != "passed"
+    ]
+
+
+def workflow_failure_text(result: WorkflowResult) -> str:
+    """Why one run did not pass, metadata only."""
+    record = result.record
+    return "\n".join(
+        [
+            f"workflow {record.workflow.name!r} did not pass",
+            f"execution: {record.execution.status} ({record.execution.reason})",
+            f"verification: {record.task_verification.status}",
+            f"exit code: {record.exit_code}",
+            *_requirement_lines(result),
+        ]
+    )
+
+
+def _pass_rate(workflow: dict[str, Any]) -> str:
+    judged = workflow["passed"] + workflow["failed"]
+    rate = workflow["pass_rate"]
+    shown = "n/a" if rate is None else f"{rate:.0%}"
+    return f"pass rate {shown} ({workflow['passed']}/{judged})"
+
+
+def suite_failure_text(result: SuiteResult, *, only: str | None = None) -> str:
+    """Why a suite (or its workflow ``only``) did not pass, metadata only.
+
+    Lists, per workflow, its pass rate against the threshold and each run that
+    did not pass: execution status and reason, verification, exit code and each
+    failed requirement with its reason.
+    """
+    summary = result.summary
+    threshold = summary["settings"]["min_pass_rate"]
+    results = {(run.workflow, run.repetition): run.result for run in result.runs}
+    lines = []
+    if only is None:
+        lines.append(
+            f"suite {summary['status']} ({summary['reason']}), exit code "
+            f"{summary['exit_code']}"
+        )
+    for workflow in summary["workflows"]:
+        name = workflow["name"]
+        if only is not None and name != only:
+            continue
+        head = f"workflow {name!r}: {_pass_rate(workflow)}, min pass rate {threshold:g}"
+        if only is not None:
+            head += f", exit code {summary['exit_code']}"
+        lines.append(head)
+        for run in workflow["runs"]:
+            if run["lost"]:
+                reason = run.get("lost_reason") or "no record returned"
+                lines.append(f"  run {run['repetition']}: lost ({reason})")
+                continue
+            if run["verification"] == "passed" and run["exit_code"] == 0:
+                continue
+            lines.append(
+                f"  run {run['repetition']}: execution {run['execution_status']} "
+                f"({run['execution_reason']}), verification {run['verification']}, "
+                f"exit code {run['exit_code']}"
+            )
+            lines += [
+                f"    {line}"
+                for line in _requirement_lines(results.get((name, run["repetition"])))
+            ]
+    return "\n".join(lines)
+
+
+def assert_passed(result_or_suite: WorkflowResult | SuiteResult) -> None:
+    """Fail the test unless the run or the suite passed.
+
+    A run passes when its task verification passed and its exit code is 0
+    (SPEC 9); a suite when its exit code is 0 (the suite rule of SPEC 13: every
+    pass rate at or above the threshold, nothing unavailable, lost or in doubt).
+
+    Args:
+        result_or_suite: A `WorkflowResult` (``await kit.run_workflow(...)``) or
+            a `SuiteResult` (``await kit.run_suite(...)``).
+
+    Raises:
+        AssertionError: It did not pass. The message lists statuses, reason
+            codes, exit codes and requirement ids only: never prompts, model
+            text, tool arguments, file contents, paths or secrets.
+        TypeError: ``result_or_suite`` is neither.
+    """
+    __tracebackhide__ = True
+    from artemiskit import WorkflowResult
+    from artemiskit.suites import SuiteResult
+
+    if isinstance(result_or_suite, WorkflowResult):
+        if not run_passed(result_or_suite):
+            raise AssertionError(workflow_failure_text(result_or_suite))
+        return
+    if isinstance(result_or_suite, SuiteResult):
+        if result_or_suite.exit_code != 0:
+            raise AssertionError(suite_failure_text(result_or_suite))
+        return
+    raise TypeError(
+        "assert_passed takes a WorkflowResult or a SuiteResult, not "
+        f"{type(result_or_suite).__name__}"
+    )

@@ -1,0 +1,435 @@
+"""The pytest plugin (entry point ``pytest11``, name ``artemiskit``): SPEC 18.
+
+``pytest --akit PATH`` collects every ``workflow.yaml`` / ``*.workflow.yaml``
+(and ``.yml``) under PATH as a test item named after the workflow. Each item runs
+its workflow as a one-workflow suite through `ArtemisKit.run_suite` and passes by
+the suite rule of SPEC 13. The failure report lists statuses, reason codes and
+requirement ids, never content.
+
+Loading the plugin imports nothing of ArtemisKit: that waits until a workflow
+is collected, the ``akit`` fixture is used or ``--akit-tools`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import importlib
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from artemiskit_pytest._verdicts import suite_failure_text
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from _pytest._code.code import TerminalRepr
+
+    from artemiskit import ArtemisKit, Problem, Tool, Workflow
+    from artemiskit.suites import SuiteResult
+
+__all__ = [
+    "WorkflowFailure",
+    "WorkflowFile",
+    "WorkflowItem",
+    "akit",
+    "pytest_addoption",
+    "pytest_collect_file",
+    "pytest_collection_modifyitems",
+    "pytest_configure",
+]
+
+_NAMES = ("workflow.yaml", "workflow.yml")
+_SUFFIXES = (".workflow.yaml", ".workflow.yml")
+#: pytest's own markers change how a test runs: a tag never becomes one of them.
+_RESERVED_MARKERS = frozenset(
+    {"filterwarnings", "parametrize", "skip", "skipif", "usefixtures", "xfail"}
+)
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,99}")
+
+
+def _repeat(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 10_000:
+        raise argparse.ArgumentTypeError("must be a whole number from 1 to 10000")
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError("must be a number from 0 to 1")
+    return value
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The ``--akit*`` options."""
+    group = parser.getgroup("artemiskit", "ArtemisKit workflows as tests")
+    group.addoption(
+        "--akit",
+        action="append",
+        default=[],
+        metavar="PATH",
+        dest="akit_paths",
+        help="collect workflow.yaml / *.workflow.yaml under PATH as test items "
+        "(repeatable); without other paths on the command line only these run",
+    )
+    group.addoption(
+        "--akit-config",
+        metavar="FILE",
+        dest="akit_config",
+        help="trusted configuration (artemis.config.yaml) for workflows and the "
+        "akit fixture; default: offline, scripted provider only",
+    )
+    group.addoption(
+        "--akit-judge-config",
+        metavar="FILE",
+        dest="akit_judge_config",
+        help="judge configuration for judge outcomes (never implicit)",
+    )
+    group.addoption(
+        "--akit-tools",
+        action="append",
+        default=[],
+        metavar="MODULE:ATTR",
+        dest="akit_tools",
+        help="user-defined tools (trusted host code) that workflows may declare, "
+        "like akit's --tools (repeatable)",
+    )
+    group.addoption(
+        "--akit-repeat",
+        type=_repeat,
+        default=1,
+        metavar="N",
+        dest="akit_repeat",
+        help="runs per workflow (default 1)",
+    )
+    group.addoption(
+        "--akit-min-pass-rate",
+        type=_rate,
+        default=1.0,
+        metavar="R",
+        dest="akit_min_pass_rate",
+        help="a workflow item fails when its pass rate is below R (default 1.0)",
+    )
+    group.addoption(
+        "--akit-output-dir",
+        metavar="DIR",
+        dest="akit_output_dir",
+        help="keep records and suite.json for `akit report` under "
+        "DIR/<workflow>/ (DIR must be new or empty)",
+    )
+
+
+def _is_workflow_file(name: str) -> bool:
+    return name in _NAMES or name.endswith(_SUFFIXES)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the markers; make the ``--akit`` paths part of the collection."""
+    config.addinivalue_line(
+        "markers", "akit: a workflow collected with --akit (ArtemisKit)"
+    )
+    for option, value in (
+        ("--akit-config", config.option.akit_config),
+        ("--akit-judge-config", config.option.akit_judge_config),
+    ):
+        if (
+            value is not None
+            and not Path(config.invocation_params.dir, value).is_file()
+        ):
+            raise pytest.UsageError(f"{option} {value}: no such file")
+    if config.option.akit_tools:
+        config.stash[_TOOLS] = tuple(
+            tool
+            for spec in config.option.akit_tools
+            for tool in _import_tools(spec, config.invocation_params.dir)
+        )
+    given: list[str] = config.option.akit_paths
+    if not given:
+        return
+    for path in given:
+        if not Path(config.invocation_params.dir, path).exists():
+            raise pytest.UsageError(f"--akit {path}: no such file or folder")
+    output = config.option.akit_output_dir
+    if output is not None and not hasattr(config, "workerinput"):
+        folder = Path(config.invocation_params.dir, output)
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise pytest.UsageError(
+                f"--akit-output-dir {output}: exists and is not an empty folder"
+            )
+    roots = [Path(config.invocation_params.dir, p).resolve() for p in given]
+    config.stash[_ROOTS] = roots
+    if config.args_source is pytest.Config.ArgsSource.ARGS:
+        config.args = [*config.args, *(p for p in given if p not in config.args)]
+    else:
+        config.args = list(given)
+
+
+_ROOTS = pytest.StashKey[list[Path]]()
+_TOOLS = pytest.StashKey[tuple["Tool", ...]]()
+
+
+def _import_tools(spec: str, folder: Path) -> tuple[Tool, ...]:
+    """The tools ``MODULE:ATTR`` names; the invocation folder is searched first.
+
+    Raises:
+        pytest.UsageError: The reference is malformed, cannot be imported, or is
+            not a `Tool` or a sequence of them.
+    """
+    from artemiskit import Tool
+
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise pytest.UsageError(f"--akit-tools {spec}: expected MODULE:ATTR")
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    try:
+        value: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise pytest.UsageError(
+            f"--akit-tools {spec}: cannot import module {module_name!r} "
+            f"({type(exc).__name__})"
+        ) from None
+    for part in attribute.split("."):
+        if not hasattr(value, part):
+            raise pytest.UsageError(
+                f"--akit-tools {spec}: module {module_name!r} has no {attribute!r}"
+            )
+        value = getattr(value, part)
+    if isinstance(value, Tool):
+        return (value,)
+    if (
+        isinstance(value, str | bytes)
+        or not isinstance(value, Sequence)
+        or not all(isinstance(tool, Tool) for tool in value)
+    ):
+        raise pytest.UsageError(
+            f"--akit-tools {spec}: not a sequence of artemiskit.Tool objects"
+        )
+    return tuple(value)
+
+
+def pytest_collect_file(
+    file_path: Path, parent: pytest.Collector
+) -> WorkflowFile | None:
+    """A workflow file under an ``--akit`` path becomes a `WorkflowFile`."""
+    roots = parent.config.stash.get(_ROOTS, None)
+    if not roots:
+        return None
+    resolved = file_path.resolve()
+    # A file given to --akit is taken as given; a folder means its workflow files.
+    if resolved not in roots and not (
+        _is_workflow_file(file_path.name)
+        and any(root in resolved.parents for root in roots)
+    ):
+        return None
+    workflow_file: WorkflowFile = WorkflowFile.from_parent(parent, path=file_path)
+    return workflow_file
+
+
+class WorkflowFailure(Exception):
+    """A workflow item did not pass; the message is metadata only."""
+
+
+class _CollectionProblem(Exception):
+    """A workflow file could not be collected; the message is metadata only."""
+
+
+def _problem_text(exc: BaseException) -> str:
+    """An ArtemisKit error as `akit` prints it: FILE:LINE:COL lines, then the error."""
+    from artemiskit import ArtemisError
+
+    if not isinstance(exc, ArtemisError):
+        return (
+            f"internal error ({type(exc).__name__}); run the workflow with "
+            "`akit workflow run` for details"
+        )
+    problems: tuple[Problem, ...] = getattr(exc, "problems", ())
+    lines = []
+    for problem in problems:
+        where = problem.source or "<input>"
+        if problem.line is not None:
+            where += f":{problem.line}:{problem.column}"
+        lines.append(f"{where}: {problem.path}: {problem.message}")
+    lines.append(f"error: {exc.message}")
+    return "\n".join(lines)
+
+
+class WorkflowFile(pytest.File):
+    """A workflow file: one item, named after the workflow."""
+
+    def collect(self) -> Iterator[WorkflowItem]:
+        """Load and validate the workflow (offline), yield its item.
+
+        Raises:
+            _CollectionProblem: The workflow is invalid, or a tag names one of
+                pytest's own markers.
+        """
+        import anyio
+
+        from artemiskit import ArtemisError, load_agent_workflow
+
+        tools = self.config.stash.get(_TOOLS, ())
+        try:
+            workflow: Workflow = anyio.run(
+                functools.partial(load_agent_workflow, self.path, tools=tools)
+            )
+        except ArtemisError as exc:
+            text = _problem_text(exc)
+            if "must be registered" in text:
+                text += (
+                    "\nhint: register user-defined tools with --akit-tools MODULE:ATTR"
+                )
+            raise _CollectionProblem(text) from None
+        reserved = sorted(_RESERVED_MARKERS.intersection(workflow.tags))
+        if reserved:
+            raise _CollectionProblem(
+                f"{self.path.name}: tags {', '.join(reserved)}: a tag cannot be "
+                "one of pytest's own markers (skip, skipif, xfail, parametrize, "
+                "usefixtures, filterwarnings); rename it"
+            )
+        item: WorkflowItem = WorkflowItem.from_parent(
+            self, name=_printable(workflow.name)
+        )
+        item.workflow_name = workflow.name
+        item.add_marker("akit")
+        for tag in workflow.tags:
+            self.config.addinivalue_line("markers", f"{tag}: workflow tag")
+            item.add_marker(tag)
+        yield item
+
+    def repr_failure(
+        self,
+        excinfo: pytest.ExceptionInfo[BaseException],
+        style: Any = None,
+    ) -> str | TerminalRepr:
+        """A collection problem as FILE:LINE:COL lines, never a traceback."""
+        if isinstance(excinfo.value, _CollectionProblem):
+            return str(excinfo.value)
+        return _problem_text(excinfo.value)
+
+
+def _folder_name(name: str) -> str:
+    """A workflow's output folder: its name when plain, else a safe form."""
+    if _PLAIN_NAME.fullmatch(name) and name not in (".", ".."):
+        return name
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:40] or "workflow"
+    return f"{safe}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
+def _printable(name: str) -> str:
+    """A workflow name fit for an item id: control characters escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+
+
+_OUTPUT_NAMES = pytest.StashKey[dict[str, int]]()
+
+
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Count output folder names: two workflows may not share one."""
+    names: dict[str, int] = {}
+    for item in items:
+        if isinstance(item, WorkflowItem):
+            folder = _folder_name(item.workflow_name)
+            names[folder] = names.get(folder, 0) + 1
+    config.stash[_OUTPUT_NAMES] = names
+
+
+class WorkflowItem(pytest.Item):
+    """One workflow, run ``--akit-repeat`` times as a one-workflow suite."""
+
+    workflow_name: str = ""
+
+    def runtest(self) -> None:
+        """Run the suite; fail unless its exit code is 0 (SPEC 13).
+
+        Raises:
+            WorkflowFailure: A pass rate is below ``--akit-min-pass-rate``, or a
+                run's evaluation was unavailable, in doubt or cancelled.
+        """
+        import anyio
+
+        option = self.config.option
+        output = None
+        if option.akit_output_dir is not None:
+            folder = _folder_name(self.workflow_name)
+            if self.config.stash.get(_OUTPUT_NAMES, {}).get(folder, 0) > 1:
+                raise WorkflowFailure(
+                    f"workflow {self.workflow_name!r}: another collected workflow "
+                    "has the same name, so they would share an output folder; "
+                    "workflow names must be unique with --akit-output-dir"
+                )
+            output = Path(
+                self.config.invocation_params.dir, option.akit_output_dir, folder
+            )
+        path = self.path
+
+        async def run() -> SuiteResult:
+            kit = _kit(self.config)
+            return await kit.run_suite(
+                paths=[path],
+                output_dir=output,
+                repeat=option.akit_repeat,
+                min_pass_rate=option.akit_min_pass_rate,
+                judge=_judge(self.config),
+            )
+
+        result = anyio.run(run)
+        if result.exit_code != 0:
+            raise WorkflowFailure(suite_failure_text(result, only=self.workflow_name))
+
+    def repr_failure(
+        self,
+        excinfo: pytest.ExceptionInfo[BaseException],
+        style: Any = None,
+    ) -> str | TerminalRepr:
+        """Statuses and reason codes only: no traceback, no locals, no content."""
+        if isinstance(excinfo.value, WorkflowFailure):
+            return str(excinfo.value)
+        return _problem_text(excinfo.value)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        """Where the item comes from: the workflow file, under its name."""
+        return self.path, None, f"workflow {self.name}"
+
+
+def _option_path(config: pytest.Config, value: str | None) -> Path | None:
+    return None if value is None else Path(config.invocation_params.dir, value)
+
+
+def _kit(config: pytest.Config) -> ArtemisKit:
+    from artemiskit import ArtemisKit
+
+    return ArtemisKit(
+        config=_option_path(config, config.option.akit_config),
+        tools=config.stash.get(_TOOLS, ()),
+    )
+
+
+def _judge(config: pytest.Config) -> Path | None:
+    return _option_path(config, config.option.akit_judge_config)
+
+
+@pytest.fixture
+def akit(pytestconfig: pytest.Config) -> ArtemisKit:
+    """An `ArtemisKit` from ``--akit-config``, or offline defaults without it.
+
+    Offline defaults: no provider entries, so only the ``scripted`` provider and
+    your own clients or targets work.
+    """
+    return _kit(pytestconfig)

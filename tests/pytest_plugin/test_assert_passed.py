@@ -1,0 +1,76 @@
+"""`assert_passed`: a run or a suite passes, or the message says why in metadata."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from artemiskit import ArtemisKit
+from artemiskit_pytest import assert_passed
+from tests.pytest_plugin._projects import BAD, GOOD, add_workflow, leaks
+
+
+async def test_a_passed_run_and_suite_pass(tmp_path: Path) -> None:
+    path = add_workflow(tmp_path / "good", "good", [GOOD])
+    kit = ArtemisKit()
+    assert_passed(await kit.run_workflow(workflow=path))
+    assert_passed(await kit.run_suite(paths=[path], repeat=2))
+
+
+async def test_a_failed_run_says_why_in_metadata(tmp_path: Path) -> None:
+    path = add_workflow(tmp_path / "bad", "bad", [BAD])
+    result = await ArtemisKit().run_workflow(workflow=path)
+    with pytest.raises(AssertionError) as caught:
+        assert_passed(result)
+    message = str(caught.value)
+    assert message.splitlines() == [
+        "workflow 'bad' did not pass",
+        "execution: completed (all_turns_completed)",
+        "verification: failed",
+        "exit code: 8",
+        "requirement answer-is-42: failed (missing_content)",
+    ]
+    assert not leaks(message)
+
+
+async def test_a_suite_below_its_pass_rate_says_which_runs(tmp_path: Path) -> None:
+    add_workflow(tmp_path / "wf" / "flaky", "flaky", [GOOD, BAD])
+    add_workflow(tmp_path / "wf" / "good", "good", [GOOD])
+    kit = ArtemisKit()
+    suite = await kit.run_suite(paths=[tmp_path / "wf"], repeat=2, min_pass_rate=0.9)
+    with pytest.raises(AssertionError) as caught:
+        assert_passed(suite)
+    message = str(caught.value)
+    assert message.splitlines() == [
+        "suite completed (all_runs_finished), exit code 8",
+        "workflow 'flaky': pass rate 50% (1/2), min pass rate 0.9",
+        "  run 2: execution completed (all_turns_completed), verification failed, "
+        "exit code 8",
+        "    requirement answer-is-42: failed (missing_content)",
+        "workflow 'good': pass rate 100% (2/2), min pass rate 0.9",
+    ]
+    assert not leaks(message)
+    lenient = await kit.run_suite(paths=[tmp_path / "wf"], repeat=2, min_pass_rate=0.5)
+    assert_passed(lenient)
+
+
+async def test_a_stopped_run_fails_even_with_its_requirements_unjudged(
+    tmp_path: Path,
+) -> None:
+    path = add_workflow(tmp_path / "short", "short", [GOOD])
+    path.write_text(
+        path.read_text("utf-8").replace("max_actions: 10", "max_actions: 1"), "utf-8"
+    )
+    result = await ArtemisKit().run_workflow(workflow=path)
+    with pytest.raises(AssertionError) as caught:
+        assert_passed(result)
+    lines = str(caught.value).splitlines()
+    assert lines[1] == "execution: budget_exhausted (max_actions)"
+    assert lines[2:4] == ["verification: unavailable", "exit code: 5"]
+
+
+@pytest.mark.parametrize("value", [None, 0, "passed", {"exit_code": 0}])
+def test_anything_else_is_a_type_error(value: object) -> None:
+    with pytest.raises(TypeError, match="takes a WorkflowResult or a SuiteResult"):
+        assert_passed(value)  # type: ignore[arg-type]
