@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from artemiskit import __version__
+from artemiskit_cli._commands.report import report
 from artemiskit_cli._commands.scenario import scenario
 from artemiskit_cli._commands.workflow import workflow
 
@@ -19,6 +20,7 @@ def cli() -> None:
 
 cli.add_command(scenario)
 cli.add_command(workflow)
+cli.add_command(report)
 
 
 def main() -> None:
