@@ -77,7 +77,8 @@ def _svg(figure: Figure, key: str, title: str) -> Markup:
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     source = buffer.getvalue()
     start = source.index("<svg")
-    svg = source[start:]
+    # The metadata block only names its RDF vocabularies; the page needs none.
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", source[start:], flags=re.S)
     ident = "chart-" + re.sub(r"[^a-z0-9-]", "-", key.lower())
     svg = svg.replace(
         "<svg ", f'<svg role="img" aria-labelledby="{ident}-title" class="chart" ', 1
