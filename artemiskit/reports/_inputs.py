@@ -171,7 +171,13 @@ async def load_report_input(
             except WorkflowError as exc:
                 raise _refuse(path, exc.message, exc.reason) from None
         else:
-            records.append((path, _record(path, data)))
+            record = _record(path, data)
+            for other, seen in records:
+                if seen.attempt_id == record.attempt_id:
+                    raise _refuse(
+                        path, f"the same run attempt as {other}", "record_given_twice"
+                    )
+            records.append((path, record))
     if suites and (records or len(suites) > 1):
         raise WorkflowError(
             "give one suite, or record files, not both "

@@ -1,10 +1,10 @@
 """What each view shows, computed from the evidence (no rendering here).
 
-A record keeps counts and bounded summaries, not a log of every call: the run
-timeline lists the phases of a run in the order they happen (preflight, the model
-requests and tool calls by tool, denials, faults and retries, each state change in
-order, pause and resume, the end, cleanup, verification). With ``--transcripts``
-the exact order of every model turn and tool call is shown from the transcript.
+A run's timeline is the record's: the preflight, a resume, then every operation
+the record kept in order (model requests and tool-call attempts with their status,
+retries and reason codes), then denials, faults and retries, each state change in
+order, the end or pause, cleanup and verification. A record from before schema
+version 3 kept no operation in order: its timeline shows the counts per tool.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import attrs
 from artemiskit.suites import percentile
 
 if TYPE_CHECKING:
-    from artemiskit.records import ExecutionRecord
+    from artemiskit.records import ExecutionRecord, OperationEntry
     from artemiskit.reports._inputs import ReportInput
 
 __all__ = [
@@ -96,29 +96,19 @@ def run_timeline(record: ExecutionRecord) -> list[TimelineEntry]:
                 f"resumed from attempt {recovery.resumed_from_attempt}",
             )
         )
-    used = record.budget.used
-    found.append(
-        TimelineEntry(
-            phase="model requests",
-            status=record.budget.usage_measurement,
-            detail=_counts(requests=used.model_requests, actions=used.actions),
-        )
-    )
-    for tool in record.tools:
-        status = "failed" if tool.failed else "denied" if tool.denied else "succeeded"
-        found.append(
-            TimelineEntry(
-                phase=f"tool {tool.tool}",
-                status=status,
-                detail=_counts(
-                    calls=tool.calls,
-                    succeeded=tool.succeeded,
-                    failed=tool.failed,
-                    denied=tool.denied,
-                    attempts=tool.attempts,
-                ),
+    timeline = record.timeline
+    if timeline.entries:
+        if timeline.omitted:
+            found.append(
+                TimelineEntry(
+                    phase="earlier operations",
+                    status="omitted",
+                    detail=f"{timeline.omitted} not kept in the record",
+                )
             )
-        )
+        found += [_operation(entry) for entry in timeline.entries]
+    else:
+        found += _operation_counts(record)
     for reason, count in sorted(record.policy.denial_reasons.items()):
         found.append(
             TimelineEntry(phase="denial", status=reason, detail=_counts(times=count))
@@ -181,6 +171,46 @@ def run_timeline(record: ExecutionRecord) -> list[TimelineEntry]:
             phase="verification", status=verification.status, detail=verification.reason
         )
     )
+    return found
+
+
+def _operation(entry: OperationEntry) -> TimelineEntry:
+    """One operation the record kept, as a timeline step."""
+    if entry.kind == "model_request":
+        what = f"#{entry.number} model request"
+    else:
+        what = f"#{entry.number} tool call {entry.tool}"
+        if entry.attempt > 1:
+            what += f" (retry, attempt {entry.attempt})"
+    status = "interrupted" if entry.status == "admitted" else entry.status
+    return TimelineEntry(phase=what, status=status, detail=entry.reason or "")
+
+
+def _operation_counts(record: ExecutionRecord) -> list[TimelineEntry]:
+    """The operations of a record that kept none in order: counts per tool."""
+    used = record.budget.used
+    found = [
+        TimelineEntry(
+            phase="model requests",
+            status=record.budget.usage_measurement,
+            detail=_counts(requests=used.model_requests, actions=used.actions),
+        )
+    ]
+    for tool in record.tools:
+        status = "failed" if tool.failed else "denied" if tool.denied else "succeeded"
+        found.append(
+            TimelineEntry(
+                phase=f"tool {tool.tool}",
+                status=status,
+                detail=_counts(
+                    calls=tool.calls,
+                    succeeded=tool.succeeded,
+                    failed=tool.failed,
+                    denied=tool.denied,
+                    attempts=tool.attempts,
+                ),
+            )
+        )
     return found
 
 

@@ -11,6 +11,7 @@ and with ``CI=true`` they fail (``bash scripts/ci-chromium.sh`` installs it).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -267,5 +268,29 @@ def test_print_hides_the_navigation(browser: Any, pages: dict[str, Path]) -> Non
         )
         assert display == "none"
         assert visit.page.pdf()[:4] == b"%PDF"
+    finally:
+        visit.close()
+
+
+def test_a_run_shows_the_operations_of_its_record_in_order(
+    browser: Any, pages: dict[str, Path], example_suite: Path
+) -> None:
+    suite = suite_json(example_suite)
+    triage = next(w for w in suite["workflows"] if w["name"] == "triage")
+    index = suite["workflows"].index(triage) + 1
+    record = json.loads(
+        (example_suite / triage["runs"][0]["record"]).read_text("utf-8")
+    )
+    expected = [
+        f"#{e['number']} model request"
+        if e["kind"] == "model_request"
+        else f"#{e['number']} tool call {e['tool']}"
+        for e in record["timeline"]["entries"]
+    ]
+    visit = Visit(browser, pages["overview"])
+    try:
+        steps = visit.texts(f"#run-{index}-1 table.timeline tbody th")
+        assert [step for step in steps if step.startswith("#")] == expected
+        assert steps[-3:] == ["end", "cleanup", "verification"]
     finally:
         visit.close()

@@ -63,30 +63,41 @@ def test_suite_json_and_its_folder_give_the_same_report(example_suite: Path) -> 
     assert "answer | 60.0% | 23.1% – 88.2% | 3 | 2 | 0 |" in by_folder.stdout
 
 
-def _v1_from(v2: dict[str, Any]) -> dict[str, Any]:
-    older = {k: v for k, v in v2.items() if k != "recovery"}
-    older["schema_version"] = 1
-    tools = [t for t in older["tools"] if t["tool"] in ("read_file", "write_file")]
-    return {**older, "tools": tools}
+def _older(current: dict[str, Any], version: int) -> dict[str, Any]:
+    """``current`` as the record of an older schema version would have it."""
+    dropped = {"timeline"} | ({"recovery"} if version < 2 else set())
+    older = {k: v for k, v in current.items() if k not in dropped}
+    if version < 2:
+        old_tools = ("read_file", "write_file")
+        older["tools"] = [t for t in older["tools"] if t["tool"] in old_tools]
+    attempt = f"{version:x}" + current["attempt_id"][1:]
+    return {**older, "schema_version": version, "attempt_id": attempt}
 
 
 def test_records_of_every_schema_version_are_read(
     example_suite: Path, tmp_path: Path
 ) -> None:
-    v2 = example_suite / "runs" / "answer" / "001.record.json"
-    v1 = tmp_path / "v1.record.json"
-    v1.write_text(json.dumps(_v1_from(json.loads(v2.read_text("utf-8")))), "utf-8")
+    v3 = example_suite / "runs" / "answer" / "001.record.json"
+    current = json.loads(v3.read_text("utf-8"))
+    assert current["schema_version"] == 3
+    given = [str(V0_RECORD), str(v3)]
+    for version in (1, 2):
+        path = tmp_path / f"v{version}.record.json"
+        path.write_text(json.dumps(_older(current, version)), "utf-8")
+        given.append(str(path))
     html = tmp_path / "records.html"
-    done = akit("report", str(V0_RECORD), str(v1), str(v2), "--html", str(html))
+    done = akit("report", *given, "--html", str(html))
     assert done.returncode == 0, done.stderr
-    shown = akit("report", str(V0_RECORD), str(v1), str(v2)).stdout
+    shown = akit("report", *given).stdout
     assert "Read from record files (no suite record)." in shown
     # The 0.6.1 record predates task verification: its run is unavailable.
     assert "| quickstart | n/a | n/a | 0 | 0 | 1 |" in shown
-    assert "| answer | 100.0% | 34.2% – 100.0% | 2 | 0 | 0 |" in shown
-    assert "predates\\_task\\_verification" in html.read_text("utf-8").replace(
-        "predates_task_verification", "predates\\_task\\_verification"
-    )
+    assert "| answer | 100.0% | 43.9% – 100.0% | 3 | 0 | 0 |" in shown
+    page = html.read_text("utf-8")
+    assert "predates_task_verification" in page
+    # The version 3 record shows its operations in order; older ones their counts.
+    assert "#2 tool call read_file" in page
+    assert "this record predates the operation timeline" in page
 
 
 def _write(path: Path, data: object) -> Path:
@@ -145,6 +156,14 @@ def test_a_suite_with_records_or_two_suites_is_refused(example_suite: Path) -> N
         done = akit("report", *map(str, paths))
         assert done.returncode == 2
         assert "give one suite, or record files, not both" in done.stderr
+
+
+def test_a_record_given_twice_is_refused(example_suite: Path, tmp_path: Path) -> None:
+    record = example_suite / "runs" / "answer" / "001.record.json"
+    copy = _write(tmp_path / "copy.json", record.read_text("utf-8"))
+    done = akit("report", str(record), str(copy))
+    assert done.returncode == 2
+    assert f"{copy}: $: the same run attempt as {record}" in done.stderr
 
 
 def test_an_unreadable_file_is_exit_1(tmp_path: Path) -> None:
