@@ -93,6 +93,11 @@ def _integer_ticks(axes: Axes) -> None:
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
+def _top_down(axes: Axes, count: int) -> None:
+    """Rows from the top, the first and last a half row from the frame."""
+    axes.set_ylim(max(count, 1) - 0.5, -0.5)
+
+
 def _rows(count: int) -> float:
     return 0.9 + 0.32 * max(count, 1)
 
@@ -117,7 +122,7 @@ def pass_rate_chart(workflows: Sequence[dict[str, Any]], key: str) -> Markup:
             capsize=4,
         )
         axes.set_yticks(positions, names)
-        axes.invert_yaxis()
+        _top_down(axes, len(names))
         axes.set_xlim(-0.02, 1.02)
         axes.set_xlabel("pass rate (dot) and 95% interval (bar)")
         axes.xaxis.set_major_formatter("{x:.0%}")
@@ -157,7 +162,7 @@ def failure_reasons_chart(reasons: dict[str, int], key: str) -> Markup:
         positions = list(range(len(shown)))
         axes.barh(positions, [count for _, count in shown], color=_FAIL, hatch="//")
         axes.set_yticks(positions, [label(code) for code, _ in shown])
-        axes.invert_yaxis()
+        _top_down(axes, len(shown))
         axes.set_xlabel("runs")
         _integer_ticks(axes)
         return _svg(figure, key, "Failure reasons: runs per reason code")
@@ -168,7 +173,7 @@ def budget_chart(fractions: dict[str, list[float]], key: str) -> Markup:
     names = [name for name in fractions if fractions[name]]
     with _style():
         figure, axes = _figure(6.4, _rows(len(names)) + 0.4)
-        positions = list(range(1, len(names) + 1))
+        positions = list(range(len(names)))
         axes.boxplot(
             [fractions[name] for name in names],
             positions=positions,
@@ -180,7 +185,7 @@ def budget_chart(fractions: dict[str, list[float]], key: str) -> Markup:
             axes.plot(values, [position] * len(values), "|", color=_NEUTRAL, ms=12)
         axes.axvline(1.0, color=_FAIL, linestyle="--", label="limit")
         axes.set_yticks(positions, names)
-        axes.invert_yaxis()
+        _top_down(axes, len(names))
         axes.xaxis.set_major_formatter("{x:.0%}")
         axes.set_xlabel("use as a share of the declared limit (one tick per run)")
         axes.legend(loc="lower right", fontsize=8)
@@ -208,6 +213,8 @@ def durations_chart(runs: Sequence[dict[str, Any]], key: str) -> Markup:
                 )
         axes.set_xlabel("run (repetition)")
         axes.set_ylabel("duration (ms)")
+        last = max((r["repetition"] for r in shown), default=1)
+        axes.set_xlim(0.5, last + 0.5)
         _integer_ticks(axes)
         axes.set_ylim(bottom=0)
         axes.grid(color="#dddddd")
@@ -251,7 +258,7 @@ def comparison_chart(comparison: Comparison, key: str) -> Markup:
             list(range(len(shown))),
             [label(w.name) + (" (regressed)" if w.regressed else "") for w in shown],
         )
-        axes.invert_yaxis()
+        _top_down(axes, len(shown))
         axes.axvline(0.0, color="#333333", linewidth=0.8)
         axes.set_xlim(-1.02, 1.02)
         axes.xaxis.set_major_formatter("{x:+.0%}")
