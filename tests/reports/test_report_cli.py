@@ -291,6 +291,29 @@ def test_every_record_string_is_escaped(suite_copy: Path, tmp_path: Path) -> Non
     assert HOSTILE_NAME not in summary
 
 
+def test_transcript_text_is_escaped_too(suite_copy: Path, tmp_path: Path) -> None:
+    transcript = suite_copy / "transcripts" / "answer" / "001.transcript.json"
+    data = json.loads(transcript.read_text("utf-8"))
+    data["messages"][0]["content"] = "<script>alert('t')</script><b>bold</b>"
+    data["messages"][2]["tool_calls"][0]["name"] = '"><img src=x>'
+    transcript.write_text(json.dumps(data), "utf-8")
+    html = tmp_path / "t.html"
+    done = akit(
+        "report",
+        str(suite_copy),
+        "--transcripts",
+        str(suite_copy / "transcripts"),
+        "--html",
+        str(html),
+    )
+    assert done.returncode == 0, done.stderr
+    page = html.read_text("utf-8")
+    assert "<script" not in page
+    assert "<img" not in page
+    assert "<b>bold" not in page
+    assert "&lt;script&gt;alert(&#39;t&#39;)&lt;/script&gt;&lt;b&gt;bold" in page
+
+
 def test_the_same_evidence_gives_the_same_bytes(
     example_suite: Path, tmp_path: Path
 ) -> None:
