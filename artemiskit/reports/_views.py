@@ -92,8 +92,9 @@ def run_timeline(record: ExecutionRecord) -> list[TimelineEntry]:
             TimelineEntry(
                 phase="resume",
                 status="resumed",
-                detail=f"attempt {recovery.attempt_number}, "
-                f"resumed from attempt {recovery.resumed_from_attempt}",
+                detail=f"attempt {recovery.attempt_number}, resumed from attempt "
+                f"{recovery.resumed_from_attempt}; the operations below include "
+                "those before the pause",
             )
         )
     timeline = record.timeline
