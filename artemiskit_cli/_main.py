@@ -48,6 +48,10 @@ COMMANDS: dict[str, LazyCommand] = {
         "artemiskit_cli._commands.workflow:workflow",
         "Run workflows against a target and keep metadata-only evidence.",
     ),
+    "report": LazyCommand(
+        "artemiskit_cli._commands.report:report",
+        "Views of saved evidence: HTML and Markdown reports, comparisons.",
+    ),
 }
 
 

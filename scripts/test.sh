@@ -17,4 +17,11 @@ else
     echo "note: not root; sandbox tests need a running Docker engine and will skip without one" >&2
 fi
 
+# The HTML reports are tested in Debian's Chromium (tests/reports/test_browser.py).
+if [ "${CI:-}" = "true" ]; then
+    bash scripts/ci-chromium.sh
+elif [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    bash scripts/ci-chromium.sh || echo "note: Chromium could not be installed; browser tests will skip" >&2
+fi
+
 python3 -m nox "$@"

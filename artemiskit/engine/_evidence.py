@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -25,12 +26,14 @@ from artemiskit.records._record import (
     FaultInfo,
     FaultKindInfo,
     JudgeInfo,
+    OperationEntry,
     OperationSummary,
     PolicyInfo,
     PreflightInfo,
     RecoveryInfo,
     StateChangeInfo,
     TargetInfo,
+    TimelineInfo,
     ToolSummary,
     WorkflowInfo,
 )
@@ -247,6 +250,33 @@ def build_record(
         faults=_fault_info(state.faults, workflow.retry.max_attempts),
         recovery=recovery or RecoveryInfo(),
         task_verification=verification,
+        timeline=_timeline(state),
+    )
+
+
+#: The record keeps this many of the newest operations in order (SPEC 14 timeline).
+MAX_TIMELINE = 256
+_REASON_CODE = re.compile(r"[a-z0-9_]{1,64}")
+
+
+def _timeline(state: SessionState) -> TimelineInfo:
+    """The newest operations of the ledger, in order, as metadata only."""
+    kept = state.ledger[-MAX_TIMELINE:]
+    return TimelineInfo(
+        entries=tuple(
+            OperationEntry(
+                number=int(op.id.rpartition("-")[2]),
+                kind=op.kind,
+                status=op.status,
+                tool=op.tool,
+                attempt=op.attempt,
+                reason=op.reason
+                if op.reason is not None and _REASON_CODE.fullmatch(op.reason)
+                else None,
+            )
+            for op in kept
+        ),
+        omitted=Ledger.of(state).total - len(kept),
     )
 
 

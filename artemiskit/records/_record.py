@@ -24,6 +24,7 @@ __all__ = [
     "FaultInfo",
     "FaultKindInfo",
     "JudgeInfo",
+    "OperationEntry",
     "OperationSummary",
     "PolicyInfo",
     "PreflightInfo",
@@ -32,12 +33,13 @@ __all__ = [
     "RecoveryInfo",
     "StateChangeInfo",
     "TargetInfo",
+    "TimelineInfo",
     "ToolSummary",
     "WorkflowInfo",
 ]
 
 RECORD_SCHEMA = "artemiskit.workflow-record"
-RECORD_SCHEMA_VERSION = 2
+RECORD_SCHEMA_VERSION = 3
 
 
 @attrs.frozen(kw_only=True)
@@ -135,6 +137,36 @@ class OperationSummary:
     unknown: int
     pending: int
     omitted: int
+
+
+@attrs.frozen(kw_only=True)
+class OperationEntry:
+    """One operation of the run's timeline: a model request or a tool-call attempt.
+
+    Attributes:
+        number: The operation's place in the run, from 1.
+        kind: ``model_request`` or ``tool_call``.
+        status: ``succeeded``, ``failed``, ``unknown`` (the outcome could not be
+            confirmed) or ``admitted`` (the run stopped during it).
+        tool: The catalogue tool of a tool call.
+        attempt: The attempt of a tool call (above 1 for a retry).
+        reason: The reason code of a failure or an unknown outcome.
+    """
+
+    number: int
+    kind: Literal["model_request", "tool_call"]
+    status: Literal["admitted", "succeeded", "failed", "unknown"]
+    tool: str | None = None
+    attempt: int = 1
+    reason: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class TimelineInfo:
+    """The newest operations in order, bounded; ``omitted`` counts older ones."""
+
+    entries: tuple[OperationEntry, ...] = ()
+    omitted: int = 0
 
 
 @attrs.frozen(kw_only=True)
@@ -257,7 +289,7 @@ class RecoveryInfo:
 
 @attrs.frozen(kw_only=True)
 class ExecutionRecord:
-    """The bounded, metadata-only record of one run attempt (schema version 2)."""
+    """The bounded, metadata-only record of one run attempt (schema version 3)."""
 
     run_id: str
     attempt_id: str
@@ -278,5 +310,6 @@ class ExecutionRecord:
     faults: FaultInfo
     recovery: RecoveryInfo
     task_verification: TaskVerification
+    timeline: TimelineInfo = attrs.field(factory=TimelineInfo)
     schema: str = RECORD_SCHEMA
     schema_version: int = RECORD_SCHEMA_VERSION

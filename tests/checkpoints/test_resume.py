@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from artemiskit.records import record_from_dict
+from artemiskit.records import RECORD_SCHEMA_VERSION, record_from_dict
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict
 
 from ._processes import REPO_ROOT, Case, Done, comparable, fingerprint, run_process
@@ -640,13 +640,13 @@ def test_truncated_change_evidence_survives_a_resume(tmp_path: Path) -> None:
 def test_version_1_record_reads_as_not_checkpointed(tmp_path: Path) -> None:
     case = Case(tmp_path / "case", workflow_dict(), PASSING_SCRIPT)
     _, record, _ = case.uninterrupted()
-    old = {k: v for k, v in record.items() if k != "recovery"}
+    old = {k: v for k, v in record.items() if k not in ("recovery", "timeline")}
     old["schema_version"] = 1
     migrated = record_from_dict(old)
     assert migrated.recovery.checkpointing is False
     assert migrated.recovery.resumable is False
     assert migrated.recovery.checkpoint_status == "none"
-    assert migrated.schema_version == 2
+    assert migrated.schema_version == RECORD_SCHEMA_VERSION
     # A version 1 record that claims a recovery section is not a valid one.
     with pytest.raises(Exception, match="invalid workflow record"):
         record_from_dict({**record, "schema_version": 1})

@@ -160,6 +160,8 @@ class CliCommand:
     path: tuple[str, ...]
     options: dict[str, bool]
     subcommands: tuple[str, ...]
+    #: A group that also runs itself with arguments (``akit report PATH...``).
+    takes_arguments: bool = False
 
     @property
     def name(self) -> str:
@@ -194,7 +196,14 @@ def parse_help(path: tuple[str, ...], help_text: str) -> CliCommand:
         for line in _section(help_text, "Commands")
         if re.match(r"^  \S", line)
     )
-    return CliCommand(path=path, options=options, subcommands=subcommands)
+    usage = help_text.split("\n\n", 1)[0].split("[OPTIONS]", 1)[-1]
+    placeholders = set(re.findall(r"\b[A-Z][A-Z_]+\b", usage)) - {"COMMAND", "ARGS"}
+    return CliCommand(
+        path=path,
+        options=options,
+        subcommands=subcommands,
+        takes_arguments=bool(subcommands and placeholders),
+    )
 
 
 @functools.cache
@@ -259,6 +268,6 @@ def resolve_akit(words: tuple[str, ...]) -> Invocation:
             options[name] = inline or rest.pop(0)
         else:
             options[name] = None
-    if command.subcommands:
+    if command.subcommands and not command.takes_arguments:
         assert not arguments, f"{command.name} has no subcommand {arguments[0]!r}"
     return Invocation(command=command, options=options, arguments=tuple(arguments))

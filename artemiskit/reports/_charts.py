@@ -1,0 +1,267 @@
+"""Charts drawn by matplotlib into inline SVG (the ``report`` extra).
+
+Only the object API is used (no pyplot, no global backend): each chart is a
+`Figure` saved by the SVG backend with text drawn as paths (no font is needed by
+the browser, none is fetched), no date in the metadata, and a fixed hash salt per
+chart, so the same evidence always gives the same bytes. Record strings become
+chart labels only after shortening, with math text off (``$`` is just a dollar).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup, escape
+
+if TYPE_CHECKING:
+    import contextlib
+    from collections.abc import Sequence
+
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from artemiskit.reports._compare import Comparison
+
+__all__ = [
+    "budget_chart",
+    "comparison_chart",
+    "durations_chart",
+    "failure_reasons_chart",
+    "pass_hat_k_chart",
+    "pass_rate_chart",
+]
+
+MAX_ITEMS = 40
+_MAX_LABEL = 32
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*", "h", "p")
+_PASS = "#1b7837"
+_FAIL = "#b2182b"
+_NEUTRAL = "#2c5d8f"
+_STYLE: dict[Any, Any] = {
+    "svg.fonttype": "path",
+    "text.parse_math": False,
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+
+
+def label(value: object) -> str:
+    """A chart label: one line, at most 32 characters."""
+    shown = " ".join(str(value).split())
+    return shown if len(shown) <= _MAX_LABEL else shown[: _MAX_LABEL - 1] + "…"
+
+
+def _style() -> contextlib.AbstractContextManager[None]:
+    import matplotlib
+
+    return matplotlib.rc_context(_STYLE)
+
+
+def _figure(width: float, height: float) -> tuple[Figure, Axes]:
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), layout="constrained")
+    return figure, figure.add_subplot()
+
+
+def _svg(figure: Figure, key: str, title: str) -> Markup:
+    """The figure as an inline ``<svg>`` element with a title for screen readers."""
+    import matplotlib
+
+    buffer = io.StringIO()
+    with matplotlib.rc_context({**_STYLE, "svg.hashsalt": f"artemiskit-{key}"}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    source = buffer.getvalue()
+    start = source.index("<svg")
+    # The metadata block only names its RDF vocabularies; the page needs none.
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", source[start:], flags=re.S)
+    ident = "chart-" + re.sub(r"[^a-z0-9-]", "-", key.lower())
+    svg = svg.replace(
+        "<svg ", f'<svg role="img" aria-labelledby="{ident}-title" class="chart" ', 1
+    )
+    head, _, rest = svg.partition(">")
+    return Markup(f'{head}><title id="{ident}-title">{escape(title)}</title>{rest}')
+
+
+def _integer_ticks(axes: Axes) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _top_down(axes: Axes, count: int) -> None:
+    """Rows from the top, the first and last a half row from the frame."""
+    axes.set_ylim(max(count, 1) - 0.5, -0.5)
+
+
+def _rows(count: int) -> float:
+    return 0.9 + 0.32 * max(count, 1)
+
+
+def pass_rate_chart(workflows: Sequence[dict[str, Any]], key: str) -> Markup:
+    """Pass rate per workflow with its 95% Wilson interval."""
+    shown = [w for w in workflows if w["pass_rate"] is not None][:MAX_ITEMS]
+    with _style():
+        figure, axes = _figure(6.4, _rows(len(shown)))
+        names = [label(w["name"]) for w in shown]
+        rates = [w["pass_rate"] for w in shown]
+        lows = [w["pass_rate"] - w["pass_rate_interval"]["low"] for w in shown]
+        highs = [w["pass_rate_interval"]["high"] - w["pass_rate"] for w in shown]
+        positions = list(range(len(shown)))
+        axes.errorbar(
+            rates,
+            positions,
+            xerr=[lows, highs],
+            fmt="o",
+            color=_NEUTRAL,
+            ecolor="#555555",
+            capsize=4,
+        )
+        axes.set_yticks(positions, names)
+        _top_down(axes, len(names))
+        axes.set_xlim(-0.02, 1.02)
+        axes.set_xlabel("pass rate (dot) and 95% interval (bar)")
+        axes.xaxis.set_major_formatter("{x:.0%}")
+        axes.grid(axis="x", color="#dddddd")
+        return _svg(figure, key, "Pass rate per workflow with 95% Wilson interval")
+
+
+def pass_hat_k_chart(workflows: Sequence[dict[str, Any]], key: str) -> Markup:
+    """The pass^k curve of each workflow: the chance that k runs all pass."""
+    shown = [w for w in workflows if w["pass_hat_k"]][: len(_MARKERS)]
+    with _style():
+        figure, axes = _figure(6.4, 3.2)
+        for number, workflow in enumerate(shown):
+            ks = sorted(int(k) for k in workflow["pass_hat_k"])
+            axes.plot(
+                ks,
+                [workflow["pass_hat_k"][str(k)] for k in ks],
+                marker=_MARKERS[number],
+                label=label(workflow["name"]),
+            )
+        axes.set_ylim(-0.02, 1.02)
+        axes.set_xlabel("k (runs that must all pass)")
+        axes.set_ylabel("pass^k")
+        axes.yaxis.set_major_formatter("{x:.0%}")
+        _integer_ticks(axes)
+        axes.grid(color="#dddddd")
+        if shown:
+            axes.legend(loc="best", fontsize=8)
+        return _svg(figure, key, "pass^k curve per workflow")
+
+
+def failure_reasons_chart(reasons: dict[str, int], key: str) -> Markup:
+    """How many runs failed for each reason code."""
+    shown = sorted(reasons.items(), key=lambda item: (-item[1], item[0]))[:MAX_ITEMS]
+    with _style():
+        figure, axes = _figure(6.4, _rows(len(shown)))
+        positions = list(range(len(shown)))
+        axes.barh(positions, [count for _, count in shown], color=_FAIL, hatch="//")
+        axes.set_yticks(positions, [label(code) for code, _ in shown])
+        _top_down(axes, len(shown))
+        axes.set_xlabel("runs")
+        _integer_ticks(axes)
+        return _svg(figure, key, "Failure reasons: runs per reason code")
+
+
+def budget_chart(fractions: dict[str, list[float]], key: str) -> Markup:
+    """Each run's budget use as a fraction of the limit, per dimension."""
+    names = [name for name in fractions if fractions[name]]
+    with _style():
+        figure, axes = _figure(6.4, _rows(len(names)) + 0.4)
+        positions = list(range(len(names)))
+        axes.boxplot(
+            [fractions[name] for name in names],
+            positions=positions,
+            orientation="horizontal",
+            widths=0.5,
+        )
+        for position, name in zip(positions, names, strict=True):
+            values = fractions[name]
+            axes.plot(values, [position] * len(values), "|", color=_NEUTRAL, ms=12)
+        axes.axvline(1.0, color=_FAIL, linestyle="--", label="limit")
+        axes.set_yticks(positions, names)
+        _top_down(axes, len(names))
+        axes.xaxis.set_major_formatter("{x:.0%}")
+        axes.set_xlabel("use as a share of the declared limit (one tick per run)")
+        axes.legend(loc="lower right", fontsize=8)
+        return _svg(figure, key, "Budget use per dimension across runs")
+
+
+def durations_chart(runs: Sequence[dict[str, Any]], key: str) -> Markup:
+    """Each run's duration, marked by its verdict (colour and shape)."""
+    shown = list(runs)[: MAX_ITEMS * 5]
+    with _style():
+        figure, axes = _figure(6.4, 2.4)
+        for verdict, colour, marker in (
+            ("passed", _PASS, "o"),
+            ("failed", _FAIL, "x"),
+            (None, "#777777", "s"),
+        ):
+            mine = [r for r in shown if _verdict(r) == verdict]
+            if mine:
+                axes.scatter(
+                    [r["repetition"] for r in mine],
+                    [r["duration_ms"] for r in mine],
+                    color=colour,
+                    marker=marker,
+                    label=verdict or "unavailable or lost",
+                )
+        axes.set_xlabel("run (repetition)")
+        axes.set_ylabel("duration (ms)")
+        last = max((r["repetition"] for r in shown), default=1)
+        axes.set_xlim(0.5, last + 0.5)
+        _integer_ticks(axes)
+        axes.set_ylim(bottom=0)
+        axes.grid(color="#dddddd")
+        if shown:
+            axes.legend(loc="best", fontsize=8)
+        return _svg(figure, key, "Duration of each run")
+
+
+def _verdict(run: dict[str, Any]) -> str | None:
+    if run["lost"] or run["verification"] == "unavailable":
+        return None
+    return (
+        "passed"
+        if run["verification"] == "passed" and run["exit_code"] == 0
+        else ("failed")
+    )
+
+
+def comparison_chart(comparison: Comparison, key: str) -> Markup:
+    """Each workflow's pass-rate difference with its 95% Newcombe interval."""
+    shown = [w for w in comparison.workflows if w.interval is not None][:MAX_ITEMS]
+    with _style():
+        figure, axes = _figure(6.4, _rows(len(shown)))
+        for position, w in enumerate(shown):
+            assert w.interval is not None
+            assert w.difference is not None
+            axes.errorbar(
+                [w.difference],
+                [position],
+                xerr=[
+                    [w.difference - w.interval.low],
+                    [w.interval.high - w.difference],
+                ],
+                fmt="X" if w.regressed else "o",
+                color=_FAIL if w.regressed else _NEUTRAL,
+                ecolor="#555555",
+                capsize=4,
+                ms=9 if w.regressed else 6,
+            )
+        axes.set_yticks(
+            list(range(len(shown))),
+            [label(w.name) + (" (regressed)" if w.regressed else "") for w in shown],
+        )
+        _top_down(axes, len(shown))
+        axes.axvline(0.0, color="#333333", linewidth=0.8)
+        axes.set_xlim(-1.02, 1.02)
+        axes.xaxis.set_major_formatter("{x:+.0%}")
+        axes.set_xlabel("candidate minus baseline pass rate, 95% interval")
+        axes.grid(axis="x", color="#dddddd")
+        return _svg(figure, key, "Pass-rate difference per workflow (Newcombe)")

@@ -1,0 +1,319 @@
+"""What a report reads: a suite folder, a ``suite.json`` or record files (SPEC 14).
+
+Every file is read bounded and validated; records of every schema version are
+migrated to the current shape. Anything that is not workflow evidence is refused
+with a message saying what the file is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import anyio.to_thread
+import attrs
+
+from artemiskit._common._reading import read_text_file
+from artemiskit._errors import FileAccessError, Problem, WorkflowError
+from artemiskit.records import RECORD_SCHEMA, ExecutionRecord, record_from_dict
+from artemiskit.suites import SUITE_SCHEMA, TRANSCRIPT_SCHEMA, validate_suite_record
+from artemiskit.suites._record import RunOutcome, summarize_workflow, totals
+
+__all__ = ["ReportInput", "RunKey", "load_report_input", "load_transcripts"]
+
+RunKey = tuple[str, int]
+"""A run's workflow name and repetition."""
+
+_MAX_EVIDENCE_BYTES = 64 * 1024 * 1024
+_MAX_SHOWN = 60
+
+
+@attrs.frozen(kw_only=True)
+class ReportInput:
+    """The evidence a report shows, read and validated.
+
+    Attributes:
+        kind: ``suite`` (a ``suite.json``) or ``records`` (record files only).
+        suite: The suite record; for record files, one built the way a suite
+            builds it (``suite_id``, ``status`` and ``exit_code`` are ``None``).
+        records: Every run's execution record that could be read, by run.
+        missing: Runs whose record ``suite.json`` lists but that is absent.
+        transcripts: Transcripts by run id (only with ``--transcripts``).
+    """
+
+    kind: Literal["suite", "records"]
+    suite: dict[str, Any]
+    records: dict[RunKey, ExecutionRecord]
+    missing: frozenset[RunKey] = frozenset()
+    transcripts: dict[str, dict[str, Any]] | None = None
+
+
+_WHAT_IS_READ = "a report reads a suite folder, a suite.json or workflow record files"
+
+
+def _refuse(path: str, message: str, reason: str) -> WorkflowError:
+    return WorkflowError(
+        _WHAT_IS_READ,
+        [Problem(message=message, source=path)],
+        reason=reason,
+    )
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
+
+
+def _invalid_file(problem: Problem) -> WorkflowError:
+    return WorkflowError(_WHAT_IS_READ, [problem], reason="unreadable_evidence")
+
+
+async def _read_json(path: str) -> Any:
+    text = await read_text_file(
+        path, what="evidence", limit=_MAX_EVIDENCE_BYTES, invalid=_invalid_file
+    )
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise WorkflowError(
+            _WHAT_IS_READ,
+            [
+                Problem(
+                    message=f"not JSON ({exc.msg})",
+                    source=path,
+                    line=exc.lineno,
+                    column=exc.colno,
+                )
+            ],
+            reason="not_json",
+        ) from None
+
+
+def _is_manifest(data: dict[str, Any]) -> bool:
+    return (
+        "run_id" in data
+        and isinstance(data.get("cases"), list)
+        and ("metrics" in data or data.get("version") == "1.0")
+    )
+
+
+def _kind(path: str, data: Any) -> Literal["suite", "record"]:
+    """Say what ``data`` is; refuse anything that is not workflow evidence."""
+    if not isinstance(data, dict):
+        kind = type(data).__name__.replace("dict", "object").replace("list", "array")
+        raise _refuse(
+            path, f"a JSON {kind}, not ArtemisKit workflow evidence", "not_evidence"
+        )
+    schema = data.get("schema")
+    if schema == SUITE_SCHEMA:
+        return "suite"
+    if schema == RECORD_SCHEMA:
+        return "record"
+    if schema == TRANSCRIPT_SCHEMA:
+        raise _refuse(
+            path,
+            "a transcript (sensitive working data), not a record; "
+            "give its folder with --transcripts DIR",
+            "transcript_given",
+        )
+    if _is_manifest(data):
+        raise _refuse(
+            path,
+            "a prompt-response run manifest (SPEC 17), not workflow evidence; "
+            "reports of prompt-response runs are not available in `akit report` yet",
+            "prompt_response_manifest",
+        )
+    if schema is None:
+        message = "a JSON object without a `schema` field, not ArtemisKit evidence"
+    else:
+        message = (
+            f"a JSON file of schema {_shown(schema)}, not ArtemisKit workflow evidence"
+        )
+    raise _refuse(path, message, "not_evidence")
+
+
+def _record(path: str, data: dict[str, Any]) -> ExecutionRecord:
+    try:
+        return record_from_dict(data)
+    except WorkflowError as exc:
+        raise _refuse(path, exc.message, exc.reason) from None
+
+
+async def load_report_input(
+    paths: list[str], *, transcripts: str | None = None
+) -> ReportInput:
+    """Read the evidence at ``paths``: one suite (folder or suite.json) or records.
+
+    Args:
+        paths: A suite folder, a ``suite.json``, or workflow record files.
+        transcripts: A folder of transcripts (``--transcripts``) to show.
+
+    Returns:
+        The validated evidence.
+
+    Raises:
+        WorkflowError: A file is not workflow evidence, is invalid, or the paths
+            mix kinds (exit 2).
+        FileAccessError: A file or folder cannot be read (exit 1).
+    """
+    if not paths:
+        raise WorkflowError("give a suite folder, a suite.json or record files")
+    suites: list[tuple[str, dict[str, Any]]] = []
+    records: list[tuple[str, ExecutionRecord]] = []
+    for given in paths:
+        path = await anyio.to_thread.run_sync(_evidence_file, given)
+        data = await _read_json(path)
+        if _kind(path, data) == "suite":
+            try:
+                suites.append((path, validate_suite_record(data)))
+            except WorkflowError as exc:
+                raise _refuse(path, exc.message, exc.reason) from None
+        else:
+            record = _record(path, data)
+            for other, seen in records:
+                if seen.attempt_id == record.attempt_id:
+                    raise _refuse(
+                        path, f"the same run attempt as {other}", "record_given_twice"
+                    )
+            records.append((path, record))
+    if suites and (records or len(suites) > 1):
+        raise WorkflowError(
+            "give one suite, or record files, not both "
+            "(`akit report compare` compares two suites)",
+            reason="mixed_evidence",
+        )
+    shown = None if transcripts is None else await load_transcripts(transcripts)
+    if suites:
+        path, suite = suites[0]
+        found, missing = await _suite_records(Path(path).parent, suite)
+        return ReportInput(
+            kind="suite",
+            suite=suite,
+            records=found,
+            missing=frozenset(missing),
+            transcripts=shown,
+        )
+    return _from_records(records, shown)
+
+
+def _evidence_file(given: str) -> str:
+    """The file to read for ``given``: itself, or a suite folder's suite.json."""
+    if not os.path.isdir(given):
+        return given
+    path = os.path.join(given, "suite.json")
+    if not os.path.lexists(path):
+        raise _refuse(
+            given,
+            "a folder without suite.json, so not a suite folder",
+            "not_a_suite_folder",
+        )
+    return path
+
+
+def _record_file(folder: Path, name: str) -> str | None:
+    """The path of a record ``suite.json`` lists; ``None`` when it is absent."""
+    path = (folder / name).resolve()
+    if not path.is_relative_to(folder.resolve()):
+        raise _refuse(
+            os.fspath(folder / "suite.json"),
+            f"a run's record {_shown(name)} lies outside the suite folder",
+            "record_outside_suite",
+        )
+    return os.fspath(folder / name) if path.exists() else None
+
+
+async def _suite_records(
+    folder: Path, suite: dict[str, Any]
+) -> tuple[dict[RunKey, ExecutionRecord], list[RunKey]]:
+    found: dict[RunKey, ExecutionRecord] = {}
+    missing: list[RunKey] = []
+    for workflow in suite["workflows"]:
+        for run in workflow["runs"]:
+            key = (workflow["name"], run["repetition"])
+            if run["record"] is None:
+                continue
+            shown = await anyio.to_thread.run_sync(_record_file, folder, run["record"])
+            if shown is None:
+                missing.append(key)
+                continue
+            data = await _read_json(shown)
+            if _kind(shown, data) != "record":
+                raise _refuse(shown, "a suite record, not a run record", "not_a_record")
+            found[key] = _record(shown, data)
+    return found, missing
+
+
+def _from_records(
+    given: list[tuple[str, ExecutionRecord]],
+    transcripts: dict[str, dict[str, Any]] | None,
+) -> ReportInput:
+    by_workflow: dict[str, list[tuple[str, ExecutionRecord]]] = {}
+    for path, record in given:
+        by_workflow.setdefault(record.workflow.name, []).append((path, record))
+    workflows = []
+    outcomes: list[RunOutcome] = []
+    found: dict[RunKey, ExecutionRecord] = {}
+    for name in sorted(by_workflow):
+        runs = sorted(by_workflow[name], key=lambda item: item[1].execution.started_at)
+        mine = [
+            RunOutcome(
+                workflow=name,
+                repetition=number,
+                record=record,
+                record_file=Path(path).name,
+                duration_ms=record.execution.duration_ms,
+            )
+            for number, (path, record) in enumerate(runs, start=1)
+        ]
+        found.update(
+            {(name, o.repetition): r for o, (_, r) in zip(mine, runs, strict=True)}
+        )
+        outcomes += mine
+        workflows.append(summarize_workflow(name, runs[0][1].workflow.digest, mine))
+    starts = [r.execution.started_at for _, r in given]
+    ends = [r.execution.finished_at for _, r in given]
+    suite = {
+        "suite_id": None,
+        "started_at": min(starts),
+        "finished_at": max(ends),
+        "status": None,
+        "reason": None,
+        "settings": None,
+        "totals": totals(outcomes, len(outcomes), sum(o.duration_ms for o in outcomes)),
+        "exit_code": None,
+        "workflows": workflows,
+    }
+    return ReportInput(
+        kind="records", suite=suite, records=found, transcripts=transcripts
+    )
+
+
+def _transcript_files(folder: str) -> list[str]:
+    if not os.path.isdir(folder):
+        raise FileAccessError(
+            f"--transcripts {folder}: not a folder", reason="transcripts_not_a_folder"
+        )
+    return [os.fspath(p) for p in sorted(Path(folder).rglob("*.transcript.json"))]
+
+
+async def load_transcripts(folder: str) -> dict[str, dict[str, Any]]:
+    """Every ``*.transcript.json`` below ``folder``, by run id.
+
+    Raises:
+        FileAccessError: ``folder`` is not a readable folder (exit 1).
+        WorkflowError: A transcript file is not a transcript (exit 2).
+    """
+    found: dict[str, dict[str, Any]] = {}
+    for shown in await anyio.to_thread.run_sync(_transcript_files, folder):
+        data = await _read_json(shown)
+        if (
+            not isinstance(data, dict)
+            or data.get("schema") != TRANSCRIPT_SCHEMA
+            or not isinstance(data.get("run_id"), str)
+            or not isinstance(data.get("messages"), list)
+        ):
+            raise _refuse(shown, "not an ArtemisKit transcript", "not_a_transcript")
+        found[data["run_id"]] = data
+    return found

@@ -1,0 +1,184 @@
+"""Markdown views for a CI job summary (``$GITHUB_STEP_SUMMARY``).
+
+GitHub renders Markdown with inline HTML, so every string from a record is
+escaped for both: HTML's ``<``, ``>`` and ``&`` become entities, Markdown's
+punctuation is backslash-escaped, and table cells lose their pipes and newlines.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from artemiskit.reports._compare import Comparison
+    from artemiskit.reports._inputs import ReportInput
+
+__all__ = ["comparison_markdown", "report_markdown"]
+
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+_MAX_CELL = 120
+
+
+def text(value: object) -> str:
+    """``value`` as Markdown text that shows literally, on one line."""
+    shown = " ".join(str(value).split())
+    if len(shown) > _MAX_CELL:
+        shown = shown[: _MAX_CELL - 1] + "…"
+    shown = shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", shown)
+
+
+def _rate(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def _interval(interval: dict[str, Any] | None) -> str:
+    if interval is None:
+        return "n/a"
+    return f"{interval['low']:.1%} – {interval['high']:.1%}"
+
+
+def _status_line(suite: dict[str, Any]) -> str:
+    if suite["status"] is None:
+        return "Read from record files (no suite record)."
+    return (
+        f"Status: **{text(suite['status'])}** ({text(suite['reason'])}), "
+        f"exit code {suite['exit_code']}."
+    )
+
+
+def report_markdown(evidence: ReportInput) -> str:
+    """The overview and per-workflow tables of a suite or a set of records."""
+    suite = evidence.suite
+    totals = suite["totals"]
+    tokens = (
+        "unmeasured"
+        if totals["input_tokens"] is None
+        else f"{totals['input_tokens'] + totals['output_tokens']}"
+    )
+    lines = [
+        "## ArtemisKit report",
+        "",
+        _status_line(suite),
+        "",
+        "| runs | passed | failed | unavailable | lost | tokens | model requests "
+        "| tool calls |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {totals['runs_finished']} | {totals['passed']} | {totals['failed']} "
+        f"| {totals['unavailable']} | {totals['runs_lost']} | {tokens} "
+        f"| {totals['model_requests']} | {totals['tool_calls']} |",
+        "",
+        "### Pass rate per workflow",
+        "",
+        "| workflow | pass rate | 95% interval (Wilson) | passed | failed "
+        "| unavailable | pass^k, k = runs |",
+        "|---|---:|---|---:|---:|---:|---:|",
+    ]
+    for workflow in suite["workflows"]:
+        hat = workflow["pass_hat_k"]
+        last = _rate(hat[str(len(hat))]) if hat else "n/a"
+        lines.append(
+            f"| {text(workflow['name'])} | {_rate(workflow['pass_rate'])} "
+            f"| {_interval(workflow['pass_rate_interval'])} | {workflow['passed']} "
+            f"| {workflow['failed']} | {workflow['unavailable']} | {last} |"
+        )
+    for workflow in suite["workflows"]:
+        lines += _workflow_tables(workflow)
+    return "\n".join(lines) + "\n"
+
+
+def _workflow_tables(workflow: dict[str, Any]) -> list[str]:
+    lines = ["", f"### {text(workflow['name'])}", ""]
+    if workflow["requirements"]:
+        lines += [
+            "| requirement | passed | failed | unavailable |",
+            "|---|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {text(r['id'])} | {r['passed']} | {r['failed']} | {r['unavailable']} |"
+            for r in workflow["requirements"]
+        ]
+        lines.append("")
+    if workflow["failure_reasons"]:
+        lines += ["| failure reason | runs |", "|---|---:|"]
+        lines += [
+            f"| {text(code)} | {count} |"
+            for code, count in workflow["failure_reasons"].items()
+        ]
+        lines.append("")
+    lines += [
+        "| run | verification | execution | exit code | duration (ms) |",
+        "|---:|---|---|---:|---:|",
+    ]
+    for run in workflow["runs"]:
+        execution = (
+            "lost"
+            if run["lost"]
+            else f"{text(run['execution_status'])} ({text(run['execution_reason'])})"
+        )
+        lines.append(
+            f"| {run['repetition']} | {text(run['verification'] or 'n/a')} "
+            f"| {execution} | {run['exit_code']} | {run['duration_ms']} |"
+        )
+    return lines
+
+
+def _signed(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.1%}"
+
+
+def comparison_markdown(comparison: Comparison) -> str:
+    """Pass rates side by side, the differences and the regressions."""
+    regressed = comparison.regressed
+    verdict = (
+        f"**{len(regressed)} workflow(s) regressed:** "
+        + ", ".join(text(name) for name in regressed)
+        if regressed
+        else "No workflow regressed."
+    )
+    lines = [
+        "## ArtemisKit comparison",
+        "",
+        verdict,
+        "",
+        "| workflow | baseline | candidate | difference | 95% interval (Newcombe) "
+        "| Fisher p | regressed |",
+        "|---|---:|---:|---:|---|---:|---|",
+    ]
+    for w in comparison.workflows:
+        interval = (
+            "n/a"
+            if w.interval is None
+            else f"{w.interval.low:+.1%} – {w.interval.high:+.1%}"
+        )
+        p_value = "n/a" if w.p_value is None else f"{w.p_value:.4f}"
+        changed = " (contract changed)" if w.contract_changed else ""
+        lines.append(
+            f"| {text(w.name)}{changed} "
+            f"| {_rate(w.baseline_rate)} ({w.baseline_passed}/{w.baseline_judged}) "
+            f"| {_rate(w.candidate_rate)} ({w.candidate_passed}/{w.candidate_judged}) "
+            f"| {_signed(w.difference)} | {interval} | {p_value} "
+            f"| {'**yes**' if w.regressed else 'no'} |"
+        )
+    if comparison.workflows:
+        lines += [
+            "",
+            "| workflow | budget | baseline median | candidate median |",
+            "|---|---|---:|---:|",
+        ]
+        for w in comparison.workflows:
+            for dimension, (base, cand) in w.budget_medians.items():
+                if base is None and cand is None:
+                    continue
+                lines.append(
+                    f"| {text(w.name)} | {dimension.replace('_', ' ')} "
+                    f"| {_rate(base)} | {_rate(cand)} |"
+                )
+    for label, names in (
+        ("Only in the baseline", comparison.only_in_baseline),
+        ("Only in the candidate", comparison.only_in_candidate),
+    ):
+        if names:
+            lines += ["", f"{label}: " + ", ".join(text(n) for n in names) + "."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,200 @@
+"""``akit report``: offline assessment views of saved suites and records (SPEC 14).
+
+``akit report PATH...`` renders a suite folder, a ``suite.json`` or record files;
+``akit report compare BASELINE CANDIDATE`` compares two suites. Both only read
+saved files. The report code (and Jinja2 and matplotlib, for HTML) is imported
+only when a report is made, so ``akit --help`` and ``akit scenario validate``
+never pay for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import click
+
+from artemiskit_cli._errors import reports_errors
+from artemiskit_cli._outputs import check_new_outputs, write_new_file
+
+__all__ = ["make_comparison", "make_report", "report"]
+
+_SENSITIVE_MODE = 0o600
+
+
+class _ReportGroup(click.Group):
+    """A group that is also a command: ``report PATH...`` or ``report compare``."""
+
+    allow_interspersed_args = True
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] in self.commands:
+            for param in self.get_params(ctx):
+                if param.expose_value and param.name is not None:
+                    ctx.params.setdefault(param.name, param.get_default(ctx))
+            ctx._protected_args, ctx.args = args[:1], args[1:]
+            return ctx.args
+        return click.Command.parse_args(self, ctx, args)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return ["[OPTIONS] PATH...", "|", "compare BASELINE CANDIDATE [OPTIONS]"]
+
+
+def make_report(
+    paths: tuple[str, ...],
+    *,
+    html: str | None,
+    markdown: str | None,
+    transcripts: str | None,
+) -> int:
+    """Read the evidence, write the views asked for, and say where they are.
+
+    Without ``--html`` or ``--markdown`` the Markdown goes to stdout.
+
+    Returns:
+        The exit code: 0.
+    """
+    from artemiskit.reports import (
+        load_report_input,
+        report_html,
+        report_markdown,
+        require_report_extra,
+    )
+
+    check_new_outputs(html, markdown)
+    if html is not None:
+        require_report_extra()
+    evidence = anyio.run(
+        lambda: load_report_input(list(paths), transcripts=transcripts)
+    )
+    if html is None and markdown is None:
+        click.echo(report_markdown(evidence), nl=False)
+        return 0
+    sensitive = evidence.transcripts is not None
+    mode = _SENSITIVE_MODE if sensitive else 0o644
+    if html is not None:
+        write_new_file(html, report_html(evidence).encode("utf-8"), mode=mode)
+        click.echo(f"html report: {html}", err=True)
+        if sensitive:
+            click.echo(
+                "note: the HTML report holds transcripts (sensitive data); "
+                "it was written with mode 0600",
+                err=True,
+            )
+    if markdown is not None:
+        write_new_file(markdown, report_markdown(evidence).encode("utf-8"))
+        click.echo(f"markdown report: {markdown}", err=True)
+    return 0
+
+
+def make_comparison(
+    baseline: str,
+    candidate: str,
+    *,
+    html: str | None,
+    markdown: str | None,
+    max_drop: float | None,
+) -> int:
+    """Compare two suites, write the views asked for, list the regressions.
+
+    Returns:
+        The exit code: 8 when a workflow regressed, else 0.
+    """
+    from artemiskit.reports import (
+        compare_reports,
+        comparison_html,
+        comparison_markdown,
+        load_report_input,
+        require_report_extra,
+    )
+
+    check_new_outputs(html, markdown)
+    if html is not None:
+        require_report_extra()
+
+    async def load() -> tuple[Any, Any]:
+        return (
+            await load_report_input([baseline]),
+            await load_report_input([candidate]),
+        )
+
+    base, cand = anyio.run(load)
+    comparison = compare_reports(base, cand, max_drop=max_drop)
+    if html is None and markdown is None:
+        click.echo(comparison_markdown(comparison), nl=False)
+    if html is not None:
+        write_new_file(html, comparison_html(comparison).encode("utf-8"))
+        click.echo(f"html comparison: {html}", err=True)
+    if markdown is not None:
+        write_new_file(markdown, comparison_markdown(comparison).encode("utf-8"))
+        click.echo(f"markdown comparison: {markdown}", err=True)
+    for workflow in comparison.workflows:
+        if workflow.regressed:
+            click.echo(
+                f"regressed: {click.style(workflow.name, bold=True)} "
+                f"{workflow.baseline_passed}/{workflow.baseline_judged} -> "
+                f"{workflow.candidate_passed}/{workflow.candidate_judged}",
+                err=True,
+            )
+    return comparison.exit_code
+
+
+_OUTPUT = click.Path(readable=False, dir_okay=False)
+_INPUT = click.Path(readable=False)
+
+
+@click.group(cls=_ReportGroup, invoke_without_command=True)
+@click.argument("paths", nargs=-1, type=_INPUT)
+@click.option("--html", type=_OUTPUT, help="Write the HTML report here (a new path).")
+@click.option(
+    "--markdown", type=_OUTPUT, help="Write the Markdown report here (a new path)."
+)
+@click.option(
+    "--transcripts",
+    type=click.Path(readable=False, file_okay=False),
+    help="Show the transcripts in this folder (sensitive: the page is marked so).",
+)
+@click.pass_context
+@reports_errors
+def report(
+    ctx: click.Context,
+    paths: tuple[str, ...],
+    html: str | None,
+    markdown: str | None,
+    transcripts: str | None,
+) -> None:
+    """Render saved evidence: a suite folder, a suite.json or record files.
+
+    Reads saved files only, offline. `akit report compare BASELINE CANDIDATE`
+    compares two suites.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    if not paths:
+        raise click.UsageError("give a suite folder, a suite.json or record files")
+    ctx.exit(make_report(paths, html=html, markdown=markdown, transcripts=transcripts))
+
+
+@report.command()
+@click.argument("baseline", type=_INPUT)
+@click.argument("candidate", type=_INPUT)
+@click.option("--html", type=_OUTPUT, help="Write the HTML comparison here.")
+@click.option("--markdown", type=_OUTPUT, help="Write the Markdown comparison here.")
+@click.option(
+    "--max-drop",
+    type=click.FloatRange(0, 1),
+    help="Also flag a workflow whose pass rate drops by more than this (0-1).",
+)
+@reports_errors
+def compare(
+    baseline: str,
+    candidate: str,
+    html: str | None,
+    markdown: str | None,
+    max_drop: float | None,
+) -> None:
+    """Compare two suites: pass rates, difference, Fisher's p; exit 8 on regression."""
+    code = make_comparison(
+        baseline, candidate, html=html, markdown=markdown, max_drop=max_drop
+    )
+    click.get_current_context().exit(code)

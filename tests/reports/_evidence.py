@@ -1,0 +1,96 @@
+"""Suite folders and records for report tests, made by the real ``akit``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+AKIT = [sys.executable, "-m", "artemiskit_cli"]
+TIMEOUT_S = 120
+
+
+def akit(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``akit`` in a child process, as a user would."""
+    return subprocess.run(
+        [*AKIT, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=TIMEOUT_S,
+        cwd=cwd or ROOT,
+    )
+
+
+def run_suite(
+    source: Path, output: Path, *extra: str, repeat: int = 5
+) -> dict[str, Any]:
+    """Run a suite into ``output``; its ``suite.json``."""
+    done = akit(
+        "workflow",
+        "run",
+        str(source),
+        "--repeat",
+        str(repeat),
+        "--output-dir",
+        str(output),
+        "--quiet",
+        *extra,
+    )
+    assert done.returncode in (0, 8), done.stderr
+    suite: dict[str, Any] = json.loads((output / "suite.json").read_text("utf-8"))
+    return suite
+
+
+def worsened_suite(root: Path) -> Path:
+    """A copy of ``examples/suite`` whose triage script files the ticket wrongly."""
+    copy = root / "worse"
+    shutil.copytree(ROOT / "examples" / "suite", copy)
+    script = copy / "triage" / "triage.script.yaml"
+    text = script.read_text("utf-8")
+    assert "category: refund" in text
+    script.write_text(text.replace("category: refund", "category: shipping"), "utf-8")
+    return copy
+
+
+def suite_json(folder: Path) -> dict[str, Any]:
+    """The suite record of ``folder``."""
+    data: dict[str, Any] = json.loads((folder / "suite.json").read_text("utf-8"))
+    return data
+
+
+HOSTILE_NAME = '<script>alert("name")</script>\'"&<b>' + "W" * 80
+HOSTILE_REQUIREMENT = "<img src=x onerror=alert(1)>\"'" + "R" * 90
+HOSTILE_REASON = "<script>alert('reason')</script>" + "x" * 4000
+HOSTILE_EXECUTION = '"><script>alert(3)</script>' + "e" * 500
+
+
+def make_hostile(folder: Path) -> None:
+    """Fill a suite folder's strings with markup, quotes and very long text.
+
+    Every string stays valid for its schema: the suite record's free strings
+    (workflow name, failure reason codes, execution reasons) and the records'
+    workflow names and requirement ids.
+    """
+    suite = suite_json(folder)
+    workflow = suite["workflows"][0]
+    old_name = workflow["name"]
+    workflow["name"] = HOSTILE_NAME
+    workflow["failure_reasons"] = {HOSTILE_REASON: 2, "plain_reason": 1}
+    requirement = workflow["requirements"][0]["id"]
+    workflow["requirements"][0]["id"] = HOSTILE_REQUIREMENT
+    for run in workflow["runs"]:
+        run["execution_reason"] = HOSTILE_EXECUTION
+        record_path = folder / run["record"]
+        record = json.loads(record_path.read_text("utf-8"))
+        assert record["workflow"]["name"] == old_name
+        record["workflow"]["name"] = HOSTILE_NAME
+        for entry in record["task_verification"]["requirements"]:
+            if entry["id"] == requirement:
+                entry["id"] = HOSTILE_REQUIREMENT
+        record_path.write_text(json.dumps(record), "utf-8")
+    (folder / "suite.json").write_text(json.dumps(suite), "utf-8")
