@@ -6,6 +6,7 @@ import click
 
 from artemiskit import __version__
 from artemiskit_cli._commands.scenario import scenario
+from artemiskit_cli._commands.validate import validate
 from artemiskit_cli._commands.workflow import workflow
 
 __all__ = ["cli", "main"]
@@ -19,6 +20,7 @@ def cli() -> None:
 
 cli.add_command(scenario)
 cli.add_command(workflow)
+cli.add_command(validate)
 
 
 def main() -> None:
