@@ -56,7 +56,7 @@ def _warnings(scenario: Scenario) -> list[dict[str, Any]]:
                 "message": "missing description",
                 "rule": "description",
                 "severity": "warning",
-            }  # fmt: skip
+            }
         )
     if len(scenario.cases) > _MANY_CASES:
         found.append(
@@ -66,7 +66,7 @@ def _warnings(scenario: Scenario) -> list[dict[str, Any]]:
                 "the file or running files with --parallel",
                 "rule": "case-count",
                 "severity": "warning",
-            }  # fmt: skip
+            }
         )
     if any(_has_criteria(case.expected) for case in scenario.cases):
         found.append(
@@ -75,7 +75,7 @@ def _warnings(scenario: Scenario) -> list[dict[str, Any]]:
                 "message": "'criteria' is deprecated; use 'rubric'",
                 "rule": "deprecated",
                 "severity": "warning",
-            }  # fmt: skip
+            }
         )
     return found
 
