@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from artemiskit import __version__
+from artemiskit_cli._commands.run import run
 from artemiskit_cli._commands.scenario import scenario
 from artemiskit_cli._commands.validate import validate
 from artemiskit_cli._commands.workflow import workflow
@@ -21,6 +22,7 @@ def cli() -> None:
 cli.add_command(scenario)
 cli.add_command(workflow)
 cli.add_command(validate)
+cli.add_command(run)
 
 
 def main() -> None:

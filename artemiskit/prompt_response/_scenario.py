@@ -39,18 +39,45 @@ __all__ = [
 MAX_SCENARIO_BYTES = 4 * 1024 * 1024
 _ROLES = ("system", "user", "assistant")
 _SCENARIO_KEYS = {
-    "name", "description", "version", "provider", "model", "providerConfig", "seed",
-    "temperature", "maxTokens", "tags", "variables", "redaction", "setup", "cases",
+    "name",
+    "description",
+    "version",
+    "provider",
+    "model",
+    "providerConfig",
+    "seed",
+    "temperature",
+    "maxTokens",
+    "tags",
+    "variables",
+    "redaction",
+    "setup",
+    "cases",
     "teardown",
-}  # fmt: skip
+}
 _CASE_KEYS = {
-    "id", "name", "description", "prompt", "expected", "tags", "metadata", "timeout",
-    "retries", "provider", "model", "variables", "redaction",
-}  # fmt: skip
+    "id",
+    "name",
+    "description",
+    "prompt",
+    "expected",
+    "tags",
+    "metadata",
+    "timeout",
+    "retries",
+    "provider",
+    "model",
+    "variables",
+    "redaction",
+}
 _REDACTION_KEYS = {
-    "enabled", "patterns", "redactPrompts", "redactResponses", "redactMetadata",
+    "enabled",
+    "patterns",
+    "redactPrompts",
+    "redactResponses",
+    "redactMetadata",
     "replacement",
-}  # fmt: skip
+}
 
 
 class ScenarioError(WorkflowError):
