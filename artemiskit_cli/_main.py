@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from artemiskit import __version__
+from artemiskit_cli._commands.init import init
 from artemiskit_cli._commands.run import run
+from artemiskit_cli._commands.runs import baseline, compare, history
 from artemiskit_cli._commands.scenario import scenario
 from artemiskit_cli._commands.validate import validate
 from artemiskit_cli._commands.workflow import workflow
@@ -23,6 +25,10 @@ cli.add_command(scenario)
 cli.add_command(workflow)
 cli.add_command(validate)
 cli.add_command(run)
+cli.add_command(baseline)
+cli.add_command(history)
+cli.add_command(compare)
+cli.add_command(init)
 
 
 def main() -> None:
