@@ -7,6 +7,7 @@ import click
 from artemiskit import __version__
 from artemiskit_cli._commands.init import init
 from artemiskit_cli._commands.run import run
+from artemiskit_cli._commands.run_report import report
 from artemiskit_cli._commands.runs import baseline, compare, history
 from artemiskit_cli._commands.scenario import scenario
 from artemiskit_cli._commands.validate import validate
@@ -29,6 +30,7 @@ cli.add_command(baseline)
 cli.add_command(history)
 cli.add_command(compare)
 cli.add_command(init)
+cli.add_command(report)
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ from artemiskit.prompt_response._manifest import (
 )
 from artemiskit.prompt_response._pricing import Pricing, estimate_cost, format_cost
 from artemiskit.prompt_response._redaction import RedactionSettings
+from artemiskit.prompt_response._report import REPORT_INSTALL_HINT, render_run_report
 from artemiskit.prompt_response._runner import (
     NoCasesError,
     ScenarioRunOptions,
@@ -96,6 +97,7 @@ __all__ = [
     "PricingInfo",
     "PromptMessage",
     "Provenance",
+    "REPORT_INSTALL_HINT",
     "RedactionInfo",
     "RedactionSettings",
     "RedactionSummary",
@@ -129,6 +131,7 @@ __all__ = [
     "markdown_export",
     "parse_scenario",
     "read_manifest_file",
+    "render_run_report",
     "run_scenario",
     "security_summary",
 ]
