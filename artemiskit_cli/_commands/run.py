@@ -41,6 +41,7 @@ from artemiskit.prompt_response import (
     run_scenario,
     security_summary,
 )
+from artemiskit_cli._commands.validate import shown_path
 from artemiskit_cli._render import problem_line
 
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ async def _load_all(
     loaded: list[tuple[str, Scenario | None, str | None]] = []
     for given in paths:
         explicit = _names_a_file(given)
-        for path in discover_scenario_files(given):
+        for path in map(shown_path, discover_scenario_files(given)):
             label = os.path.basename(path)
             try:
                 scenario = await load_scenario(path)

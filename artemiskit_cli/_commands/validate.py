@@ -24,9 +24,15 @@ if TYPE_CHECKING:
     from artemiskit import Problem
     from artemiskit.prompt_response import Scenario
 
-__all__ = ["validate"]
+__all__ = ["shown_path", "validate"]
 
 _MANY_CASES = 20
+
+
+def shown_path(path: str) -> str:
+    """``path`` relative to the current folder when it lies below it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
 
 
 def _issue(problem: Problem) -> dict[str, Any]:
@@ -120,7 +126,8 @@ def validate(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -
     try:
         for given in paths:
             explicit = os.path.isfile(given) and not ("*" in given or "?" in given)
-            files += [(f, explicit) for f in discover_scenario_files(given)]
+            found = discover_scenario_files(given)
+            files += [(shown_path(path), explicit) for path in found]
     except FileAccessError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)

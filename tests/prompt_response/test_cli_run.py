@@ -169,7 +169,9 @@ def test_an_invalid_scenario_fails_the_run_with_its_positions(
     bad.write_text("name: bad\ncases:\n  - id: a\n    expected: {type: exact}\n")
     done = akit("run", "scenarios", cwd=tmp_path)
     assert done.returncode == 1
-    assert f"{bad}:4:15: $.cases[0].expected.value: is required" in done.stderr
+    assert "scenarios/bad.yaml:4:15: $.cases[0].expected.value: is required" in (
+        done.stderr
+    )
     assert "Traceback" not in done.stderr
 
 
