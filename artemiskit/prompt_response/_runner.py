@@ -22,6 +22,7 @@ import attrs
 
 from artemiskit._errors import ArtemisError, ConfigError
 from artemiskit.config import TrustedConfig
+from artemiskit.prompt_response._embeddings import OpenAIEmbeddings
 from artemiskit.prompt_response._manifest import (
     CaseRedaction,
     CaseResult,
@@ -50,7 +51,7 @@ from artemiskit.prompt_response.evaluators import (
 from artemiskit.targets import Message, TargetRequest
 
 if TYPE_CHECKING:
-    from artemiskit.config import JudgeConfig
+    from artemiskit.config import JudgeConfig, ProviderConfig
     from artemiskit.prompt_response._scenario import Case, Scenario
 
 __all__ = ["NoCasesError", "ScenarioRunOptions", "new_run_id", "run_scenario"]
@@ -269,6 +270,21 @@ def _safe_message(exc: BaseException) -> str:
     return str(exc)
 
 
+def _embedder_for(entry: ProviderConfig, scenario: Scenario) -> OpenAIEmbeddings | None:
+    """The embeddings endpoint, when a ``similarity`` case may use one."""
+    if entry.type != "openai" or not any(
+        _uses_similarity(case.expected) for case in scenario.cases
+    ):
+        return None
+    return OpenAIEmbeddings(entry)
+
+
+def _uses_similarity(expected: dict[str, Any]) -> bool:
+    if expected.get("type") == "combined":
+        return any(_uses_similarity(item) for item in expected["expectations"])
+    return expected.get("type") == "similarity" and expected.get("mode") != "llm"
+
+
 def _folder_of(source: str) -> Path:
     return Path(source).absolute().parent
 
@@ -354,9 +370,9 @@ async def run_scenario(
         await pool.aclose()
         raise
     grader = JudgeGrader(judge, config, base_dir) if judge is not None else None
-    runner = _CaseRunner(
-        scenario, options, pool, model, EvaluationContext(grader=grader)
-    )
+    embedder = _embedder_for(entry, scenario)
+    context = EvaluationContext(grader=grader, embedder=embedder)
+    runner = _CaseRunner(scenario, options, pool, model, context)
     results: list[CaseResult | None] = [None] * len(cases)
     pending = iter(enumerate(cases))
 
@@ -374,6 +390,8 @@ async def run_scenario(
         await pool.aclose()
         if grader is not None:
             await grader.aclose()
+        if embedder is not None:
+            await embedder.aclose()
     ended = time.time()
     done = tuple(result for result in results if result is not None)
     source = {"provider": provider_source, "model": model_source}

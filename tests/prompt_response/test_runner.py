@@ -27,7 +27,7 @@ from tests.providers._chat_server import Computed, NeverAnswer, Reply
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tests.providers._chat_server import ChatServer
+    from tests.providers._chat_server import ChatServer, RecordedRequest
 
 TOP_KEYS = [
     "version",
@@ -269,3 +269,39 @@ async def test_a_scripted_responder_runs_offline(tmp_path: Path) -> None:
     manifest = await ArtemisKit().run_scenario(tmp_path / "offline.yaml")
     assert [c.ok for c in manifest.cases] == [True, False]
     assert manifest.config.provider == "scripted"
+
+
+def _embedding_or_answer(request: RecordedRequest) -> Reply:
+    if request.path.endswith("/embeddings"):
+        text = request.json["input"]
+        vector = [1.0, 0.0] if "sky" in text.lower() else [0.0, 1.0]
+        return Reply(body={"data": [{"index": 0, "embedding": vector}]})
+    return model_answer(request)
+
+
+async def test_similarity_uses_the_providers_embeddings_endpoint(
+    chat_server: ChatServer,
+) -> None:
+    chat_server.enqueue(*[Computed(_embedding_or_answer)] * 9)
+    scenario = _scenario(
+        scenario_text(
+            "  - id: near\n    prompt: 'ANSWER:The sky is blue'\n"
+            "    expected: {type: similarity, value: Blue sky, embeddingModel: e-3}\n"
+            "  - id: far\n    prompt: 'ANSWER:Bananas'\n"
+            "    expected: {type: similarity, value: Blue sky, mode: embedding}\n"
+        )
+    )
+    manifest = await run_scenario(scenario, config=config_for(chat_server.url))
+    near, far = manifest.cases
+    assert (near.ok, near.score) == (True, 1)
+    assert near.reason == (
+        "Semantic similarity (embedding: e-3): 100.0% (threshold: 75.0%)"
+    )
+    assert (far.ok, far.score) == (False, 0)
+    embedded = [r.json for r in chat_server.requests if r.path.endswith("/embeddings")]
+    assert [(body["model"], body["input"]) for body in embedded] == [
+        ("e-3", "The sky is blue"),
+        ("e-3", "Blue sky"),
+        ("text-embedding-3-small", "Bananas"),
+        ("text-embedding-3-small", "Blue sky"),
+    ]

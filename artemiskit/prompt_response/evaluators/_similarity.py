@@ -13,6 +13,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._errors import ArtemisError
 from artemiskit.prompt_response._js import to_fixed
 from artemiskit.prompt_response.evaluators._base import Evaluation, Field
 
@@ -143,7 +144,7 @@ async def evaluate(
         return await _by_judge(response, expected, context)
     try:
         return await _by_embedding(response, expected, context)
-    except (OSError, ValueError, ArithmeticError) as exc:
+    except (ArtemisError, OSError, ValueError, ArithmeticError) as exc:
         if mode == "embedding":
             return Evaluation(
                 passed=False,
