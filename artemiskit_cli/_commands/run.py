@@ -20,7 +20,13 @@ import anyio
 import attrs
 import click
 
-from artemiskit import ArtemisError, TrustedConfig, WorkflowError, load_trusted_config
+from artemiskit import (
+    ArtemisError,
+    FileAccessError,
+    TrustedConfig,
+    WorkflowError,
+    load_trusted_config,
+)
 from artemiskit.config import load_judge_config
 from artemiskit.prompt_response import (
     LocalStorage,
@@ -42,6 +48,7 @@ from artemiskit.prompt_response import (
     security_summary,
 )
 from artemiskit_cli._commands.validate import shown_path
+from artemiskit_cli._outputs import write_new_file
 from artemiskit_cli._render import problem_line
 
 if TYPE_CHECKING:
@@ -115,8 +122,16 @@ def _export(manifest: RunManifest, kind: str | None, folder: str) -> None:
     text = junit_export(manifest) if kind == "junit" else markdown_export(manifest)
     suffix = ".xml" if kind == "junit" else ".md"
     path = Path(folder) / f"{manifest.run_id}{suffix}"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            path.unlink()
+    except OSError as exc:
+        raise FileAccessError(
+            f"{folder}: cannot write exports ({exc.strerror})"
+        ) from None
+    # The export quotes prompts and responses: private, and never half-written.
+    write_new_file(str(path), text.encode("utf-8"), mode=0o600)
     _echo(f"Exported: {path}")
 
 

@@ -251,3 +251,28 @@ def test_sigint_saves_nothing_partial(chat_server: ChatServer, tmp_path: Path) -
     assert not (tmp_path / "artemis-runs").exists()
     assert not (tmp_path / "artemis-exports").exists()
     assert chat_server.wait_for_disconnects(1)
+
+
+def test_verbose_lists_unset_variables_and_ignored_keys(
+    model_server: ChatServer, tmp_path: Path
+) -> None:
+    write_config(tmp_path, model_server.url)
+    path = write_scenario(tmp_path, "theta", "ok")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("name: theta\n", "name: theta\nowner: ${NOT_SET_ANYWHERE}\n"),
+        encoding="utf-8",
+    )
+    quiet = akit("run", "scenarios", "--no-save", cwd=tmp_path)
+    assert "NOT_SET_ANYWHERE" not in quiet.stderr
+    done = akit(
+        "run", "scenarios", "--no-save", "-v", "--export", "junit", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        "environment variable NOT_SET_ANYWHERE is not set and has no default"
+        in done.stderr
+    )
+    assert "ignored unknown key $.owner" in done.stderr
+    [export] = (tmp_path / "artemis-exports").glob("*.xml")
+    assert export.stat().st_mode & 0o077 == 0
