@@ -9,6 +9,7 @@ absent fields instead of writing ``null``; `manifest_from_dict` reads one back
 from __future__ import annotations
 
 import json
+import re
 import types
 import typing
 from typing import Any
@@ -259,9 +260,17 @@ def manifest_to_dict(manifest: RunManifest) -> dict[str, Any]:
     return data
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def manifest_to_json(manifest: RunManifest) -> str:
-    """The manifest file's text: 2-space JSON, no trailing newline."""
-    return json.dumps(manifest_to_dict(manifest), indent=2, ensure_ascii=False)
+    """The manifest file's text: 2-space JSON, no trailing newline.
+
+    A lone surrogate (a model may send one) is written as a JSON unicode escape,
+    as JavaScript's ``JSON.stringify`` does, so the text always encodes as UTF-8.
+    """
+    text = json.dumps(manifest_to_dict(manifest), indent=2, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _attrs_class(annotation: Any) -> type | None:
@@ -275,6 +284,32 @@ def _attrs_class(annotation: Any) -> type | None:
             if isinstance(option, type) and attrs.has(option):
                 return option
     return None
+
+
+_SCALARS: dict[Any, Any] = {
+    str: str,
+    bool: bool,
+    int: int,
+    float: (int, float),
+}
+
+
+def _scalar_fits(annotation: Any, value: Any) -> bool:
+    options = (
+        typing.get_args(annotation)
+        if isinstance(annotation, types.UnionType)
+        or typing.get_origin(annotation) is typing.Union
+        else (annotation,)
+    )
+    for option in options:
+        accepted = _SCALARS.get(option)
+        if accepted is None:
+            return True  # Any, dict[...]: not a scalar field
+        if isinstance(value, bool) and option is not bool:
+            continue
+        if isinstance(value, accepted):
+            return True
+    return False
 
 
 def _load(cls: type, data: Any) -> Any:
@@ -294,9 +329,17 @@ def _load(cls: type, data: Any) -> Any:
         elif typing.get_origin(annotation) is tuple:
             (item_type, _) = typing.get_args(annotation)
             nested_item = _attrs_class(item_type)
+            if not isinstance(raw, list):
+                raise ValueError(f"{cls.__name__}.{key} must be a list")
+            if nested_item is None and not all(isinstance(i, str) for i in raw):
+                raise ValueError(f"{cls.__name__}.{key} must list strings")
             values[field.name] = tuple(
                 _load(nested_item, item) if nested_item else item for item in raw
             )
+        elif typing.get_origin(annotation) is dict and not isinstance(raw, dict):
+            raise ValueError(f"{cls.__name__}.{key} must be an object")
+        elif not _scalar_fits(annotation, raw):
+            raise ValueError(f"{cls.__name__}.{key} has the wrong type")
         else:
             values[field.name] = raw
     return cls(**values)

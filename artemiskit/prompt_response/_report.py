@@ -14,6 +14,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from artemiskit._errors import UnsupportedError
+from artemiskit.prompt_response._exports import printable_text
 from artemiskit.prompt_response._js import to_fixed
 from artemiskit.prompt_response._pricing import format_cost
 from artemiskit.prompt_response._summary import format_duration
@@ -92,23 +93,25 @@ def render_run_report(manifest: RunManifest) -> str:
             )
             if value is not None
         ]
-    return template.render(
-        m=manifest,
-        rate=to_fixed(rate * 100, 1),
-        rate_class="good" if rate >= 0.9 else "fair" if rate >= 0.7 else "bad",
-        cost=format_cost(manifest.metrics.cost.total_usd)
-        if manifest.metrics.cost
-        else None,
-        duration=format_duration(manifest.duration_ms),
-        outcome_chart=outcome_chart,
-        latency_chart=latency_chart,
-        scores=[to_fixed(case.score * 100, 1) for case in manifest.cases],
-        prompts=[
-            case.prompt
-            if isinstance(case.prompt, str)
-            else json.dumps(case.prompt, indent=2, ensure_ascii=False)
-            for case in manifest.cases
-        ],
-        expected=[json.dumps(case.expected, indent=2) for case in manifest.cases],
-        resolved=resolved,
+    return printable_text(
+        template.render(
+            m=manifest,
+            rate=to_fixed(rate * 100, 1),
+            rate_class="good" if rate >= 0.9 else "fair" if rate >= 0.7 else "bad",
+            cost=format_cost(manifest.metrics.cost.total_usd)
+            if manifest.metrics.cost
+            else None,
+            duration=format_duration(manifest.duration_ms),
+            outcome_chart=outcome_chart,
+            latency_chart=latency_chart,
+            scores=[to_fixed(case.score * 100, 1) for case in manifest.cases],
+            prompts=[
+                case.prompt
+                if isinstance(case.prompt, str)
+                else json.dumps(case.prompt, indent=2, ensure_ascii=False)
+                for case in manifest.cases
+            ],
+            expected=[json.dumps(case.expected, indent=2) for case in manifest.cases],
+            resolved=resolved,
+        )
     )

@@ -92,6 +92,37 @@ class RunSummary:
     project: str | None = None
 
 
+def _number(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _summary(data: Any, project: str) -> RunSummary | None:
+    """One history line of a stored file, or ``None`` for anything malformed."""
+    if not is_manifest(data):
+        return None
+    config, metrics = data["config"], data["metrics"]
+    kind = data.get("type")
+    rate = _number(metrics.get("defense_rate" if kind == "redteam" else "success_rate"))
+    cost = metrics.get("cost")
+    cost = cost if isinstance(cost, dict) else {}
+    scenario, started = config.get("scenario"), data.get("start_time")
+    if not isinstance(scenario, str) or not isinstance(started, str):
+        return None
+    return RunSummary(
+        run_id=data["run_id"],
+        scenario=scenario,
+        success_rate=rate or 0.0,
+        created_at=started,
+        type=kind if isinstance(kind, str) else None,
+        estimated_cost_usd=_number(
+            cost.get("total_usd", cost.get("estimated_total_usd"))
+        ),
+        project=project,
+    )
+
+
 @attrs.frozen(kw_only=True)
 class Baseline:
     """The baseline of one scenario (keyed by scenario name)."""
@@ -226,29 +257,12 @@ class LocalStorage:
                     data = _read_json(path)
                 except (OSError, ValueError):
                     continue
-                if not is_manifest(data):
+                summary = _summary(data, folder.name)
+                if summary is None:
                     continue
-                config, metrics = data["config"], data["metrics"]
-                if scenario is not None and config.get("scenario") != scenario:
+                if scenario is not None and summary.scenario != scenario:
                     continue
-                kind = data.get("type")
-                rate = metrics.get(
-                    "defense_rate" if kind == "redteam" else "success_rate"
-                )
-                cost = metrics.get("cost") or {}
-                found.append(
-                    RunSummary(
-                        run_id=data["run_id"],
-                        scenario=str(config.get("scenario", "")),
-                        success_rate=float(rate or 0),
-                        created_at=str(data.get("start_time", "")),
-                        type=kind,
-                        estimated_cost_usd=cost.get(
-                            "total_usd", cost.get("estimated_total_usd")
-                        ),
-                        project=folder.name,
-                    )
-                )
+                found.append(summary)
         found.sort(key=lambda item: item.created_at, reverse=True)
         return found[:limit] if limit is not None else found
 

@@ -276,3 +276,25 @@ def test_verbose_lists_unset_variables_and_ignored_keys(
     assert "ignored unknown key $.owner" in done.stderr
     [export] = (tmp_path / "artemis-exports").glob("*.xml")
     assert export.stat().st_mode & 0o077 == 0
+
+
+def test_a_lone_surrogate_from_the_model_is_stored_exported_and_reported(
+    chat_server: ChatServer, tmp_path: Path
+) -> None:
+    body = (
+        b'{"choices": [{"index": 0, "message": {"role": "assistant", '
+        b'"content": "ok \\ud800 done"}, "finish_reason": "stop"}]}'
+    )
+    chat_server.enqueue(Reply(body=body))
+    write_config(tmp_path, chat_server.url)
+    write_scenario(tmp_path, "iota", "ok")
+    done = akit("run", "scenarios", "--export", "junit", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    [path] = stored(tmp_path)
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    assert manifest["cases"][0]["response"] == "ok \ud800 done"
+    [export] = (tmp_path / "artemis-exports").glob("*.xml")
+    ET.parse(export)
+    report = akit("report", path, "--html", tmp_path / "r.html", cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    assert "ok \ufffd done" in (tmp_path / "r.html").read_text("utf-8")
