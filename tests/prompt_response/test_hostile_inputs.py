@@ -22,7 +22,7 @@ from tests.cli.test_workflow_run import akit
 if TYPE_CHECKING:
     from pathlib import Path
 
-VALID = {
+VALID: dict[str, Any] = {
     "name": "s",
     "cases": [{"id": "a", "prompt": "p", "expected": {"type": "exact", "value": "x"}}],
 }
