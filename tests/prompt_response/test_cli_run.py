@@ -298,3 +298,27 @@ def test_a_lone_surrogate_from_the_model_is_stored_exported_and_reported(
     report = akit("report", path, "--html", tmp_path / "r.html", cwd=tmp_path)
     assert report.returncode == 0, report.stderr
     assert "ok \ufffd done" in (tmp_path / "r.html").read_text("utf-8")
+
+
+def test_a_budget_overrun_exits_1_and_security_summary(
+    model_server: ChatServer, tmp_path: Path
+) -> None:
+    write_config(tmp_path, model_server.url)
+    write_scenario(tmp_path, "kappa", "ok", "ok", "bad")
+    over = akit("run", "scenarios", "--ci", "--budget", "0", "--no-save", cwd=tmp_path)
+    assert over.returncode == 1
+    lines = over.stdout.splitlines()
+    assert "ARTEMISKIT_BUDGET_EXCEEDED=true" in lines
+    assert "ARTEMISKIT_BUDGET_LIMIT=0.00" in lines
+    security = akit(
+        "run", "scenarios", "--summary", "security", "--no-save", cwd=tmp_path
+    )
+    assert security.returncode == 1
+    report = json.loads(security.stdout)
+    assert report["overallRisk"] == "high"
+    assert report["vulnerabilities"] == {
+        "critical": 0,
+        "high": 1,
+        "medium": 0,
+        "low": 0,
+    }
