@@ -196,47 +196,79 @@ async def _load_all(
     return loaded
 
 
+@attrs.frozen(kw_only=True)
+class _Delivery:
+    """What happens to each finished run: save, export, baseline check."""
+
+    storage: LocalStorage
+    save: bool
+    export: str | None
+    export_output: str
+    with_baseline: bool
+    threshold: float
+    quiet: bool
+
+
+async def _run_one(
+    invocation: _Invocation,
+    item: tuple[str, Scenario | None, str | None],
+    delivery: _Delivery,
+) -> tuple[ScenarioOutcome, BaselineCheck | None]:
+    label, scenario, error = item
+    if scenario is None:
+        _echo(f"✗ {label}: {error}")
+        return ScenarioOutcome(label=label, error=error), None
+    if not delivery.quiet:
+        _echo(f"Running {scenario.name} ({len(scenario.cases)} cases)")
+    try:
+        manifest = await run_scenario(
+            scenario,
+            options=invocation.options,
+            config=invocation.config,
+            judge=invocation.judge,
+        )
+    except ArtemisError as exc:
+        _echo(f"✗ {label}: {exc.message}")
+        return ScenarioOutcome(label=label, error=exc.message), None
+    if delivery.quiet:
+        metrics = manifest.metrics
+        mark = "✓" if manifest.success else "✗"
+        _echo(
+            f"{mark} {scenario.name}: {metrics.passed_cases}/{metrics.total_cases} "
+            f"passed, run {manifest.run_id}"
+        )
+    else:
+        _case_line(manifest, invocation.verbose)
+        _panel(manifest)
+    if delivery.save:
+        _echo(f"Saved: {delivery.storage.save(manifest)}")
+    _export(manifest, delivery.export, delivery.export_output)
+    check = None
+    if delivery.with_baseline:
+        check = _check_baseline(delivery.storage, manifest, delivery.threshold)
+    return ScenarioOutcome(label=label, manifest=manifest), check
+
+
 async def _run_all(
     invocation: _Invocation,
     loaded: list[tuple[str, Scenario | None, str | None]],
-    *,
-    save: bool,
-    export: str | None,
-    export_output: str,
-    with_baseline: bool,
-    threshold: float,
+    delivery: _Delivery,
+    parallel: int,
 ) -> tuple[list[ScenarioOutcome], list[BaselineCheck]]:
-    storage = LocalStorage(invocation.settings.storage_path)
-    outcomes: list[ScenarioOutcome] = []
-    checks: list[BaselineCheck] = []
-    for label, scenario, error in loaded:
-        if scenario is None:
-            _echo(f"✗ {label}: {error}")
-            outcomes.append(ScenarioOutcome(label=label, error=error))
-            continue
-        _echo(f"Running {scenario.name} ({len(scenario.cases)} cases)")
-        try:
-            manifest = await run_scenario(
-                scenario,
-                options=invocation.options,
-                config=invocation.config,
-                judge=invocation.judge,
-            )
-        except ArtemisError as exc:
-            _echo(f"✗ {label}: {exc.message}")
-            outcomes.append(ScenarioOutcome(label=label, error=exc.message))
-            continue
-        _case_line(manifest, invocation.verbose)
-        _panel(manifest)
-        if save:
-            _echo(f"Saved: {storage.save(manifest)}")
-        _export(manifest, export, export_output)
-        outcomes.append(ScenarioOutcome(label=label, manifest=manifest))
-        if with_baseline:
-            check = _check_baseline(storage, manifest, threshold)
-            if check is not None:
-                checks.append(check)
-    return outcomes, checks
+    """Run every scenario, ``parallel`` files at a time; results in file order."""
+    results: list[tuple[ScenarioOutcome, BaselineCheck | None] | None]
+    results = [None] * len(loaded)
+    pending = iter(enumerate(loaded))
+
+    async def worker() -> None:
+        for index, item in pending:
+            results[index] = await _run_one(invocation, item, delivery)
+
+    async with anyio.create_task_group() as group:
+        for _ in range(min(parallel, len(loaded))):
+            group.start_soon(worker)
+    done = [result for result in results if result is not None]
+    return [outcome for outcome, _ in done], [c for _, c in done if c is not None]
 
 
 def _check_baseline(
@@ -292,6 +324,12 @@ def _worst(checks: list[BaselineCheck]) -> BaselineCheck | None:
     type=click.IntRange(1, 256),
     default=1,
     help="Cases in flight per scenario (default 1).",
+)
+@click.option(
+    "--parallel",
+    type=click.IntRange(1, 64),
+    default=1,
+    help="Scenario files run at once (default 1: one after another).",
 )
 @click.option(
     "--timeout",
@@ -360,6 +398,7 @@ def run(
     tags: tuple[str, ...],
     save: bool,
     concurrency: int,
+    parallel: int,
     timeout_ms: float | None,
     retries: int | None,
     config_path: str | None,
@@ -402,15 +441,16 @@ def run(
         loaded = await _load_all(paths or (invocation.settings.scenarios_dir,), verbose)
         if not loaded:
             raise _NothingToRun
-        return await _run_all(
-            invocation,
-            loaded,
+        delivery = _Delivery(
+            storage=LocalStorage(invocation.settings.storage_path),
             save=save,
             export=export,
             export_output=export_output,
             with_baseline=with_baseline,
             threshold=threshold,
+            quiet=parallel > 1 and len(loaded) > 1,
         )
+        return await _run_all(invocation, loaded, delivery, parallel)
 
     try:
         outcomes, checks = anyio.run(main)

@@ -322,3 +322,26 @@ def test_a_budget_overrun_exits_1_and_security_summary(
         "medium": 0,
         "low": 0,
     }
+
+
+def test_parallel_files_keep_their_order_and_still_export(
+    model_server: ChatServer, tmp_path: Path
+) -> None:
+    write_config(tmp_path, model_server.url)
+    for name in ("p1", "p2", "p3"):
+        write_scenario(tmp_path, name, "ok")
+    done = akit(
+        "run",
+        "scenarios",
+        "--parallel",
+        "3",
+        "--summary",
+        "json",
+        "--export",
+        "junit",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    runs = json.loads(done.stdout)["runs"]
+    assert [run["scenario"] for run in runs] == ["p1", "p2", "p3"]
+    assert len(list((tmp_path / "artemis-exports").glob("*.xml"))) == 3
