@@ -50,7 +50,9 @@ from artemiskit.prompt_response._scenario import (
 )
 from artemiskit.prompt_response._settings import (
     RunSettings,
+    compatible_config,
     find_config,
+    load_run_config,
     load_run_settings,
 )
 from artemiskit.prompt_response._storage import (
@@ -115,6 +117,7 @@ __all__ = [
     "ci_lines",
     "ci_summary",
     "compare_runs",
+    "compatible_config",
     "describe_document",
     "discover_scenario_files",
     "estimate_cost",
@@ -123,6 +126,7 @@ __all__ = [
     "format_duration",
     "is_manifest",
     "junit_export",
+    "load_run_config",
     "load_run_settings",
     "load_scenario",
     "manifest_from_dict",

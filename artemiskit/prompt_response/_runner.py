@@ -81,6 +81,8 @@ class ScenarioRunOptions:
         project: The manifest's project.
         default_provider: The provider when neither options nor scenario name one.
         default_model: The model when neither options nor scenario name one.
+        default_models: The last resort, by provider entry name (TypeScript
+            ``defaultModel``).
     """
 
     provider: str | None = None
@@ -94,6 +96,7 @@ class ScenarioRunOptions:
     project: str = "default"
     default_provider: str | None = None
     default_model: str | None = None
+    default_models: dict[str, str] = attrs.field(factory=dict)
 
 
 def new_run_id() -> str:
@@ -349,7 +352,12 @@ async def run_scenario(
     )
     if provider is None:
         provider, provider_source = "openai", "default"
-    model = options.model or scenario.model or options.default_model
+    model = (
+        options.model
+        or scenario.model
+        or options.default_model
+        or options.default_models.get(provider)
+    )
     if model is None:
         raise ConfigError(
             f"{scenario.source}: no model: set `model:` in the scenario, give --model, "

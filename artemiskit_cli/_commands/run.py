@@ -25,7 +25,6 @@ from artemiskit import (
     FileAccessError,
     TrustedConfig,
     WorkflowError,
-    load_trusted_config,
 )
 from artemiskit.config import load_judge_config
 from artemiskit.prompt_response import (
@@ -41,7 +40,7 @@ from artemiskit.prompt_response import (
     format_cost,
     format_duration,
     junit_export,
-    load_run_settings,
+    load_run_config,
     load_scenario,
     markdown_export,
     run_scenario,
@@ -142,8 +141,7 @@ async def _prepare(
     verbose: bool,
 ) -> _Invocation:
     found = Path(config_path) if config_path else find_config()
-    settings = await load_run_settings(found)
-    config = await load_trusted_config(found) if found else TrustedConfig()
+    settings, config = await load_run_config(found)
     if verbose:
         for notice in config.notices:
             _echo(f"notice: {notice}")
@@ -153,6 +151,7 @@ async def _prepare(
         project=settings.project,
         default_provider=settings.provider,
         default_model=settings.model,
+        default_models=settings.default_models,
     )
     return _Invocation(settings, config, judge, options, verbose)
 

@@ -345,3 +345,58 @@ def test_parallel_files_keep_their_order_and_still_export(
     runs = json.loads(done.stdout)["runs"]
     assert [run["scenario"] for run in runs] == ["p1", "p2", "p3"]
     assert len(list((tmp_path / "artemis-exports").glob("*.xml"))) == 3
+
+
+TS_CONFIG = """\
+project: ts-project
+provider: local
+providers:
+  local:
+    type: openai
+    baseUrl: {url}
+    apiKey: ${{LOCAL_KEY}}
+    defaultModel: gpt-4o-mini
+    timeout: 30000
+    maxRetries: 2
+  azure-openai:
+    apiKey: ${{AZURE_OPENAI_API_KEY}}
+    resourceName: ${{AZURE_OPENAI_RESOURCE}}
+    apiVersion: ${{AZURE_OPENAI_API_VERSION:-2024-02-15-preview}}
+storage:
+  type: local
+  basePath: ./ts-runs
+scenariosDir: ./cases
+output: {{format: json, dir: ./artemis-output}}
+ci: {{failOnRegression: true}}
+"""
+
+
+def test_a_typescript_config_keeps_working(
+    model_server: ChatServer, tmp_path: Path
+) -> None:
+    (tmp_path / "artemis.config.yaml").write_text(
+        TS_CONFIG.format(url=model_server.url), encoding="utf-8"
+    )
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "s.yaml").write_text(
+        "name: ts\ncases:\n  - id: a\n    prompt: 'ANSWER:ok'\n"
+        "    expected: {type: contains, values: [ok]}\n",
+        encoding="utf-8",
+    )
+    env = {
+        key: value for key, value in os.environ.items() if not key.startswith("AZURE")
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "artemiskit_cli", "run"],
+        cwd=tmp_path,
+        env={**env, "LOCAL_KEY": "sk-local"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    [path] = (tmp_path / "ts-runs" / "ts-project").glob("*.json")
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    assert manifest["config"]["model"] == "gpt-4o-mini"
+    assert model_server.requests[0].headers["authorization"] == "Bearer sk-local"
