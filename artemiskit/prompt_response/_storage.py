@@ -32,6 +32,16 @@ _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
+def _safe_segment(name: str) -> bool:
+    """Whether ``name`` is one plain folder name inside the store."""
+    return (
+        0 < len(name.encode("utf-8", "surrogatepass")) <= 255
+        and not name.startswith(".")
+        and not any(char in name for char in "/\\\0")
+        and name.isprintable()
+    )
+
+
 def _write_whole(path: Path, text: str) -> None:
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(
@@ -192,11 +202,9 @@ class LocalStorage:
         Raises:
             FileAccessError: The file cannot be written (exit 1).
         """
-        if not _RUN_ID.fullmatch(manifest.run_id) or not _RUN_ID.fullmatch(
-            manifest.project.replace(".", "_")
-        ):
-            raise FileAccessError("the run id or project is not a safe file name")
-        path = self.base_path / manifest.project / f"{manifest.run_id}.json"
+        if not _RUN_ID.fullmatch(manifest.run_id):
+            raise FileAccessError("the run id is not a safe file name")
+        path = self.project_folder(manifest.project) / f"{manifest.run_id}.json"
         try:
             _write_whole(path, manifest_to_json(manifest))
         except OSError as exc:
@@ -205,6 +213,20 @@ class LocalStorage:
                 reason="persistence_failed",
             ) from None
         return path
+
+    def project_folder(self, project: str) -> Path:
+        """The folder of ``project``'s manifests (not created).
+
+        Raises:
+            FileAccessError: ``project`` is not one plain folder name (exit 1).
+        """
+        if not _safe_segment(project):
+            raise FileAccessError(
+                "the project name must be one folder name (no '/', '\\', NUL or "
+                "leading '.')",
+                reason="unsafe_project",
+            )
+        return self.base_path / project
 
     def _projects(self) -> list[Path]:
         if not self.base_path.is_dir():

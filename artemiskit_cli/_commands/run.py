@@ -437,6 +437,10 @@ def run(
 
     async def main() -> tuple[list[ScenarioOutcome], list[BaselineCheck]]:
         invocation = await _prepare(config_path, judge_path, options, verbose)
+        if save:  # refuse an unusable store before any model call
+            LocalStorage(invocation.settings.storage_path).project_folder(
+                invocation.settings.project
+            )
         loaded = await _load_all(paths or (invocation.settings.scenarios_dir,), verbose)
         if not loaded:
             raise _NothingToRun

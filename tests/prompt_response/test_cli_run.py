@@ -400,3 +400,25 @@ def test_a_typescript_config_keeps_working(
     manifest = json.loads(path.read_text(encoding="utf-8"))
     assert manifest["config"]["model"] == "gpt-4o-mini"
     assert model_server.requests[0].headers["authorization"] == "Bearer sk-local"
+
+
+def test_an_unsafe_project_is_refused_before_any_model_call(
+    model_server: ChatServer, tmp_path: Path
+) -> None:
+    write_config(tmp_path, model_server.url)
+    write_scenario(tmp_path, "lambda", "ok")
+    for project, code in (("../escape", 1), ("My Project", 0)):
+        env = {**os.environ, "ARTEMIS_PROJECT": project}
+        done = subprocess.run(
+            [sys.executable, "-m", "artemiskit_cli", "run", "scenarios"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == code, done.stderr
+    assert len(model_server.requests) == 1
+    assert not (tmp_path / "escape").exists()
+    assert len(list((tmp_path / "artemis-runs" / "My Project").glob("*.json"))) == 1
