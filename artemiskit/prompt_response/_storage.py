@@ -274,7 +274,7 @@ class LocalStorage:
         for folder in self._projects():
             if project is not None and folder.name != project:
                 continue
-            for path in folder.glob("*.json"):
+            for path in folder.glob("[!.]*.json"):
                 try:
                     data = _read_json(path)
                 except (OSError, ValueError):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -455,6 +456,7 @@ def run(
         )
         return await _run_all(invocation, loaded, delivery, parallel)
 
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         outcomes, checks = anyio.run(main)
     except KeyboardInterrupt:
@@ -488,6 +490,11 @@ def run(
 
 class _NothingToRun(Exception):
     pass
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM stops a run the way SIGINT does."""
+    raise KeyboardInterrupt
 
 
 def _report(

@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 from tests.cli.test_workflow_run import akit
 from tests.prompt_response.conftest import write_config
 from tests.providers._chat_server import NeverAnswer, Reply
@@ -227,7 +229,10 @@ def test_secrets_and_prompts_stay_out_of_the_output(
     assert chat_server.requests[0].headers["authorization"] == f"Bearer {SENTINEL_KEY}"
 
 
-def test_sigint_saves_nothing_partial(chat_server: ChatServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupt_saves_nothing_partial(
+    chat_server: ChatServer, tmp_path: Path, signum: int
+) -> None:
     chat_server.enqueue(NeverAnswer())
     write_config(tmp_path, chat_server.url)
     write_scenario(tmp_path, "eta", "ok")
@@ -240,7 +245,7 @@ def test_sigint_saves_nothing_partial(chat_server: ChatServer, tmp_path: Path) -
     )
     try:
         assert chat_server.wait_for_hanging(1)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signum)
         _, stderr = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
