@@ -427,3 +427,20 @@ def test_an_unsafe_project_is_refused_before_any_model_call(
     assert len(model_server.requests) == 1
     assert not (tmp_path / "escape").exists()
     assert len(list((tmp_path / "artemis-runs" / "My Project").glob("*.json"))) == 1
+
+
+def test_a_hanging_server_is_cut_off_by_the_timeout_flag(
+    chat_server: ChatServer, tmp_path: Path
+) -> None:
+    chat_server.enqueue(NeverAnswer())
+    write_config(tmp_path, chat_server.url)
+    write_scenario(tmp_path, "mu", "ok")
+    # Long enough for the request to arrive on a loaded machine; then it hangs.
+    done = akit("run", "scenarios", "--timeout", "3000", "-v", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "Timeout after 3000ms" in done.stderr
+    [path] = stored(tmp_path)
+    [case] = json.loads(path.read_text(encoding="utf-8"))["cases"]
+    assert (case["ok"], case["error"]) == (False, "Timeout after 3000ms")
+    assert len(chat_server.requests) == 1
+    assert chat_server.wait_for_disconnects(1)

@@ -236,9 +236,10 @@ async def test_a_case_that_keeps_failing_records_the_error_unredacted(
 
 async def test_the_case_timeout_cancels_the_request(chat_server: ChatServer) -> None:
     chat_server.enqueue(NeverAnswer())
-    scenario = _scenario(scenario_text(case("a", "ok", "    timeout: 300\n")))
+    scenario = _scenario(scenario_text(case("a", "ok", "    timeout: 2000\n")))
     manifest = await run_scenario(scenario, config=config_for(chat_server.url))
-    assert manifest.cases[0].error == "Timeout after 300ms"
+    assert manifest.cases[0].error == "Timeout after 2000ms"
+    assert len(chat_server.requests) == 1
     assert await anyio.to_thread.run_sync(chat_server.wait_for_disconnects, 1)
 
 
