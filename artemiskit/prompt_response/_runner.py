@@ -3,8 +3,8 @@
 Per case: substitute variables, send the conversation (one request, cut off by the
 case timeout, which cancels the request), evaluate the raw response, then redact
 what the manifest stores. A failed attempt (transport error, timeout, evaluator
-error) is retried ``retries`` times with a backoff of 1 s, 2 s, 4 s ...; cases run
-in a bounded pool of ``concurrency`` and results keep case order.
+error) is retried ``retries`` times with a backoff of 1 s, 2 s, 4 s ... (at most
+60 s); cases run in a bounded pool of ``concurrency`` and results keep case order.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = ["NoCasesError", "ScenarioRunOptions", "new_run_id", "run_scenario"]
 
+_MAX_BACKOFF_S = 60.0
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 
 
@@ -196,7 +197,8 @@ class _CaseRunner:
             except (ArtemisError, TimeoutError) as exc:
                 message = _safe_message(exc)
                 if attempt < retries:
-                    await anyio.sleep(self.options.backoff_s * 2**attempt)
+                    delay = self.options.backoff_s * 2 ** min(attempt, 16)
+                    await anyio.sleep(min(delay, _MAX_BACKOFF_S))
                 continue
             return self._result(case, answer)
         return CaseResult(
