@@ -127,14 +127,16 @@ def _write(path: Path, text: str, force: bool) -> bool:
 
 def _env(path: Path) -> None:
     present = set()
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            present.add(line.split("=", 1)[0].strip())
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    for line in text.splitlines():
+        present.add(line.split("=", 1)[0].strip())
     missing = [key for key in ENV_KEYS if key not in present]
     if not missing:
         return
     handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     with os.fdopen(handle, "a", encoding="utf-8") as out:
+        if text and not text.endswith("\n"):
+            out.write("\n")
         out.writelines(f"{key}=\n" for key in missing)
     click.echo(f"added {', '.join(missing)} to {path}", err=True)
 

@@ -121,6 +121,14 @@ def test_foreign_files_are_refused_both_ways(
         assert "this is a prompt-response scenario, not a workflow" in scenario.stderr
 
 
+def test_init_adds_missing_keys_to_an_existing_env_file(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("OPENAI_API_KEY=sk-mine", encoding="utf-8")
+    assert akit("init", "--yes", cwd=tmp_path).returncode == 0
+    assert (tmp_path / ".env").read_text("utf-8") == (
+        "OPENAI_API_KEY=sk-mine\nANTHROPIC_API_KEY=\n"
+    )
+
+
 def test_init_writes_a_starter_project_in_an_empty_folder(tmp_path: Path) -> None:
     done = akit("init", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
