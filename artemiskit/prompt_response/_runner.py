@@ -101,8 +101,12 @@ class ScenarioRunOptions:
 
 
 def new_run_id() -> str:
-    """A 12-character run id from ``A-Za-z0-9_-`` (as nanoid)."""
-    return "".join(secrets.choice(_ALPHABET) for _ in range(12))
+    """A 12-character run id from ``A-Za-z0-9_-`` (as nanoid).
+
+    It never begins with ``-``, so that it can be given to a command as is.
+    """
+    first = secrets.choice(_ALPHABET[:-1])
+    return first + "".join(secrets.choice(_ALPHABET) for _ in range(11))
 
 
 def _iso(moment: float) -> str:

@@ -436,7 +436,7 @@ def run(
     )
     ci_mode = ci or summary != "text" or os.environ.get("CI") == "true"
 
-    async def main() -> tuple[list[ScenarioOutcome], list[BaselineCheck]]:
+    async def body() -> tuple[list[ScenarioOutcome], list[BaselineCheck]]:
         invocation = await _prepare(config_path, judge_path, options, verbose)
         if save:  # refuse an unusable store before any model call
             LocalStorage(invocation.settings.storage_path).project_folder(
@@ -456,7 +456,37 @@ def run(
         )
         return await _run_all(invocation, loaded, delivery, parallel)
 
-    signal.signal(signal.SIGTERM, _interrupt)
+    async def main() -> tuple[list[ScenarioOutcome], list[BaselineCheck]]:
+        """Run ``body``; SIGTERM cancels it as SIGINT does."""
+        terminated = False
+        done: list[tuple[list[ScenarioOutcome], list[BaselineCheck]]] = []
+        failed: list[Exception] = []
+        async with anyio.create_task_group() as group:
+
+            async def watch() -> None:
+                nonlocal terminated
+                with anyio.open_signal_receiver(signal.SIGTERM) as signals:
+                    async for _ in signals:
+                        terminated = True
+                        group.cancel_scope.cancel()
+                        return
+
+            async def work() -> None:
+                try:
+                    done.append(await body())
+                except Exception as exc:  # re-raised below, outside the group
+                    failed.append(exc)
+                finally:
+                    group.cancel_scope.cancel()
+
+            group.start_soon(watch)
+            group.start_soon(work)
+        if failed:
+            raise failed[0]
+        if terminated or not done:
+            raise KeyboardInterrupt
+        return done[0]
+
     try:
         outcomes, checks = anyio.run(main)
     except KeyboardInterrupt:
@@ -490,11 +520,6 @@ def run(
 
 class _NothingToRun(Exception):
     pass
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    """SIGTERM stops a run the way SIGINT does."""
-    raise KeyboardInterrupt
 
 
 def _report(

@@ -133,3 +133,11 @@ def test_ci_provenance() -> None:
         None,
     )
     assert ci_info({}) is None
+
+
+def test_run_ids_never_read_as_an_option() -> None:
+    from artemiskit.prompt_response._runner import new_run_id
+
+    ids = [new_run_id() for _ in range(2000)]
+    assert all(len(i) == 12 and not i.startswith("-") for i in ids)
+    assert len(set(ids)) == len(ids)
