@@ -31,6 +31,7 @@ from artemiskit._options import (
     merge_run_options,
 )
 from artemiskit.checkpoints import LocalCheckpointStore
+from artemiskit.config import JudgeConfig
 from artemiskit.config._config import TrustedConfig, load_trusted_config
 from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.engine._state import LocalState
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
+    from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
     from artemiskit.providers import SharedTransports
     from artemiskit.suites import (
         SuiteKeywords,
@@ -486,6 +488,44 @@ class ArtemisKit:
         """Create a suite session and run it; see `create_suite_session`."""
         session = await self.create_suite_session(paths=paths, options=options, **suite)
         return await session.run()
+
+    async def run_scenario(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        options: ScenarioRunOptions | None = None,
+        judge: JudgeConfig | str | os.PathLike[str] | None = None,
+    ) -> RunManifest:
+        """Run a historical prompt-response scenario file (SPEC 17).
+
+        The scenario's ``provider`` names an entry of this kit's trusted
+        configuration. Nothing is saved: keep the manifest with
+        `artemiskit.prompt_response.LocalStorage` if you want it stored.
+
+        Args:
+            path: The scenario file.
+            options: The ``akit run`` settings (tags, concurrency, timeout,
+                retries, redaction, overrides).
+            judge: A judge configuration (or its path) for ``llm_grader`` and
+                ``similarity``.
+
+        Returns:
+            The run manifest (it holds prompts and responses: sensitive).
+
+        Raises:
+            ScenarioError: The file is not a valid scenario.
+            NoCasesError: The tag filter left no case.
+            ConfigError: No model, or an unusable provider entry.
+        """
+        from artemiskit.config import load_judge_config
+        from artemiskit.prompt_response import load_scenario, run_scenario
+
+        scenario = await load_scenario(path)
+        if judge is not None and not isinstance(judge, JudgeConfig):
+            judge = await load_judge_config(judge)
+        return await run_scenario(
+            scenario, options=options, config=await self._trusted_config(), judge=judge
+        )
 
 
 def _registered(catalogue: Catalogue) -> tuple[Tool, ...]:

@@ -52,6 +52,30 @@ COMMANDS: dict[str, LazyCommand] = {
         "artemiskit_cli._commands.report:report",
         "Views of saved evidence: HTML and Markdown reports, comparisons.",
     ),
+    "run": LazyCommand(
+        "artemiskit_cli._commands.run:run",
+        "Run prompt-response scenario files (files, folders or globs).",
+    ),
+    "validate": LazyCommand(
+        "artemiskit_cli._commands.validate:validate",
+        "Check prompt-response scenario files (files, folders or globs), offline.",
+    ),
+    "baseline": LazyCommand(
+        "artemiskit_cli._commands.runs:baseline",
+        "Set, list, show and remove scenario baselines.",
+    ),
+    "compare": LazyCommand(
+        "artemiskit_cli._commands.runs:compare",
+        "Compare two prompt-response runs; exit 1 when CURRENT regressed.",
+    ),
+    "history": LazyCommand(
+        "artemiskit_cli._commands.runs:history",
+        "List stored prompt-response runs, newest first.",
+    ),
+    "init": LazyCommand(
+        "artemiskit_cli._commands.init:init",
+        "Create a starter config, one scenario and one workflow here.",
+    ),
 }
 
 

@@ -138,3 +138,9 @@ def test_the_layout_table_matches_the_tree() -> None:
         if path.name not in {"__pycache__", "py.typed", "_version.py"}
     }
     assert units - set(rows) == set()
+
+
+def test_prompt_response_stays_apart_from_the_workflow_engine() -> None:
+    edges = _edges()
+    assert LAYER["prompt_response"] > LAYER["providers"]
+    assert not {("prompt_response", "engine"), ("prompt_response", "suites")} & edges

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import anyio.to_thread
 import attrs
 
+from artemiskit._common._kinds import is_manifest
 from artemiskit._common._reading import read_text_file
 from artemiskit._errors import FileAccessError, Problem, WorkflowError
 from artemiskit.records import RECORD_SCHEMA, ExecutionRecord, record_from_dict
@@ -91,14 +92,6 @@ async def _read_json(path: str) -> Any:
         ) from None
 
 
-def _is_manifest(data: dict[str, Any]) -> bool:
-    return (
-        "run_id" in data
-        and isinstance(data.get("cases"), list)
-        and ("metrics" in data or data.get("version") == "1.0")
-    )
-
-
 def _kind(path: str, data: Any) -> Literal["suite", "record"]:
     """Say what ``data`` is; refuse anything that is not workflow evidence."""
     if not isinstance(data, dict):
@@ -118,11 +111,11 @@ def _kind(path: str, data: Any) -> Literal["suite", "record"]:
             "give its folder with --transcripts DIR",
             "transcript_given",
         )
-    if _is_manifest(data):
+    if is_manifest(data):
         raise _refuse(
             path,
             "a prompt-response run manifest (SPEC 17), not workflow evidence; "
-            "reports of prompt-response runs are not available in `akit report` yet",
+            "report it alone: `akit report MANIFEST`",
             "prompt_response_manifest",
         )
     if schema is None:
@@ -262,7 +255,7 @@ def _from_records(
                 workflow=name,
                 repetition=number,
                 record=record,
-                record_file=Path(path).name,
+                record_file=None,
                 duration_ms=record.execution.duration_ms,
             )
             for number, (path, record) in enumerate(runs, start=1)

@@ -19,6 +19,7 @@ import attrs
 import cattrs
 
 from artemiskit._common._converter import CONVERTER
+from artemiskit._common._kinds import prompt_response_kind
 from artemiskit._common._paths import normalize_path
 from artemiskit._common._reading import read_text_file
 from artemiskit._common._yaml import KeyPath, YamlDocument, format_path, parse_yaml
@@ -100,6 +101,13 @@ def _problems(
         doc = parse_yaml(text, source=source)
     except WorkflowError as exc:
         return None, list(exc.problems)
+    foreign = prompt_response_kind(doc.data)
+    if foreign is not None:
+        message = (
+            f"this is {foreign}, not a workflow (prompt-response files belong to "
+            "akit run, akit validate and akit report)"
+        )
+        return doc, [doc.problem(message, ())]
     found = [_hinted(p) for p in schema_checker_for(catalogue).problems(doc.data, doc)]
     broken = [p.path for p in found]
 

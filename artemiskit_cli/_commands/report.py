@@ -2,13 +2,17 @@
 
 ``akit report PATH...`` renders a suite folder, a ``suite.json`` or record files;
 ``akit report compare BASELINE CANDIDATE`` compares two suites. Both only read
-saved files. The report code (and Jinja2 and matplotlib, for HTML) is imported
-only when a report is made, so ``akit --help`` and ``akit scenario validate``
-never pay for it.
+saved files. ``akit report RUN_ID|MANIFEST`` (one argument that is a stored
+prompt-response run id or a run manifest file) hands over to the prompt-response
+report of SPEC 17 (`artemiskit_cli._commands.run_report`). The report code (and
+Jinja2 and matplotlib, for HTML) is imported only when a report is made, so
+``akit --help`` and ``akit scenario validate`` never pay for it.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from typing import Any
 
 import anyio
@@ -17,9 +21,11 @@ import click
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 
-__all__ = ["make_comparison", "make_report", "report"]
+__all__ = ["is_prompt_response_run", "make_comparison", "make_report", "report"]
 
 _SENSITIVE_MODE = 0o600
+#: A manifest larger than this is not sniffed (it then reads as not evidence).
+_SNIFF_LIMIT = 64 * 1024 * 1024
 
 
 class _ReportGroup(click.Group):
@@ -38,6 +44,27 @@ class _ReportGroup(click.Group):
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         return ["[OPTIONS] PATH...", "|", "compare BASELINE CANDIDATE [OPTIONS]"]
+
+
+def is_prompt_response_run(given: str) -> bool:
+    """Whether ``given`` names a prompt-response run: an id, or a manifest file.
+
+    A name that is no existing file or folder and holds no path separator is a
+    run id; an existing file is a manifest when it reads as one. Anything else is
+    left to the workflow evidence reader, which says what it is.
+    """
+    if not os.path.lexists(given):
+        return os.sep not in given and not given.endswith(".json")
+    if not os.path.isfile(given):
+        return False
+    try:
+        with open(given, "rb") as handle:
+            data = json.loads(handle.read(_SNIFF_LIMIT + 1)[:_SNIFF_LIMIT])
+    except (OSError, ValueError):
+        return False
+    from artemiskit.prompt_response import is_manifest
+
+    return is_manifest(data)
 
 
 def make_report(
@@ -154,6 +181,18 @@ _INPUT = click.Path(readable=False)
     type=click.Path(readable=False, file_okay=False),
     help="Show the transcripts in this folder (sensitive: the page is marked so).",
 )
+@click.option(
+    "--json",
+    "json_path",
+    type=_OUTPUT,
+    help="Prompt-response runs: write the manifest as pretty JSON to this new file.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="Prompt-response runs: the configuration that names the store.",
+)
 @click.pass_context
 @reports_errors
 def report(
@@ -162,16 +201,32 @@ def report(
     html: str | None,
     markdown: str | None,
     transcripts: str | None,
+    json_path: str | None,
+    config_path: str | None,
 ) -> None:
     """Render saved evidence: a suite folder, a suite.json or record files.
 
     Reads saved files only, offline. `akit report compare BASELINE CANDIDATE`
-    compares two suites.
+    compares two suites. `akit report RUN_ID|MANIFEST` reports a stored
+    prompt-response run (HTML and JSON).
     """
     if ctx.invoked_subcommand is not None:
         return
     if not paths:
         raise click.UsageError("give a suite folder, a suite.json or record files")
+    if len(paths) == 1 and is_prompt_response_run(paths[0]):
+        if markdown is not None or transcripts is not None:
+            raise click.UsageError(
+                "--markdown and --transcripts apply to workflow evidence, "
+                "not to a prompt-response run"
+            )
+        from artemiskit_cli._commands.run_report import report_manifest
+
+        ctx.exit(report_manifest(paths[0], html, json_path, config_path=config_path))
+    if json_path is not None or config_path is not None:
+        raise click.UsageError(
+            "--json and --config apply to a prompt-response run (RUN_ID|MANIFEST)"
+        )
     ctx.exit(make_report(paths, html=html, markdown=markdown, transcripts=transcripts))
 
 

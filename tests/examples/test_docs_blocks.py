@@ -33,6 +33,7 @@ import pytest
 
 from artemiskit import validate_agent_workflow
 from artemiskit.config import parse_judge_config, parse_trusted_config
+from artemiskit.prompt_response import parse_scenario
 from artemiskit.providers import parse_script
 from artemiskit.tools import CATALOGUE
 from artemiskit.workflow import WORKFLOW_SCHEMA_FILE, parse_yaml
@@ -188,6 +189,8 @@ def yaml_kind(data: Any) -> str:
         return "comment"
     assert isinstance(data, dict), "a YAML block must be a mapping"
     keys = set(data)
+    if {"name", "cases"} <= keys:
+        return "scenario"  # a prompt-response scenario (docs/prompt-response.md)
     if {"version", "conversation"} <= keys:
         return "workflow"
     if "version" in keys and keys & {"responses", "variants"}:
@@ -216,6 +219,8 @@ def test_yaml_block_loads(block: Block, monkeypatch: pytest.MonkeyPatch) -> None
         assert validate_agent_workflow(merged, source=block.where) == []
     elif kind == "script":
         assert parse_script(text, source=block.where)
+    elif kind == "scenario":
+        assert parse_scenario(text, source=block.where, environ={})
     else:
         # Trusted files may read the environment: give what they ask for.
         for name in re.findall(r"\$\{(\w+)", text):

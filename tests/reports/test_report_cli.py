@@ -117,10 +117,6 @@ def _write(path: Path, data: object) -> Path:
             "a transcript (sensitive working data)",
         ),
         (
-            {"version": "1.0", "run_id": "abc", "metrics": {}, "cases": []},
-            "a prompt-response run manifest",
-        ),
-        (
             {"schema": "artemiskit.workflow-record", "schema_version": 99},
             "unknown workflow record schema_version",
         ),
@@ -142,6 +138,42 @@ def test_anything_else_is_refused_saying_what_it_is(
     assert said in first
     assert "Traceback" not in done.stderr
     assert not html.exists()
+
+
+_MANIFEST = {
+    "version": "1.0",
+    "run_id": "abc",
+    "config": {},
+    "metrics": {},
+    "cases": [],
+}
+
+
+def test_a_manifest_among_workflow_evidence_is_refused(
+    example_suite: Path, tmp_path: Path
+) -> None:
+    record = example_suite / "runs" / "answer" / "001.record.json"
+    manifest = _write(tmp_path / "run.json", _MANIFEST)
+    done = akit("report", str(record), str(manifest))
+    assert done.returncode == 2
+    assert "a prompt-response run manifest (SPEC 17)" in done.stderr
+    assert "report it alone: `akit report MANIFEST`" in done.stderr
+
+
+def test_options_of_the_other_kind_of_report_are_usage_errors(
+    example_suite: Path, tmp_path: Path
+) -> None:
+    manifest = _write(tmp_path / "run.json", _MANIFEST)
+    for args in (
+        [str(example_suite), "--json", str(tmp_path / "out.json")],
+        [str(manifest), "--markdown", str(tmp_path / "out.md")],
+        ["some-run-id", "--transcripts", str(tmp_path)],
+    ):
+        done = akit("report", *args)
+        assert done.returncode == 2, args
+        assert "apply to" in done.stderr
+        assert not (tmp_path / "out.json").exists()
+        assert not (tmp_path / "out.md").exists()
 
 
 def test_a_folder_without_suite_json_is_refused(tmp_path: Path) -> None:

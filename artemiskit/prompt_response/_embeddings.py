@@ -1,0 +1,115 @@
+"""The embeddings endpoint of an OpenAI-compatible provider entry (``similarity``).
+
+``POST {base_url}/embeddings`` with ``{"model", "input"}``; the first vector of
+``data`` is the embedding. Like the chat client: one request per call, no
+transport retries, no environment proxies, the credential only in the
+Authorization header, one deadline per request that cancels it, and error messages
+that name the host and status, never the key or the body. httpx is imported here,
+on first use.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import anyio
+
+from artemiskit._errors import TargetError
+from artemiskit._version import __version__
+
+if TYPE_CHECKING:
+    import httpx
+
+    from artemiskit.config import ProviderConfig
+
+__all__ = ["DEFAULT_EMBEDDING_MODEL", "OpenAIEmbeddings"]
+
+DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small"
+_DEFAULT_BASE_URL = "https://api.openai.com/v1"
+_MAX_BODY_BYTES = 16 * 1024 * 1024
+
+
+class OpenAIEmbeddings:
+    """Embeddings of one ``openai``-type provider entry."""
+
+    def __init__(self, entry: ProviderConfig) -> None:
+        """Resolve the endpoint and credential; no connection is made yet.
+
+        Raises:
+            ConfigError: The entry's credential variable is not set.
+        """
+        self._base = (entry.base_url or _DEFAULT_BASE_URL).rstrip("/")
+        self._label = f"provider {entry.name!r} ({urlsplit(self._base).netloc})"
+        self._timeout_s = entry.request_timeout_ms / 1000
+        headers = {
+            "Accept": "application/json",
+            "Content-Type": "application/json",
+            "User-Agent": f"artemiskit/{__version__}",
+            **entry.headers,
+        }
+        key = entry.resolve_api_key()
+        if key is not None:
+            headers["Authorization"] = f"Bearer {key}"
+        self._headers = headers
+        self._client: httpx.AsyncClient | None = None
+
+    def __repr__(self) -> str:
+        return f"OpenAIEmbeddings({self._label})"
+
+    async def embed(self, text: str, model: str | None) -> list[float]:
+        """The embedding of ``text``.
+
+        Raises:
+            TargetError: The request failed, timed out, or the answer holds no
+                vector of finite numbers.
+        """
+        import httpx
+
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                transport=httpx.AsyncHTTPTransport(retries=0, trust_env=False),
+                timeout=httpx.Timeout(self._timeout_s),
+                follow_redirects=False,
+                trust_env=False,
+            )
+        body = json.dumps({"model": model or DEFAULT_EMBEDDING_MODEL, "input": text})
+        status, raw = 0, b""
+        with anyio.move_on_after(self._timeout_s) as deadline:
+            try:
+                response = await self._client.post(
+                    f"{self._base}/embeddings", content=body, headers=self._headers
+                )
+                status, raw = response.status_code, response.content[:_MAX_BODY_BYTES]
+            except httpx.HTTPError as exc:
+                raise TargetError(
+                    f"{self._label}: embeddings request failed ({type(exc).__name__})"
+                ) from None
+        if deadline.cancelled_caught:
+            raise TargetError(f"{self._label}: embeddings request timed out")
+        if not 200 <= status < 300:
+            raise TargetError(f"{self._label}: embeddings HTTP {status}")
+        return _vector(raw, self._label)
+
+    async def aclose(self) -> None:
+        """Close the connections."""
+        client, self._client = self._client, None
+        if client is not None:
+            with anyio.CancelScope(shield=True):
+                await client.aclose()
+
+
+def _vector(raw: bytes, label: str) -> list[float]:
+    try:
+        data: Any = json.loads(raw)
+        vector = data["data"][0]["embedding"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        raise TargetError(f"{label}: the embeddings answer holds no vector") from None
+    if not isinstance(vector, list) or not all(
+        isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+        for x in vector
+    ):
+        raise TargetError(f"{label}: the embeddings answer holds no vector")
+    return [float(x) for x in vector]

@@ -1,0 +1,340 @@
+"""Local storage of manifests and baselines (TypeScript ``storage/local.ts``).
+
+Manifests live at ``<base>/<project>/<run_id>.json`` (2-space JSON, no trailing
+newline); baselines in ``<base>/.artemis/baselines.json``. Files are written whole
+(temporary file, fsync, rename) with mode 0600 in folders of mode 0700, because a
+manifest holds prompts and responses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from artemiskit._errors import FileAccessError
+from artemiskit.prompt_response._kinds import describe_document, is_manifest
+from artemiskit.prompt_response._manifest import (
+    RunManifest,
+    manifest_from_dict,
+    manifest_to_json,
+)
+
+__all__ = ["Baseline", "LocalStorage", "RunSummary", "read_manifest_file"]
+
+_RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def _safe_segment(name: str) -> bool:
+    """Whether ``name`` is one plain folder name inside the store."""
+    return (
+        0 < len(name.encode("utf-8", "surrogatepass")) <= 255
+        and not name.startswith(".")
+        and not any(char in name for char in "/\\\0")
+        and name.isprintable()
+    )
+
+
+def _write_whole(path: Path, text: str) -> None:
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(
+        dir=path.parent, prefix=".tmp-", suffix=".json"
+    )
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _read_json(path: Path) -> Any:
+    with open(path, "rb") as handle:
+        raw = handle.read(_MAX_FILE_BYTES + 1)
+    if len(raw) > _MAX_FILE_BYTES:
+        raise ValueError("file too large")
+    return json.loads(raw)
+
+
+def read_manifest_file(path: str | os.PathLike[str]) -> RunManifest:
+    """Read a manifest file.
+
+    Raises:
+        FileAccessError: The file cannot be read (exit 1).
+        ValueError: The file is not a prompt-response manifest; the message says
+            what it is when it is another ArtemisKit file.
+    """
+    try:
+        data = _read_json(Path(path))
+    except OSError as exc:
+        raise FileAccessError(
+            f"{os.fspath(path)}: cannot read the file ({exc.strerror})"
+        ) from None
+    except ValueError:
+        raise ValueError(f"{os.fspath(path)} is not JSON") from None
+    if not is_manifest(data):
+        kind = describe_document(data) or "not a prompt-response run manifest"
+        raise ValueError(f"{os.fspath(path)} is {kind}")
+    return manifest_from_dict(data)
+
+
+@attrs.frozen(kw_only=True)
+class RunSummary:
+    """One stored run as ``history`` lists it."""
+
+    run_id: str
+    scenario: str
+    success_rate: float
+    created_at: str
+    type: str | None = None
+    estimated_cost_usd: float | None = None
+    project: str | None = None
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _summary(data: Any, project: str) -> RunSummary | None:
+    """One history line of a stored file, or ``None`` for anything malformed."""
+    if not is_manifest(data):
+        return None
+    config, metrics = data["config"], data["metrics"]
+    kind = data.get("type")
+    rate = _number(metrics.get("defense_rate" if kind == "redteam" else "success_rate"))
+    cost = metrics.get("cost")
+    cost = cost if isinstance(cost, dict) else {}
+    scenario, started = config.get("scenario"), data.get("start_time")
+    if not isinstance(scenario, str) or not isinstance(started, str):
+        return None
+    return RunSummary(
+        run_id=data["run_id"],
+        scenario=scenario,
+        success_rate=rate or 0.0,
+        created_at=started,
+        type=kind if isinstance(kind, str) else None,
+        estimated_cost_usd=_number(
+            cost.get("total_usd", cost.get("estimated_total_usd"))
+        ),
+        project=project,
+    )
+
+
+@attrs.frozen(kw_only=True)
+class Baseline:
+    """The baseline of one scenario (keyed by scenario name)."""
+
+    scenario: str
+    run_id: str
+    created_at: str
+    success_rate: float
+    median_latency_ms: float
+    total_tokens: int
+    passed_cases: int
+    failed_cases: int
+    total_cases: int
+    tag: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as ``baselines.json`` stores it (camelCase)."""
+        out: dict[str, Any] = {
+            "scenario": self.scenario,
+            "runId": self.run_id,
+            "createdAt": self.created_at,
+            "metrics": {
+                "successRate": self.success_rate,
+                "medianLatencyMs": self.median_latency_ms,
+                "totalTokens": self.total_tokens,
+                "passedCases": self.passed_cases,
+                "failedCases": self.failed_cases,
+                "totalCases": self.total_cases,
+            },
+        }
+        if self.tag is not None:
+            out["tag"] = self.tag
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Baseline:
+        """Read an entry of ``baselines.json``."""
+        metrics = data["metrics"]
+        return cls(
+            scenario=data["scenario"],
+            run_id=data["runId"],
+            created_at=data["createdAt"],
+            success_rate=metrics["successRate"],
+            median_latency_ms=metrics["medianLatencyMs"],
+            total_tokens=metrics["totalTokens"],
+            passed_cases=metrics["passedCases"],
+            failed_cases=metrics["failedCases"],
+            total_cases=metrics["totalCases"],
+            tag=data.get("tag"),
+        )
+
+
+@attrs.frozen
+class LocalStorage:
+    """Manifests and baselines under one base folder.
+
+    Args:
+        base_path: The storage root (``ARTEMIS_STORAGE_PATH`` or
+            ``./artemis-runs`` by default in the CLI).
+    """
+
+    base_path: Path = attrs.field(converter=Path)
+
+    def save(self, manifest: RunManifest) -> Path:
+        """Write ``manifest`` to ``<base>/<project>/<run_id>.json``; return the path.
+
+        Raises:
+            FileAccessError: The file cannot be written (exit 1).
+        """
+        if not _RUN_ID.fullmatch(manifest.run_id):
+            raise FileAccessError("the run id is not a safe file name")
+        path = self.project_folder(manifest.project) / f"{manifest.run_id}.json"
+        try:
+            _write_whole(path, manifest_to_json(manifest))
+        except OSError as exc:
+            raise FileAccessError(
+                f"{path}: cannot save the manifest ({exc.strerror})",
+                reason="persistence_failed",
+            ) from None
+        return path
+
+    def project_folder(self, project: str) -> Path:
+        """The folder of ``project``'s manifests (not created).
+
+        Raises:
+            FileAccessError: ``project`` is not one plain folder name (exit 1).
+        """
+        if not _safe_segment(project):
+            raise FileAccessError(
+                "the project name must be one folder name (no '/', '\\', NUL or "
+                "leading '.')",
+                reason="unsafe_project",
+            )
+        return self.base_path / project
+
+    def _projects(self) -> list[Path]:
+        if not self.base_path.is_dir():
+            return []
+        return sorted(
+            p
+            for p in self.base_path.iterdir()
+            if p.is_dir() and not p.name.startswith(".")
+        )
+
+    def find(self, run_id: str) -> Path | None:
+        """The file of run ``run_id`` in any project, if stored."""
+        if not _RUN_ID.fullmatch(run_id):
+            return None
+        for project in self._projects():
+            candidate = project / f"{run_id}.json"
+            if candidate.is_file():
+                return candidate
+        return None
+
+    def load(self, run_id: str) -> RunManifest:
+        """Load a stored run.
+
+        Raises:
+            FileAccessError: No run has this id (exit 1).
+            ValueError: The stored file is not a plain run manifest.
+        """
+        path = self.find(run_id)
+        if path is None:
+            raise FileAccessError(f"run {run_id} not found in {self.base_path}")
+        manifest = read_manifest_file(path)
+        if manifest.type is not None:
+            raise ValueError(f"run {run_id} is a {manifest.type} run, not a plain run")
+        return manifest
+
+    def runs(
+        self,
+        *,
+        project: str | None = None,
+        scenario: str | None = None,
+        limit: int | None = None,
+    ) -> list[RunSummary]:
+        """Stored runs, newest first; unreadable and foreign files are skipped."""
+        found: list[RunSummary] = []
+        for folder in self._projects():
+            if project is not None and folder.name != project:
+                continue
+            for path in folder.glob("[!.]*.json"):
+                try:
+                    data = _read_json(path)
+                except (OSError, ValueError):
+                    continue
+                summary = _summary(data, folder.name)
+                if summary is None:
+                    continue
+                if scenario is not None and summary.scenario != scenario:
+                    continue
+                found.append(summary)
+        found.sort(key=lambda item: item.created_at, reverse=True)
+        return found[:limit] if limit is not None else found
+
+    @property
+    def baselines_path(self) -> Path:
+        """``<base>/.artemis/baselines.json``."""
+        return self.base_path / ".artemis" / "baselines.json"
+
+    def _baselines(self) -> dict[str, Any]:
+        try:
+            data = _read_json(self.baselines_path)
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            raise FileAccessError(
+                f"{self.baselines_path}: unreadable baselines file"
+            ) from exc
+        entries = data.get("baselines") if isinstance(data, dict) else None
+        return entries if isinstance(entries, dict) else {}
+
+    def _write_baselines(self, entries: dict[str, Any]) -> None:
+        text = json.dumps({"version": "1.0", "baselines": entries}, indent=2)
+        try:
+            _write_whole(self.baselines_path, text)
+        except OSError as exc:
+            raise FileAccessError(
+                f"{self.baselines_path}: cannot write ({exc.strerror})"
+            ) from None
+
+    def baselines(self) -> list[Baseline]:
+        """Every baseline, newest first."""
+        items = [Baseline.from_dict(entry) for entry in self._baselines().values()]
+        return sorted(items, key=lambda b: b.created_at, reverse=True)
+
+    def baseline(self, scenario: str) -> Baseline | None:
+        """The baseline of ``scenario``, if set."""
+        entry = self._baselines().get(scenario)
+        return None if entry is None else Baseline.from_dict(entry)
+
+    def set_baseline(self, baseline: Baseline) -> None:
+        """Set (or replace) the baseline of its scenario."""
+        entries = self._baselines()
+        entries[baseline.scenario] = baseline.to_dict()
+        self._write_baselines(entries)
+
+    def remove_baseline(self, scenario: str) -> bool:
+        """Remove the baseline of ``scenario``; whether there was one."""
+        entries = self._baselines()
+        if scenario not in entries:
+            return False
+        del entries[scenario]
+        self._write_baselines(entries)
+        return True

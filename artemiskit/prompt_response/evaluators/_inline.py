@@ -1,0 +1,196 @@
+"""``inline``: a fixed set of recognised expression forms, never evaluated as code.
+
+Recognised atoms: ``response.includes("t")`` (and ``!``), ``startsWith``,
+``endsWith``, ``response.toLowerCase().includes("t")``, ``response.match(/re/f)``
+(and ``!``), ``length|words.length|lines.length OP N``, ``json.a.b OP literal``,
+``json != null``, ``response == expected``, ``response.trim() == expected``. Atoms
+join with ``&&`` (mean score, all must pass) and ``||`` (max score, any passes);
+``&&`` is split first, so it binds looser than ``||``, as in the TypeScript version.
+Anything else fails with "Unsupported expression pattern".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from artemiskit.prompt_response.evaluators._base import Evaluation, Field
+from artemiskit.prompt_response.evaluators._regex import compile_js_regex
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from artemiskit.prompt_response.evaluators._base import EvaluationContext
+
+__all__ = ["FIELDS", "evaluate", "evaluate_expression"]
+
+FIELDS = (
+    Field(name="expression", kind="str", required=True),
+    Field(name="value", kind="str"),
+)
+_STRING = r"""(?:"([^"]+)"|'([^']+)')"""
+_CALL = re.compile(
+    rf"^(!?)response\.(includes|startsWith|endsWith)\(\s*{_STRING}\s*\)$"
+)
+_LOWER = re.compile(rf"^response\.toLowerCase\(\)\.includes\(\s*{_STRING}\s*\)$")
+_MATCH = re.compile(r"^(!?)response\.match\(\s*/(.+)/([gimsuy]*)\s*\)$")
+_COUNT = re.compile(
+    r"^(length|words\.length|lines\.length)\s*(>=|<=|==|!=|>|<)\s*(\d+)$"
+)
+_JSON = re.compile(
+    r"^json((?:\.\w+)+)\s*(>=|<=|==|!=|>|<)\s*"
+    r"""("[^"]*"|'[^']*'|-?\d+(?:\.\d+)?|true|false|null)$"""
+)
+_COMPARE = {
+    ">=": lambda a, b: a >= b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    "<": lambda a, b: a < b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
+_MISSING = object()
+
+
+class _UnsupportedError(Exception):
+    pass
+
+
+def _split(expression: str, operator: str) -> list[str]:
+    parts, current, quote, index = [], "", None, 0
+    while index < len(expression):
+        char = expression[index]
+        if quote is None and expression.startswith(operator, index):
+            parts.append(current.strip())
+            current, index = "", index + 2
+            continue
+        if char in "'\"":
+            quote = None if quote == char else (char if quote is None else quote)
+        current += char
+        index += 1
+    parts.append(current.strip())
+    return parts
+
+
+def _strict_equal(left: Any, right: Any) -> bool:
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    numeric = (int, float)
+    if isinstance(left, numeric) and isinstance(right, numeric):
+        return bool(left == right)
+    return type(left) is type(right) and left == right
+
+
+def _literal(text: str) -> Any:
+    if text[0] in "'\"":
+        return text[1:-1]
+    if text in ("true", "false", "null"):
+        return {"true": True, "false": False, "null": None}[text]
+    return float(text)
+
+
+def _json_atom(match: re.Match[str], parsed: Any) -> bool:
+    field: Any = parsed
+    for name in match.group(1).split(".")[1:]:
+        field = field.get(name, _MISSING) if isinstance(field, dict) else _MISSING
+    operator, literal = match.group(2), _literal(match.group(3))
+    if operator == "==":
+        return field is not _MISSING and _strict_equal(field, literal)
+    if operator == "!=":
+        return field is _MISSING or not _strict_equal(field, literal)
+    numeric = isinstance(field, int | float) and not isinstance(field, bool)
+    if not numeric or not isinstance(literal, float):
+        return False
+    return bool(_COMPARE[operator](field, literal))
+
+
+def _atom(expression: str, response: str, expected: str | None) -> bool:
+    if found := _CALL.match(expression):
+        needle = found.group(3) or found.group(4)
+        method = found.group(2)
+        if method == "includes":
+            result = needle in response
+        elif method == "startsWith":
+            result = response.startswith(needle)
+        else:
+            result = response.endswith(needle)
+        return not result if found.group(1) else result
+    if found := _LOWER.match(expression):
+        return (found.group(1) or found.group(2)).lower() in response.lower()
+    if found := _MATCH.match(expression):
+        try:
+            compiled, sticky = compile_js_regex(found.group(2), found.group(3))
+        except re.error as exc:
+            raise _UnsupportedError(f"Invalid regular expression: {exc}") from None
+        hit = compiled.match(response) if sticky else compiled.search(response)
+        return (hit is None) if found.group(1) else (hit is not None)
+    if found := _COUNT.match(expression):
+        measure = found.group(1)
+        if measure == "length":
+            size = len(response.encode("utf-16-le", "surrogatepass")) // 2
+        elif measure == "words.length":
+            size = len(response.split())
+        else:
+            size = sum(1 for line in response.split("\n") if line.strip())
+        return bool(_COMPARE[found.group(2)](size, int(found.group(3))))
+    parsed = _parse_json(response)
+    if parsed is not _MISSING and (found := _JSON.match(expression)):
+        return _json_atom(found, parsed)
+    if expression == "json != null":
+        return parsed is not _MISSING and parsed is not None
+    if expected is not None and expression == "response == expected":
+        return response == expected
+    if expected is not None and expression == "response.trim() == expected":
+        return response.strip() == expected
+    raise _UnsupportedError(f"Unsupported expression pattern: {expression}")
+
+
+def _parse_json(response: str) -> Any:
+    try:
+        parsed = json.loads(response)
+    except ValueError:
+        return _MISSING
+    return _MISSING if parsed is None else parsed
+
+
+def evaluate_expression(
+    expression: str, response: str, expected: str | None = None
+) -> tuple[bool, float]:
+    """Evaluate ``expression`` on ``response``.
+
+    Returns:
+        Whether it passed and its score.
+
+    Raises:
+        ValueError: The expression (or a part of it) is not a recognised form.
+    """
+    expression = expression.strip()
+    try:
+        parts = _split(expression, "&&")
+        if len(parts) > 1:
+            results = [evaluate_expression(part, response, expected) for part in parts]
+            return all(r[0] for r in results), sum(r[1] for r in results) / len(results)
+        parts = _split(expression, "||")
+        if len(parts) > 1:
+            results = [evaluate_expression(part, response, expected) for part in parts]
+            return any(r[0] for r in results), max(r[1] for r in results)
+        passed = _atom(expression, response, expected)
+    except (_UnsupportedError, ValueError) as exc:
+        raise ValueError(f"Expression evaluation failed: {exc}") from None
+    return passed, 1.0 if passed else 0.0
+
+
+async def evaluate(
+    response: str, expected: Mapping[str, Any], context: EvaluationContext
+) -> Evaluation:
+    """Evaluate the expression; an unrecognised form fails the case."""
+    expression = expected["expression"]
+    try:
+        passed, score = evaluate_expression(expression, response, expected.get("value"))
+    except ValueError as exc:
+        return Evaluation(passed=False, score=0, reason=f"Inline matcher error: {exc}")
+    verdict = "passed" if passed else "failed"
+    return Evaluation(
+        passed=passed, score=score, reason=f"Expression {verdict}: {expression}"
+    )

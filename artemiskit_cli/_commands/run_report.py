@@ -1,0 +1,94 @@
+"""``akit report RUN_ID|MANIFEST``: the HTML and JSON report of a prompt-response run.
+
+`report_manifest` does the work, so that one ``akit report`` command can dispatch
+to it when its argument is a run id or a manifest (workflow records and suites go
+to the workflow reports). Without ``--html`` or ``--json`` it writes
+``artemis-output/<run_id>.html``, as the TypeScript CLI did; explicit output paths
+must be new.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from artemiskit import ArtemisError, FileAccessError, UnsupportedError
+from artemiskit.prompt_response import manifest_to_dict, render_run_report
+from artemiskit_cli._commands.runs import CONFIG_OPTION, load_run, storage_for
+from artemiskit_cli._outputs import check_new_outputs, write_new_file
+
+__all__ = ["report", "report_manifest"]
+
+DEFAULT_FOLDER = "artemis-output"
+
+
+def report_manifest(
+    target: str,
+    html_path: str | None,
+    json_path: str | None,
+    *,
+    config_path: str | None = None,
+) -> int:
+    """Write the reports of run ``target`` (an id or a manifest file).
+
+    Returns:
+        The exit code: 0 written; 1 not found, not writable or the report extra
+        missing; 2 ``target`` is a workflow record, suite or other file.
+    """
+    storage = storage_for(config_path)
+    try:
+        check_new_outputs(html_path, json_path)
+    except FileAccessError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return 1
+    try:
+        manifest = load_run(storage, target)
+    except SystemExit as exc:  # load_run has said why
+        return int(exc.code or 1)
+    if html_path is None and json_path is None:
+        path = Path(DEFAULT_FOLDER) / f"{manifest.run_id}.html"
+        html_path = str(path)
+        if path.exists():
+            path.unlink()
+    try:
+        if html_path is not None:
+            Path(html_path).parent.mkdir(parents=True, exist_ok=True)
+            page = render_run_report(manifest).encode("utf-8")
+            write_new_file(html_path, page, mode=0o600)
+            click.echo(f"HTML report: {html_path}", err=True)
+        if json_path is not None:
+            text = json.dumps(manifest_to_dict(manifest), indent=2, ensure_ascii=False)
+            write_new_file(json_path, text.encode("utf-8"), mode=0o600)
+            click.echo(f"JSON report: {json_path}", err=True)
+    except UnsupportedError as exc:
+        click.echo(f"error: {exc.message}", err=True)
+        return 1
+    except ArtemisError as exc:
+        click.echo(f"error: {exc.message}", err=True)
+        return 1
+    return 0
+
+
+@click.command("report")
+@click.argument("target", metavar="RUN_ID|MANIFEST")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False),
+    help="Write the HTML report to this new file.",
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(dir_okay=False),
+    help="Write the manifest as pretty JSON to this new file.",
+)
+@CONFIG_OPTION
+def report(
+    target: str, html_path: str | None, json_path: str | None, config_path: str | None
+) -> None:
+    """Report a stored prompt-response run (HTML and JSON), offline."""
+    sys.exit(report_manifest(target, html_path, json_path, config_path=config_path))
