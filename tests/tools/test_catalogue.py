@@ -11,8 +11,13 @@ import pytest
 
 from artemiskit import ToolDefinitionError
 from artemiskit.tools import BUILTIN_TOOLS, CATALOGUE, Tool, catalogue_with
-from artemiskit.workflow import WORKFLOW_SCHEMA_FILE
-from artemiskit.workflow._tool_schema import workflow_schema_for
+from artemiskit.workflow import WORKFLOW_SCHEMA_FILE, parse_agent_workflow
+from artemiskit.workflow._tool_schema import (
+    COMPILED_SCHEMA_FILE,
+    compiled_schema_source,
+    schema_checker_for,
+    workflow_schema_for,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,14 +27,37 @@ def test_the_shipped_workflow_schema_is_the_one_generated_from_the_catalogue() -
     assert shipped == workflow_schema_for(CATALOGUE)
 
 
+def test_the_shipped_validator_is_the_one_generated_from_the_schema() -> None:
+    assert COMPILED_SCHEMA_FILE.read_text("utf-8") == compiled_schema_source(
+        CATALOGUE
+    ), "stale: run python scripts/generate_workflow_schema.py"
+
+
 def test_the_generation_script_rewrites_the_schema_identically(tmp_path: Path) -> None:
-    before = WORKFLOW_SCHEMA_FILE.read_bytes()
+    before = WORKFLOW_SCHEMA_FILE.read_bytes(), COMPILED_SCHEMA_FILE.read_bytes()
     subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "generate_workflow_schema.py")],
         check=True,
         cwd=tmp_path,
     )
-    assert WORKFLOW_SCHEMA_FILE.read_bytes() == before
+    assert (WORKFLOW_SCHEMA_FILE.read_bytes(), COMPILED_SCHEMA_FILE.read_bytes()) == (
+        before
+    )
+
+
+def test_the_built_in_schema_uses_the_shipped_validator_and_others_compile() -> None:
+    from artemiskit.workflow import _compiled_schema
+
+    assert schema_checker_for(CATALOGUE).validator() is _compiled_schema.validate
+    extended = catalogue_with([_lookup_order()])
+    assert schema_checker_for(extended).validator() is not _compiled_schema.validate
+    declared = (ROOT / "examples" / "quickstart" / "workflow.yaml").read_text("utf-8")
+    declared = declared.replace(
+        "  - name: read_file", "  - name: lookup_order\n  - name: read_file", 1
+    )
+    assert parse_agent_workflow(declared, tools=extended).tools[0].name == (
+        "lookup_order"
+    )
 
 
 def test_the_built_in_catalogue_is_the_list_of_tool_objects() -> None:
@@ -40,11 +68,11 @@ def test_the_built_in_catalogue_is_the_list_of_tool_objects() -> None:
     assert effects["delegate_task"] == "write"
 
 
-def test_a_generated_schema_lists_registered_tools_beside_the_built_ins() -> None:
+def _lookup_order() -> Tool:
     async def handler(arguments: object, context: object) -> object:
         raise AssertionError("never called")
 
-    extra = Tool(
+    return Tool(
         name="lookup_order",
         description="Look up an order.",
         input_schema={
@@ -56,7 +84,10 @@ def test_a_generated_schema_lists_registered_tools_beside_the_built_ins() -> Non
         effect="read",
         handler=handler,  # type: ignore[arg-type]
     )
-    schema = workflow_schema_for(catalogue_with([extra]))
+
+
+def test_a_generated_schema_lists_registered_tools_beside_the_built_ins() -> None:
+    schema = workflow_schema_for(catalogue_with([_lookup_order()]))
     names = schema["$defs"]["tool"]["properties"]["name"]["enum"]
     assert names == [*CATALOGUE, "lookup_order"]
     assert schema["$defs"]["fault"]["properties"]["tool"]["enum"] == names
@@ -72,3 +103,9 @@ def test_the_former_entry_type_still_works_with_a_deprecation_warning() -> None:
 
     with pytest.warns(DeprecationWarning, match="ToolSpec"):
         assert artemiskit.tools.ToolSpec is Tool
+
+
+def test_every_built_in_schema_compiles_and_checks_on_first_use() -> None:
+    for tool in BUILTIN_TOOLS:
+        assert tool.schema_problem("input", []) == "type rule broken at data", tool
+        assert tool.schema_problem("output", []) is not None, tool
