@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from artemiskit._errors import ArtemisError
 
-__all__ = ["decode_text", "read_file_below", "read_text_file"]
+__all__ = ["decode_text", "read_file_below", "read_text_file", "read_text_file_now"]
 
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
 
@@ -93,6 +93,24 @@ async def read_text_file(
     """
     source = os.fspath(path)
     raw = await anyio.to_thread.run_sync(_read_path, source, what, limit)
+    return decode_text(raw, what=what, limit=limit, source=source, invalid=invalid)
+
+
+def read_text_file_now(
+    path: str | os.PathLike[str],
+    *,
+    what: str,
+    limit: int,
+    invalid: Callable[[Problem], ArtemisError],
+) -> str:
+    """`read_text_file` in the calling thread, for callers without an event loop.
+
+    Raises:
+        FileAccessError: As `read_text_file`.
+        ArtemisError: What ``invalid`` builds for an oversize or non-UTF-8 file.
+    """
+    source = os.fspath(path)
+    raw = _read_path(source, what, limit)
     return decode_text(raw, what=what, limit=limit, source=source, invalid=invalid)
 
 
