@@ -14,8 +14,6 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
-import anyio.to_thread
-
 from artemiskit._common._paths import normalize_path, path_problem
 from artemiskit._errors import FileAccessError, Problem
 
@@ -91,6 +89,8 @@ async def read_text_file(
         FileAccessError: The file is missing, unreadable or not a regular file (a
             FIFO, a device, a directory) (exit 1).
     """
+    import anyio.to_thread  # not at module level: validation reads without a loop
+
     source = os.fspath(path)
     raw = await anyio.to_thread.run_sync(_read_path, source, what, limit)
     return decode_text(raw, what=what, limit=limit, source=source, invalid=invalid)
@@ -212,6 +212,8 @@ async def read_file_below(
     problem = path_problem(reference)
     if problem is not None:
         raise refuse(problem)
+    import anyio.to_thread
+
     return await anyio.to_thread.run_sync(
         _below, os.fspath(root), reference, what, limit, refuse
     )
