@@ -332,6 +332,7 @@ EXPORTS: dict[str, set[str]] = {
         "merge_fixture",
         "parse_agent_workflow",
         "parse_yaml",
+        "read_agent_workflow",
         "validate_agent_workflow",
     },
 }

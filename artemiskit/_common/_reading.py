@@ -14,8 +14,6 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
-import anyio.to_thread
-
 from artemiskit._common._paths import normalize_path, path_problem
 from artemiskit._errors import FileAccessError, Problem
 
@@ -24,7 +22,7 @@ if TYPE_CHECKING:
 
     from artemiskit._errors import ArtemisError
 
-__all__ = ["decode_text", "read_file_below", "read_text_file"]
+__all__ = ["decode_text", "read_file_below", "read_text_file", "read_text_file_now"]
 
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
 
@@ -91,8 +89,28 @@ async def read_text_file(
         FileAccessError: The file is missing, unreadable or not a regular file (a
             FIFO, a device, a directory) (exit 1).
     """
+    import anyio.to_thread  # not at module level: validation reads without a loop
+
     source = os.fspath(path)
     raw = await anyio.to_thread.run_sync(_read_path, source, what, limit)
+    return decode_text(raw, what=what, limit=limit, source=source, invalid=invalid)
+
+
+def read_text_file_now(
+    path: str | os.PathLike[str],
+    *,
+    what: str,
+    limit: int,
+    invalid: Callable[[Problem], ArtemisError],
+) -> str:
+    """`read_text_file` in the calling thread, for callers without an event loop.
+
+    Raises:
+        FileAccessError: As `read_text_file`.
+        ArtemisError: What ``invalid`` builds for an oversize or non-UTF-8 file.
+    """
+    source = os.fspath(path)
+    raw = _read_path(source, what, limit)
     return decode_text(raw, what=what, limit=limit, source=source, invalid=invalid)
 
 
@@ -194,6 +212,8 @@ async def read_file_below(
     problem = path_problem(reference)
     if problem is not None:
         raise refuse(problem)
+    import anyio.to_thread
+
     return await anyio.to_thread.run_sync(
         _below, os.fspath(root), reference, what, limit, refuse
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from artemiskit.tools._tool import (
+    BuiltinTool,
     Tool,
     ToolContext,
     ToolFailure,
@@ -50,7 +51,7 @@ async def search_documents(args: Mapping[str, Any], ctx: ToolContext) -> ToolRes
 
 
 DOCUMENT_TOOLS: tuple[Tool, ...] = (
-    Tool(
+    BuiltinTool(
         name="read_document",
         description="Read a document by id.",
         input_schema={
@@ -73,7 +74,7 @@ DOCUMENT_TOOLS: tuple[Tool, ...] = (
         handler=read_document,
         resource=ToolResource(key="ids", argument="id", denial="id_not_allowed"),
     ),
-    Tool(
+    BuiltinTool(
         name="search_documents",
         description=(
             "Search documents by words in their title or content; only allowed ids "

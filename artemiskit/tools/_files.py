@@ -8,6 +8,7 @@ from artemiskit._common._paths import normalize_path, path_problem
 from artemiskit._errors import FileOperationError
 from artemiskit.tools._tool import (
     Allow,
+    BuiltinTool,
     Tool,
     ToolChange,
     ToolContext,
@@ -136,7 +137,7 @@ async def delete_file(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
 _PATHS = ToolResource(key="paths")
 
 FILE_TOOLS: tuple[Tool, ...] = (
-    Tool(
+    BuiltinTool(
         name="read_file",
         description="Read a text file of the environment.",
         input_schema=_object({"path": _PATH}, "path"),
@@ -148,7 +149,7 @@ FILE_TOOLS: tuple[Tool, ...] = (
         resource=_PATHS,
         allow_rule=path_allowed,
     ),
-    Tool(
+    BuiltinTool(
         name="list_files",
         description=(
             "List the files of the environment, optionally under one directory; "
@@ -161,7 +162,7 @@ FILE_TOOLS: tuple[Tool, ...] = (
         resource=_PATHS,
         allow_rule=_directory_valid,
     ),
-    Tool(
+    BuiltinTool(
         name="write_file",
         description="Create or replace a text file.",
         input_schema=_object(
@@ -175,7 +176,7 @@ FILE_TOOLS: tuple[Tool, ...] = (
         resource=_PATHS,
         allow_rule=path_allowed,
     ),
-    Tool(
+    BuiltinTool(
         name="append_file",
         description="Append text to a file, creating the file if it does not exist.",
         input_schema=_object(
@@ -189,7 +190,7 @@ FILE_TOOLS: tuple[Tool, ...] = (
         resource=_PATHS,
         allow_rule=path_allowed,
     ),
-    Tool(
+    BuiltinTool(
         name="delete_file",
         description="Delete a file.",
         input_schema=_object({"path": _PATH}, "path"),

@@ -12,6 +12,7 @@ import attrs
 
 from artemiskit.tools._state import Approval, Delegation, Draft
 from artemiskit.tools._tool import (
+    BuiltinTool,
     Tool,
     ToolChange,
     ToolContext,
@@ -83,7 +84,7 @@ async def delegate_task(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult
 
 
 MESSAGE_TOOLS: tuple[Tool, ...] = (
-    Tool(
+    BuiltinTool(
         name="draft_message",
         description="Write a local draft message. Drafts are never sent.",
         input_schema=_schema(
@@ -100,7 +101,7 @@ MESSAGE_TOOLS: tuple[Tool, ...] = (
             key="recipients", argument="to", denial="recipient_not_allowed"
         ),
     ),
-    Tool(
+    BuiltinTool(
         name="request_approval",
         description=(
             "File a local approval request. It stays pending; nothing approves it."
@@ -113,7 +114,7 @@ MESSAGE_TOOLS: tuple[Tool, ...] = (
             key="actions", argument="action", denial="action_not_allowed"
         ),
     ),
-    Tool(
+    BuiltinTool(
         name="delegate_task",
         description=(
             "Record a task for another assignee. It stays a local pending record; "

@@ -8,6 +8,7 @@ import attrs
 
 from artemiskit.tools._tool import (
     Allow,
+    BuiltinTool,
     Tool,
     ToolChange,
     ToolContext,
@@ -74,7 +75,7 @@ async def update_record(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult
 _TABLES = ToolResource(key="tables", argument="table", denial="table_not_allowed")
 
 RECORD_TOOLS: tuple[Tool, ...] = (
-    Tool(
+    BuiltinTool(
         name="get_record",
         description="Read one record of a table.",
         input_schema={
@@ -90,7 +91,7 @@ RECORD_TOOLS: tuple[Tool, ...] = (
         optional_allow=("ids",),
         allow_rule=record_allowed,
     ),
-    Tool(
+    BuiltinTool(
         name="update_record",
         description=(
             "Set fields of one record (creating the record if it does not exist)."

@@ -28,6 +28,7 @@ __all__ = [
     "ALLOW_KEYS",
     "Allow",
     "AllowRule",
+    "BuiltinTool",
     "Effect",
     "Handler",
     "Tool",
@@ -279,7 +280,7 @@ class Tool:
                     "required string argument",
                     reason="invalid_tool",
                 )
-        self._validators()
+        self._check_schemas()
 
     def __repr__(self) -> str:
         return (
@@ -322,6 +323,9 @@ class Tool:
     def _validators(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
         return _validators_of(self)
 
+    def _check_schemas(self) -> None:
+        self._validators()
+
     def schema_problem(
         self, which: Literal["input", "output"], value: Any
     ) -> str | None:
@@ -352,6 +356,19 @@ class Tool:
         if matches_any(allow.get(self.resource.key), value):
             return None
         return self.resource.denial
+
+
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class BuiltinTool(Tool):
+    """A tool of the built-in catalogue: its schemas compile on first use.
+
+    A user-defined `Tool` compiles its schemas when it is made, so an invalid one
+    is refused at once; the built-ins' are known to compile (their tests use every
+    one), and loading the catalogue, as a cold validation does, compiles nothing.
+    """
+
+    def _check_schemas(self) -> None:
+        return None
 
 
 @functools.cache

@@ -16,6 +16,7 @@ from artemiskit.workflow._loader import (
     WORKFLOW_SCHEMA_FILE,
     load_agent_workflow,
     parse_agent_workflow,
+    read_agent_workflow,
     validate_agent_workflow,
 )
 from artemiskit.workflow._model import (
@@ -82,5 +83,6 @@ __all__ = [
     "merge_fixture",
     "parse_agent_workflow",
     "parse_yaml",
+    "read_agent_workflow",
     "validate_agent_workflow",
 ]

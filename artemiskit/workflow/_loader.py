@@ -21,7 +21,7 @@ import cattrs
 from artemiskit._common._converter import CONVERTER
 from artemiskit._common._kinds import prompt_response_kind
 from artemiskit._common._paths import normalize_path
-from artemiskit._common._reading import read_text_file
+from artemiskit._common._reading import read_text_file, read_text_file_now
 from artemiskit._common._yaml import KeyPath, YamlDocument, format_path, parse_yaml
 from artemiskit._errors import Problem, WorkflowError
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
@@ -34,6 +34,7 @@ __all__ = [
     "WORKFLOW_SCHEMA_FILE",
     "load_agent_workflow",
     "parse_agent_workflow",
+    "read_agent_workflow",
     "validate_agent_workflow",
     "workflow_schema_checker",
 ]
@@ -227,6 +228,41 @@ async def load_agent_workflow(
         limit=MAX_WORKFLOW_FILE_BYTES,
         invalid=lambda problem: WorkflowError(f"{source}: invalid workflow", [problem]),
     )
+    return _validated(text, source, tools)
+
+
+def read_agent_workflow(
+    path: str | os.PathLike[str], *, tools: Tools = None
+) -> Workflow:
+    """`load_agent_workflow` without an event loop: it blocks while reading.
+
+    For scripts and command-line checks (``akit scenario validate``); inside an
+    async program, use `load_agent_workflow`.
+
+    Args:
+        path: The workflow file.
+        tools: User-defined tools the workflow may declare beside the built-ins.
+
+    Returns:
+        The validated, frozen workflow (shared with `load_agent_workflow`'s
+        loads of the same content, name and tools).
+
+    Raises:
+        FileAccessError: The file is missing or unreadable (exit 1).
+        WorkflowError: The file is too large (over 4 MiB), not UTF-8, or breaks
+            the contract (exit 2).
+    """
+    source = os.fspath(path)
+    text = read_text_file_now(
+        source,
+        what="workflow",
+        limit=MAX_WORKFLOW_FILE_BYTES,
+        invalid=lambda problem: WorkflowError(f"{source}: invalid workflow", [problem]),
+    )
+    return _validated(text, source, tools)
+
+
+def _validated(text: str, source: str, tools: Tools) -> Workflow:
     catalogue = catalogue_with(tools)
     key = (hashlib.sha256(text.encode("utf-8")).hexdigest(), source, catalogue)
     workflow = _LOADED.get(key)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from artemiskit._common._yaml import KeyPath, YamlDocument
     from artemiskit._errors import Problem
 
-__all__ = ["SchemaChecker", "describe_rule", "schema_problems"]
+__all__ = ["SchemaChecker", "describe_rule", "schema_problems", "standalone"]
 
 Validator = Callable[[Any], Any]
 
@@ -186,25 +186,41 @@ def _count_rules_broken(node: Mapping[str, Any], count: int, unit: str) -> list[
     return broken
 
 
+def standalone(schema: Mapping[str, Any], node: Mapping[str, Any]) -> dict[str, Any]:
+    """The schema fastjsonschema compiles for ``node``: it, plus ``schema``'s ``$defs``.
+
+    Args:
+        schema: The whole schema.
+        node: The whole schema or one of its sub-schemas.
+    """
+    return {"$defs": dict(schema.get("$defs", {})), **node}
+
+
 class SchemaChecker:
     """A shipped JSON Schema, compiled once, that reports every problem.
 
     Args:
         schema: The whole schema (draft-07, sub-schemas under ``$defs``).
+        compiled: The validator of the whole schema when it was generated ahead
+            of time (``fastjsonschema.compile_to_code`` of `standalone`); else it
+            is compiled on first use.
     """
 
-    def __init__(self, schema: Mapping[str, Any]) -> None:
+    def __init__(
+        self, schema: Mapping[str, Any], compiled: Validator | None = None
+    ) -> None:
         self._schema = dict(schema)
         self._defs: dict[str, Any] = dict(self._schema.get("$defs", {}))
         self._compiled: dict[int, tuple[Any, Validator]] = {}
+        if compiled is not None:
+            self._compiled[id(self._schema)] = (self._schema, compiled)
 
     def validator(self, node: Mapping[str, Any] | None = None) -> Validator:
         """Return the compiled validator of the schema, or of one of its nodes."""
         node = self._schema if node is None else node
         cached = self._compiled.get(id(node))
         if cached is None:
-            standalone = {"$defs": self._defs, **node}
-            compiled = fastjsonschema.compile(standalone)
+            compiled = fastjsonschema.compile(standalone(self._schema, node))
             cached = (node, compiled)
             self._compiled[id(node)] = cached
         return cached[1]

@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-import anyio
 import click
 
 from artemiskit import WorkflowError
-from artemiskit.workflow import load_agent_workflow
+from artemiskit.workflow import read_agent_workflow
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._render import problem_line
 from artemiskit_cli._tools import TOOLS_OPTION
@@ -59,7 +58,7 @@ def validate(workflow_file: str, as_json: bool, tools: tuple[Tool, ...]) -> None
     FILE:LINE:COLUMN: KEY-PATH: rule), 1 when the file cannot be read.
     """
     try:
-        workflow = anyio.run(lambda: load_agent_workflow(workflow_file, tools=tools))
+        workflow = read_agent_workflow(workflow_file, tools=tools)
     except WorkflowError as exc:
         if as_json:
             listing = [_as_json(p, workflow_file) for p in exc.problems]

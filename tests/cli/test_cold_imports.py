@@ -102,6 +102,30 @@ def test_validation_imports_no_engine_config_or_heavy_library(
     assert _under(modules, NOT_FOR_VALIDATION) == []
     assert _under(modules, HEAVY) == []
     assert _under(modules, ("artemiskit.environments._sandbox",)) == []
+    # The file is read without an event loop.
+    assert _under(modules, ("asyncio", "anyio")) == []
+
+
+def test_a_valid_workflow_is_checked_without_compiling_a_schema(
+    tmp_path: Path,
+) -> None:
+    # The workflow schema's validator is shipped generated and the built-in tools'
+    # schemas compile on first use, so a cold validation compiles nothing.
+    compiles = tmp_path / "compiles"
+    counting = f"""
+import fastjsonschema
+_compile = fastjsonschema.compile
+def counting(*args, **kwargs):
+    with open({str(compiles)!r}, "a") as out:
+        out.write("compiled\\n")
+    return _compile(*args, **kwargs)
+fastjsonschema.compile = counting
+"""
+    code, _, stderr = _modules(
+        tmp_path, counting + CLI, "scenario", "validate", str(QUICKSTART)
+    )
+    assert code == 0, stderr
+    assert not compiles.exists()
 
 
 def test_invalid_workflow_imports_no_engine(tmp_path: Path) -> None:

@@ -8,11 +8,13 @@ path validate it once, and an edited file is always validated again.
 from __future__ import annotations
 
 import json
+import os
 from typing import TYPE_CHECKING
 
 import pytest
 
-from artemiskit import ArtemisKit, WorkflowError, load_agent_workflow
+from artemiskit import ArtemisKit, FileAccessError, WorkflowError, load_agent_workflow
+from artemiskit.workflow import read_agent_workflow
 from tests._builders import PASSING_SCRIPT, workflow_dict, write_workflow
 from tests._runs import ReplayTarget
 
@@ -27,6 +29,39 @@ async def test_an_unchanged_file_loads_as_the_workflow_validated_before(
     first = await load_agent_workflow(path)
     assert await load_agent_workflow(path) is first
     assert await load_agent_workflow(str(path)) is first
+
+
+async def test_reading_without_an_event_loop_shares_the_loaded_workflow(
+    tmp_path: Path,
+) -> None:
+    path = write_workflow(tmp_path, workflow_dict())
+    first = await load_agent_workflow(path)
+    assert read_agent_workflow(path) is first
+    write_workflow(tmp_path, workflow_dict(name="renamed"))
+    assert read_agent_workflow(path).name == "renamed"
+
+
+def test_reading_without_an_event_loop_refuses_what_loading_refuses(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(FileAccessError) as missing:
+        read_agent_workflow(tmp_path / "missing.yaml")
+    assert missing.value.reason == "file_unreadable"
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(FileAccessError) as not_regular:
+        read_agent_workflow(fifo)
+    assert not_regular.value.reason == "file_not_regular"
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes(b"name: caf\xe9\n")
+    with pytest.raises(WorkflowError) as not_utf8:
+        read_agent_workflow(latin)
+    assert "not valid UTF-8" in not_utf8.value.problems[0].message
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("version: 2\n", "utf-8")
+    with pytest.raises(WorkflowError) as invalid:
+        read_agent_workflow(broken)
+    assert invalid.value.problems
 
 
 async def test_a_changed_file_is_read_and_validated_again(tmp_path: Path) -> None:
