@@ -50,7 +50,7 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "report": LazyCommand(
         "artemiskit_cli._commands.report:report",
-        "Views of saved evidence: HTML and Markdown reports, comparisons.",
+        "Render saved evidence: a suite folder, a suite.json or record files.",
     ),
     "run": LazyCommand(
         "artemiskit_cli._commands.run:run",
@@ -62,15 +62,15 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "baseline": LazyCommand(
         "artemiskit_cli._commands.runs:baseline",
-        "Set, list, show and remove scenario baselines.",
+        "Set, list, show and remove scenario baselines (one per scenario name).",
     ),
     "compare": LazyCommand(
         "artemiskit_cli._commands.runs:compare",
-        "Compare two prompt-response runs; exit 1 when CURRENT regressed.",
+        "Compare two runs (ids or manifest files); exit 1 when CURRENT regressed.",
     ),
     "history": LazyCommand(
         "artemiskit_cli._commands.runs:history",
-        "List stored prompt-response runs, newest first.",
+        "List stored runs, newest first.",
     ),
     "init": LazyCommand(
         "artemiskit_cli._commands.init:init",
