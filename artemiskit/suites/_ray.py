@@ -225,6 +225,7 @@ class RayExecutor:
         may_start: Callable[[], bool],
     ) -> None:
         """Start each job when a slot is free, while ``may_start()`` allows."""
+        self._cancelled = False
         await self.start()
         await LocalExecutor(self.concurrency or 4).execute(jobs, run, may_start)
 

@@ -412,3 +412,37 @@ def test_suite_mode_registers_tools_for_every_run(tmp_path: Path) -> None:
         2,
         0,
     )
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--ray-address", "127.0.0.1:1"], "--ray-address needs --executor ray"),
+        (
+            ["--executor", "ray", "--checkpoint-dir", "cp"],
+            "checkpointing is refused under the Ray executor",
+        ),
+    ],
+)
+def test_ray_options_are_checked_before_anything_runs(
+    tmp_path: Path, extra: list[str], message: str
+) -> None:
+    done = subprocess.run(
+        [
+            *AKIT,
+            "workflow",
+            "run",
+            str(write_suite(tmp_path)),
+            "--output-dir",
+            str(tmp_path / "out"),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr
+    assert not (tmp_path / "out").exists()
