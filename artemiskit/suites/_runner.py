@@ -775,6 +775,8 @@ class SuiteSession:
 
         Raises:
             SessionStateError: The suite already ran.
+            ConfigError: A remote executor's cluster cannot be reached, or
+                Ray is not installed (exit 1).
             FileAccessError: ``suite.json`` or a record could not be written.
         """
         if self._ran:
@@ -788,6 +790,9 @@ class SuiteSession:
             for item in self._workflows
         ]
         try:
+            if self._remote is not None:
+                # Reach the cluster before anything runs: a plain error if not.
+                await self._remote.start()
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:
