@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -225,6 +226,7 @@ class RayExecutor:
         may_start: Callable[[], bool],
     ) -> None:
         """Start each job when a slot is free, while ``may_start()`` allows."""
+        self._cancelled = False
         await self.start()
         await LocalExecutor(self.concurrency or 4).execute(jobs, run, may_start)
 
@@ -270,6 +272,30 @@ class RayExecutor:
             self._ray.cancel(ref, force=False)
 
 
+def _probe(address: str | None) -> None:
+    """Fail at once on a ``HOST:PORT`` nothing listens on (Ray retries for minutes).
+
+    Raises:
+        ConfigError: Nothing accepts connections there (``ray_unreachable``).
+    """
+    if address is None or address == "auto" or "://" in address:
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ConfigError(
+            f"the Ray address {address!r} is not HOST:PORT", reason="invalid_option"
+        )
+    try:
+        socket.create_connection((host, int(port)), timeout=10).close()
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot reach the Ray cluster at {address} ({exc.strerror or exc}); "
+            "start one with `ray start --head` or give its address with "
+            "--ray-address",
+            reason="ray_unreachable",
+        ) from None
+
+
 def _connect(address: str | None, num_cpus: float) -> tuple[Any, Any]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
@@ -280,6 +306,7 @@ def _connect(address: str | None, num_cpus: float) -> tuple[Any, Any]:
             reason="ray_not_installed",
         ) from None
     if not ray.is_initialized():
+        _probe(address)
         try:
             ray.init(
                 address=address or "auto",

@@ -334,6 +334,10 @@ class SuiteSession:
         if isinstance(self._executor, RayExecutor):
             self._remote = self._executor.with_concurrency(settings.concurrency)
         self._remote_kit = remote_kit
+        # A judge file is read where a remote run executes: by its full path.
+        self._remote_judge = (
+            os.path.abspath(judge) if isinstance(judge, str | os.PathLike) else judge
+        )
         self._shipped: dict[str, dict[str, bytes]] = {}
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
@@ -687,7 +691,7 @@ class SuiteSession:
             workflow=item.workflow,
             files=files,
             repetition=job.repetition,
-            judge=self._judge,
+            judge=self._remote_judge,
             cleanup_timeout_ms=self._cleanup_timeout_ms,
         )
 
@@ -771,6 +775,8 @@ class SuiteSession:
 
         Raises:
             SessionStateError: The suite already ran.
+            ConfigError: A remote executor's cluster cannot be reached, or
+                Ray is not installed (exit 1).
             FileAccessError: ``suite.json`` or a record could not be written.
         """
         if self._ran:
@@ -784,6 +790,9 @@ class SuiteSession:
             for item in self._workflows
         ]
         try:
+            if self._remote is not None:
+                # Reach the cluster before anything runs: a plain error if not.
+                await self._remote.start()
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:

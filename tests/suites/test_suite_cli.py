@@ -8,6 +8,7 @@ import pty
 import re
 import select
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -412,3 +413,65 @@ def test_suite_mode_registers_tools_for_every_run(tmp_path: Path) -> None:
         2,
         0,
     )
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--ray-address", "127.0.0.1:1"], "--ray-address needs --executor ray"),
+        (
+            ["--executor", "ray", "--checkpoint-dir", "cp"],
+            "checkpointing is refused under the Ray executor",
+        ),
+    ],
+)
+def test_ray_options_are_checked_before_anything_runs(
+    tmp_path: Path, extra: list[str], message: str
+) -> None:
+    done = subprocess.run(
+        [
+            *AKIT,
+            "workflow",
+            "run",
+            str(write_suite(tmp_path)),
+            "--output-dir",
+            str(tmp_path / "out"),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unreachable_ray_cluster_is_exit_1_before_any_run(tmp_path: Path) -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    done = subprocess.run(
+        [
+            *AKIT,
+            "workflow",
+            "run",
+            str(write_suite(tmp_path)),
+            "--output-dir",
+            str(tmp_path / "out"),
+            "--executor",
+            "ray",
+            "--ray-address",
+            f"127.0.0.1:{port}",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    assert f"cannot reach the Ray cluster at 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out" / "runs").exists()

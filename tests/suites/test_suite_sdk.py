@@ -323,7 +323,14 @@ async def test_a_run_without_a_record_is_lost_and_exits_7(tmp_path: Path) -> Non
     result = await session.run()
     (workflow,) = result.summary["workflows"]
     assert [r["lost"] for r in workflow["runs"]] == [True, True]
+    assert [r["lost_reason"] for r in workflow["runs"]] == ["run_error"] * 2
     assert [r["record"] for r in workflow["runs"]] == [None, None]
+    # Lost runs are neither passed nor failed: left out of the pass rate.
+    assert (workflow["passed"], workflow["failed"], workflow["pass_rate"]) == (
+        0,
+        0,
+        None,
+    )
     assert workflow["failure_reasons"] == {"run_lost": 2}
     assert result.summary["totals"]["runs_lost"] == 2
     assert result.summary["totals"]["input_tokens"] is None
