@@ -331,8 +331,7 @@ class RunDriver:
                 if stop is not None:
                     run.stop(stop)
                     return
-                run.count_tool_attempt()
-                op_id = run.admit("tool_call", tool=PROBE_TOOL.name)
+                op_id = run.admit_tool_attempt(PROBE_TOOL.name, 1)
                 self.hub.emit(
                     "operation_admitted", operation_id=op_id, tool=PROBE_TOOL.name
                 )
