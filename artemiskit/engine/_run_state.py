@@ -118,11 +118,19 @@ class RunState:
         )
 
     def settle_response(
-        self, op_id: str, response: TargetResponse, *, max_tokens: int | None
+        self,
+        op_id: str,
+        response: TargetResponse,
+        *,
+        max_tokens: int | None,
+        record: bool = False,
     ) -> None:
-        """Settle a model request that answered, count its usage, and say so."""
+        """Settle a model request that answered, count its usage, and say so.
+
+        With ``record`` the answer is also recorded (`record_model_response`).
+        """
         self.state = t.settle_response(
-            self.state, op_id, response, max_tokens=max_tokens
+            self.state, op_id, response, max_tokens=max_tokens, record=record
         )
         self._hub.emit(
             "operation_settled", operation_id=op_id, status="succeeded", reason=None

@@ -135,7 +135,7 @@ class ToolCallExecutor:
         """Run one admitted logical call, attempt by attempt."""
         name = call.name
         schedule, occurrence = self._run.state.faults.begin_call(name)
-        self._run.update_faults(schedule)
+        self._run.update_faults(schedule)  # occurrence 0: no fault names the tool
         max_attempts = self._workflow.retry.max_attempts
         attempt = 1
         faulted = False
@@ -146,8 +146,10 @@ class ToolCallExecutor:
                     self._finish_call(attempt - 1, succeeded=False, faulted=faulted)
                     self._run.stop(stop)
                     return
-            schedule, fault = self._run.state.faults.take(name, occurrence)
-            self._run.update_faults(schedule)
+            fault = None
+            if occurrence:
+                schedule, fault = self._run.state.faults.take(name, occurrence)
+                self._run.update_faults(schedule)
             op_id = self._run.admit_tool_attempt(name, attempt)
             await self._control.commit()
             self._hub.emit("operation_admitted", operation_id=op_id, tool=name)
@@ -185,6 +187,8 @@ class ToolCallExecutor:
             return
 
     def _finish_call(self, attempts: int, *, succeeded: bool, faulted: bool) -> None:
+        if not faulted:  # only a call that met a fault is counted
+            return
         schedule = self._run.state.faults.finish_call(
             attempts=attempts, succeeded=succeeded, faulted=faulted
         )

@@ -232,33 +232,38 @@ def settle_response(
     response: TargetResponse,
     *,
     max_tokens: int | None,
+    record: bool = False,
 ) -> SessionState:
     """Settle a model request that answered, and count its usage (one step).
 
-    The same as `settle_operation` then `account_usage`, in one copy.
+    The same as `settle_operation` then `account_usage` (then
+    `record_model_response` with ``record``), in one copy.
     """
-    return _replace(
-        state,
-        ledger=_settled(state, op_id, "succeeded", None),
-        **_usage(state, response, max_tokens),
-    )
+    fields = _usage(state, response, max_tokens)
+    if record:
+        fields.update(_recorded(state, response))
+    return _replace(state, ledger=_settled(state, op_id, "succeeded", None), **fields)
 
 
 def record_model_response(
     state: SessionState, response: TargetResponse
 ) -> SessionState:
     """Append the assistant message and queue its tool calls (usage is separate)."""
+    return _replace(state, **_recorded(state, response))
+
+
+def _recorded(state: SessionState, response: TargetResponse) -> dict[str, Any]:
+    """The changed fields of `record_model_response`."""
     message = Message(
         role="assistant", content=response.text, tool_calls=response.tool_calls
     )
     final = state.final_response if response.tool_calls else response.text
-    return _replace(
-        state,
-        conversation=(*state.conversation, message),
-        pending_calls=response.tool_calls,
-        final_response=final,
-        cursor=Cursor(turn=state.cursor.turn, step=state.cursor.step + 1),
-    )
+    return {
+        "conversation": (*state.conversation, message),
+        "pending_calls": response.tool_calls,
+        "final_response": final,
+        "cursor": Cursor(turn=state.cursor.turn, step=state.cursor.step + 1),
+    }
 
 
 def answer_tool_call(

@@ -124,3 +124,14 @@ def test_a_counted_admission_is_a_count_then_an_admission() -> None:
         t.count_tool_attempt(state), kind="tool_call", tool="read_file", attempt=2
     )
     assert (folded, folded_id) == (stepwise, stepwise_id)
+
+
+def test_a_recorded_settlement_is_a_settlement_then_a_record() -> None:
+    state = t.open_turn(t.start(None, LocalState()), "Read the notes.")
+    admitted, op_id = t.admit_operation(state, kind="model_request")
+    response = calling(call("read_file", {"path": "docs/policy.md"}))
+    folded = t.settle_response(admitted, op_id, response, max_tokens=None, record=True)
+    stepwise = t.record_model_response(
+        t.settle_response(admitted, op_id, response, max_tokens=None), response
+    )
+    assert folded == stepwise
