@@ -78,7 +78,7 @@ class SimulatedEnvironment:
             FileOperationError: ``invalid_path``, ``not_found``, ``is_directory`` or
                 ``not_a_directory``.
         """
-        await anyio.lowlevel.checkpoint_if_cancelled()
+        await anyio.lowlevel.checkpoint()
         self._check_open()
         return self._map.read(checked_path(path))
 
