@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Unpack
 
-import anyio
 import attrs
 
 from artemiskit._configured import (
@@ -225,6 +225,15 @@ def create_agent_workflow_session(
     )
 
 
+def _folder_of(path: str | os.PathLike[str]) -> Path:
+    """The absolute folder of a workflow file named by ``path`` (not normalized).
+
+    Only the working directory is read (no file), so it runs inline: a
+    worker-thread hop per session cost more than the rest of its setup.
+    """
+    return Path(path).absolute().parent
+
+
 _PREFLIGHT_MODES: dict[bool | str, PreflightMode] = {
     False: "off",
     True: "probe",
@@ -342,8 +351,7 @@ class ArtemisKit:
         else:
             loaded = await load_agent_workflow(workflow, tools=catalogue)
             if settings.fixture_root is None:
-                folder = (await anyio.Path(workflow).absolute()).parent
-                settings = attrs.evolve(settings, fixture_root=folder)
+                settings = attrs.evolve(settings, fixture_root=_folder_of(workflow))
         root = settings.fixture_root
         config = await self._trusted_config()
         digest = None

@@ -72,6 +72,8 @@ def _value_problem(arguments: dict[str, Any]) -> str | None:
     deeper than `MAX_ARGUMENT_DEPTH` are invalid arguments; a string over
     `MAX_ARGUMENT_STRING_BYTES` is too large.
     """
+    if all(_plain_text(key) and _plain_text(value) for key, value in arguments.items()):
+        return None  # the common flat case: ASCII text within the limit
     too_large = False
     pending: list[tuple[object, int]] = [(arguments, 1)]
     while pending:
@@ -95,10 +97,20 @@ def _value_problem(arguments: dict[str, Any]) -> str | None:
     return "argument_too_large" if too_large else None
 
 
+def _plain_text(value: object) -> bool:
+    """An ASCII string short enough that it cannot break a rule of the walk."""
+    return (
+        type(value) is str
+        and value.isascii()
+        and len(value) <= MAX_ARGUMENT_STRING_BYTES
+    )
+
+
 def admit_tool_call(
     call: ToolCall,
     declared: Mapping[str, ToolDeclaration],
     catalogue: Mapping[str, Tool],
+    allow: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None,
 ) -> Admission:
     """Decide whether ``call`` may execute.
 
@@ -106,6 +118,8 @@ def admit_tool_call(
         call: The call exactly as the model produced it.
         declared: The workflow's tool declarations by name.
         catalogue: The run's tools (built-in and registered) by name.
+        allow: Each declaration's ``allow`` as a mapping, by tool name, when
+            the caller keeps them (else it is built from the declaration).
 
     Returns:
         The decoded arguments when admitted, else the denial reason code.
@@ -125,7 +139,8 @@ def admit_tool_call(
     tool = catalogue[call.name]
     if tool.schema_problem("input", arguments) is not None:
         return Admission(denial="invalid_arguments")
-    denial = tool.allow_problem(declaration.allow.as_mapping(), arguments)
+    rules = declaration.allow.as_mapping() if allow is None else allow[call.name]
+    denial = tool.allow_problem(rules, arguments)
     if denial is not None:
         return Admission(denial=denial)
     return Admission(arguments=arguments)

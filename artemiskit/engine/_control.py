@@ -30,6 +30,7 @@ class RunControl:
         self.cancel_requested = False
         self.deadline = math.inf
         self._scope: anyio.CancelScope | None = None
+        self._recording = checkpoints.enabled
 
     def cancel(self) -> None:
         """Stop new work now, and cancel whatever the run is waiting on."""
@@ -44,13 +45,20 @@ class RunControl:
             self._scope.cancel()
         return self._scope
 
-    async def admission_stop(self) -> Stop | None:
+    async def admission_stop(self, *, schedule: bool = True) -> Stop | None:
         """Why nothing new may be admitted now: a cancel request or the deadline.
 
         The scheduling point lets a pending cancellation in; the explicit checks
         hold even when a target never yields or shields itself from cancellation.
+        With ``schedule=False`` (an admission later in a step that already had
+        its scheduling point) a run without a checkpoint store yields only when
+        a cancellation is pending, so a step costs one turn of the event loop;
+        a checkpointed run, whose step waits for the disk anyway, always yields.
         """
-        await anyio.lowlevel.checkpoint()
+        if schedule or self._recording:
+            await anyio.lowlevel.checkpoint()
+        else:
+            await anyio.lowlevel.checkpoint_if_cancelled()
         if self.cancel_requested:
             return stop_for("cancelled", "cancelled")
         if anyio.current_time() >= self.deadline:
@@ -59,7 +67,8 @@ class RunControl:
 
     async def commit(self) -> None:
         """Durably record the current state (before any invocation)."""
-        await self._checkpoints.commit(self._run.state)
+        if self._recording:
+            await self._checkpoints.commit(self._run.state)
 
     async def safe_boundary(self) -> bool:
         """Record the state at this boundary; ``False`` when the run pauses here.
@@ -70,6 +79,8 @@ class RunControl:
         admitted operation. A run that stops here instead commits its final
         snapshot when it ends.
         """
+        if not self._recording:  # no store: nothing to record, no pause
+            return True
         pause = self._checkpoints.pause_due(self._run.state.counters)
         if pause is not None:
             self._run.stop(pause)

@@ -257,9 +257,17 @@ class RunDriver:
         self.hub.emit("execution_completed")
 
     async def _invoke_target(
-        self, messages: tuple[Message, ...], tools: tuple[ToolDefinition, ...]
+        self,
+        messages: tuple[Message, ...],
+        tools: tuple[ToolDefinition, ...],
+        *,
+        record: bool = False,
     ) -> TargetResponse | None:
-        """One admitted model request; ``None`` when a budget rule stopped the run."""
+        """One admitted model request; ``None`` when a budget rule stopped the run.
+
+        With ``record`` an answer that does not stop the run is recorded
+        (`RunState.record_model_response`).
+        """
         run = self.run
         stop = await self.control.admission_stop() or self._budget.model_request_stop(
             run.state.counters
@@ -294,22 +302,26 @@ class RunDriver:
         except Exception as exc:
             run.settle_unmeasured(op_id, "failed", "target_failure")
             raise target_failure() from exc
+        # without max_tokens usage never stops the run: record in the same copy
+        folded = record and self.workflow.budgets.max_tokens is None
         run.settle_response(
-            op_id, response, max_tokens=self.workflow.budgets.max_tokens
+            op_id,
+            response,
+            max_tokens=self.workflow.budgets.max_tokens,
+            record=folded,
         )
         stop = self._budget.usage_stop(run.state.counters)
         if stop is not None:
             run.stop(stop)
             return None
+        if record and not folded:
+            run.record_model_response(response)
         return response
 
     async def _request_model(self) -> TargetResponse | None:
-        response = await self._invoke_target(
-            self.run.state.conversation, self._tool_defs
+        return await self._invoke_target(
+            self.run.state.conversation, self._tool_defs, record=True
         )
-        if response is not None:
-            self.run.record_model_response(response)
-        return response
 
     async def _preflight(self) -> None:
         """Run the probe once; stop the run unless it passes (or was all asked)."""
@@ -331,8 +343,7 @@ class RunDriver:
                 if stop is not None:
                     run.stop(stop)
                     return
-                run.count_tool_attempt()
-                op_id = run.admit("tool_call", tool=PROBE_TOOL.name)
+                op_id = run.admit_tool_attempt(PROBE_TOOL.name, 1)
                 self.hub.emit(
                     "operation_admitted", operation_id=op_id, tool=PROBE_TOOL.name
                 )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from artemiskit.engine._state import Operation, Operations
+from artemiskit.engine._state import Operation, Operations, slot_builder
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -27,6 +27,8 @@ __all__ = ["MAX_LEDGER", "Ledger", "append_operation"]
 
 #: The ledger keeps this many operations; older ones are counted as omitted.
 MAX_LEDGER = 10_000
+
+_operation = slot_builder(Operation)
 
 
 def append_operation(
@@ -46,7 +48,7 @@ def append_operation(
     """
     op_id = f"op-{number:06d}"
     grown = Operations.of(operations).append(
-        Operation(id=op_id, kind=kind, tool=tool, attempt=attempt)
+        _operation(op_id, kind, "admitted", tool, attempt, None)
     )
     if len(grown) > limit:
         omitted += len(grown) - limit

@@ -32,12 +32,18 @@ __all__ = ["RunState"]
 
 
 class RunState:
-    """Holds the session state of one run and advances it through transitions."""
+    """Holds the session state of one run and advances it through transitions.
+
+    Attributes:
+        state: The current session state (read it; only the methods here
+            replace it). A plain attribute: the engine reads it about thirty
+            times a step.
+    """
 
     def __init__(
         self, state: SessionState, *, hub: EventHub, ledger_limit: int = MAX_LEDGER
     ) -> None:
-        self._state = state
+        self.state = state
         self._hub = hub
         self._ledger_limit = ledger_limit
 
@@ -54,40 +60,35 @@ class RunState:
         """The state of a run before its first turn."""
         return cls(t.start(system, local, faults), hub=hub, ledger_limit=ledger_limit)
 
-    @property
-    def state(self) -> SessionState:
-        """The current session state."""
-        return self._state
-
     def restore(self, state: SessionState) -> None:
         """Continue from a paused checkpoint's state."""
-        self._state = t.resume(state)
+        self.state = t.resume(state)
 
     def load_fixture(self, documents: dict[str, Any], records: dict[str, Any]) -> None:
         """Seed the local state with a referenced fixture's data."""
-        self._state = t.load_fixture(self._state, documents, records)
+        self.state = t.load_fixture(self.state, documents, records)
 
     def stop(self, stop: Stop) -> None:
         """Record why the execution stopped (the first stop wins) and say so."""
-        self._state = t.stop(self._state, stop)
+        self.state = t.stop(self.state, stop)
         self._hub.emit("execution_stopped", status=stop.status, reason=stop.reason)
 
     def open_turn(self, user_text: str) -> None:
         """Append the current turn's user message."""
-        self._state = t.open_turn(self._state, user_text)
+        self.state = t.open_turn(self.state, user_text)
 
     def finish_turn(self) -> None:
         """Move to the next user turn."""
-        self._state = t.finish_turn(self._state)
+        self.state = t.finish_turn(self.state)
 
     def complete(self) -> None:
         """Mark every turn done."""
-        self._state = t.complete(self._state)
+        self.state = t.complete(self.state)
 
     def admit(self, kind: str, *, tool: str | None = None, attempt: int = 1) -> str:
         """Admit an operation before it is invoked; return its id."""
-        self._state, op_id = t.admit_operation(
-            self._state,
+        self.state, op_id = t.admit_operation(
+            self.state,
             kind=kind,
             tool=tool,
             attempt=attempt,
@@ -95,21 +96,41 @@ class RunState:
         )
         return op_id
 
+    def admit_tool_attempt(self, tool: str, attempt: int) -> str:
+        """Count a tool-call attempt and admit it before it is invoked; its id."""
+        self.state, op_id = t.admit_operation(
+            self.state,
+            kind="tool_call",
+            tool=tool,
+            attempt=attempt,
+            ledger_limit=self._ledger_limit,
+            count_attempt=True,
+        )
+        return op_id
+
     def settle(
         self, op_id: str, status: OperationStatus, reason: str | None = None
     ) -> None:
         """Settle an admitted operation and say so."""
-        self._state = t.settle_operation(self._state, op_id, status, reason)
+        self.state = t.settle_operation(self.state, op_id, status, reason)
         self._hub.emit(
             "operation_settled", operation_id=op_id, status=status, reason=reason
         )
 
     def settle_response(
-        self, op_id: str, response: TargetResponse, *, max_tokens: int | None
+        self,
+        op_id: str,
+        response: TargetResponse,
+        *,
+        max_tokens: int | None,
+        record: bool = False,
     ) -> None:
-        """Settle a model request that answered, count its usage, and say so."""
-        self._state = t.settle_response(
-            self._state, op_id, response, max_tokens=max_tokens
+        """Settle a model request that answered, count its usage, and say so.
+
+        With ``record`` the answer is also recorded (`record_model_response`).
+        """
+        self.state = t.settle_response(
+            self.state, op_id, response, max_tokens=max_tokens, record=record
         )
         self._hub.emit(
             "operation_settled", operation_id=op_id, status="succeeded", reason=None
@@ -119,29 +140,27 @@ class RunState:
         self, op_id: str, status: OperationStatus, reason: str
     ) -> None:
         """Settle a request without a valid response: its usage is unknown."""
-        self._state = t.count_unmeasured(self._state)
+        self.state = t.count_unmeasured(self.state)
         self.settle(op_id, status, reason)
 
     def settle_interrupted(self) -> None:
         """Mark every operation still admitted as interrupted (outcome unknown)."""
-        for op in tuple(Ledger.of(self._state).unsettled()):
-            self._state = t.settle_operation(
-                self._state, op.id, "unknown", "interrupted"
-            )
+        for op in tuple(Ledger.of(self.state).unsettled()):
+            self.state = t.settle_operation(self.state, op.id, "unknown", "interrupted")
 
     def count_tool_attempt(self) -> None:
         """Count one attempted tool call."""
-        self._state = t.count_tool_attempt(self._state)
+        self.state = t.count_tool_attempt(self.state)
 
     def account_usage(
         self, response: TargetResponse, *, max_tokens: int | None
     ) -> None:
         """Add a response's reported usage (or its absence) to the counters."""
-        self._state = t.account_usage(self._state, response, max_tokens=max_tokens)
+        self.state = t.account_usage(self.state, response, max_tokens=max_tokens)
 
     def record_model_response(self, response: TargetResponse) -> None:
         """Append the assistant message and queue its tool calls."""
-        self._state = t.record_model_response(self._state, response)
+        self.state = t.record_model_response(self.state, response)
 
     def answer_tool_call(
         self,
@@ -153,8 +172,8 @@ class RunState:
         local: LocalState | None = None,
     ) -> None:
         """Answer the first pending call and trace it."""
-        self._state = t.answer_tool_call(
-            self._state,
+        self.state = t.answer_tool_call(
+            self.state,
             call,
             content=content,
             is_error=is_error,
@@ -174,8 +193,8 @@ class RunState:
         change: StateChange | None,
     ) -> None:
         """Settle a tool call that succeeded, keep its evidence, answer it; say so."""
-        self._state = t.settle_tool_success(
-            self._state,
+        self.state = t.settle_tool_success(
+            self.state,
             op_id,
             call,
             reason=reason,
@@ -190,20 +209,20 @@ class RunState:
 
     def record_denial(self, denial: Denial) -> None:
         """Remember a policy denial."""
-        self._state = t.record_denial(self._state, denial)
+        self.state = t.record_denial(self.state, denial)
 
     def record_trace(self, entry: TraceEntry) -> None:
         """Trace a call that gets no answer (a denial that stops the run)."""
-        self._state = t.record_trace(self._state, entry)
+        self.state = t.record_trace(self.state, entry)
 
     def record_change(self, change: StateChange) -> None:
         """Keep state-change evidence, bounded."""
-        self._state = t.record_change(self._state, change)
+        self.state = t.record_change(self.state, change)
 
     def record_preflight(self, summary: PreflightSummary) -> None:
         """Keep the probe's result."""
-        self._state = t.record_preflight(self._state, summary)
+        self.state = t.record_preflight(self.state, summary)
 
     def update_faults(self, faults: FaultSchedule) -> None:
         """Replace the fault schedule."""
-        self._state = t.update_faults(self._state, faults)
+        self.state = t.update_faults(self.state, faults)

@@ -68,12 +68,17 @@ class ToolCallExecutor:
         self._budget = budget
         self._hub = hub
         self._declared = {tool.name: tool for tool in workflow.tools}
+        self._allow = {tool.name: tool.allow.as_mapping() for tool in workflow.tools}
 
-    async def _tool_call_stop(self) -> Stop | None:
-        """Why another tool-call attempt may not be admitted, or ``None``."""
-        return await self._control.admission_stop() or self._budget.tool_call_stop(
-            self._run.state.counters
-        )
+    async def _tool_call_stop(self, *, schedule: bool) -> Stop | None:
+        """Why another tool-call attempt may not be admitted, or ``None``.
+
+        A first attempt does not yield unless a cancellation is pending: its
+        step's model request was the scheduling point. A retry yields.
+        """
+        return await self._control.admission_stop(
+            schedule=schedule
+        ) or self._budget.tool_call_stop(self._run.state.counters)
 
     async def run_pending(self, environment: Environment) -> bool:
         """Answer every pending tool call; False when the execution stopped."""
@@ -81,13 +86,15 @@ class ToolCallExecutor:
             if not await self._control.safe_boundary():
                 return False
             call = self._run.state.pending_calls[0]
-            stop = await self._tool_call_stop()
+            stop = await self._tool_call_stop(schedule=False)
             if stop is not None:
                 self._run.stop(stop)
                 return False
-            self._run.count_tool_attempt()
-            admission = admit_tool_call(call, self._declared, self._catalogue)
+            admission = admit_tool_call(
+                call, self._declared, self._catalogue, self._allow
+            )
             if admission.denial is not None:
+                self._run.count_tool_attempt()
                 if not self._deny(call, admission.denial):
                     return False
                 continue
@@ -128,21 +135,22 @@ class ToolCallExecutor:
         """Run one admitted logical call, attempt by attempt."""
         name = call.name
         schedule, occurrence = self._run.state.faults.begin_call(name)
-        self._run.update_faults(schedule)
+        self._run.update_faults(schedule)  # occurrence 0: no fault names the tool
         max_attempts = self._workflow.retry.max_attempts
         attempt = 1
         faulted = False
         while True:
             if attempt > 1:
-                stop = await self._tool_call_stop()
+                stop = await self._tool_call_stop(schedule=True)
                 if stop is not None:
                     self._finish_call(attempt - 1, succeeded=False, faulted=faulted)
                     self._run.stop(stop)
                     return
-                self._run.count_tool_attempt()
-            schedule, fault = self._run.state.faults.take(name, occurrence)
-            self._run.update_faults(schedule)
-            op_id = self._run.admit("tool_call", tool=name, attempt=attempt)
+            fault = None
+            if occurrence:
+                schedule, fault = self._run.state.faults.take(name, occurrence)
+                self._run.update_faults(schedule)
+            op_id = self._run.admit_tool_attempt(name, attempt)
             await self._control.commit()
             self._hub.emit("operation_admitted", operation_id=op_id, tool=name)
             if fault is not None:
@@ -179,6 +187,8 @@ class ToolCallExecutor:
             return
 
     def _finish_call(self, attempts: int, *, succeeded: bool, faulted: bool) -> None:
+        if not faulted:  # only a call that met a fault is counted
+            return
         schedule = self._run.state.faults.finish_call(
             attempts=attempts, succeeded=succeeded, faulted=faulted
         )
@@ -205,7 +215,7 @@ class ToolCallExecutor:
                     arguments,
                     environment=environment,
                     local=self._run.state.local,
-                    allow=self._declared[name].allow.as_mapping(),
+                    allow=self._allow[name],
                     new_id=lambda prefix: f"{prefix}-{op_id.removeprefix('op-')}",
                 )
             except MalformedOutputError:

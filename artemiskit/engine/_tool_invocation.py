@@ -56,6 +56,10 @@ def initial_sections(
     }
 
 
+#: One encoder for every output (``json.dumps`` with options builds one per call).
+_ENCODER = json.JSONEncoder(allow_nan=False, ensure_ascii=False)
+
+
 def _json_object(value: Any) -> bool:
     return _encoded_object(value) is not None
 
@@ -65,7 +69,7 @@ def _encoded_object(value: Any) -> str | None:
     if not isinstance(value, dict):
         return None
     try:
-        return json.dumps(value, allow_nan=False, ensure_ascii=False)
+        return _ENCODER.encode(value)
     except (TypeError, ValueError, RecursionError):
         return None
 

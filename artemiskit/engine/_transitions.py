@@ -7,7 +7,6 @@ persist is visible here, in one place.
 
 from __future__ import annotations
 
-import operator
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -25,6 +24,8 @@ from artemiskit.engine._state import (
     SessionState,
     Stop,
     TraceEntry,
+    slot_builder,
+    slot_evolver,
 )
 from artemiskit.targets._protocol import Message, TargetResponse, ToolCall
 
@@ -61,24 +62,19 @@ __all__ = [
 #: State-change evidence keeps this many entries; more are counted as omitted.
 MAX_CHANGES = 200
 
-_FIELDS = tuple(field.name for field in attrs.fields(SessionState))
-_values = operator.attrgetter(*_FIELDS)
-_new = object.__new__
-_set = object.__setattr__
+_evolve_state = slot_evolver(SessionState)
+_counters = slot_builder(Counters)
+_operation = slot_builder(Operation)
 
 
 def _replace(state: SessionState, **changes: Any) -> SessionState:
     """``attrs.evolve`` for the per-step transitions, without its generic machinery.
 
-    `SessionState` has no validators or converters (a test pins this), so a copy
-    of its slots with ``changes`` applied is exactly what ``attrs.evolve`` builds.
+    `SessionState` has no validators or converters (a test pins this, and
+    `slot_evolver` refuses a class that has some), so a copy of its slots with
+    ``changes`` applied is exactly what ``attrs.evolve`` builds.
     """
-    new = _new(SessionState)
-    for name, value in zip(_FIELDS, _values(state), strict=True):
-        _set(new, name, value)
-    for name, value in changes.items():
-        _set(new, name, value)
-    return new
+    return _evolve_state(state, changes)
 
 
 def _counted(
@@ -89,14 +85,14 @@ def _counted(
     tool_calls: int = 0,
     unmeasured: int = 0,
 ) -> Counters:
-    return Counters(
-        actions=counters.actions + actions,
-        model_requests=counters.model_requests + model_requests,
-        tool_calls=counters.tool_calls + tool_calls,
-        measured_input_tokens=counters.measured_input_tokens,
-        measured_output_tokens=counters.measured_output_tokens,
-        measured_responses=counters.measured_responses,
-        unmeasured_responses=counters.unmeasured_responses + unmeasured,
+    return _counters(
+        counters.actions + actions,
+        counters.model_requests + model_requests,
+        counters.tool_calls + tool_calls,
+        counters.measured_input_tokens,
+        counters.measured_output_tokens,
+        counters.measured_responses,
+        counters.unmeasured_responses + unmeasured,
     )
 
 
@@ -133,11 +129,13 @@ def admit_operation(
     tool: str | None = None,
     attempt: int = 1,
     ledger_limit: int = MAX_LEDGER,
+    count_attempt: bool = False,
 ) -> tuple[SessionState, str]:
     """Record an operation as admitted, before it is invoked; return its id.
 
     The ledger keeps the newest ``ledger_limit`` operations; older ones are
-    counted in ``ledger_omitted``.
+    counted in ``ledger_omitted``. With ``count_attempt`` a tool call is also
+    counted as attempted (`count_tool_attempt` and this, in one copy).
     """
     operations, omitted, op_id = append_operation(
         state.ledger,
@@ -151,6 +149,8 @@ def admit_operation(
     counters = state.counters
     if kind == "model_request":
         counters = _counted(counters, actions=1, model_requests=1)
+    elif count_attempt:
+        counters = _counted(counters, actions=1, tool_calls=1)
     changed = _replace(
         state,
         ledger=operations,
@@ -183,14 +183,7 @@ def _settled(
     if last is None or last.id != op_id:
         return Ledger.of(state).settle(op_id, status, reason).operations
     return operations.replace_last(
-        Operation(
-            id=last.id,
-            kind=last.kind,
-            status=status,
-            tool=last.tool,
-            attempt=last.attempt,
-            reason=reason,
-        )
+        _operation(last.id, last.kind, status, last.tool, last.attempt, reason)
     )
 
 
@@ -218,16 +211,14 @@ def _usage(
     if response.usage is None:
         return {"counters": _counted(state.counters, unmeasured=1)}
     before = state.counters
-    counters = Counters(
-        actions=before.actions,
-        model_requests=before.model_requests,
-        tool_calls=before.tool_calls,
-        measured_input_tokens=before.measured_input_tokens
-        + response.usage.input_tokens,
-        measured_output_tokens=before.measured_output_tokens
-        + response.usage.output_tokens,
-        measured_responses=before.measured_responses + 1,
-        unmeasured_responses=before.unmeasured_responses,
+    counters = _counters(
+        before.actions,
+        before.model_requests,
+        before.tool_calls,
+        before.measured_input_tokens + response.usage.input_tokens,
+        before.measured_output_tokens + response.usage.output_tokens,
+        before.measured_responses + 1,
+        before.unmeasured_responses,
     )
     overshoot = state.overshoot_tokens
     if max_tokens is not None and counters.measured_tokens > max_tokens:
@@ -241,33 +232,38 @@ def settle_response(
     response: TargetResponse,
     *,
     max_tokens: int | None,
+    record: bool = False,
 ) -> SessionState:
     """Settle a model request that answered, and count its usage (one step).
 
-    The same as `settle_operation` then `account_usage`, in one copy.
+    The same as `settle_operation` then `account_usage` (then
+    `record_model_response` with ``record``), in one copy.
     """
-    return _replace(
-        state,
-        ledger=_settled(state, op_id, "succeeded", None),
-        **_usage(state, response, max_tokens),
-    )
+    fields = _usage(state, response, max_tokens)
+    if record:
+        fields.update(_recorded(state, response))
+    return _replace(state, ledger=_settled(state, op_id, "succeeded", None), **fields)
 
 
 def record_model_response(
     state: SessionState, response: TargetResponse
 ) -> SessionState:
     """Append the assistant message and queue its tool calls (usage is separate)."""
+    return _replace(state, **_recorded(state, response))
+
+
+def _recorded(state: SessionState, response: TargetResponse) -> dict[str, Any]:
+    """The changed fields of `record_model_response`."""
     message = Message(
         role="assistant", content=response.text, tool_calls=response.tool_calls
     )
     final = state.final_response if response.tool_calls else response.text
-    return _replace(
-        state,
-        conversation=(*state.conversation, message),
-        pending_calls=response.tool_calls,
-        final_response=final,
-        cursor=Cursor(turn=state.cursor.turn, step=state.cursor.step + 1),
-    )
+    return {
+        "conversation": (*state.conversation, message),
+        "pending_calls": response.tool_calls,
+        "final_response": final,
+        "cursor": Cursor(turn=state.cursor.turn, step=state.cursor.step + 1),
+    }
 
 
 def answer_tool_call(
