@@ -470,3 +470,57 @@ async def test_non_ascii_payloads_round_trip(tmp_path: Path) -> None:
         await store.close()
     assert loaded.snapshot == {"title": "Rückerstattung ✓"}
     assert loaded.entries == ({"note": "日本"},)
+
+
+@pytest.mark.parametrize(
+    ("name", "limits"),
+    [
+        ("snapshot.ckpt", {"max_snapshot_bytes": 32}),
+        ("journal.ckpt", {"max_journal_bytes": 90}),
+    ],
+)
+async def test_a_file_over_its_limit_on_resume_names_it_and_the_directory(
+    checkpoint: Path, name: str, limits: dict[str, int]
+) -> None:
+    with pytest.raises(CheckpointError) as caught:
+        await opened(checkpoint, **limits)
+    assert (caught.value.reason, str(caught.value)) == (
+        "checkpoint_too_large",
+        f"{name} in checkpoint directory {checkpoint} is over its size limit",
+    )
+
+
+async def test_a_snapshot_removed_behind_the_open_store_is_missing(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint)
+    try:
+        (checkpoint / "snapshot.ckpt").unlink()
+        with pytest.raises(CheckpointError) as caught:
+            await store.load()
+    finally:
+        await store.close()
+    assert (caught.value.reason, str(caught.value)) == (
+        "checkpoint_missing",
+        f"no checkpoint in {checkpoint}",
+    )
+
+
+async def test_a_journal_of_another_checkpoint_swapped_in_is_refused(
+    checkpoint: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    await build(other, {"n": 0}, [{"n": 1}], artifacts={"files": b"abc"})
+    foreign = (other / "journal.ckpt").read_bytes()
+    assert len(foreign) == (checkpoint / "journal.ckpt").stat().st_size
+    store = await opened(checkpoint)
+    try:
+        (checkpoint / "journal.ckpt").write_bytes(foreign)
+        with pytest.raises(CheckpointError) as caught:
+            await store.load()
+    finally:
+        await store.close()
+    assert (caught.value.reason, str(caught.value)) == (
+        "corrupt_checkpoint",
+        f"the journal in {checkpoint} was changed by something else",
+    )

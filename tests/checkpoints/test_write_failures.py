@@ -210,3 +210,21 @@ async def test_an_artifact_that_cannot_be_replaced_is_named_and_left_alone(
         "blocked",
         "files",
     ]
+
+
+async def test_a_failed_write_during_a_recovery_keeps_its_guard(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint)
+    try:
+        await store.begin_recovery()
+        with (
+            file_size_limit((checkpoint / "journal.ckpt").stat().st_size),
+            pytest.raises(FileAccessError),
+        ):
+            await store.append({"n": 2})
+        with pytest.raises(FileAccessError, match="an earlier write"):
+            await store.end_recovery()
+    finally:
+        await store.close()
+    assert (checkpoint / "recovery.guard").exists()
