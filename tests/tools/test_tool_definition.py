@@ -98,7 +98,22 @@ def test_a_name_outside_the_documented_form_is_refused(name: object) -> None:
         ({"input_schema": {}}, "the input schema must describe an object"),
         (
             {"optional_allow": ("tables", "shelves")},
-            "'shelves' is not an allow key (known: ",
+            "'shelves' is not an allow key (known: paths, ids, tables, fields, "
+            "recipients, actions, assignees)",
+        ),
+        (
+            {"input_schema": {"type": "object", "required": ["order"]}},
+            "the resource argument 'order' must be a required string argument",
+        ),
+        (
+            {
+                "input_schema": {
+                    "type": "object",
+                    "properties": {"count": {"type": "integer"}},
+                    "required": ["order"],
+                }
+            },
+            "the resource argument 'order' must be a required string argument",
         ),
         (
             {"resource": ToolResource(key="order_ids", argument="order")},
