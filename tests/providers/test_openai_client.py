@@ -447,8 +447,9 @@ async def test_closed_client_refuses_without_a_request(chat_server: ChatServer) 
     client = OpenAIClient(base_url=chat_server.url)
     await client.aclose()
     await client.aclose()
-    with pytest.raises(TargetError, match="closed"):
+    with pytest.raises(TargetError) as caught:
         await client.complete(simple_request())
+    assert str(caught.value) == "the OpenAI-compatible client is closed"
     assert chat_server.requests == []
 
 
@@ -468,6 +469,11 @@ async def test_unencodable_request_fails_before_any_request(
     chat_server: ChatServer,
 ) -> None:
     async with OpenAIClient(base_url=chat_server.url) as client:
-        with pytest.raises(TargetError, match="cannot be encoded"):
+        with pytest.raises(TargetError) as caught:
             await client.complete(simple_request(temperature=float("nan")))
+    assert (caught.value.reason, str(caught.value)) == (
+        "invalid_model_request",
+        "the model request cannot be encoded as JSON (a non-finite number or a "
+        "non-JSON value in the settings or a tool schema)",
+    )
     assert chat_server.requests == []
