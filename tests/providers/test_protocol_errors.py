@@ -184,7 +184,9 @@ def test_header_names_that_are_tokens_are_accepted(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["", "X Org", "X:Org", "Ünï", "X(1)", "X/1"])
 def test_header_names_that_are_not_tokens_are_refused(name: str) -> None:
-    with pytest.raises(ConfigError, match=r"^an extra header name is not a valid HTTP token$"):
+    with pytest.raises(
+        ConfigError, match=r"^an extra header name is not a valid HTTP token$"
+    ):
         OpenAIClient(base_url="http://127.0.0.1:9/v1", extra_headers={name: "v"})
 
 
