@@ -524,3 +524,25 @@ async def test_a_journal_of_another_checkpoint_swapped_in_is_refused(
         "corrupt_checkpoint",
         f"the journal in {checkpoint} was changed by something else",
     )
+
+
+async def test_a_store_that_is_not_open_says_so(checkpoint: Path) -> None:
+    store = LocalCheckpointStore(checkpoint)
+    for call in (store.load(), store.append({"n": 2}), store.read_artifact("files")):
+        with pytest.raises(SessionStateError) as caught:
+            await call
+        assert str(caught.value) == "the checkpoint store is not open"
+
+
+async def test_a_journal_made_unsafe_behind_the_store_is_named(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint)
+    try:
+        (checkpoint / "journal.ckpt").chmod(0o644)
+        with pytest.raises(CheckpointError) as caught:
+            await store.append({"n": 2})
+    finally:
+        await store.close()
+    assert str(checkpoint) in str(caught.value)
+    assert "journal.ckpt" in str(caught.value)

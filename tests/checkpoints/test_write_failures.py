@@ -63,8 +63,12 @@ async def assert_later_writes_refused(store: LocalCheckpointStore) -> None:
         store.write_artifact("other", b"x"),
         store.begin_recovery(),
     ):
-        with pytest.raises(FileAccessError, match="an earlier write"):
+        with pytest.raises(FileAccessError) as caught:
             await write
+        assert str(caught.value) == (
+            f"an earlier write to checkpoint directory {store.directory} failed; "
+            "close the store and resume from the last committed state"
+        )
 
 
 async def test_a_failed_append_is_cut_back_and_stops_every_later_write(
