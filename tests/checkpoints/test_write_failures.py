@@ -88,6 +88,9 @@ async def test_a_failed_append_is_cut_back_and_stops_every_later_write(
         )
         assert journal.stat().st_size == size
         await assert_later_writes_refused(store)
+        # reading stays possible: what was committed is intact
+        assert (await store.load()).entries == ({"n": 1},)
+        assert await store.read_artifact("files") == b"abc"
     finally:
         await store.close()
     store = await opened(checkpoint)
