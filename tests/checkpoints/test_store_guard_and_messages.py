@@ -546,3 +546,24 @@ async def test_a_journal_made_unsafe_behind_the_store_is_named(
         await store.close()
     assert str(checkpoint) in str(caught.value)
     assert "journal.ckpt" in str(caught.value)
+
+
+async def test_opening_refusals_say_what_to_do(checkpoint: Path) -> None:
+    store = LocalCheckpointStore(checkpoint)
+    with pytest.raises(CheckpointError) as exists:
+        await store.open(mode="create")
+    assert str(exists.value) == (
+        f"checkpoint directory {checkpoint} already holds a checkpoint; resume it, "
+        "or choose a new directory for a fresh run"
+    )
+    store = await opened(checkpoint)
+    await store.begin_recovery()
+    await store.close()
+    with pytest.raises(CheckpointError) as guarded:
+        await opened(checkpoint)
+    assert str(guarded.value) == (
+        f"checkpoint directory {checkpoint} holds a recovery guard: an earlier "
+        "resume stopped in the middle of recovering. Inspect the checkpoint and "
+        f"what the run may have changed, then delete {checkpoint}/recovery.guard "
+        "deliberately to allow another resume"
+    )
