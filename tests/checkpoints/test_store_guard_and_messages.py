@@ -567,3 +567,17 @@ async def test_opening_refusals_say_what_to_do(checkpoint: Path) -> None:
         f"what the run may have changed, then delete {checkpoint}/recovery.guard "
         "deliberately to allow another resume"
     )
+
+
+async def test_a_directory_opened_up_behind_the_store_is_named(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint)
+    try:
+        os.chmod(checkpoint, 0o755)
+        with pytest.raises(CheckpointError) as caught:
+            await store.load()
+    finally:
+        os.chmod(checkpoint, 0o700)
+        await store.close()
+    assert str(checkpoint) in str(caught.value)
