@@ -581,3 +581,19 @@ async def test_a_directory_opened_up_behind_the_store_is_named(
         os.chmod(checkpoint, 0o700)
         await store.close()
     assert str(checkpoint) in str(caught.value)
+
+
+async def test_opening_twice_or_in_an_unknown_mode_is_a_usage_error(
+    checkpoint: Path,
+) -> None:
+    store = LocalCheckpointStore(checkpoint)
+    with pytest.raises(ValueError, match=r"^mode must be 'create' or 'resume'$"):
+        await store.open(mode="append")  # type: ignore[arg-type]
+    await store.open(mode="resume")
+    try:
+        with pytest.raises(
+            SessionStateError, match=r"^the checkpoint store is already open$"
+        ):
+            await store.open(mode="resume")
+    finally:
+        await store.close()
