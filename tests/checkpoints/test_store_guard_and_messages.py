@@ -597,3 +597,17 @@ async def test_opening_twice_or_in_an_unknown_mode_is_a_usage_error(
             await store.open(mode="resume")
     finally:
         await store.close()
+
+
+async def test_a_dangling_link_in_place_of_the_snapshot_is_refused_as_unsafe(
+    checkpoint: Path,
+) -> None:
+    snapshot = checkpoint / "snapshot.ckpt"
+    os.unlink(snapshot)
+    os.symlink(checkpoint / "nowhere", snapshot)
+    with pytest.raises(CheckpointError) as caught:
+        await opened(checkpoint)
+    assert (caught.value.reason, str(caught.value)) == (
+        "unsafe_link",
+        f"snapshot.ckpt in checkpoint directory {checkpoint} is a symbolic link",
+    )
