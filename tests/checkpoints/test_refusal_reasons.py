@@ -20,6 +20,7 @@ from artemiskit import (
     ArtemisKit,
     CheckpointError,
     CheckpointOptions,
+    EnvironmentFailureError,
     TargetRequest,
     TargetResponse,
 )
@@ -511,3 +512,45 @@ async def test_a_long_run_compacts_its_journal_and_still_resumes(
     assert second.record.execution.status == "completed"
     assert second.record.budget.used.tool_calls == 400
     assert second.record.budget.used.model_requests == 2
+
+
+class _NoEnvironmentFactory(DictFactory):
+    """A factory whose environment never comes up."""
+
+    async def create(self, *, run_id: str, files: Any) -> Any:
+        raise EnvironmentFailureError("the environment did not start")
+
+
+async def test_a_resume_whose_environment_fails_ends_with_a_record_and_keeps_the_guard(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / "ckpt"
+    await paused(directory)
+    result = await attempt(
+        directory,
+        "resume",
+        ReplayTarget([calling(WRITE)]),
+        factory=_NoEnvironmentFactory(),
+    )
+    assert result.record.execution.reason == "environment_failure"
+    assert result.record.recovery.attempt_number == 2
+    assert (await refusal(directory)).reason == "recovery_guard_present"
+
+
+async def test_a_crash_between_two_transitions_is_refused_as_a_crashed_attempt(
+    tmp_path: Path,
+) -> None:
+    # What a SIGKILL between two transitions leaves: an active checkpoint whose
+    # journal holds entries and no operation pending.
+    directory = tmp_path / "ckpt"
+    await paused(directory)
+    await rewrite_meta(directory, status="active")
+    store = LocalCheckpointStore(directory)
+    await store.open(mode="resume")
+    try:
+        observed = (await store.load()).snapshot["meta"]["last_observed_epoch_ms"]
+        await store.append({"delta": {}, "observed": observed})
+        await store.append({"delta": {}, "observed": observed + 1})
+    finally:
+        await store.close()
+    assert (await refusal(directory)).reason == "crashed_attempt"

@@ -470,3 +470,144 @@ async def test_non_ascii_payloads_round_trip(tmp_path: Path) -> None:
         await store.close()
     assert loaded.snapshot == {"title": "Rückerstattung ✓"}
     assert loaded.entries == ({"note": "日本"},)
+
+
+@pytest.mark.parametrize(
+    ("name", "limits"),
+    [
+        ("snapshot.ckpt", {"max_snapshot_bytes": 32}),
+        ("journal.ckpt", {"max_journal_bytes": 90}),
+    ],
+)
+async def test_a_file_over_its_limit_on_resume_names_it_and_the_directory(
+    checkpoint: Path, name: str, limits: dict[str, int]
+) -> None:
+    with pytest.raises(CheckpointError) as caught:
+        await opened(checkpoint, **limits)
+    assert (caught.value.reason, str(caught.value)) == (
+        "checkpoint_too_large",
+        f"{name} in checkpoint directory {checkpoint} is over its size limit",
+    )
+
+
+async def test_a_snapshot_removed_behind_the_open_store_is_missing(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint)
+    try:
+        (checkpoint / "snapshot.ckpt").unlink()
+        with pytest.raises(CheckpointError) as caught:
+            await store.load()
+    finally:
+        await store.close()
+    assert (caught.value.reason, str(caught.value)) == (
+        "checkpoint_missing",
+        f"no checkpoint in {checkpoint}",
+    )
+
+
+async def test_a_journal_of_another_checkpoint_swapped_in_is_refused(
+    checkpoint: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    await build(other, {"n": 0}, [{"n": 1}], artifacts={"files": b"abc"})
+    foreign = (other / "journal.ckpt").read_bytes()
+    assert len(foreign) == (checkpoint / "journal.ckpt").stat().st_size
+    store = await opened(checkpoint)
+    try:
+        (checkpoint / "journal.ckpt").write_bytes(foreign)
+        with pytest.raises(CheckpointError) as caught:
+            await store.load()
+    finally:
+        await store.close()
+    assert (caught.value.reason, str(caught.value)) == (
+        "corrupt_checkpoint",
+        f"the journal in {checkpoint} was changed by something else",
+    )
+
+
+async def test_a_store_that_is_not_open_says_so(checkpoint: Path) -> None:
+    store = LocalCheckpointStore(checkpoint)
+    for call in (store.load(), store.append({"n": 2}), store.read_artifact("files")):
+        with pytest.raises(SessionStateError) as caught:
+            await call
+        assert str(caught.value) == "the checkpoint store is not open"
+
+
+async def test_a_journal_made_unsafe_behind_the_store_is_named(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint)
+    try:
+        (checkpoint / "journal.ckpt").chmod(0o644)
+        with pytest.raises(CheckpointError) as caught:
+            await store.append({"n": 2})
+    finally:
+        await store.close()
+    assert str(checkpoint) in str(caught.value)
+    assert "journal.ckpt" in str(caught.value)
+
+
+async def test_opening_refusals_say_what_to_do(checkpoint: Path) -> None:
+    store = LocalCheckpointStore(checkpoint)
+    with pytest.raises(CheckpointError) as exists:
+        await store.open(mode="create")
+    assert str(exists.value) == (
+        f"checkpoint directory {checkpoint} already holds a checkpoint; resume it, "
+        "or choose a new directory for a fresh run"
+    )
+    store = await opened(checkpoint)
+    await store.begin_recovery()
+    await store.close()
+    with pytest.raises(CheckpointError) as guarded:
+        await opened(checkpoint)
+    assert str(guarded.value) == (
+        f"checkpoint directory {checkpoint} holds a recovery guard: an earlier "
+        "resume stopped in the middle of recovering. Inspect the checkpoint and "
+        f"what the run may have changed, then delete {checkpoint}/recovery.guard "
+        "deliberately to allow another resume"
+    )
+
+
+async def test_a_directory_opened_up_behind_the_store_is_named(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint)
+    try:
+        os.chmod(checkpoint, 0o755)
+        with pytest.raises(CheckpointError) as caught:
+            await store.load()
+    finally:
+        os.chmod(checkpoint, 0o700)
+        await store.close()
+    assert str(checkpoint) in str(caught.value)
+
+
+async def test_opening_twice_or_in_an_unknown_mode_is_a_usage_error(
+    checkpoint: Path,
+) -> None:
+    store = LocalCheckpointStore(checkpoint)
+    with pytest.raises(ValueError, match=r"^mode must be 'create' or 'resume'$"):
+        await store.open(mode="append")  # type: ignore[arg-type]
+    await store.open(mode="resume")
+    try:
+        with pytest.raises(
+            SessionStateError, match=r"^the checkpoint store is already open$"
+        ):
+            await store.open(mode="resume")
+    finally:
+        await store.close()
+
+
+async def test_a_dangling_link_in_place_of_the_snapshot_is_refused_as_unsafe(
+    checkpoint: Path,
+) -> None:
+    snapshot = checkpoint / "snapshot.ckpt"
+    os.unlink(snapshot)
+    os.symlink(checkpoint / "nowhere", snapshot)
+    with pytest.raises(CheckpointError) as caught:
+        await opened(checkpoint)
+    assert (caught.value.reason, str(caught.value)) == (
+        "unsafe_link",
+        f"snapshot.ckpt in checkpoint directory {checkpoint} is a symbolic link",
+    )

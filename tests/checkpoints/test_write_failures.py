@@ -63,8 +63,12 @@ async def assert_later_writes_refused(store: LocalCheckpointStore) -> None:
         store.write_artifact("other", b"x"),
         store.begin_recovery(),
     ):
-        with pytest.raises(FileAccessError, match="an earlier write"):
+        with pytest.raises(FileAccessError) as caught:
             await write
+        assert str(caught.value) == (
+            f"an earlier write to checkpoint directory {store.directory} failed; "
+            "close the store and resume from the last committed state"
+        )
 
 
 async def test_a_failed_append_is_cut_back_and_stops_every_later_write(
@@ -84,6 +88,9 @@ async def test_a_failed_append_is_cut_back_and_stops_every_later_write(
         )
         assert journal.stat().st_size == size
         await assert_later_writes_refused(store)
+        # reading stays possible: what was committed is intact
+        assert (await store.load()).entries == ({"n": 1},)
+        assert await store.read_artifact("files") == b"abc"
     finally:
         await store.close()
     store = await opened(checkpoint)
@@ -210,3 +217,21 @@ async def test_an_artifact_that_cannot_be_replaced_is_named_and_left_alone(
         "blocked",
         "files",
     ]
+
+
+async def test_a_failed_write_during_a_recovery_keeps_its_guard(
+    checkpoint: Path,
+) -> None:
+    store = await opened(checkpoint)
+    try:
+        await store.begin_recovery()
+        with (
+            file_size_limit((checkpoint / "journal.ckpt").stat().st_size),
+            pytest.raises(FileAccessError),
+        ):
+            await store.append({"n": 2})
+        with pytest.raises(FileAccessError, match="an earlier write"):
+            await store.end_recovery()
+    finally:
+        await store.close()
+    assert (checkpoint / "recovery.guard").exists()

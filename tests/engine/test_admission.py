@@ -172,3 +172,41 @@ async def test_an_integer_argument_of_up_to_4300_digits_is_admitted(
     else:
         assert result.record.policy.denial_reasons == {"invalid_arguments": 1}
         assert answers == [] or answers[0].is_error
+
+
+async def _echo(arguments: Any, context: Any) -> ToolResult:
+    del arguments, context
+    return ToolResult(output={"ok": True})
+
+
+ANYTHING = Tool(
+    name="take_anything",
+    description="Take any object.",
+    input_schema={"type": "object"},
+    output_schema={"type": "object"},
+    effect="read",
+    handler=_echo,
+)
+
+
+def nested(depth: int, kind: str) -> str:
+    """Arguments whose containers nest ``depth`` deep (the arguments object is 1)."""
+    inner: Any = 0
+    for _ in range(depth - 1):
+        inner = {"a": inner} if kind == "object" else [inner]
+    return json.dumps({"a": inner})
+
+
+@pytest.mark.parametrize("kind", ["object", "array"])
+@pytest.mark.parametrize(("depth", "admitted"), [(64, True), (65, False)])
+async def test_arguments_nested_up_to_64_deep_are_admitted(
+    kind: str, depth: int, admitted: bool
+) -> None:
+    data = workflow_dict(tools=[{"name": "take_anything"}], outcomes=[])
+    target = ReplayTarget([calling(call("take_anything", nested(depth, kind)))])
+    result = await ArtemisKit(tools=[ANYTHING]).run_workflow(
+        workflow=parse_agent_workflow(json.dumps(data), tools=[ANYTHING]),
+        target=target,
+    )
+    expected = {} if admitted else {"invalid_arguments": 1}
+    assert result.record.policy.denial_reasons == expected

@@ -6,7 +6,8 @@ background thread. Each test queues what the server does with the next requests:
 - `Reply`: answer with a status code and a JSON (or raw bytes) body;
 - `NeverAnswer`: read the request, answer nothing, and watch the connection until
   the client closes it (recorded as a disconnect);
-- `CloseConnection`: read the request and drop the connection without answering.
+- `CloseConnection`: read the request and drop the connection without answering;
+- `Trickle`: answer one byte at a time, pausing between bytes.
 
 Every request is recorded (method, path, headers, raw and parsed body), so tests can
 count requests and inspect what the client sent. Waiting is event-driven:
@@ -36,6 +37,7 @@ __all__ = [
     "NeverAnswer",
     "RecordedRequest",
     "Reply",
+    "Trickle",
     "chat_reply",
 ]
 
@@ -59,6 +61,17 @@ class Reply:
 
 
 @dataclass(frozen=True)
+class Trickle:
+    """Answer 200 with ``body`` as JSON, one byte every ``pause_s`` seconds.
+
+    Each byte arrives quickly, so only a deadline on the whole request ends it.
+    """
+
+    body: object
+    pause_s: float
+
+
+@dataclass(frozen=True)
 class NeverAnswer:
     """Never answer; record a disconnect once the client closes the connection."""
 
@@ -75,7 +88,7 @@ class Computed:
     make: Callable[[RecordedRequest], Reply]
 
 
-Behaviour = Reply | NeverAnswer | CloseConnection | Computed
+Behaviour = Reply | NeverAnswer | CloseConnection | Computed | Trickle
 
 
 @dataclass(frozen=True)
@@ -286,8 +299,26 @@ class ChatServer:
                     server._hold(self)
                 elif isinstance(behaviour, CloseConnection):
                     self.close_connection = True
+                elif isinstance(behaviour, Trickle):
+                    self._trickle(behaviour)
                 else:
                     self._reply(behaviour)
+
+            def _trickle(self, trickle: Trickle) -> None:
+                payload = json.dumps(trickle.body).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                try:
+                    for byte in payload:
+                        if server._stopping.wait(trickle.pause_s):
+                            break
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                except OSError:
+                    pass  # the client gave up, as the test expects
+                self.close_connection = True
 
             def _reply(self, reply: Reply) -> None:
                 if isinstance(reply.body, bytes):

@@ -34,6 +34,7 @@ from ._chat_server import (
     NeverAnswer,
     RecordedRequest,
     Reply,
+    Trickle,
     chat_reply,
 )
 
@@ -154,6 +155,8 @@ async def test_request_body_shape(chat_server: ChatServer) -> None:
     (request,) = chat_server.requests
     assert request.headers["authorization"] == f"Bearer {SECRET}"
     assert request.headers["content-type"] == "application/json"
+    assert request.headers["accept"] == "application/json"
+    assert request.headers["user-agent"].startswith("artemiskit/")
     assert request.headers["x-team"] == "qa"
     assert request.json == {
         "model": "test-model",
@@ -443,12 +446,37 @@ async def test_a_slow_answer_within_request_timeout_ms_is_accepted(
     assert len(chat_server.requests) == 1
 
 
+async def test_non_ascii_text_is_sent_as_utf_8(chat_server: ChatServer) -> None:
+    chat_server.enqueue(chat_reply(content="ok"))
+    request = ModelRequest(
+        model="test-model",
+        messages=(Message(role="user", content="Rückerstattung ✓"),),
+        tools=(),
+    )
+    async with OpenAIClient(base_url=chat_server.url) as client:
+        await client.complete(request)
+    (sent,) = chat_server.requests
+    assert "Rückerstattung ✓".encode() in sent.body
+
+
+async def test_request_timeout_ms_bounds_a_body_that_keeps_trickling(
+    chat_server: ChatServer,
+) -> None:
+    # every piece arrives well within the deadline; the whole answer does not
+    chat_server.enqueue(Trickle(chat_reply(content="late").body, pause_s=0.1))
+    async with OpenAIClient(base_url=chat_server.url, request_timeout_ms=300) as client:
+        with pytest.raises(TargetError) as caught:
+            await client.complete(simple_request())
+    assert caught.value.reason == "provider_timeout"
+
+
 async def test_closed_client_refuses_without_a_request(chat_server: ChatServer) -> None:
     client = OpenAIClient(base_url=chat_server.url)
     await client.aclose()
     await client.aclose()
-    with pytest.raises(TargetError, match="closed"):
+    with pytest.raises(TargetError) as caught:
         await client.complete(simple_request())
+    assert str(caught.value) == "the OpenAI-compatible client is closed"
     assert chat_server.requests == []
 
 
@@ -468,6 +496,11 @@ async def test_unencodable_request_fails_before_any_request(
     chat_server: ChatServer,
 ) -> None:
     async with OpenAIClient(base_url=chat_server.url) as client:
-        with pytest.raises(TargetError, match="cannot be encoded"):
+        with pytest.raises(TargetError) as caught:
             await client.complete(simple_request(temperature=float("nan")))
+    assert (caught.value.reason, str(caught.value)) == (
+        "invalid_model_request",
+        "the model request cannot be encoded as JSON (a non-finite number or a "
+        "non-JSON value in the settings or a tool schema)",
+    )
     assert chat_server.requests == []

@@ -22,7 +22,7 @@ from artemiskit import (
 )
 from artemiskit.providers import OpenAIClient
 
-from ._chat_server import ChatServer, Reply
+from ._chat_server import ChatServer, Reply, chat_reply
 
 pytestmark = pytest.mark.anyio
 
@@ -184,7 +184,9 @@ def test_header_names_that_are_tokens_are_accepted(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["", "X Org", "X:Org", "Ünï", "X(1)", "X/1"])
 def test_header_names_that_are_not_tokens_are_refused(name: str) -> None:
-    with pytest.raises(ConfigError, match="not a valid HTTP token"):
+    with pytest.raises(
+        ConfigError, match=r"^an extra header name is not a valid HTTP token$"
+    ):
         OpenAIClient(base_url="http://127.0.0.1:9/v1", extra_headers={name: "v"})
 
 
@@ -268,3 +270,56 @@ async def test_a_tool_result_without_its_call_id_is_refused_before_sending(
         "Completions cannot correlate it"
     )
     assert chat_server.requests == []
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (
+            {"extra_headers": {"Content-Type": "text/plain"}},
+            "extra header 'Content-Type' is reserved or repeated",
+        ),
+        (
+            {"extra_headers": {"HOST": "example.org"}},
+            "extra header 'HOST' is reserved or repeated",
+        ),
+        (
+            {"extra_headers": {"X-Team": "qa", "x-team": "ops"}},
+            "extra header 'x-team' is reserved or repeated",
+        ),
+        (
+            {"api_key": "sk-1", "extra_headers": {"authorization": "Bearer sk-2"}},
+            "give the credential either as api_key or as an Authorization extra "
+            "header, not both",
+        ),
+        (
+            {"api_key": " "},
+            "the provider api_key must be non-empty printable ASCII on one line",
+        ),
+        (
+            {"api_key": "sk-1\nX-Injected: 1"},
+            "the provider api_key must be non-empty printable ASCII on one line",
+        ),
+    ],
+)
+def test_each_header_refusal_says_what_is_wrong(
+    settings: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        OpenAIClient(base_url="http://127.0.0.1:9/v1", **settings)
+    assert str(caught.value) == message
+
+
+async def test_distinct_extra_headers_and_an_authorization_header_are_sent(
+    chat_server: ChatServer,
+) -> None:
+    chat_server.enqueue(chat_reply(content="ok"))
+    headers = {"X-Team": "qa", "X-Org": "acme", "Authorization": "Token abc"}
+    async with OpenAIClient(base_url=chat_server.url, extra_headers=headers) as client:
+        await client.complete(request())
+    (sent,) = chat_server.requests
+    assert (
+        sent.headers["x-team"],
+        sent.headers["x-org"],
+        sent.headers["authorization"],
+    ) == ("qa", "acme", "Token abc")

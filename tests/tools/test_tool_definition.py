@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from artemiskit import Tool, ToolDefinitionError, ToolResource, ToolResult
+from artemiskit import Tool, ToolDefinitionError, ToolFailure, ToolResource, ToolResult
 
 
 async def handler(arguments: Any, context: Any) -> ToolResult:
@@ -98,7 +98,22 @@ def test_a_name_outside_the_documented_form_is_refused(name: object) -> None:
         ({"input_schema": {}}, "the input schema must describe an object"),
         (
             {"optional_allow": ("tables", "shelves")},
-            "'shelves' is not an allow key (known: ",
+            "'shelves' is not an allow key (known: paths, ids, tables, fields, "
+            "recipients, actions, assignees)",
+        ),
+        (
+            {"input_schema": {"type": "object", "required": ["order"]}},
+            "the resource argument 'order' must be a required string argument",
+        ),
+        (
+            {
+                "input_schema": {
+                    "type": "object",
+                    "properties": {"count": {"type": "integer"}},
+                    "required": ["order"],
+                }
+            },
+            "the resource argument 'order' must be a required string argument",
         ),
         (
             {"resource": ToolResource(key="order_ids", argument="order")},
@@ -152,3 +167,12 @@ def test_a_tool_without_state_or_resource_is_accepted() -> None:
     assert tool.state is None
     assert tool.allow_keys == ()
     assert tool.declaration()["resource"] is None
+
+
+def test_a_tool_failure_keeps_its_code_and_message() -> None:
+    failure = ToolFailure("order_missing", "no such order")
+    assert (failure.code, failure.message, str(failure)) == (
+        "order_missing",
+        "no such order",
+        "no such order",
+    )
