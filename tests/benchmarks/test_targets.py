@@ -36,7 +36,8 @@ def test_an_absent_or_skipped_measure_is_not_measured_never_met() -> None:
 
 
 def test_a_missing_figure_inside_a_measure_is_not_measured() -> None:
-    judged = evaluate_targets({"per_step_checkpointed": {"ratio_last_to_first": 1.1}})
+    growth = {"ratio_median": 1.1, "ratio_min": 1.0, "ratio_max": 1.3}
+    judged = evaluate_targets({"per_step_checkpointed": {"growth": growth}})
     by_target = {e["target"]: e for e in judged}
     assert by_target["step 500 / step 10 ≤ 1.2"]["met"] is True
     fsyncs = by_target["≤ 2 fsyncs per step"]
