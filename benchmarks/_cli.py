@@ -23,7 +23,7 @@ from benchmarks._stats import machine_info
 from benchmarks._targets import evaluate_targets
 from benchmarks.durable import measure_durable
 from benchmarks.hot_path import measure_hot_path, profile_calls
-from benchmarks.sessions import measure_sessions
+from benchmarks.sessions import measure_sessions, profile_sessions
 from benchmarks.suite_runner import measure_share
 
 __all__ = ["ROOT", "SCRATCH", "TRACKED", "main", "output_paths"]
@@ -151,6 +151,9 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
             latency_ms=_LATENCY_MS,
             pairs=settings["session_pairs"],
         )
+    )
+    results["concurrency"]["profile"] = profile_sessions(
+        count=settings["sessions"] // 10, steps=_SESSION_STEPS
     )
     _say(f"3/5 cold start ({settings['cold_runs']} runs per command)")
     results["cold_start"] = measure_cold_start(

@@ -481,10 +481,16 @@ def _misses(results: dict[str, Any], targets: list[dict[str, Any]]) -> list[str]
     return lines
 
 
-def _top(profile: dict[str, Any], count: int) -> str:
-    steps = profile["steps"]
+def _top(
+    profile: dict[str, Any],
+    count: int,
+    *,
+    per: str = "step",
+    count_key: str = "steps",
+) -> str:
+    units = profile[count_key]
     return ", ".join(
-        f"`{entry['function']}` ({entry['calls'] / steps:.1f} calls per step, "
+        f"`{entry['function']}` ({entry['calls'] / units:.1f} calls per {per}, "
         f"{entry['own_ms'] / profile['total_ms']:.0%} of own time)"
         for entry in profile["top_by_own_time"][:count]
     )
@@ -544,14 +550,27 @@ def _explain_durable(results: dict[str, Any]) -> tuple[str, str]:
         f"the file and the directory) and {durable['sync_share_of_run']:.0%} of a "
         "durable run's wall time is inside them (timed in this run); "
         f"{_f(durable['step_us'])} µs per step against "
-        f"{_f(durable['atomic_write_us'])} µs for the atomic write. {_NOTES} "
-        "`fdatasync` is about 85% of a durable step under cProfile, and the "
-        "journal's compaction (by size) still runs on the admission path, so "
-        "the step that compacts pays for rewriting the snapshot.",
+        f"{_f(durable['atomic_write_us'])} µs for the atomic write. "
+        f"{_compaction(durable)} {_NOTES} the journal's compaction (by size) "
+        "still runs on the admission path, so the step that compacts pays for "
+        "rewriting the snapshot.",
         "compaction off the admission path (a snapshot written by a background "
         "task and swapped in at the next boundary) and, beyond that, only "
         "cheaper syncs: what is left is the syncs the guarantee of SPEC 3.5 "
         "requires.",
+    )
+
+
+def _compaction(durable: dict[str, Any]) -> str:
+    """What compaction adds, from the counted syncs and bytes."""
+    per_step = durable["bytes_per_step"]
+    share = 1 - per_step["step_10"] / per_step["mean"]
+    return (
+        f"Compaction shows in the counts: a step that compacts makes up to "
+        f"{durable['fsyncs_per_step']['max']:g} syncs, and snapshots are about "
+        f"{share:.0%} of the bytes written ({_f(per_step['mean'], 0)} B per step on "
+        f"average against {_f(per_step['step_10'], 0)} B in a step that does not "
+        "compact)."
     )
 
 
@@ -569,7 +588,8 @@ def _explain_durable_growth(results: dict[str, Any]) -> tuple[str, str]:
         f"{_f(per_step['step_' + str(durable['steps'])], 0)} late. "
         f"{durable['sync_share_of_run']:.0%} of a durable run is spent inside "
         "the syncs, so a step's time follows the disk's sync latency, which "
-        "moves with the other work on the machine (see the load average).",
+        "moves with the other work on the machine (see the load average). "
+        + _compaction(durable),
         "appends whose size does not depend on the run's length, and compaction "
         "off the admission path.",
     )
@@ -605,6 +625,15 @@ def _explain_sessions(results: dict[str, Any]) -> tuple[str, str]:
     figure = concurrency["vs_one_session"]["loaded"]
     cpu = figure["cpu_ms_per_session"]
     budget = figure["one_session_ms"] / count
+    profile = concurrency.get("profile")
+    where = ""
+    if profile is not None:
+        where = (
+            f" Under cProfile ({profile['sessions']} sessions at once, the model "
+            "answering at once so that only CPU work shows) a session "
+            f"makes {_f(profile['calls_per_session'], 0)} Python calls; the top by "
+            f"own time: {_top(profile, 5, per='session', count_key='sessions')}."
+        )
     return (
         f"The measure is CPU-bound: each session costs {cpu:.2f} ms of CPU (10 "
         f"steps, outcomes, record), so {count} of them need about "
@@ -614,7 +643,7 @@ def _explain_sessions(results: dict[str, Any]) -> tuple[str, str]:
         f"of CPU in {_f((figure['a_median'] + figure['b_median']) * 1e3, 0)} ms of "
         "wall (medians): the rest of the wall is other work on the machine "
         f"(load average {figure['load_average_1min']:.1f} on "
-        f"{results['machine']['cores']} cores).",
+        f"{results['machine']['cores']} cores)." + where,
         f"about {budget:.2f} ms of CPU per session or less ({count} sessions' CPU "
         "within one session's wall): the per-step work of the floor target, plus "
         "a cheaper session setup, outcome evaluation and record.",

@@ -11,7 +11,9 @@
 - ``memory_per_session_kib``: Python allocations (``tracemalloc``) at the moment
   every session is waiting on its first model answer, divided by N.
 
-The targets these figures meet or miss are judged in ``benchmarks._targets``.
+`profile_sessions` profiles many sessions at once (calls per session, top
+functions by own time). The targets these figures meet or miss are judged in
+``benchmarks._targets``.
 """
 
 from __future__ import annotations
@@ -29,10 +31,11 @@ from typing import Any
 import anyio
 
 from artemiskit import ArtemisKit, TargetRequest, TargetResponse, Workflow
+from benchmarks._engine import profile_run
 from benchmarks._pairs import interleave, pair_summary
 from benchmarks._workload import LatencyTarget, filler_text, step_workflow
 
-__all__ = ["measure_sessions"]
+__all__ = ["measure_sessions", "profile_sessions"]
 
 
 def _workflow_file(folder: Path, steps: int) -> Path:
@@ -153,6 +156,21 @@ async def measure_sessions(
         "model_latency_ms": latency_ms,
         "vs_one_session": figures,
         "memory_per_session_kib": memory,
+    }
+
+
+def profile_sessions(*, count: int, steps: int) -> dict[str, Any]:
+    """cProfile ``count`` loaded sessions at once: calls per session, top functions.
+
+    The target answers at once (no latency), so the event loop never waits and
+    the profile holds the sessions' CPU work alone.
+    """
+    workflow = step_workflow(steps=steps, name="benchmark-sessions")
+    profile = profile_run(lambda: _sessions(workflow, count, steps, 0.0), count)
+    return {
+        "sessions": profile.pop("steps"),
+        "calls_per_session": profile.pop("calls_per_step"),
+        **profile,
     }
 
 

@@ -73,3 +73,10 @@ async def test_the_sessions_measure_feeds_both_session_targets() -> None:
     wall = by_target["wall ≤ 2× one session's wall"]
     assert wall["met"] is False
     assert wall["measured"].startswith("only 5 sessions, from a file path: ")
+
+
+def test_the_sessions_profile_counts_calls_per_session() -> None:
+    profile = sessions.profile_sessions(count=4, steps=3)
+    assert profile["sessions"] == 4
+    assert profile["calls_per_session"] == profile["calls"] / 4 > 0
+    assert profile["top_by_own_time"]
