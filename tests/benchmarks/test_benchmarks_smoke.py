@@ -59,6 +59,9 @@ def test_quick_run_writes_every_measure(quick_run: Path) -> None:
     assert set(results) >= MEASURES | {"machine", "command", "targets"}
     assert set(results["per_step"]["marks"]) == {"10", "100", "200", "500"}
     assert results["sandbox"]["skipped"] is True
+    split = results["cold_start"]["validate_profile"]
+    assert split["total_ms"] > split["imports_ms"] > 0
+    assert split["total_ms"] > split["schema_compile_ms"] >= 0
     assert results["peers"]["skipped"] is True
     page = (tmp_path / "performance.md").read_text(encoding="utf-8")
     for heading in ("## 1.", "## 2.", "## 3.", "## 4.", "## 5.", "## 6.", "LangGraph"):
