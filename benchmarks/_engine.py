@@ -160,7 +160,11 @@ def per_step_marks(runs: list[list[float]]) -> dict[str, Any]:
 def profile_run(
     run: Callable[[], Awaitable[Any]], steps: int, *, top: int = 15
 ) -> dict[str, Any]:
-    """cProfile one ``steps``-step run: calls per step, the top entries by own time."""
+    """cProfile one ``steps``-step run: calls per step, the top entries by own time.
+
+    Also counts the asyncio event loop's iterations (``_run_once``) per step: each
+    is a turn of the loop, the scheduler's cost on top of the calls.
+    """
     profiler = cProfile.Profile()
     profiler.enable()
     anyio.run(run)
@@ -179,12 +183,14 @@ def profile_run(
         )
     total = sum(entry["own_ms"] for entry in entries)
     calls = sum(entry["calls"] for entry in entries)
+    turns = sum(e["calls"] for e in entries if e["function"].endswith("(_run_once)"))
     entries.sort(key=lambda entry: entry["own_ms"], reverse=True)
     return {
         "steps": steps,
         "total_ms": total,
         "calls": calls,
         "calls_per_step": calls / steps,
+        "event_loop_turns_per_step": turns / steps,
         "top_by_own_time": entries[:top],
     }
 

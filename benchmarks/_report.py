@@ -517,15 +517,24 @@ def _explain_floor(results: dict[str, Any]) -> tuple[str, str]:
         f"{_f(step['plain_loop_step_us'])} µs. Under cProfile the engine makes "
         f"{_f(profile['calls_per_step'], 0)} Python calls per step against the "
         f"loop's {_f(profile['plain_loop_calls_per_step'], 0)} ({ratio:.1f}×); "
-        f"the top by own time: {_top(profile, 5)}. {_NOTES} per step the engine "
-        "copies its 19-field frozen session state about 6 times (`attrs.evolve`), "
-        "checks each tool call's input and output against their JSON Schemas, "
-        "keeps its ledger entries as attrs objects, and takes 3 event-loop turns "
-        "where the loop takes none.",
+        f"the top by own time: {_top(profile, 5)}.{_turns(profile)} {_NOTES} per "
+        "step the engine copies its 19-field frozen session state about 6 times "
+        "(`attrs.evolve`), checks each tool call's input and output against their "
+        "JSON Schemas, and keeps its ledger entries as attrs objects.",
         "fewer calls per step, not faster calls: one state copy per transition "
         "(fold the transitions of one action), no output schema check for "
         "built-in tools whose output is known-good, plain tuples or slotted "
         "classes for ledger entries, and one event-loop turn per step.",
+    )
+
+
+def _turns(profile: dict[str, Any]) -> str:
+    if "event_loop_turns_per_step" not in profile:
+        return ""
+    return (
+        f" The engine takes {profile['event_loop_turns_per_step']:.1f} event-loop "
+        "turns per step, the loop "
+        f"{profile['plain_loop_event_loop_turns_per_step']:.1f}."
     )
 
 

@@ -132,11 +132,14 @@ async def measure_hot_path(*, steps: int = 500, pairs: int = 5) -> dict[str, Any
 def profile_calls(steps: int) -> dict[str, Any]:
     """Python function calls per step: our engine's run against the plain loop's."""
     workflow = step_workflow(steps=steps)
+    anyio.run(run_instant, workflow, 10)  # warm-up: imports and caches
+    anyio.run(plain_loop, 10)
     engine = profile_run(lambda: run_instant(workflow, steps), steps)
     floor = profile_run(lambda: plain_loop(steps), steps)
     return {
         **engine,
         "plain_loop_calls_per_step": floor["calls_per_step"],
+        "plain_loop_event_loop_turns_per_step": floor["event_loop_turns_per_step"],
         "plain_loop_top_by_own_time": floor["top_by_own_time"][:5],
     }
 

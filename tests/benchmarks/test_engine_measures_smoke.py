@@ -58,6 +58,8 @@ async def test_the_hot_path_measure_feeds_the_floor_and_growth_targets() -> None
 def test_the_profile_counts_calls_per_step_of_both_loops() -> None:
     profile = hot_path.profile_calls(20)
     assert profile["calls_per_step"] > profile["plain_loop_calls_per_step"] > 0
+    assert profile["event_loop_turns_per_step"] > 0
+    assert profile["plain_loop_event_loop_turns_per_step"] >= 0
     assert profile["top_by_own_time"]
 
 
