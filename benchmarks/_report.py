@@ -612,8 +612,10 @@ def _explain_durable_growth(results: dict[str, Any]) -> tuple[str, str]:
         "the syncs, so a step's time follows the disk's sync latency, which "
         "moves with the other work on the machine (see the load average). "
         + _compaction(durable),
-        "appends whose size does not depend on the run's length, and compaction "
-        "off the admission path.",
+        "where the bytes per step stay flat (as counted here) the growth is in "
+        "the time of the syncs and of the steps that compact: compaction off "
+        "the admission path, and a figure taken on a quieter disk (the range of "
+        "the runs shows how much of it is noise).",
     )
 
 
