@@ -15,13 +15,15 @@ from typing import Any
 import anyio
 
 from benchmarks._coldstart import measure_cold_start
-from benchmarks._engine import measure_concurrency, measure_per_step, profile_long_run
 from benchmarks._memory import measure_memory
 from benchmarks._peers import measure_langgraph
 from benchmarks._report import render_markdown
 from benchmarks._sandbox import measure_sandbox
 from benchmarks._stats import machine_info
 from benchmarks._targets import evaluate_targets
+from benchmarks.durable import measure_durable
+from benchmarks.hot_path import measure_hot_path, profile_calls
+from benchmarks.sessions import measure_sessions, profile_sessions
 from benchmarks.suite_runner import measure_share
 
 __all__ = ["ROOT", "SCRATCH", "TRACKED", "main", "output_paths"]
@@ -55,9 +57,10 @@ _LATENCY_MS = 20
 def _settings(quick: bool) -> dict[str, Any]:
     if quick:
         return {
-            "per_step_runs": 1,
-            "levels": (1, 10, 100),
-            "level_runs": {},
+            "per_step_pairs": 3,
+            "durable_pairs": 3,
+            "sessions": 100,
+            "session_pairs": 3,
             "cold_runs": 2,
             "containers": 1,
             "sandbox_pairs": 5,
@@ -67,9 +70,10 @@ def _settings(quick: bool) -> dict[str, Any]:
             "suite_runs": 200,
         }
     return {
-        "per_step_runs": 7,
-        "levels": (1, 10, 100, 1000),
-        "level_runs": {1: 7, 10: 7, 100: 5, 1000: 3},
+        "per_step_pairs": 7,
+        "durable_pairs": 5,
+        "sessions": 1000,
+        "session_pairs": 3,
         "cold_runs": 15,
         "containers": 5,
         "sandbox_pairs": 12,
@@ -122,26 +126,34 @@ def _parser() -> argparse.ArgumentParser:
 def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
     settings = _settings(arguments.quick)
     results: dict[str, Any] = {}
-    _say(f"1/5 per-step overhead ({settings['per_step_runs']} × {_STEPS} steps)")
+    _say(
+        f"1/5 per step, no durability: {settings['per_step_pairs']} pairs "
+        f"(plain-Python loop, ours) × {_STEPS} steps"
+    )
     results["per_step"] = anyio.run(
-        lambda: measure_per_step(steps=_STEPS, runs=settings["per_step_runs"])
+        lambda: measure_hot_path(steps=_STEPS, pairs=settings["per_step_pairs"])
     )
-    _say("1b/5 per-step overhead with a checkpoint on every transition")
+    _say(
+        f"1b/5 per step, durable: {settings['durable_pairs']} pairs "
+        "(ours, one atomic write of the same bytes)"
+    )
     results["per_step_checkpointed"] = anyio.run(
-        lambda: measure_per_step(
-            steps=_STEPS,
-            runs=max(2, settings["per_step_runs"] // 2),
-            checkpointed=True,
-        )
+        lambda: measure_durable(steps=_STEPS, pairs=settings["durable_pairs"])
     )
-    _say(f"2/5 concurrent sessions {settings['levels']}")
+    _say(
+        f"2/5 {settings['sessions']} concurrent sessions: "
+        f"{settings['session_pairs']} pairs (one session, all of them)"
+    )
     results["concurrency"] = anyio.run(
-        lambda: measure_concurrency(
-            levels=settings["levels"],
+        lambda: measure_sessions(
+            count=settings["sessions"],
             steps=_SESSION_STEPS,
             latency_ms=_LATENCY_MS,
-            runs=settings["level_runs"],
+            pairs=settings["session_pairs"],
         )
+    )
+    results["concurrency"]["profile"] = profile_sessions(
+        count=settings["sessions"] // 10, steps=_SESSION_STEPS
     )
     _say(f"3/5 cold start ({settings['cold_runs']} runs per command)")
     results["cold_start"] = measure_cold_start(
@@ -162,8 +174,8 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
             _say(f"    skipped: {results['sandbox']['reason']}")
     _say(f"5/5 peak memory ({settings['memory_runs']} processes × 2)")
     results["memory"] = measure_memory(ROOT, steps=_STEPS, runs=settings["memory_runs"])
-    _say("profile of one long run")
-    results["profile"] = profile_long_run(_STEPS)
+    _say("profile of one long run and of the plain-Python loop")
+    results["profile"] = profile_calls(_STEPS)
     if arguments.skip_peers:
         results["peers"] = {"skipped": True, "reason": "--skip-peers was given"}
     else:

@@ -5,14 +5,17 @@ reaped by `subprocess.run`. The commands are interleaved (``python -c pass``, th
 each command, again and again), and each command's sample is divided by the
 ``python -c pass`` sample of the same round: the ratios are those pairs' median
 and spread. One extra run with ``-X importtime`` lists what validation imported, to
-check that it stays clear of the engine, network, Docker and report libraries.
+check that it stays clear of the engine, network, Docker and report libraries,
+and one under cProfile splits its time into imports and the schema compile.
 """
 
 from __future__ import annotations
 
+import pstats
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -71,6 +74,39 @@ def _import_times(command: list[str], root: Path) -> list[tuple[str, int, int]]:
         if own.strip().isdigit() and cumulative.strip().isdigit():
             modules.append((name.strip(), int(own), int(cumulative)))
     return modules
+
+
+def _validation_profile(command: list[str], root: Path) -> dict[str, Any]:
+    """cProfile one validation: where its time goes, in ms of cumulative time.
+
+    ``imports_ms`` is the outermost imports' time, ``schema_compile_ms`` the time
+    in ``fastjsonschema.compile``; both inflated by the profiler alike.
+    """
+    with tempfile.TemporaryDirectory(prefix="akit-bench-cold-") as folder:
+        output = Path(folder) / "validate.prof"
+        subprocess.run(
+            [command[0], "-m", "cProfile", "-o", str(output), *command[1:]],
+            cwd=root,
+            capture_output=True,
+            check=False,
+            timeout=120,
+        )
+        raw: dict[Any, Any] = pstats.Stats(str(output)).stats  # type: ignore[attr-defined]
+    total = imports = compile_ = 0.0
+    for (filename, _, name), (_, _, _, cumulative, _) in raw.items():
+        if name == "<module>" and filename.endswith("runpy.py"):
+            continue
+        if filename == "~" and name == "<built-in method builtins.exec>":
+            total = max(total, cumulative)
+        if name == "_find_and_load" and "importlib._bootstrap" in filename:
+            imports = cumulative
+        if name == "compile" and "fastjsonschema" in filename:
+            compile_ += cumulative
+    return {
+        "total_ms": total * 1e3,
+        "imports_ms": imports * 1e3,
+        "schema_compile_ms": compile_ * 1e3,
+    }
 
 
 def measure_cold_start(root: Path, workflow: Path, *, runs: int) -> dict[str, Any]:
@@ -132,4 +168,7 @@ def measure_cold_start(root: Path, workflow: Path, *, runs: int) -> dict[str, An
             {"module": name, "own_ms": own / 1e3} for name, own, _ in slowest
         ],
         "heavy_modules_imported": heavy,
+        "validate_profile": _validation_profile(
+            commands["akit scenario validate"], root
+        ),
     }

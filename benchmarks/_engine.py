@@ -1,4 +1,4 @@
-"""In-process engine measures: per-step overhead, concurrent sessions, a profile.
+"""In-process engine helpers: one instant run, per-step windows, a profile.
 
 Everything here runs inside the benchmark process on one asyncio event loop.
 """
@@ -9,19 +9,20 @@ import cProfile
 import io
 import pstats
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
 
 from artemiskit import Workflow, create_agent_workflow_session
 from benchmarks._stats import summarize
-from benchmarks._workload import TEXT_BYTES, InstantTarget, LatencyTarget, step_workflow
+from benchmarks._workload import TEXT_BYTES, InstantTarget, step_workflow
 
 __all__ = [
     "STEP_MARKS",
-    "measure_concurrency",
     "measure_per_step",
-    "profile_long_run",
+    "per_step_marks",
+    "profile_run",
     "run_instant",
     "step_window",
 ]
@@ -79,12 +80,13 @@ async def run_instant(
 async def measure_per_step(
     *, steps: int, runs: int, checkpointed: bool = False
 ) -> dict[str, Any]:
-    """Measure 1: engine time per step at `STEP_MARKS` of one long run (in-process).
+    """Our time per step at `STEP_MARKS` of one long run (in-process).
 
-    Each of ``runs`` runs (after one discarded warm-up run) is a fresh session of
-    ``steps`` steps; the samples of the window around each mark are pooled over
-    the runs. ``checkpointed`` writes a checkpoint on every transition (each step
-    commits about four durable journal appends).
+    Our side of the LangGraph pairs (``benchmarks._peers``). Each of ``runs`` runs
+    (after one discarded warm-up run) is a fresh session of ``steps`` steps; the
+    samples of the window around each mark are pooled over the runs.
+    ``checkpointed`` makes every admitted operation durable in a
+    `LocalCheckpointStore` before it runs.
     """
     import tempfile
 
@@ -129,70 +131,43 @@ async def measure_per_step(
     }
 
 
-async def _one_latency_session(
-    workflow: Workflow, steps: int, latency_s: float, codes: list[int]
-) -> None:
-    session = create_agent_workflow_session(
-        workflow=workflow, target=LatencyTarget(steps, latency_s)
-    )
-    codes.append((await session.run()).exit_code)
+def per_step_marks(runs: list[list[float]]) -> dict[str, Any]:
+    """Per-step seconds of several runs as µs around each of `STEP_MARKS`.
 
-
-async def _wall_seconds(
-    workflow: Workflow, sessions: int, steps: int, latency_s: float
-) -> float:
-    codes: list[int] = []
-    started = time.perf_counter()
-    async with anyio.create_task_group() as group:
-        for _ in range(sessions):
-            group.start_soon(_one_latency_session, workflow, steps, latency_s, codes)
-    wall = time.perf_counter() - started
-    if codes != [0] * sessions:
-        raise RuntimeError(f"concurrent sessions failed: exit codes {set(codes)}")
-    return wall
-
-
-async def measure_concurrency(
-    *, levels: tuple[int, ...], steps: int, latency_ms: int, runs: dict[int, int]
-) -> dict[str, Any]:
-    """Measure 2: N sessions at once in one task group, wall time vs one session's.
-
-    Each session makes ``steps`` model requests (all but the last answered with a
-    ``read_file`` call), each taking ``latency_ms``. In-process, one event loop.
+    The samples of the window around a mark are pooled over the runs; marks past
+    the runs' length are left out.
     """
-    workflow = step_workflow(steps=steps, name="benchmark-concurrency")
-    await _wall_seconds(workflow, 1, steps, latency_ms / 1000)
-    figures: dict[str, Any] = {}
-    baseline: float | None = None
-    for sessions in levels:
-        walls = [
-            await _wall_seconds(workflow, sessions, steps, latency_ms / 1000)
-            for _ in range(runs.get(sessions, 1))
-        ]
-        wall = summarize(walls, scale=1e3)
-        if baseline is None:
-            baseline = wall["median"]
-        figures[str(sessions)] = {
-            "wall_ms": wall,
-            "vs_one_session": wall["median"] / baseline,
-            "sessions_per_s": sessions / (wall["median"] / 1e3),
-            "engine_ms_per_session": max(0.0, wall["median"] - baseline) / sessions,
+    steps = min(len(run) for run in runs)
+    marks: dict[str, dict[str, Any]] = {}
+    for mark in STEP_MARKS:
+        if mark > steps:
+            continue
+        window = step_window(mark, steps)
+        samples = [run[step - 1] for run in runs for step in window]
+        marks[str(mark)] = {
+            "window": [window[0], window[-1]],
+            "per_step_us": summarize(samples, scale=1e6),
         }
+    first, last = next(iter(marks)), list(marks)[-1]
     return {
-        "scope": "in-process",
-        "steps_per_session": steps,
-        "model_latency_ms": latency_ms,
-        "ideal_one_session_ms": steps * latency_ms,
-        "levels": figures,
+        "marks": marks,
+        "all_steps_us": summarize([s for run in runs for s in run], scale=1e6),
+        "ratio_last_to_first": marks[last]["per_step_us"]["median"]
+        / marks[first]["per_step_us"]["median"],
     }
 
 
-def profile_long_run(steps: int, *, top: int = 15) -> dict[str, Any]:
-    """cProfile one ``steps``-step run; the top entries by own time."""
-    workflow = step_workflow(steps=steps)
+def profile_run(
+    run: Callable[[], Awaitable[Any]], steps: int, *, top: int = 15
+) -> dict[str, Any]:
+    """cProfile one ``steps``-step run: calls per step, the top entries by own time.
+
+    Also counts the asyncio event loop's iterations (``_run_once``) per step: each
+    is a turn of the loop, the scheduler's cost on top of the calls.
+    """
     profiler = cProfile.Profile()
     profiler.enable()
-    anyio.run(run_instant, workflow, steps)
+    anyio.run(run)
     profiler.disable()
     stats = pstats.Stats(profiler, stream=io.StringIO())
     raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
@@ -207,8 +182,17 @@ def profile_long_run(steps: int, *, top: int = 15) -> dict[str, Any]:
             }
         )
     total = sum(entry["own_ms"] for entry in entries)
+    calls = sum(entry["calls"] for entry in entries)
+    turns = sum(e["calls"] for e in entries if e["function"].endswith("(_run_once)"))
     entries.sort(key=lambda entry: entry["own_ms"], reverse=True)
-    return {"steps": steps, "total_ms": total, "top_by_own_time": entries[:top]}
+    return {
+        "steps": steps,
+        "total_ms": total,
+        "calls": calls,
+        "calls_per_step": calls / steps,
+        "event_loop_turns_per_step": turns / steps,
+        "top_by_own_time": entries[:top],
+    }
 
 
 def _short(filename: str) -> str:

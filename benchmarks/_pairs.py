@@ -12,7 +12,7 @@ import statistics
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-__all__ = ["MIN_PAIRS", "interleave", "pair_summary", "target_row"]
+__all__ = ["MIN_PAIRS", "interleave", "pair_summary"]
 
 MIN_PAIRS = 3
 
@@ -43,11 +43,3 @@ def pair_summary(a: list[float], b: list[float]) -> dict[str, Any]:
         "ratio_min": min(ratios),
         "ratio_max": max(ratios),
     }
-
-
-def target_row(
-    measure: str, target: str, figure: str, *, met: bool | None
-) -> dict[str, Any]:
-    """One row of the targets table (``met`` is ``None`` when not measured)."""
-    status = "not measured" if met is None else ("met" if met else "missed")
-    return {"measure": measure, "target": target, "figure": figure, "status": status}

@@ -8,10 +8,12 @@
   keeping the same conversation and a ledger of dicts; pairs (loop, ours), ratio
   of the median step;
 - ``growth``: step 500 / step 10 of our runs in those pairs;
-- ``vs_langgraph``: LangGraph without a checkpointer against ours without one,
-  pairs (LangGraph run in its venv, our run), ratio of the step-10 window.
+- ``marks``: our per-step time around steps 10, 100, 200 and 500, pooled over
+  those runs.
 
-`rows` turns the result into rows of the targets table.
+`profile_calls` counts the Python calls per step of both under cProfile. The
+comparison with LangGraph is ``benchmarks._peers``; the targets these figures meet
+or miss are judged in ``benchmarks._targets``.
 """
 
 from __future__ import annotations
@@ -19,22 +21,19 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
 
 from artemiskit import Message, TargetRequest, ToolDefinition
 from artemiskit._common._glob import glob_matches
-from benchmarks._engine import run_instant, step_window
-from benchmarks._pairs import interleave, pair_summary, target_row
-from benchmarks._workload import InstantTarget, filler_text, step_workflow
+from benchmarks._engine import per_step_marks, profile_run, run_instant, step_window
+from benchmarks._pairs import interleave, pair_summary
+from benchmarks._workload import TEXT_BYTES, InstantTarget, filler_text, step_workflow
 
-__all__ = ["measure_hot_path", "plain_loop", "rows"]
+__all__ = ["measure_hot_path", "plain_loop", "profile_calls"]
 
-_HERE = Path(__file__).resolve().parent
 _ALLOW = ("docs/**",)
 _TOOLS = (
     ToolDefinition(
@@ -99,24 +98,8 @@ def _window_median(values: list[float], mark: int) -> float:
     )
 
 
-def _langgraph_step(python: Path, steps: int, mark: int) -> float:
-    completed = subprocess.run(
-        [str(python), str(_HERE / "_langgraph_steps.py"), "--steps", str(steps)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=1800,
-    )
-    if completed.returncode != 0:
-        raise RuntimeError(f"the LangGraph run failed: {completed.stderr[-800:]}")
-    per_step: list[float] = json.loads(completed.stdout)["per_step"]
-    return _window_median(per_step, mark)
-
-
-async def measure_hot_path(
-    *, steps: int = 500, pairs: int = 5, peer: bool = True
-) -> dict[str, Any]:
-    """Every no-durability figure; see the module docstring."""
+async def measure_hot_path(*, steps: int = 500, pairs: int = 5) -> dict[str, Any]:
+    """Every no-durability figure of our own; see the module docstring."""
     workflow = step_workflow(steps=steps)
     await run_instant(workflow, steps)
     await plain_loop(steps)
@@ -133,90 +116,42 @@ async def measure_hot_path(
     loop_s, ours_s = await interleave(loop, ours, pairs=pairs)
     firsts = [_window_median(run, 10) for run in ours_runs]
     lasts = [_window_median(run, steps) for run in ours_runs]
-    result: dict[str, Any] = {
+    return {
+        "scope": "in-process, interleaved pairs (plain loop, ours)",
         "steps": steps,
+        "runs": len(ours_runs),
+        "text_bytes_per_message": TEXT_BYTES,
         "step_us": statistics.median(ours_s) * 1e6,
         "plain_loop_step_us": statistics.median(loop_s) * 1e6,
         "vs_plain_loop": pair_summary(loop_s, ours_s),
         "growth": pair_summary(firsts, lasts),
-        "vs_langgraph": {"skipped": True, "reason": "not asked"},
+        **per_step_marks(ours_runs),
     }
-    if peer:
-        result["vs_langgraph"] = await _versus_langgraph(workflow, steps, pairs)
-    return result
 
 
-async def _versus_langgraph(workflow: Any, steps: int, pairs: int) -> dict[str, Any]:
-    from benchmarks._peers import _prepare
-
-    python, note = _prepare()
-    if python is None:
-        return {"skipped": True, "reason": note}
-
-    async def theirs() -> float:
-        return _langgraph_step(python, steps, 10)
-
-    async def ours() -> float:
-        return _window_median((await run_instant(workflow, steps)).step_seconds(), 10)
-
-    theirs_s, ours_s = await interleave(theirs, ours, pairs=pairs)
+def profile_calls(steps: int) -> dict[str, Any]:
+    """Python function calls per step: our engine's run against the plain loop's."""
+    workflow = step_workflow(steps=steps)
+    anyio.run(run_instant, workflow, 10)  # warm-up: imports and caches
+    anyio.run(plain_loop, 10)
+    engine = profile_run(lambda: run_instant(workflow, steps), steps)
+    floor = profile_run(lambda: plain_loop(steps), steps)
     return {
-        "skipped": False,
-        "environment": note,
-        **pair_summary(ours_s, theirs_s),
+        **engine,
+        "plain_loop_calls_per_step": floor["calls_per_step"],
+        "plain_loop_event_loop_turns_per_step": floor["event_loop_turns_per_step"],
+        "plain_loop_top_by_own_time": floor["top_by_own_time"][:5],
     }
-
-
-def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows of the targets table for the no-durability measure."""
-    measure = "per step, instant target, no durability"
-    loop, growth = result["vs_plain_loop"], result["growth"]
-    table = [
-        target_row(
-            measure,
-            "CPU per step within 2x of a plain-Python loop",
-            f"{loop['ratio_median']:.2f}x ({loop['ratio_min']:.2f}-"
-            f"{loop['ratio_max']:.2f}); {result['step_us']:.0f} us vs "
-            f"{result['plain_loop_step_us']:.0f} us",
-            met=loop["ratio_median"] <= 2,
-        ),
-        target_row(
-            measure,
-            f"step {result['steps']} / step 10 <= 1.1",
-            f"{growth['ratio_median']:.2f} ({growth['ratio_min']:.2f}-"
-            f"{growth['ratio_max']:.2f})",
-            met=growth["ratio_median"] <= 1.1,
-        ),
-    ]
-    peer = result["vs_langgraph"]
-    target = ">= 10x cheaper than LangGraph without a checkpointer"
-    if peer.get("skipped"):
-        table.append(
-            target_row(measure, target, f"skipped: {peer['reason']}", met=None)
-        )
-    else:
-        table.append(
-            target_row(
-                measure,
-                target,
-                f"{peer['ratio_median']:.1f}x ({peer['ratio_min']:.1f}-"
-                f"{peer['ratio_max']:.1f})",
-                met=peer["ratio_median"] >= 10,
-            )
-        )
-    return table
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the no-durability measure and print its JSON and rows."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="no peer")
+    parser.add_argument("--quick", action="store_true", help="100 steps")
     parser.add_argument("--pairs", type=int, default=5)
     arguments = parser.parse_args(argv)
-    result = anyio.run(
-        lambda: measure_hot_path(pairs=arguments.pairs, peer=not arguments.quick)
-    )
-    result["rows"] = rows(result)
+    steps = 100 if arguments.quick else 500
+    result = anyio.run(lambda: measure_hot_path(steps=steps, pairs=arguments.pairs))
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
     return 0
 

@@ -11,7 +11,9 @@
 - ``memory_per_session_kib``: Python allocations (``tracemalloc``) at the moment
   every session is waiting on its first model answer, divided by N.
 
-`rows` turns the result into rows of the targets table.
+`profile_sessions` profiles many sessions at once (calls per session, top
+functions by own time). The targets these figures meet or miss are judged in
+``benchmarks._targets``.
 """
 
 from __future__ import annotations
@@ -29,10 +31,11 @@ from typing import Any
 import anyio
 
 from artemiskit import ArtemisKit, TargetRequest, TargetResponse, Workflow
-from benchmarks._pairs import interleave, pair_summary, target_row
+from benchmarks._engine import profile_run
+from benchmarks._pairs import interleave, pair_summary
 from benchmarks._workload import LatencyTarget, filler_text, step_workflow
 
-__all__ = ["measure_sessions", "rows"]
+__all__ = ["measure_sessions", "profile_sessions"]
 
 
 def _workflow_file(folder: Path, steps: int) -> Path:
@@ -142,6 +145,7 @@ async def measure_sessions(
                 # the CPU time this process got per pair: on a loaded machine the
                 # wall of N sessions is this CPU time stretched by the load
                 "cpu_ms_per_pair": cpu * 1e3,
+                "cpu_ms_per_session": cpu * 1e3 / (count + 1),
                 "load_average_1min": os.getloadavg()[0],
                 **pair_summary(single, multiple),
             }
@@ -155,32 +159,19 @@ async def measure_sessions(
     }
 
 
-def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows of the targets table for the concurrent-session measure."""
-    count = result["sessions"]
-    measure = f"{count} concurrent sessions, 20 ms model latency, 10 steps each"
-    table = []
-    for label, words in (("from_path", "from a file path"), ("loaded", "loaded")):
-        figure = result["vs_one_session"][label]
-        table.append(
-            target_row(
-                measure,
-                f"wall <= 2x one session's wall ({words})",
-                f"{figure['ratio_median']:.2f}x ({figure['ratio_min']:.2f}-"
-                f"{figure['ratio_max']:.2f}); {figure['cpu_ms_per_pair']:.0f} ms CPU "
-                f"per pair, load average {figure['load_average_1min']:.1f}",
-                met=figure["ratio_median"] <= 2,
-            )
-        )
-    table.append(
-        target_row(
-            measure,
-            "memory per session reported",
-            f"{result['memory_per_session_kib']:.0f} KiB (tracemalloc)",
-            met=True,
-        )
-    )
-    return table
+def profile_sessions(*, count: int, steps: int) -> dict[str, Any]:
+    """cProfile ``count`` loaded sessions at once: calls per session, top functions.
+
+    The target answers at once (no latency), so the event loop never waits and
+    the profile holds the sessions' CPU work alone.
+    """
+    workflow = step_workflow(steps=steps, name="benchmark-sessions")
+    profile = profile_run(lambda: _sessions(workflow, count, steps, 0.0), count)
+    return {
+        "sessions": profile.pop("steps"),
+        "calls_per_session": profile.pop("calls_per_step"),
+        **profile,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,7 +182,6 @@ def main(argv: list[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     count = 100 if arguments.quick else 1000
     result = anyio.run(lambda: measure_sessions(count=count, pairs=arguments.pairs))
-    result["rows"] = rows(result)
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
     return 0
 

@@ -1,40 +1,84 @@
-"""The engine's measure modules run and give their target rows (no timing checks).
+"""The engine's measure modules run and every target they feed is judged.
 
-What they count rather than time is asserted: a durable step syncs the journal
-twice (one sync per admitted operation) and writes about the same bytes late in
-a run as early.
+No timing checks: what they count rather than time is asserted (a durable step
+syncs the journal twice, one sync per admitted operation, and writes about the
+same bytes late in a run as early), and that the targets table reads a verdict,
+never "not measured", from their figures.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from benchmarks import durable, hot_path, sessions
+from benchmarks._targets import TARGETS, evaluate_targets
 
-pytestmark = pytest.mark.parametrize("anyio_backend", ["asyncio"])
+asyncio_only = pytest.mark.parametrize("anyio_backend", ["asyncio"])
 
 
+def _judged(key: str, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The verdicts of the targets that read ``key``, given only that measure."""
+    judged = evaluate_targets({key: result})
+    wanted = {target.wanted for target in TARGETS if target.needs == key}
+    return [entry for entry in judged if entry["target"] in wanted]
+
+
+@asyncio_only
 async def test_the_durable_measure_counts_two_syncs_per_step() -> None:
-    result = await durable.measure_durable(steps=40, pairs=3, peer=False)
+    result = await durable.measure_durable(steps=40, pairs=3)
     assert result["fsyncs_per_step"]["median"] == 2
     per_step = result["bytes_per_step"]
     assert per_step["step_40"] <= 1.2 * per_step["step_10"]
-    rows = durable.rows(result)
-    assert len(rows) == 5
-    assert rows[0]["status"] == "met"
-    assert rows[-1]["status"] == "not measured"
+    assert 0 < result["sync_share_of_run"] < 1
+    judged = _judged("per_step_checkpointed", result)
+    assert len(judged) == 4
+    assert None not in {entry["met"] for entry in judged}
+    (syncs,) = [e for e in judged if e["target"] == "≤ 2 fsyncs per step"]
+    assert syncs["met"] is True
+    (flat,) = [e for e in judged if e["target"] == "bytes written per step stay flat"]
+    assert flat["met"] is True
 
 
-async def test_the_hot_path_measure_gives_its_rows() -> None:
-    result = await hot_path.measure_hot_path(steps=30, pairs=3, peer=False)
+@asyncio_only
+async def test_the_hot_path_measure_feeds_the_floor_and_growth_targets() -> None:
+    result = await hot_path.measure_hot_path(steps=30, pairs=3)
     assert result["vs_plain_loop"]["pairs"] == 3
-    assert [row["measure"] for row in hot_path.rows(result)] == [
-        "per step, instant target, no durability"
-    ] * 3
+    assert set(result["marks"]) == {"10"}
+    judged = _judged("per_step", result)
+    assert [entry["target"] for entry in judged] == [
+        "step 500 / step 10 ≤ 1.1",
+        "CPU per step within 2× of a plain-Python loop (same parsing, policy, "
+        "encoding)",
+    ]
+    assert None not in {entry["met"] for entry in judged}
 
 
-async def test_the_sessions_measure_gives_its_rows() -> None:
+def test_the_profile_counts_calls_per_step_of_both_loops() -> None:
+    profile = hot_path.profile_calls(20)
+    assert profile["calls_per_step"] > profile["plain_loop_calls_per_step"] > 0
+    assert profile["event_loop_turns_per_step"] > 0
+    assert profile["plain_loop_event_loop_turns_per_step"] >= 0
+    assert profile["top_by_own_time"]
+
+
+@asyncio_only
+async def test_the_sessions_measure_feeds_both_session_targets() -> None:
     result = await sessions.measure_sessions(count=5, steps=3, latency_ms=1, pairs=3)
     assert result["vs_one_session"]["from_path"]["pairs"] == 3
     assert result["memory_per_session_kib"] > 0
-    assert len(sessions.rows(result)) == 3
+    judged = _judged("concurrency", result)
+    assert len(judged) == 2
+    by_target = {entry["target"]: entry for entry in judged}
+    assert by_target["memory per session reported"]["met"] is True
+    wall = by_target["wall ≤ 2× one session's wall"]
+    assert wall["met"] is False
+    assert wall["measured"].startswith("only 5 sessions, from a file path: ")
+
+
+def test_the_sessions_profile_counts_calls_per_session() -> None:
+    profile = sessions.profile_sessions(count=4, steps=3)
+    assert profile["sessions"] == 4
+    assert profile["calls_per_session"] == profile["calls"] / 4 > 0
+    assert profile["top_by_own_time"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchmarks._report import explain_misses
 from benchmarks._targets import TARGETS, Target, evaluate_targets
 
 #: The SPEC 10 table's rows, each with how many targets it sets.
@@ -36,7 +37,8 @@ def test_an_absent_or_skipped_measure_is_not_measured_never_met() -> None:
 
 
 def test_a_missing_figure_inside_a_measure_is_not_measured() -> None:
-    judged = evaluate_targets({"per_step_checkpointed": {"ratio_last_to_first": 1.1}})
+    growth = {"ratio_median": 1.1, "ratio_min": 1.0, "ratio_max": 1.3}
+    judged = evaluate_targets({"per_step_checkpointed": {"growth": growth}})
     by_target = {e["target"]: e for e in judged}
     assert by_target["step 500 / step 10 ≤ 1.2"]["met"] is True
     fsyncs = by_target["≤ 2 fsyncs per step"]
@@ -75,3 +77,33 @@ def test_a_new_target_is_one_row(monkeypatch: Any) -> None:
         "measured": "2",
         "met": True,
     }
+
+
+def test_a_miss_is_explained_or_says_why_not() -> None:
+    loop = {"ratio_median": 4.0, "ratio_min": 3.9, "ratio_max": 4.1}
+    results: dict[str, Any] = {
+        "per_step": {
+            "vs_plain_loop": loop,
+            "step_us": 80.0,
+            "plain_loop_step_us": 20.0,
+        },
+    }
+    targets = evaluate_targets(results)
+    (floor,) = [t for t in targets if t["target"].startswith("CPU per step")]
+    assert floor["met"] is False
+    lines = explain_misses(results, targets)
+    assert lines[0] == f"### {floor['target']} (missed)"
+    assert "Not explained ('profile')" in lines[2]
+    results["profile"] = {
+        "steps": 10,
+        "total_ms": 10.0,
+        "calls": 5000,
+        "calls_per_step": 500.0,
+        "plain_loop_calls_per_step": 60.0,
+        "top_by_own_time": [
+            {"function": "engine/x.py:1(f)", "calls": 60, "own_ms": 5.0}
+        ],
+    }
+    lines = explain_misses(results, evaluate_targets(results))
+    assert "500 Python calls per step against the loop's 60" in lines[2]
+    assert lines[4].startswith("**What would close it:**")
