@@ -106,6 +106,7 @@ def admit_operation(
             counters,
             actions=counters.actions + 1,
             model_requests=counters.model_requests + 1,
+            provider_retries=counters.provider_retries + (attempt > 1),
         )
     return attrs.evolve(state, **ledger.fields(), counters=counters), op_id
 

@@ -37,7 +37,12 @@ from artemiskit.targets._protocol import (
     Usage,
 )
 
-__all__ = ["encode_chat_request", "error_code_of", "parse_chat_response"]
+__all__ = [
+    "encode_chat_request",
+    "error_code_of",
+    "parse_chat_response",
+    "plain_json",
+]
 
 _SAFE_CODE = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 
@@ -66,7 +71,7 @@ def encode_chat_request(request: ModelRequest) -> dict[str, Any]:
                 "function": {
                     "name": tool.name,
                     "description": tool.description,
-                    "parameters": _plain(tool.input_schema),
+                    "parameters": plain_json(tool.input_schema),
                 },
             }
             for tool in request.tools
@@ -111,12 +116,12 @@ def _encode_message(message: Message, position: int) -> dict[str, Any]:
     return {"role": message.role, "content": message.content or ""}
 
 
-def _plain(value: object) -> object:
+def plain_json(value: object) -> object:
     """Turn mappings and tuples (e.g. a frozen JSON Schema) into dicts and lists."""
     if isinstance(value, Mapping):
-        return {str(key): _plain(item) for key, item in value.items()}
+        return {str(key): plain_json(item) for key, item in value.items()}
     if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
-        return [_plain(item) for item in value]
+        return [plain_json(item) for item in value]
     return value
 
 
@@ -214,7 +219,9 @@ def error_code_of(body: bytes) -> str | None:
 
     Only a short identifier (``error.code`` or ``error.type``, e.g.
     ``model_not_found``) is returned; free text is never taken, because providers
-    echo parts of the request (even a masked key) in their messages.
+    echo parts of the request (even a masked key) in their messages. ``code`` wins
+    over ``type``, unless it is all digits: gateways such as LiteLLM repeat the HTTP
+    status there (``"429"``) and put the useful name in ``type``.
 
     Args:
         body: The raw body of an HTTP error answer.
@@ -229,11 +236,15 @@ def error_code_of(body: bytes) -> str | None:
     if not isinstance(document, dict) or not isinstance(document.get("error"), dict):
         return None
     error: dict[str, object] = document["error"]
-    for key in ("code", "type"):
-        value = error.get(key)
-        if isinstance(value, str) and _SAFE_CODE.match(value):
-            return value
-    return None
+    code, kind = error.get("code"), error.get("type")
+    safe = [
+        value
+        for value in (code, kind)
+        if isinstance(value, str) and _SAFE_CODE.match(value)
+    ]
+    if len(safe) == 2 and str(code).isdigit():
+        return str(kind)  # a gateway's status repeated as a string says nothing new
+    return safe[0] if safe else None
 
 
 def _invalid(rule: str) -> InvalidResponseError:

@@ -1,18 +1,19 @@
 """Provider types by name: the registry a provider entry's ``type`` is built from.
 
-``openai`` and ``scripted`` are built in. A host registers its own type from Python
-with `register_provider`, or installs a package that declares one in the entry-point
-group ``artemiskit.providers`` (the entry point's name is the type; its object is the
-`ProviderBuilder`), which `load_provider_entry_points` registers — the CLI does so
-before each run.
+``openai``, ``azure-openai``, ``anthropic`` and ``scripted`` are built in. A host
+registers its own type from Python with `register_provider`, or installs a package
+that declares one in the entry-point group ``artemiskit.providers`` (the entry
+point's name is the type; its object is the `ProviderBuilder`), which
+`load_provider_entry_points` registers — the CLI does so before each run.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
 import attrs
@@ -21,8 +22,12 @@ from artemiskit._common._digests import bytes_digest
 from artemiskit._errors import ConfigError, UnsupportedError
 from artemiskit.config import ProviderConfig
 from artemiskit.providers._digest import credential_digest, transport_digest
+from artemiskit.providers._retries import AccountedRetries
 from artemiskit.providers._scripted import ScriptedTarget, load_script_below
 from artemiskit.targets import AgentTarget, TargetRequest, TargetResponse
+
+if TYPE_CHECKING:
+    from artemiskit.targets import ModelRequest
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -107,7 +112,6 @@ async def _scripted(request: ProviderRequest) -> ProviderTarget:
 
 async def _openai(request: ProviderRequest) -> ProviderTarget:
     from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
-    from artemiskit.targets import create_model_client_target
 
     entry = request.entry
     api_key = entry.resolve_api_key()
@@ -118,25 +122,119 @@ async def _openai(request: ProviderRequest) -> ProviderTarget:
         request_timeout_ms=entry.request_timeout_ms,
         extra_headers=entry.headers,
     )
-    digest = "sha256:" + transport_digest(
-        provider_type="openai",
+    return _http_target(request, client, base_url=base_url, api_key=api_key)
+
+
+async def _azure_openai(request: ProviderRequest) -> ProviderTarget:
+    from artemiskit.providers._openai import (
+        DEFAULT_AZURE_API_VERSION,
+        AzureOpenAIClient,
+    )
+
+    entry = request.entry
+    api_key = entry.resolve_api_key()
+    base_url = entry.base_url
+    if base_url is None and entry.resource_name is not None:
+        base_url = f"https://{entry.resource_name}.openai.azure.com"
+    if base_url is None or entry.deployment is None:
+        raise ConfigError(
+            f"provider {entry.name!r} (azure-openai) needs base_url (or "
+            "resource_name) and deployment",
+            reason="incomplete_provider",
+        )
+    api_version = entry.api_version or DEFAULT_AZURE_API_VERSION
+    client = AzureOpenAIClient(
+        endpoint=base_url,
+        deployment=entry.deployment,
+        api_key=api_key,
+        api_version=api_version,
+        request_timeout_ms=entry.request_timeout_ms,
+        extra_headers=entry.headers,
+    )
+    return _http_target(
+        request,
+        client,
         base_url=base_url,
         api_key=api_key,
-        settings={
-            "request_timeout_ms": entry.request_timeout_ms,
-            "headers": {
-                name.lower(): credential_digest(value)
-                for name, value in sorted(entry.headers.items())
-            },
-        },
+        settings={"deployment": entry.deployment, "api_version": api_version},
     )
-    target = create_model_client_target(
+
+
+async def _anthropic(request: ProviderRequest) -> ProviderTarget:
+    from artemiskit.providers._anthropic import (
+        DEFAULT_ANTHROPIC_BASE_URL,
+        DEFAULT_ANTHROPIC_VERSION,
+        DEFAULT_MAX_TOKENS,
+        AnthropicClient,
+    )
+
+    entry = request.entry
+    api_key = entry.resolve_api_key()
+    base_url = entry.base_url or DEFAULT_ANTHROPIC_BASE_URL
+    version = entry.anthropic_version or DEFAULT_ANTHROPIC_VERSION
+    max_tokens = entry.default_max_tokens or DEFAULT_MAX_TOKENS
+    client = AnthropicClient(
+        base_url=base_url,
+        api_key=api_key,
+        anthropic_version=version,
+        default_max_tokens=max_tokens,
+        request_timeout_ms=entry.request_timeout_ms,
+        extra_headers=entry.headers,
+    )
+    return _http_target(
+        request,
+        client,
+        base_url=base_url,
+        api_key=api_key,
+        settings={"anthropic_version": version, "default_max_tokens": max_tokens},
+    )
+
+
+class _HttpClient(Protocol):
+    async def complete(self, request: ModelRequest) -> TargetResponse: ...
+
+    async def aclose(self) -> None: ...
+
+
+def _http_target(
+    request: ProviderRequest,
+    client: _HttpClient,
+    *,
+    base_url: str,
+    api_key: str | None,
+    settings: Mapping[str, object] | None = None,
+) -> ProviderTarget:
+    """The target of an HTTP provider entry: digest, label, accounted retries."""
+    from artemiskit.targets import create_model_client_target
+
+    entry = request.entry
+    retry = entry.retry
+    transport: dict[str, object] = {
+        **(settings or {}),
+        "request_timeout_ms": entry.request_timeout_ms,
+        "headers": {
+            name.lower(): credential_digest(value)
+            for name, value in sorted(entry.headers.items())
+        },
+    }
+    if retry is not None:
+        # a checkpoint binds the retry policy: it decides what a request may cost
+        transport["retry"] = attrs.asdict(retry)
+    digest = "sha256:" + transport_digest(
+        provider_type=entry.type,
+        base_url=base_url,
+        api_key=api_key,
+        settings=transport,
+    )
+    target: AgentTarget = create_model_client_target(
         client,
         model=request.model,
         temperature=request.temperature,
         top_p=request.top_p,
         seed=request.seed,
     )
+    if retry is not None:
+        target = AccountedRetries(target, retry)
     return ProviderTarget(
         target=_ClosingTarget(target, client.aclose),
         transport_digest=digest,
@@ -144,7 +242,12 @@ async def _openai(request: ProviderRequest) -> ProviderTarget:
     )
 
 
-_BUILDERS: dict[str, ProviderBuilder] = {"openai": _openai, "scripted": _scripted}
+_BUILDERS: dict[str, ProviderBuilder] = {
+    "anthropic": _anthropic,
+    "azure-openai": _azure_openai,
+    "openai": _openai,
+    "scripted": _scripted,
+}
 
 
 def register_provider(
@@ -230,6 +333,7 @@ async def create_provider_target(request: ProviderRequest) -> ProviderTarget:
             with a well-formed digest (``invalid_provider_plugin``).
     """
     builder = _BUILDERS.get(request.entry.type)
+    request.entry.check_variables()
     if builder is None:
         raise UnsupportedError(
             f"provider type {request.entry.type!r} is not supported (registered: "

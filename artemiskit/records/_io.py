@@ -26,6 +26,7 @@ _SCHEMA_FILES = {
     0: "workflow-record.v0.schema.json",
     1: "workflow-record.v1.schema.json",
     2: "workflow-record.v2.schema.json",
+    3: "workflow-record.v3.schema.json",
 }
 
 
@@ -103,6 +104,10 @@ def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
     if version == 1:
         # Version 1 predates checkpoints: a fresh, non-checkpointed attempt.
         data = {**data, "recovery": _NOT_CHECKPOINTED}
+        version = 2
+    if version == 2:
+        # Version 2 predates accounted provider retries: none could be made.
+        data = {**data, "target": {**data["target"], "provider_retries": 0}}
     return {**data, "schema_version": RECORD_SCHEMA_VERSION}
 
 

@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 RECORD_SCHEMA = "artemiskit.workflow-record"
-RECORD_SCHEMA_VERSION = 2
+RECORD_SCHEMA_VERSION = 3
 
 
 @attrs.frozen(kw_only=True)
@@ -56,6 +56,8 @@ class TargetInfo:
     provider: str
     model: str
     transport_digest: str | None = None
+    #: Accounted provider retries made (SPEC 16); each is also a model request.
+    provider_retries: int = 0
 
 
 @attrs.frozen(kw_only=True)

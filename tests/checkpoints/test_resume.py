@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from artemiskit.records import record_from_dict
+from artemiskit.records import RECORD_SCHEMA_VERSION, record_from_dict
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict
 
 from ._processes import REPO_ROOT, Case, Done, comparable, fingerprint, run_process
@@ -641,15 +641,19 @@ def test_version_1_record_reads_as_not_checkpointed(tmp_path: Path) -> None:
     case = Case(tmp_path / "case", workflow_dict(), PASSING_SCRIPT)
     _, record, _ = case.uninterrupted()
     old = {k: v for k, v in record.items() if k != "recovery"}
+    old["target"] = {
+        k: v for k, v in record["target"].items() if k != "provider_retries"
+    }
     old["schema_version"] = 1
     migrated = record_from_dict(old)
     assert migrated.recovery.checkpointing is False
     assert migrated.recovery.resumable is False
     assert migrated.recovery.checkpoint_status == "none"
-    assert migrated.schema_version == 2
+    assert migrated.schema_version == RECORD_SCHEMA_VERSION
+    assert migrated.target.provider_retries == 0
     # A version 1 record that claims a recovery section is not a valid one.
     with pytest.raises(Exception, match="invalid workflow record"):
-        record_from_dict({**record, "schema_version": 1})
+        record_from_dict({**old, "recovery": record["recovery"]})
 
 
 def test_sigterm_leaves_an_interrupted_checkpoint(tmp_path: Path) -> None:
