@@ -117,7 +117,11 @@ def config_entry(
         **settings,
     }
     if protocol == "azure-openai":
-        entry.update(base_url=server.root, deployment="dep-1", api_version="2024-10-21")
+        defaults = {
+            "base_url": server.root,
+            "deployment": "dep-1",
+            "api_version": "2024-10-21",
+        }
     else:
-        entry["base_url"] = server.url
-    return entry
+        defaults = {"base_url": server.url}
+    return {**defaults, **entry}

@@ -72,3 +72,15 @@ def test_unknown_versions_are_refused(version: object) -> None:
     with pytest.raises(WorkflowError, match="unknown workflow record") as caught:
         record_from_dict({**saved_0_6_1_record(), "schema_version": version})
     assert caught.value.reason == "unknown_record_version"
+
+
+def test_a_version_2_record_reads_as_without_provider_retries() -> None:
+    current = record_to_dict(record_from_dict(saved_0_6_1_record()))
+    target = {k: v for k, v in current["target"].items() if k != "provider_retries"}
+    version_2 = {**current, "schema_version": 2, "target": target}
+    record = record_from_dict(version_2)
+    assert record.schema_version == RECORD_SCHEMA_VERSION == 3
+    assert record.target.provider_retries == 0
+    # A version 2 record that claims provider retries is not a valid one.
+    with pytest.raises(WorkflowError, match="invalid workflow record"):
+        record_from_dict({**current, "schema_version": 2})
