@@ -94,19 +94,11 @@ class AnthropicClient(HttpModelClient):
             path="/messages",
             params=None,
             credential_headers=credentials,
+            has_key=key is not None,
             request_timeout_ms=request_timeout_ms,
             extra_headers=extra_headers,
         )
-        self._has_key = key is not None
         self._default_max_tokens = default_max_tokens
-
-    def __repr__(self) -> str:
-        key = "<set>" if self._has_key else "None"
-        return (
-            f"AnthropicClient(base_url={self._endpoint!r}, api_key={key}, "
-            f"request_timeout_ms={self._request_timeout_ms}, "
-            f"extra_headers={list(self._header_names)!r})"
-        )
 
     def _encode(self, request: ModelRequest) -> dict[str, Any]:
         return encode_messages_request(

@@ -40,8 +40,11 @@ from artemiskit.targets._protocol import (
 __all__ = [
     "encode_chat_request",
     "error_code_of",
+    "load_document",
     "parse_chat_response",
     "plain_json",
+    "sampling_settings",
+    "token_count",
 ]
 
 _SAFE_CODE = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
@@ -78,13 +81,16 @@ def encode_chat_request(request: ModelRequest) -> dict[str, Any]:
         ]
     if request.max_output_tokens is not None:
         body["max_tokens"] = request.max_output_tokens
-    if request.temperature is not None:
-        body["temperature"] = request.temperature
-    if request.top_p is not None:
-        body["top_p"] = request.top_p
+    body.update(sampling_settings(request))
     if request.seed is not None:
         body["seed"] = request.seed
     return body
+
+
+def sampling_settings(request: ModelRequest) -> dict[str, float]:
+    """``temperature`` and ``top_p``, only those the request sets."""
+    settings = {"temperature": request.temperature, "top_p": request.top_p}
+    return {name: value for name, value in settings.items() if value is not None}
 
 
 def _encode_message(message: Message, position: int) -> dict[str, Any]:
@@ -138,14 +144,7 @@ def parse_chat_response(body: bytes) -> TargetResponse:
         InvalidResponseError: The body is not a Chat Completions answer. The
             message names the rule broken, never the body's content.
     """
-    try:
-        document: object = json.loads(body)
-    except (ValueError, RecursionError) as exc:
-        raise InvalidResponseError(
-            "the provider's response body is not valid JSON"
-        ) from exc
-    if not isinstance(document, dict):
-        raise _invalid("the response is not a JSON object")
+    document = load_document(body, "Chat Completions")
     choices = document.get("choices")
     if not isinstance(choices, list) or not choices:
         raise _invalid("the response has no choices")
@@ -201,14 +200,35 @@ def _parse_tool_calls(raw: object) -> tuple[ToolCall, ...]:
 def _parse_usage(raw: object) -> Usage | None:
     if not isinstance(raw, dict):
         return None
-    prompt = _count(raw.get("prompt_tokens"))
-    completion = _count(raw.get("completion_tokens"))
+    prompt = token_count(raw.get("prompt_tokens"))
+    completion = token_count(raw.get("completion_tokens"))
     if prompt is None or completion is None:
         return None
     return Usage(input_tokens=prompt, output_tokens=completion)
 
 
-def _count(value: object) -> int | None:
+def load_document(body: bytes, protocol: str) -> dict[str, Any]:
+    """The JSON object of a successful answer.
+
+    Raises:
+        InvalidResponseError: The body is not JSON, or not an object.
+    """
+    try:
+        document: object = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidResponseError(
+            "the provider's response body is not valid JSON"
+        ) from exc
+    if not isinstance(document, dict):
+        raise InvalidResponseError(
+            f"the provider answered outside the {protocol} protocol: "
+            "the response is not a JSON object"
+        )
+    return document
+
+
+def token_count(value: object) -> int | None:
+    """A reported token count: a non-negative integer, else ``None``."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     return None

@@ -105,9 +105,11 @@ class HttpModelClient:
         path: str,
         params: Mapping[str, str] | None,
         credential_headers: Mapping[str, str],
+        has_key: bool,
         request_timeout_ms: int,
         extra_headers: Mapping[str, str] | None,
     ) -> None:
+        self._has_key = has_key
         self._endpoint = normalize_base_url(base_url)
         self._url = f"{self._endpoint}{path}"
         self._params = dict(params or {})
@@ -122,6 +124,14 @@ class HttpModelClient:
     def endpoint(self) -> str:
         """The normalized base URL (never contains credentials)."""
         return self._endpoint
+
+    def __repr__(self) -> str:
+        key = "<set>" if self._has_key else "None"
+        return (
+            f"{type(self).__name__}(base_url={self._endpoint!r}, api_key={key}, "
+            f"request_timeout_ms={self._request_timeout_ms}, "
+            f"extra_headers={list(self._header_names)!r})"
+        )
 
     async def __aenter__(self) -> Self:
         """Return the client itself."""

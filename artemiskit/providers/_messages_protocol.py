@@ -37,7 +37,12 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from artemiskit._errors import InvalidResponseError, TargetError
-from artemiskit.providers._chat_protocol import plain_json
+from artemiskit.providers._chat_protocol import (
+    load_document,
+    plain_json,
+    sampling_settings,
+    token_count,
+)
 from artemiskit.targets._protocol import TargetResponse, ToolCall, Usage
 
 if TYPE_CHECKING:
@@ -97,10 +102,7 @@ def encode_messages_request(
             }
             for tool in request.tools
         ]
-    if request.temperature is not None:
-        body["temperature"] = request.temperature
-    if request.top_p is not None:
-        body["top_p"] = request.top_p
+    body.update(sampling_settings(request))
     return body
 
 
@@ -159,14 +161,7 @@ def parse_messages_response(body: bytes, request: ModelRequest) -> TargetRespons
         InvalidResponseError: The body is not a Messages answer. The message
             names the rule broken, never the body's content.
     """
-    try:
-        document: object = json.loads(body)
-    except (ValueError, RecursionError) as exc:
-        raise InvalidResponseError(
-            "the provider's response body is not valid JSON"
-        ) from exc
-    if not isinstance(document, dict):
-        raise _invalid("the response is not a JSON object")
+    document = load_document(body, "Messages")
     content = document.get("content")
     if not isinstance(content, list):
         raise _invalid("the response has no content list")
@@ -227,21 +222,15 @@ def _parse_usage(raw: object) -> Usage | None:
     if not isinstance(raw, dict):
         return None
     cached = [raw[field] for field in _CACHE_FIELDS if raw.get(field) is not None]
-    input_tokens = _count(raw.get("input_tokens"))
-    output_tokens = _count(raw.get("output_tokens"))
-    cache_tokens = [_count(value) for value in cached]
+    input_tokens = token_count(raw.get("input_tokens"))
+    output_tokens = token_count(raw.get("output_tokens"))
+    cache_tokens = [token_count(value) for value in cached]
     if input_tokens is None or output_tokens is None or None in cache_tokens:
         return None
     return Usage(
         input_tokens=input_tokens + sum(n for n in cache_tokens if n is not None),
         output_tokens=output_tokens,
     )
-
-
-def _count(value: object) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    return None
 
 
 def _invalid(rule: str) -> InvalidResponseError:

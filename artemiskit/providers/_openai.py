@@ -80,17 +80,9 @@ class OpenAIClient(HttpModelClient):
             credential_headers={}
             if key is None
             else {"Authorization": f"Bearer {key}"},
+            has_key=key is not None,
             request_timeout_ms=request_timeout_ms,
             extra_headers=extra_headers,
-        )
-        self._has_key = key is not None
-
-    def __repr__(self) -> str:
-        key = "<set>" if self._has_key else "None"
-        return (
-            f"{type(self).__name__}(base_url={self._endpoint!r}, api_key={key}, "
-            f"request_timeout_ms={self._request_timeout_ms}, "
-            f"extra_headers={list(self._header_names)!r})"
         )
 
     def _encode(self, request: ModelRequest) -> dict[str, Any]:
@@ -161,7 +153,7 @@ class AzureOpenAIClient(OpenAIClient):
             path=f"/openai/deployments/{quote(deployment, safe='')}/chat/completions",
             params={"api-version": api_version},
             credential_headers={} if key is None else {"api-key": key},
+            has_key=key is not None,
             request_timeout_ms=request_timeout_ms,
             extra_headers=extra_headers,
         )
-        self._has_key = key is not None

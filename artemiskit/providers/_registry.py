@@ -10,7 +10,7 @@ point's name is the type; its object is the `ProviderBuilder`), which
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -113,16 +113,8 @@ async def _scripted(request: ProviderRequest) -> ProviderTarget:
 async def _openai(request: ProviderRequest) -> ProviderTarget:
     from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
 
-    entry = request.entry
-    api_key = entry.resolve_api_key()
-    base_url = entry.base_url or DEFAULT_BASE_URL
-    client = OpenAIClient(
-        base_url=base_url,
-        api_key=api_key,
-        request_timeout_ms=entry.request_timeout_ms,
-        extra_headers=entry.headers,
-    )
-    return _http_target(request, client, base_url=base_url, api_key=api_key)
+    base_url = request.entry.base_url or DEFAULT_BASE_URL
+    return _http_target(request, OpenAIClient, base_url=base_url)
 
 
 async def _azure_openai(request: ProviderRequest) -> ProviderTarget:
@@ -132,7 +124,6 @@ async def _azure_openai(request: ProviderRequest) -> ProviderTarget:
     )
 
     entry = request.entry
-    api_key = entry.resolve_api_key()
     base_url = entry.base_url
     if base_url is None and entry.resource_name is not None:
         base_url = f"https://{entry.resource_name}.openai.azure.com"
@@ -142,51 +133,27 @@ async def _azure_openai(request: ProviderRequest) -> ProviderTarget:
             "resource_name) and deployment",
             reason="incomplete_provider",
         )
-    api_version = entry.api_version or DEFAULT_AZURE_API_VERSION
-    client = AzureOpenAIClient(
-        endpoint=base_url,
-        deployment=entry.deployment,
-        api_key=api_key,
-        api_version=api_version,
-        request_timeout_ms=entry.request_timeout_ms,
-        extra_headers=entry.headers,
-    )
     return _http_target(
         request,
-        client,
+        AzureOpenAIClient,
         base_url=base_url,
-        api_key=api_key,
-        settings={"deployment": entry.deployment, "api_version": api_version},
+        url_option="endpoint",
+        deployment=entry.deployment,
+        api_version=entry.api_version or DEFAULT_AZURE_API_VERSION,
     )
 
 
 async def _anthropic(request: ProviderRequest) -> ProviderTarget:
-    from artemiskit.providers._anthropic import (
-        DEFAULT_ANTHROPIC_BASE_URL,
-        DEFAULT_ANTHROPIC_VERSION,
-        DEFAULT_MAX_TOKENS,
-        AnthropicClient,
-    )
+    from artemiskit.providers import _anthropic as anthropic
 
     entry = request.entry
-    api_key = entry.resolve_api_key()
-    base_url = entry.base_url or DEFAULT_ANTHROPIC_BASE_URL
-    version = entry.anthropic_version or DEFAULT_ANTHROPIC_VERSION
-    max_tokens = entry.default_max_tokens or DEFAULT_MAX_TOKENS
-    client = AnthropicClient(
-        base_url=base_url,
-        api_key=api_key,
-        anthropic_version=version,
-        default_max_tokens=max_tokens,
-        request_timeout_ms=entry.request_timeout_ms,
-        extra_headers=entry.headers,
-    )
     return _http_target(
         request,
-        client,
-        base_url=base_url,
-        api_key=api_key,
-        settings={"anthropic_version": version, "default_max_tokens": max_tokens},
+        anthropic.AnthropicClient,
+        base_url=entry.base_url or anthropic.DEFAULT_ANTHROPIC_BASE_URL,
+        anthropic_version=entry.anthropic_version
+        or anthropic.DEFAULT_ANTHROPIC_VERSION,
+        default_max_tokens=entry.default_max_tokens or anthropic.DEFAULT_MAX_TOKENS,
     )
 
 
@@ -198,19 +165,30 @@ class _HttpClient(Protocol):
 
 def _http_target(
     request: ProviderRequest,
-    client: _HttpClient,
+    client_type: Callable[..., _HttpClient],
     *,
     base_url: str,
-    api_key: str | None,
-    settings: Mapping[str, object] | None = None,
+    url_option: str = "base_url",
+    **options: str | int,
 ) -> ProviderTarget:
-    """The target of an HTTP provider entry: digest, label, accounted retries."""
+    """The target of an HTTP provider entry: client, digest, label, retries.
+
+    ``options`` are the type's own settings: passed to the client and digested.
+    """
     from artemiskit.targets import create_model_client_target
 
     entry = request.entry
+    api_key = entry.resolve_api_key()
+    client = client_type(
+        **{url_option: base_url},
+        api_key=api_key,
+        request_timeout_ms=entry.request_timeout_ms,
+        extra_headers=entry.headers,
+        **options,
+    )
     retry = entry.retry
     transport: dict[str, object] = {
-        **(settings or {}),
+        **options,
         "request_timeout_ms": entry.request_timeout_ms,
         "headers": {
             name.lower(): credential_digest(value)

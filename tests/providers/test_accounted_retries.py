@@ -247,3 +247,42 @@ async def test_the_retry_policy_is_part_of_the_transport_digest() -> None:
     }
     assert len(digests) == 4
     assert await digest(RETRY) == await digest(dict(RETRY))
+
+
+def test_a_checkpoint_is_not_resumed_under_another_retry_policy(
+    tmp_path: Path, chat_server: ChatServer
+) -> None:
+    chat_server.enqueue(render(TURNS[0], "openai"))
+    entry = {**config_entry("openai", chat_server), "retry": RETRY}
+    path, config = setup(tmp_path, entry)
+    checkpoint = tmp_path / "checkpoint"
+    done = akit(
+        "workflow",
+        "run",
+        path,
+        "--config",
+        config,
+        "--checkpoint-dir",
+        checkpoint,
+        "--pause-after-actions",
+        "2",
+    )
+    assert done.returncode == 10, done.stderr
+    other = tmp_path / "other.config.yaml"
+    other.write_text(
+        json.dumps(
+            {"providers": {"model": {**entry, "retry": {**RETRY, "max_attempts": 2}}}}
+        )
+    )
+    refused = akit(
+        "workflow", "resume", path, "--config", other, "--checkpoint-dir", checkpoint
+    )
+    assert refused.returncode == 2, refused.stderr
+    assert "configuration_id" in refused.stderr
+    assert len(chat_server.requests) == 1
+    chat_server.enqueue(*(render(turn, "openai") for turn in TURNS[1:]))
+    resumed = akit(
+        "workflow", "resume", path, "--config", config, "--checkpoint-dir", checkpoint
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(chat_server.requests) == 3

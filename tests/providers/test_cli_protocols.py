@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests._builders import workflow_dict
+from tests.checkpoints._processes import comparable as attempt_independent
 
 from ._chat_server import ChatServer, CloseConnection, NeverAnswer, Reply
 from ._wire import PROTOCOLS, Protocol, Turn, config_entry, probe_echo, render
@@ -33,7 +34,6 @@ TURNS = [
     ),
     Turn(text="Done."),
 ]
-VOLATILE = {"run_id", "attempt_id"}
 
 
 def setup(
@@ -63,12 +63,8 @@ def run(
 
 
 def comparable(record: dict[str, Any]) -> dict[str, Any]:
-    kept = {k: v for k, v in record.items() if k not in VOLATILE}
-    kept["execution"] = {
-        k: v
-        for k, v in record["execution"].items()
-        if k not in ("duration_ms", "started_at", "finished_at")
-    }
+    """A record without ids, timings and the transport digest."""
+    kept = attempt_independent(record)
     kept["target"] = {
         k: v for k, v in record["target"].items() if k != "transport_digest"
     }
@@ -340,7 +336,7 @@ def test_a_deadline_during_an_anthropic_request_closes_the_connection(
     chat_server.enqueue(NeverAnswer())
     workflow = workflow_dict(
         target={"provider": "model", "model": "m1"},
-        budgets={"max_actions": 10, "timeout_ms": 500},
+        budgets={"max_actions": 10, "timeout_ms": 5000},
     )
     done, record = run(tmp_path, chat_server, "anthropic", workflow=workflow)
     assert done.returncode == 6
