@@ -212,9 +212,10 @@ def _tool_call(block: dict[str, Any], where: str, earlier: set[str]) -> ToolCall
     if not isinstance(arguments, dict):
         raise _invalid(f"{where} has no input object")
     try:
-        text = json.dumps(arguments, ensure_ascii=False, allow_nan=False)
+        # NaN and infinities are kept as the model sent them: the engine denies them
+        text = json.dumps(arguments, ensure_ascii=False)
     except (ValueError, RecursionError) as exc:
-        raise _invalid(f"{where} has an input that is not plain JSON") from exc
+        raise _invalid(f"{where} has an input that cannot be re-encoded") from exc
     return ToolCall(id=call_id, name=name, arguments=text)
 
 

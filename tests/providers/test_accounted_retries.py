@@ -87,6 +87,7 @@ def test_with_retry_every_attempt_is_an_admitted_request(
     assert record["target"]["provider_retries"] == 2
     assert record["operations"]["failed"] == 2
     assert record["operations"]["succeeded"] == 5
+    assert "model requests 5 (2 accounted provider retries)" in done.stderr
 
 
 def test_attempts_end_at_max_attempts(tmp_path: Path, chat_server: ChatServer) -> None:

@@ -24,6 +24,9 @@ from tests.providers.test_cli_against_server import akit, read_record
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+# the first test also waits for the proxy to start
+pytestmark = pytest.mark.timeout(300)
+
 VENV = Path(
     os.environ.get(
         "ARTEMISKIT_LITELLM_VENV",
@@ -33,7 +36,7 @@ VENV = Path(
 PROXY = VENV / "bin" / "litellm"
 MASTER_KEY = "sk-LITELLM-MASTER-SENTINEL"
 HERE = Path(__file__).parent
-START_SECONDS = 180.0
+START_SECONDS = 240.0  # a cold proxy imports a lot; nothing waits this long normally
 MOCK_ERROR = {"model": "openai/gpt-4o-mini", "api_key": "x"}
 PROXY_CONFIG: dict[str, Any] = {
     "model_list": [
