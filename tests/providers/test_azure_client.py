@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from artemiskit._errors import ConfigError, UnsupportedError
-from artemiskit.providers import AzureOpenAIClient
+from artemiskit.config import ProviderConfig
+from artemiskit.providers import (
+    AzureOpenAIClient,
+    ProviderRequest,
+    create_provider_target,
+)
 from artemiskit.targets import Message, ModelRequest
 
 from ._chat_server import ChatServer, Reply, chat_reply
@@ -73,3 +78,29 @@ def test_invalid_settings_are_config_errors(settings: dict[str, str]) -> None:
     options = {"endpoint": "https://r.openai.azure.com", "deployment": "d", **settings}
     with pytest.raises(ConfigError):
         AzureOpenAIClient(**options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("settings", "url"),
+    [
+        ({"base_url": "https://r.openai.azure.com"}, None),
+        ({"deployment": "d"}, None),
+        (
+            {"resource_name": "my-res", "deployment": "d"},
+            "https://my-res.openai.azure.com",
+        ),
+    ],
+)
+async def test_an_entry_needs_an_endpoint_and_a_deployment(
+    settings: dict[str, str], url: str | None
+) -> None:
+    entry = ProviderConfig(name="az", type="azure-openai", api_key=SECRET, **settings)  # type: ignore[arg-type]
+    request = ProviderRequest(entry=entry, model="gpt-test")
+    if url is None:
+        with pytest.raises(ConfigError, match="needs base_url") as caught:
+            await create_provider_target(request)
+        assert caught.value.reason == "incomplete_provider"
+        return
+    built = await create_provider_target(request)
+    await built.target.aclose()  # type: ignore[attr-defined]
+    assert built.label == "provider 'az' (my-res.openai.azure.com)"
