@@ -74,9 +74,13 @@ class AccountedRetries:
                 if failure.retry_class not in self.policy.on:
                     raise
                 delay_s, refusal = self._delay(failure, attempt)
-                if refusal is None and (
-                    request.retry_admission is None
-                    or not await request.retry_admission(failure.reason, delay_s)
+                admit = request.retry_admission
+                if refusal is None and admit is None:
+                    refusal = "no engine admits retries here (the judge's requests)"
+                elif (
+                    admit is not None
+                    and refusal is None
+                    and not await admit(failure.reason, delay_s)
                 ):
                     refusal = (
                         "another attempt would pass the workflow's deadline or budget"

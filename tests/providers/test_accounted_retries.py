@@ -287,3 +287,29 @@ def test_a_checkpoint_is_not_resumed_under_another_retry_policy(
     )
     assert resumed.returncode == 0, resumed.stderr
     assert len(chat_server.requests) == 3
+
+
+def test_the_judge_is_never_retried(tmp_path: Path, chat_server: ChatServer) -> None:
+    workflow = workflow_dict(
+        outcomes=[{"id": "tone", "judge": {"rubric": "Neutral.", "threshold": 0.5}}]
+    )
+    (tmp_path / "agent.script.yaml").write_text(
+        json.dumps({"version": 1, "responses": [{"text": "Done."}]}), encoding="utf-8"
+    )
+    path = tmp_path / "workflow.yaml"
+    path.write_text(json.dumps(workflow), encoding="utf-8")
+    judge = tmp_path / "judge.yaml"
+    entry = {**config_entry("anthropic", chat_server), "retry": RETRY}
+    judge.write_text(
+        json.dumps({"provider": "claude", "model": "j", "providers": {"claude": entry}})
+    )
+    chat_server.enqueue(rate_limited(), render(TURNS[-1], "anthropic"))
+    record_path = tmp_path / "record.json"
+    done = akit(
+        "workflow", "run", path, "--judge-config", judge, "--output", record_path
+    )
+    assert done.returncode == 9, done.stderr
+    assert len(chat_server.requests) == 1
+    record = read_record(record_path)
+    assert record["judge"]["requests"] == 1
+    assert record["task_verification"]["requirements"][0]["reason"] == "judge_failure"
