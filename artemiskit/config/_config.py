@@ -370,6 +370,8 @@ def _provider(
         report((*path, "headers"), "must map header names to strings")
         headers = {}
     headers = dict(headers)
+    if kind == "scripted" and "retry" in entry:
+        report((*path, "retry"), "a scripted provider makes no requests to retry")
     if isinstance(entry.get("organization"), str) and entry["organization"]:
         headers.setdefault("OpenAI-Organization", entry["organization"])
     return ProviderConfig(

@@ -209,12 +209,17 @@ def test_a_workflow_cannot_ask_for_retries(
         ),
         ({"on": ["rate_limited"], "max_attempts": 2, "jitter": 1}, "jitter"),
         ("yes", "$.providers.m.retry"),
+        (
+            {"on": ["rate_limited"], "max_attempts": 2, "type": "scripted"},
+            "$.providers.m.retry",
+        ),
     ],
 )
 def test_invalid_retry_policies_are_configuration_errors(
     retry: Any, where: str
 ) -> None:
-    text = json.dumps({"providers": {"m": {"type": "openai", "retry": retry}}})
+    kind = retry.pop("type", "openai") if isinstance(retry, dict) else "openai"
+    text = json.dumps({"providers": {"m": {"type": kind, "retry": retry}}})
     with pytest.raises(ConfigError) as caught:
         parse_trusted_config(text, source="artemis.config.yaml")
     assert caught.value.exit_code == 1
