@@ -318,3 +318,18 @@ def test_the_judge_is_never_retried(tmp_path: Path, chat_server: ChatServer) -> 
     record = read_record(record_path)
     assert record["judge"]["requests"] == 1
     assert record["task_verification"]["requirements"][0]["reason"] == "judge_failure"
+
+
+@pytest.mark.parametrize(
+    "retry_after", ["Wed, 21 Oct 2015 07:28:00 GMT", "soon", None, "0"]
+)
+def test_retry_after_as_a_past_date_or_unreadable_still_retries(
+    tmp_path: Path, chat_server: ChatServer, retry_after: str | None
+) -> None:
+    chat_server.enqueue(
+        rate_limited(retry_after), *(render(turn, "openai") for turn in TURNS)
+    )
+    done, record = run(tmp_path, chat_server)
+    assert done.returncode == 0, done.stderr
+    assert len(chat_server.requests) == 4
+    assert record["target"]["provider_retries"] == 1
