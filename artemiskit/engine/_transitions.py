@@ -88,6 +88,7 @@ def _counted(
     model_requests: int = 0,
     tool_calls: int = 0,
     unmeasured: int = 0,
+    provider_retries: int = 0,
 ) -> Counters:
     return Counters(
         actions=counters.actions + actions,
@@ -97,6 +98,7 @@ def _counted(
         measured_output_tokens=counters.measured_output_tokens,
         measured_responses=counters.measured_responses,
         unmeasured_responses=counters.unmeasured_responses + unmeasured,
+        provider_retries=counters.provider_retries + provider_retries,
     )
 
 
@@ -150,7 +152,9 @@ def admit_operation(
     )
     counters = state.counters
     if kind == "model_request":
-        counters = _counted(counters, actions=1, model_requests=1)
+        counters = _counted(
+            counters, actions=1, model_requests=1, provider_retries=int(attempt > 1)
+        )
     changed = _replace(
         state,
         ledger=operations,
@@ -228,6 +232,7 @@ def _usage(
         + response.usage.output_tokens,
         measured_responses=before.measured_responses + 1,
         unmeasured_responses=before.unmeasured_responses,
+        provider_retries=before.provider_retries,
     )
     overshoot = state.overshoot_tokens
     if max_tokens is not None and counters.measured_tokens > max_tokens:

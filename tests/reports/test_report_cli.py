@@ -67,6 +67,9 @@ def _older(current: dict[str, Any], version: int) -> dict[str, Any]:
     """``current`` as the record of an older schema version would have it."""
     dropped = {"timeline"} | ({"recovery"} if version < 2 else set())
     older = {k: v for k, v in current.items() if k not in dropped}
+    older["target"] = {
+        k: v for k, v in current["target"].items() if k != "provider_retries"
+    }
     if version < 2:
         old_tools = ("read_file", "write_file")
         older["tools"] = [t for t in older["tools"] if t["tool"] in old_tools]
