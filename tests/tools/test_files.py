@@ -8,6 +8,7 @@ evidence of each change.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from artemiskit.records import record_to_dict
 from tests._builders import workflow_dict
@@ -250,7 +251,7 @@ async def test_reading_or_deleting_a_directory_fails_with_reason_and_message() -
     assert tool_answers(result) == [answer, answer]
 
 
-BAD_ARGUMENTS = [
+BAD_ARGUMENTS: list[tuple[str, dict[str, Any]]] = [
     ("read_file", {"path": "out/a.md", "extra": 1}),
     ("read_file", {}),
     ("read_file", {"path": 7}),
