@@ -101,9 +101,15 @@ def summarize(
         lines.append(f"hint: {hint}")
     elif record.execution.reason == "usage_unavailable":
         lines.append(f"hint: {_USAGE_HINT}")
+    retries = record.target.provider_retries
+    requests = f"model requests {used.model_requests}" + (
+        f" ({retries} accounted provider retr{'y' if retries == 1 else 'ies'})"
+        if retries
+        else ""
+    )
     lines += [
         f"task verification: {record.task_verification.status}",
-        f"actions {used.actions}, model requests {used.model_requests}, "
+        f"actions {used.actions}, {requests}, "
         f"tool calls {used.tool_calls}, usage {record.budget.usage_measurement}",
         f"policy denials: {record.policy.denials}; cleanup: {record.cleanup.status}",
         f"exit code: {record.exit_code}",

@@ -2,12 +2,20 @@
 # Install everything the test suite needs, then run every check (lint, types, tests,
 # examples). Idempotent: safe to run again on the same machine.
 #
-# With CI=true a missing Docker engine or sandbox image is an error; elsewhere the
-# sandbox tests skip with a clear reason when Docker cannot be set up.
+# With CI=true a missing Docker engine or sandbox image, or a LiteLLM proxy that cannot
+# be installed, is an error; elsewhere the sandbox and gateway tests skip with a clear
+# reason when their part cannot be set up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test,ray]'
+
+# The LiteLLM proxy of the gateway interop test lives in its own virtualenv.
+if [ "${CI:-}" = "true" ]; then
+    bash scripts/litellm-env.sh
+else
+    bash scripts/litellm-env.sh || echo "note: the LiteLLM proxy could not be installed; the gateway tests will skip" >&2
+fi
 
 if [ "${CI:-}" = "true" ]; then
     bash scripts/ci-docker.sh

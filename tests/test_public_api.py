@@ -83,6 +83,7 @@ EXPORTS: dict[str, set[str]] = {
     "artemiskit.config": {
         "JudgeConfig",
         "ProviderConfig",
+        "RetryPolicy",
         "SandboxConfig",
         "TrustedConfig",
         "load_judge_config",
@@ -107,6 +108,8 @@ EXPORTS: dict[str, set[str]] = {
     },
     "artemiskit.providers": {
         "ENTRY_POINT_GROUP",
+        "AnthropicClient",
+        "AzureOpenAIClient",
         "OpenAIClient",
         "ProviderBuilder",
         "ProviderRequest",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from artemiskit.config._config import (
     ProviderConfig,
+    RetryPolicy,
     SandboxConfig,
     TrustedConfig,
     load_trusted_config,
@@ -14,6 +15,7 @@ from artemiskit.config._judge import JudgeConfig, load_judge_config, parse_judge
 __all__ = [
     "JudgeConfig",
     "ProviderConfig",
+    "RetryPolicy",
     "SandboxConfig",
     "TrustedConfig",
     "load_judge_config",

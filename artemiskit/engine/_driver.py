@@ -201,7 +201,9 @@ class RunDriver:
                         self.hub.emit("environment_ready")
                         await self._drive(environment)
                     except ArtemisError as exc:
-                        if isinstance(exc, TargetError | InvalidResponseError):
+                        if self._failure is None and isinstance(
+                            exc, TargetError | InvalidResponseError
+                        ):
                             self._failure = f"{self._target_label}: {exc.message}"
                         self.run.stop(error_stop(exc))
                 if deadline_scope.cancelled_caught:
@@ -275,20 +277,27 @@ class RunDriver:
         if stop is not None:
             run.stop(stop)
             return None
+        attempt = 1
+        op_id = await self._admit_model_request(attempt)
+
+        async def retry_admission(reason: str, delay_s: float) -> bool:
+            """Admit one accounted retry (SPEC 16) as a model request of its own."""
+            nonlocal attempt, op_id
+            if anyio.current_time() + delay_s >= self.control.deadline or (
+                self._budget.model_request_stop(run.state.counters) is not None
+            ):
+                return False
+            # the failure proves the request was not processed: nothing was used
+            run.settle(op_id, "failed", reason)
+            attempt += 1
+            op_id = await self._admit_model_request(attempt)
+            return True
+
         request = TargetRequest(
             messages=messages,
             tools=tools,
             max_output_tokens=self._budget.output_allowance(run.state.counters),
-        )
-        op_id = run.admit("model_request")
-        await self.control.commit()
-        cursor = run.state.cursor
-        self.hub.emit(
-            "operation_admitted",
-            operation_id=op_id,
-            turn=cursor.turn,
-            step=cursor.step,
-            status="model_request",
+            retry_admission=retry_admission,
         )
         try:
             response = await self._target.respond(request)
@@ -298,6 +307,7 @@ class RunDriver:
             raise
         except ArtemisError as exc:
             run.settle_unmeasured(op_id, "failed", exc.reason)
+            self._failure = f"{self._target_label}: {exc.message}"
             raise
         except Exception as exc:
             run.settle_unmeasured(op_id, "failed", "target_failure")
@@ -317,6 +327,20 @@ class RunDriver:
         if record and not folded:
             run.record_model_response(response)
         return response
+
+    async def _admit_model_request(self, attempt: int) -> str:
+        """Admit and commit one model request (a retry when ``attempt`` > 1)."""
+        op_id = self.run.admit("model_request", attempt=attempt)
+        await self.control.commit()
+        cursor = self.run.state.cursor
+        self.hub.emit(
+            "operation_admitted",
+            operation_id=op_id,
+            turn=cursor.turn,
+            step=cursor.step,
+            status="model_request",
+        )
+        return op_id
 
     async def _request_model(self) -> TargetResponse | None:
         return await self._invoke_target(

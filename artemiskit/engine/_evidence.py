@@ -189,7 +189,7 @@ def build_record(
         run_id=run_id,
         attempt_id=attempt_id,
         workflow=WorkflowInfo(name=workflow.name, digest=digest),
-        target=target,
+        target=attrs.evolve(target, provider_retries=counters.provider_retries),
         environment_kind=environment_kind,
         execution=ExecutionInfo(
             status=stop.status if stop else "completed",

@@ -69,6 +69,8 @@ class Counters:
     measured_output_tokens: int = 0
     measured_responses: int = 0
     unmeasured_responses: int = 0
+    #: Model requests that were accounted retries of a failed one (SPEC 16).
+    provider_retries: int = 0
 
     @property
     def usage_measurement(self) -> Literal["complete", "partial", "unavailable"]:

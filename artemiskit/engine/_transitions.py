@@ -84,6 +84,7 @@ def _counted(
     model_requests: int = 0,
     tool_calls: int = 0,
     unmeasured: int = 0,
+    provider_retries: int = 0,
 ) -> Counters:
     return _counters(
         counters.actions + actions,
@@ -93,6 +94,7 @@ def _counted(
         counters.measured_output_tokens,
         counters.measured_responses,
         counters.unmeasured_responses + unmeasured,
+        counters.provider_retries + provider_retries,
     )
 
 
@@ -148,7 +150,9 @@ def admit_operation(
     )
     counters = state.counters
     if kind == "model_request":
-        counters = _counted(counters, actions=1, model_requests=1)
+        counters = _counted(
+            counters, actions=1, model_requests=1, provider_retries=int(attempt > 1)
+        )
     elif count_attempt:
         counters = _counted(counters, actions=1, tool_calls=1)
     changed = _replace(
@@ -219,6 +223,7 @@ def _usage(
         before.measured_output_tokens + response.usage.output_tokens,
         before.measured_responses + 1,
         before.unmeasured_responses,
+        before.provider_retries,
     )
     overshoot = state.overshoot_tokens
     if max_tokens is not None and counters.measured_tokens > max_tokens:

@@ -1,8 +1,10 @@
 """Model providers: the registry of provider types and the built-in ones.
 
-``openai`` drives any OpenAI-compatible chat endpoint (`OpenAIClient`, loaded on
-first access, so ``import artemiskit.providers`` never imports httpx); ``scripted``
-replays a script offline (`ScriptedTarget`). Register your own type with
+``openai`` drives any OpenAI-compatible chat endpoint (`OpenAIClient`),
+``azure-openai`` an Azure OpenAI deployment (`AzureOpenAIClient`), ``anthropic`` the
+Anthropic Messages API (`AnthropicClient`); the clients load on first access, so
+``import artemiskit.providers`` never imports httpx. ``scripted`` replays a script
+offline (`ScriptedTarget`). Register your own type with
 `register_provider`, or install it under the entry-point group
 ``artemiskit.providers``.
 """
@@ -31,9 +33,12 @@ from artemiskit.providers._scripted import (
 from artemiskit.providers._shared import SharedTransports
 
 if TYPE_CHECKING:
-    from artemiskit.providers._openai import OpenAIClient
+    from artemiskit.providers._anthropic import AnthropicClient
+    from artemiskit.providers._openai import AzureOpenAIClient, OpenAIClient
 
 __all__ = [
+    "AnthropicClient",
+    "AzureOpenAIClient",
     "ENTRY_POINT_GROUP",
     "OpenAIClient",
     "ProviderBuilder",
@@ -53,8 +58,12 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    if name == "OpenAIClient":
-        from artemiskit.providers._openai import OpenAIClient
+    if name == "AnthropicClient":
+        from artemiskit.providers._anthropic import AnthropicClient
 
-        return OpenAIClient
+        return AnthropicClient
+    if name in ("AzureOpenAIClient", "OpenAIClient"):
+        from artemiskit.providers import _openai
+
+        return getattr(_openai, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -37,7 +37,15 @@ from artemiskit.targets._protocol import (
     Usage,
 )
 
-__all__ = ["encode_chat_request", "error_code_of", "parse_chat_response"]
+__all__ = [
+    "encode_chat_request",
+    "error_code_of",
+    "load_document",
+    "parse_chat_response",
+    "plain_json",
+    "sampling_settings",
+    "token_count",
+]
 
 _SAFE_CODE = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 
@@ -66,20 +74,23 @@ def encode_chat_request(request: ModelRequest) -> dict[str, Any]:
                 "function": {
                     "name": tool.name,
                     "description": tool.description,
-                    "parameters": _plain(tool.input_schema),
+                    "parameters": plain_json(tool.input_schema),
                 },
             }
             for tool in request.tools
         ]
     if request.max_output_tokens is not None:
         body["max_tokens"] = request.max_output_tokens
-    if request.temperature is not None:
-        body["temperature"] = request.temperature
-    if request.top_p is not None:
-        body["top_p"] = request.top_p
+    body.update(sampling_settings(request))
     if request.seed is not None:
         body["seed"] = request.seed
     return body
+
+
+def sampling_settings(request: ModelRequest) -> dict[str, float]:
+    """``temperature`` and ``top_p``, only those the request sets."""
+    settings = {"temperature": request.temperature, "top_p": request.top_p}
+    return {name: value for name, value in settings.items() if value is not None}
 
 
 def _encode_message(message: Message, position: int) -> dict[str, Any]:
@@ -111,12 +122,12 @@ def _encode_message(message: Message, position: int) -> dict[str, Any]:
     return {"role": message.role, "content": message.content or ""}
 
 
-def _plain(value: object) -> object:
+def plain_json(value: object) -> object:
     """Turn mappings and tuples (e.g. a frozen JSON Schema) into dicts and lists."""
     if isinstance(value, Mapping):
-        return {str(key): _plain(item) for key, item in value.items()}
+        return {str(key): plain_json(item) for key, item in value.items()}
     if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
-        return [_plain(item) for item in value]
+        return [plain_json(item) for item in value]
     return value
 
 
@@ -133,14 +144,7 @@ def parse_chat_response(body: bytes) -> TargetResponse:
         InvalidResponseError: The body is not a Chat Completions answer. The
             message names the rule broken, never the body's content.
     """
-    try:
-        document: object = json.loads(body)
-    except (ValueError, RecursionError) as exc:
-        raise InvalidResponseError(
-            "the provider's response body is not valid JSON"
-        ) from exc
-    if not isinstance(document, dict):
-        raise _invalid("the response is not a JSON object")
+    document = load_document(body, "Chat Completions")
     choices = document.get("choices")
     if not isinstance(choices, list) or not choices:
         raise _invalid("the response has no choices")
@@ -196,14 +200,35 @@ def _parse_tool_calls(raw: object) -> tuple[ToolCall, ...]:
 def _parse_usage(raw: object) -> Usage | None:
     if not isinstance(raw, dict):
         return None
-    prompt = _count(raw.get("prompt_tokens"))
-    completion = _count(raw.get("completion_tokens"))
+    prompt = token_count(raw.get("prompt_tokens"))
+    completion = token_count(raw.get("completion_tokens"))
     if prompt is None or completion is None:
         return None
     return Usage(input_tokens=prompt, output_tokens=completion)
 
 
-def _count(value: object) -> int | None:
+def load_document(body: bytes, protocol: str) -> dict[str, Any]:
+    """The JSON object of a successful answer.
+
+    Raises:
+        InvalidResponseError: The body is not JSON, or not an object.
+    """
+    try:
+        document: object = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidResponseError(
+            "the provider's response body is not valid JSON"
+        ) from exc
+    if not isinstance(document, dict):
+        raise InvalidResponseError(
+            f"the provider answered outside the {protocol} protocol: "
+            "the response is not a JSON object"
+        )
+    return document
+
+
+def token_count(value: object) -> int | None:
+    """A reported token count: a non-negative integer, else ``None``."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     return None
@@ -214,7 +239,9 @@ def error_code_of(body: bytes) -> str | None:
 
     Only a short identifier (``error.code`` or ``error.type``, e.g.
     ``model_not_found``) is returned; free text is never taken, because providers
-    echo parts of the request (even a masked key) in their messages.
+    echo parts of the request (even a masked key) in their messages. ``code`` wins
+    over ``type``, unless it is all digits: gateways such as LiteLLM repeat the HTTP
+    status there (``"429"``) and put the useful name in ``type``.
 
     Args:
         body: The raw body of an HTTP error answer.
@@ -229,11 +256,15 @@ def error_code_of(body: bytes) -> str | None:
     if not isinstance(document, dict) or not isinstance(document.get("error"), dict):
         return None
     error: dict[str, object] = document["error"]
-    for key in ("code", "type"):
-        value = error.get(key)
-        if isinstance(value, str) and _SAFE_CODE.match(value):
-            return value
-    return None
+    code, kind = error.get("code"), error.get("type")
+    safe = [
+        value
+        for value in (code, kind)
+        if isinstance(value, str) and _SAFE_CODE.match(value)
+    ]
+    if len(safe) == 2 and str(code).isdigit():
+        return str(kind)  # a gateway's status repeated as a string says nothing new
+    return safe[0] if safe else None
 
 
 def _invalid(rule: str) -> InvalidResponseError:

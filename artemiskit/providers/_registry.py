@@ -1,10 +1,10 @@
 """Provider types by name: the registry a provider entry's ``type`` is built from.
 
-``openai`` and ``scripted`` are built in. A host registers its own type from Python
-with `register_provider`, or installs a package that declares one in the entry-point
-group ``artemiskit.providers`` (the entry point's name is the type; its object is the
-`ProviderBuilder`), which `load_provider_entry_points` registers — the CLI does so
-before each run.
+``openai``, ``azure-openai``, ``anthropic`` and ``scripted`` are built in. A host
+registers its own type from Python with `register_provider`, or installs a package
+that declares one in the entry-point group ``artemiskit.providers`` (the entry
+point's name is the type; its object is the `ProviderBuilder`), which
+`load_provider_entry_points` registers — the CLI does so before each run.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from collections.abc import Awaitable, Callable
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
 import attrs
@@ -22,6 +22,7 @@ from artemiskit._common._digests import bytes_digest
 from artemiskit._errors import ConfigError, UnsupportedError
 from artemiskit.config import ProviderConfig
 from artemiskit.providers._digest import credential_digest, transport_digest
+from artemiskit.providers._retries import AccountedRetries
 from artemiskit.providers._scripted import (
     ScriptedTarget,
     load_script_below,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     import httpx
 
     from artemiskit.providers._scripted import ScriptEntry
+    from artemiskit.targets import ModelRequest
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -139,27 +141,94 @@ async def _scripted(request: ProviderRequest) -> ProviderTarget:
 
 
 async def _openai(request: ProviderRequest) -> ProviderTarget:
+    from artemiskit.providers._openai import DEFAULT_BASE_URL, OpenAIClient
+
+    base_url = request.entry.base_url or DEFAULT_BASE_URL
+    return await _http_target(request, OpenAIClient, base_url=base_url)
+
+
+async def _azure_openai(request: ProviderRequest) -> ProviderTarget:
     from artemiskit.providers._openai import (
-        DEFAULT_BASE_URL,
-        OpenAIClient,
-        new_http_client,
+        DEFAULT_AZURE_API_VERSION,
+        AzureOpenAIClient,
     )
+
+    entry = request.entry
+    base_url = entry.base_url
+    if base_url is None and entry.resource_name is not None:
+        base_url = f"https://{entry.resource_name}.openai.azure.com"
+    if base_url is None or entry.deployment is None:
+        raise ConfigError(
+            f"provider {entry.name!r} (azure-openai) needs base_url (or "
+            "resource_name) and deployment",
+            reason="incomplete_provider",
+        )
+    return await _http_target(
+        request,
+        AzureOpenAIClient,
+        base_url=base_url,
+        url_option="endpoint",
+        deployment=entry.deployment,
+        api_version=entry.api_version or DEFAULT_AZURE_API_VERSION,
+    )
+
+
+async def _anthropic(request: ProviderRequest) -> ProviderTarget:
+    from artemiskit.providers import _anthropic as anthropic
+
+    entry = request.entry
+    return await _http_target(
+        request,
+        anthropic.AnthropicClient,
+        base_url=entry.base_url or anthropic.DEFAULT_ANTHROPIC_BASE_URL,
+        anthropic_version=entry.anthropic_version
+        or anthropic.DEFAULT_ANTHROPIC_VERSION,
+        default_max_tokens=entry.default_max_tokens or anthropic.DEFAULT_MAX_TOKENS,
+    )
+
+
+class _HttpClient(Protocol):
+    async def complete(self, request: ModelRequest) -> TargetResponse: ...
+
+    async def aclose(self) -> None: ...
+
+
+async def _http_target(
+    request: ProviderRequest,
+    client_type: Callable[..., _HttpClient],
+    *,
+    base_url: str,
+    url_option: str = "base_url",
+    **options: str | int,
+) -> ProviderTarget:
+    """The target of an HTTP provider entry: client, digest, label, retries.
+
+    ``options`` are the type's own settings: passed to the client and digested.
+    With `ProviderRequest.shared` (a suite), the client sends over the one
+    connection pool of the entry and its transport settings.
+    """
+    from artemiskit.providers._http import new_http_client
     from artemiskit.targets import create_model_client_target
 
     entry = request.entry
     api_key = entry.resolve_api_key()
-    base_url = entry.base_url or DEFAULT_BASE_URL
+    retry = entry.retry
+    transport: dict[str, object] = {
+        **options,
+        "request_timeout_ms": entry.request_timeout_ms,
+        "headers": {
+            name.lower(): credential_digest(value)
+            for name, value in sorted(entry.headers.items())
+        },
+    }
+    if retry is not None:
+        # a checkpoint binds the retry policy: it decides what a request may cost
+        transport["retry"] = attrs.asdict(retry)
     digest = "sha256:" + transport_digest(
-        provider_type="openai",
+        provider_type=entry.type,
         base_url=base_url,
         api_key=api_key,
-        settings={
-            "request_timeout_ms": entry.request_timeout_ms,
-            "headers": {
-                name.lower(): credential_digest(value)
-                for name, value in sorted(entry.headers.items())
-            },
-        },
+        settings=transport,
     )
     http = None
     if request.shared is not None:
@@ -169,22 +238,25 @@ async def _openai(request: ProviderRequest) -> ProviderTarget:
             return new_http_client(timeout_ms)
 
         http = await request.shared.get(
-            f"openai:{entry.name}:{digest}", pool, close=_close_http
+            f"{entry.type}:{entry.name}:{digest}", pool, close=_close_http
         )
-    client = OpenAIClient(
-        base_url=base_url,
+    client = client_type(
+        **{url_option: base_url},
         api_key=api_key,
         request_timeout_ms=entry.request_timeout_ms,
         extra_headers=entry.headers,
         http_client=http,
+        **options,
     )
-    target = create_model_client_target(
+    target: AgentTarget = create_model_client_target(
         client,
         model=request.model,
         temperature=request.temperature,
         top_p=request.top_p,
         seed=request.seed,
     )
+    if retry is not None:
+        target = AccountedRetries(target, retry)
     return ProviderTarget(
         target=_ClosingTarget(target, client.aclose),
         transport_digest=digest,
@@ -196,7 +268,12 @@ async def _close_http(client: httpx.AsyncClient) -> None:
     await client.aclose()
 
 
-_BUILDERS: dict[str, ProviderBuilder] = {"openai": _openai, "scripted": _scripted}
+_BUILDERS: dict[str, ProviderBuilder] = {
+    "anthropic": _anthropic,
+    "azure-openai": _azure_openai,
+    "openai": _openai,
+    "scripted": _scripted,
+}
 
 
 def register_provider(
@@ -282,6 +359,7 @@ async def create_provider_target(request: ProviderRequest) -> ProviderTarget:
             with a well-formed digest (``invalid_provider_plugin``).
     """
     builder = _BUILDERS.get(request.entry.type)
+    request.entry.check_variables()
     if builder is None:
         raise UnsupportedError(
             f"provider type {request.entry.type!r} is not supported (registered: "

@@ -106,9 +106,14 @@ def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
         data = {**data, "recovery": _NOT_CHECKPOINTED}
         version = 2
     if version == 2:
-        # Version 2 predates the timeline: no operation was kept in order.
+        # Version 2 predates the timeline (no operation was kept in order) and
+        # accounted provider retries (none could be made).
         omitted = data["operations"]["total"]
-        data = {**data, "timeline": {"entries": [], "omitted": omitted}}
+        data = {
+            **data,
+            "timeline": {"entries": [], "omitted": omitted},
+            "target": {**data["target"], "provider_retries": 0},
+        }
     return {**data, "schema_version": RECORD_SCHEMA_VERSION}
 
 

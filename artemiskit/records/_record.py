@@ -58,6 +58,8 @@ class TargetInfo:
     provider: str
     model: str
     transport_digest: str | None = None
+    #: Accounted provider retries made (SPEC 16); each is also a model request.
+    provider_retries: int = 0
 
 
 @attrs.frozen(kw_only=True)

@@ -8,7 +8,7 @@ names and counts, never text or arguments.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import attrs
@@ -100,11 +100,22 @@ class TargetRequest:
         max_output_tokens: The output allowance: the workflow's
             ``max_output_tokens`` bounded by what is left of ``max_tokens``;
             ``None`` when neither sets one.
+        retry_admission: Set by the engine: a target that may retry a failed
+            provider request (accounted retries, SPEC 16) awaits
+            ``retry_admission(reason, delay_s)`` before each new attempt, with the
+            failure's reason code and the wait it intends. ``True`` means the
+            engine admitted the attempt as a model request of its own (counted,
+            in the ledger, disclosed); ``False`` means no further attempt may be
+            made (the budget or the deadline does not allow it), and the target
+            raises the failure.
     """
 
     messages: tuple[Message, ...]
     tools: tuple[ToolDefinition, ...]
     max_output_tokens: int | None = None
+    retry_admission: Callable[[str, float], Awaitable[bool]] | None = attrs.field(
+        default=None, eq=False
+    )
 
     def __repr__(self) -> str:
         return (

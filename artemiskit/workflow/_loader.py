@@ -60,6 +60,10 @@ _TOOLS_HINT = (
     " (a tool that is not built in must be registered: SDK tools=[...], "
     "CLI --tools MODULE:ATTR)"
 )
+_RETRY_HINT = (
+    " (provider retries are the host's choice: give `retry:` in the provider's "
+    "entry of the trusted configuration, never in a workflow)"
+)
 
 
 def workflow_schema_checker(
@@ -74,6 +78,8 @@ def _hinted(problem: Problem) -> Problem:
         "must be one of"
     ):
         return attrs.evolve(problem, message=problem.message + _TOOLS_HINT)
+    if problem.path == "$.target.retry":
+        return attrs.evolve(problem, message=problem.message + _RETRY_HINT)
     return problem
 
 

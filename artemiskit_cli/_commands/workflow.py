@@ -173,6 +173,9 @@ async def _run(
         if config is None or isinstance(config, TrustedConfig)
         else await load_trusted_config(config)
     )
+    if trusted is not None and not isinstance(config, TrustedConfig):
+        for notice in trusted.notices:
+            click.echo(f"notice: {trusted.source}: {notice}", err=True)
     kit = ArtemisKit(config=trusted, tools=tools)
     session = await kit.create_workflow_session(
         workflow=workflow_file,

@@ -641,15 +641,19 @@ def test_version_1_record_reads_as_not_checkpointed(tmp_path: Path) -> None:
     case = Case(tmp_path / "case", workflow_dict(), PASSING_SCRIPT)
     _, record, _ = case.uninterrupted()
     old = {k: v for k, v in record.items() if k not in ("recovery", "timeline")}
+    old["target"] = {
+        k: v for k, v in record["target"].items() if k != "provider_retries"
+    }
     old["schema_version"] = 1
     migrated = record_from_dict(old)
     assert migrated.recovery.checkpointing is False
     assert migrated.recovery.resumable is False
     assert migrated.recovery.checkpoint_status == "none"
     assert migrated.schema_version == RECORD_SCHEMA_VERSION
+    assert migrated.target.provider_retries == 0
     # A version 1 record that claims a recovery section is not a valid one.
     with pytest.raises(Exception, match="invalid workflow record"):
-        record_from_dict({**record, "schema_version": 1})
+        record_from_dict({**old, "recovery": record["recovery"]})
 
 
 def test_sigterm_leaves_an_interrupted_checkpoint(tmp_path: Path) -> None:

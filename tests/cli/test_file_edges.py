@@ -477,9 +477,10 @@ def test_an_unreachable_provider_says_reason_and_host_on_stderr(
     cause = [line for line in done.stderr.splitlines() if line.startswith("cause: ")]
     assert len(cause) == 1, done.stderr
     assert f"provider 'local' (127.0.0.1:{port})" in cause[0]
-    assert "provider_unreachable" in done.stderr
+    # a closed port refuses the connection before anything is sent (SPEC 16)
+    assert "provider_connect_refused" in done.stderr
     if command != "run":
-        assert "preflight failed (provider_unreachable)" in cause[0]
+        assert "preflight failed (provider_connect_refused)" in cause[0]
 
 
 def test_missing_usage_under_max_tokens_hints_at_the_script(tmp_path: Path) -> None:

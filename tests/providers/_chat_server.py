@@ -1,4 +1,7 @@
-"""A real, scriptable Chat Completions HTTP/1.1 server on 127.0.0.1 for tests.
+"""A real, scriptable model-provider HTTP/1.1 server on 127.0.0.1 for tests.
+
+It answers whatever path it is asked (Chat Completions, Azure deployment URLs, the
+Anthropic Messages API): `_wire` renders one scripted model turn in each protocol.
 
 Standard library only: a `ThreadingHTTPServer` on an ephemeral port, served from a
 background thread. Each test queues what the server does with the next requests:
@@ -172,6 +175,16 @@ class ChatServer:
     def url(self) -> str:
         """The base URL to give the client, ending in ``/v1``."""
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    @property
+    def root(self) -> str:
+        """The server's root URL (an Azure OpenAI resource endpoint)."""
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    @property
+    def host(self) -> str:
+        """``127.0.0.1:PORT``, as error messages name the server."""
+        return f"127.0.0.1:{self._httpd.server_address[1]}"
 
     @property
     def requests(self) -> list[RecordedRequest]:

@@ -150,6 +150,11 @@ def test_unparseable_bodies(body: bytes) -> None:
             "invalid_request_error",
         ),
         (b'{"error": {"code": "has spaces sk-abc"}}', None),
+        # LiteLLM repeats the status in `code`; its `type` names the failure
+        (b'{"error": {"code": "429", "type": "throttling_error"}}', "throttling_error"),
+        (b'{"error": {"code": "429", "type": "bad type sk-abc"}}', "429"),
+        (b'{"error": {"code": "429"}}', "429"),
+        (b'{"error": {"code": "e42", "type": "x"}}', "e42"),
         (b'{"error": "text"}', None),
         (b"oops", None),
     ],

@@ -154,7 +154,7 @@ def test_server_that_never_answers_hits_the_deadline(
     chat_server.enqueue(NeverAnswer())
     data = workflow_dict(
         target={"provider": "local", "model": "m1"},
-        budgets={"max_actions": 10, "timeout_ms": 500},
+        budgets={"max_actions": 10, "timeout_ms": 5000},
     )
     workflow, config = setup(tmp_path, chat_server, data)
     record_path = tmp_path / "record.json"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from artemiskit import ArtemisKit
-from artemiskit.providers import OpenAIClient
+from artemiskit.providers import AnthropicClient, OpenAIClient
 from artemiskit.records import record_to_dict
 from tests._builders import workflow_dict
 from tests._hostile_arguments import HOSTILE_ARGUMENTS
@@ -83,4 +83,55 @@ async def test_report_mode_sends_the_hostile_calls_back_and_goes_on(
         for call in message.get("tool_calls", [])
     ]
     assert echoed == [HOSTILE_ARGUMENTS[n] for n in names]
+    record_to_dict(record)
+
+
+def anthropic_body(arguments: str) -> Reply:
+    """A Messages answer whose tool input is ``arguments``, verbatim when it must be."""
+    try:
+        value = json.loads(arguments)
+    except (ValueError, RecursionError):
+        value = None
+    if isinstance(value, dict):
+        block: Any = {
+            "type": "tool_use",
+            "id": "t1",
+            "name": "read_file",
+            "input": value,
+        }
+        body: Any = {
+            "type": "message",
+            "content": [block],
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
+        return Reply(body=body)
+    raw = (
+        '{"type": "message", "stop_reason": "tool_use", "content": [{"type": '
+        '"tool_use", "id": "t1", "name": "read_file", "input": ' + arguments + "}]}"
+    )
+    return Reply(body=raw.encode("utf-8", "surrogatepass"))
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_ARGUMENTS))
+async def test_hostile_anthropic_inputs_are_a_denial_or_an_invalid_response(
+    tmp_path: Path, chat_server: ChatServer, name: str
+) -> None:
+    """In the Messages API the input is part of the answer's JSON, not a string:
+    what Python's decoder can read ends as a denial, the rest (nesting past its
+    limit, an integer of 5,000 digits, a list) as an invalid response."""
+    reply = anthropic_body(HOSTILE_ARGUMENTS[name])
+    chat_server.enqueue(reply)
+    async with AnthropicClient(base_url=chat_server.url) as client:
+        result = await ArtemisKit().run_workflow(
+            workflow=write(tmp_path), client=client
+        )
+    record = result.record
+    if isinstance(reply.body, bytes):
+        assert result.exit_code == 2
+        assert record.execution.reason == "invalid_target_response"
+    else:
+        assert result.exit_code == 4
+        assert record.policy.denial_reasons == {"invalid_arguments": 1}
+    assert len(chat_server.requests) == 1
     record_to_dict(record)

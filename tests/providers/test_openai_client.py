@@ -212,7 +212,9 @@ async def test_server_error_is_one_request_and_target_error(
         with pytest.raises(TargetError) as caught:
             await client.complete(simple_request())
     assert caught.value.exit_code == 7
-    assert caught.value.reason == "provider_server_error"
+    assert caught.value.reason == (
+        "provider_overloaded" if status == 503 else "provider_server_error"
+    )
     assert f"HTTP {status}" in str(caught.value)
     assert len(chat_server.requests) == 1
     assert_no_secret(caught.value)
@@ -227,7 +229,8 @@ async def test_refused_connection_is_target_error() -> None:
     ) as client:
         with pytest.raises(TargetError) as caught:
             await client.complete(simple_request())
-    assert caught.value.reason == "provider_unreachable"
+    assert caught.value.reason == "provider_connect_refused"
+    assert "refused the connection (nothing was sent)" in str(caught.value)
     assert_no_secret(caught.value)
 
 
@@ -265,7 +268,7 @@ async def test_http_status_mapping(
     async with OpenAIClient(base_url=chat_server.url, api_key=SECRET) as client:
         with pytest.raises(error_type) as caught:
             await client.complete(simple_request())
-    assert type(caught.value) is error_type
+    assert isinstance(caught.value, error_type)
     assert caught.value.exit_code == exit_code
     assert str(status) in str(caught.value)
     assert "some_code" in str(caught.value)

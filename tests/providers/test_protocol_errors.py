@@ -51,7 +51,8 @@ def request() -> ModelRequest:
             "HTTP 429, rate_limit_exceeded",
         ),
         (500, {}, TargetError, "provider_server_error", "HTTP 500"),
-        (503, {}, TargetError, "provider_server_error", "HTTP 503"),
+        (503, {}, TargetError, "provider_overloaded", "HTTP 503"),
+        (529, {}, TargetError, "provider_overloaded", "HTTP 529"),
         (400, {}, TargetError, "provider_http_error", "HTTP 400"),
         (430, {}, TargetError, "provider_http_error", "HTTP 430"),
         (300, {}, TargetError, "provider_http_error", "HTTP 300"),
@@ -74,7 +75,7 @@ async def test_each_status_has_its_error_and_reason(
     assert f"({detail})" in message
     assert chat_server.url.removesuffix("/v1") in message
     assert SECRET not in message
-    if status in (429, 500, 503):
+    if status in (429, 500, 503, 529):
         assert message.endswith("no retry was made")
     if status == 404:
         assert "'test-model'" in message

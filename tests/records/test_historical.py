@@ -72,3 +72,22 @@ def test_unknown_versions_are_refused(version: object) -> None:
     with pytest.raises(WorkflowError, match="unknown workflow record") as caught:
         record_from_dict({**saved_0_6_1_record(), "schema_version": version})
     assert caught.value.reason == "unknown_record_version"
+
+
+def test_a_version_2_record_reads_as_without_provider_retries() -> None:
+    current = record_to_dict(record_from_dict(saved_0_6_1_record()))
+    target = {k: v for k, v in current["target"].items() if k != "provider_retries"}
+    # Version 2 predates both the timeline and provider retries.
+    version_2 = {
+        **{k: v for k, v in current.items() if k != "timeline"},
+        "schema_version": 2,
+        "target": target,
+    }
+    record = record_from_dict(version_2)
+    assert record.schema_version == RECORD_SCHEMA_VERSION == 3
+    assert record.target.provider_retries == 0
+    assert record.timeline.entries == ()
+    assert record.timeline.omitted == current["operations"]["total"]
+    # A version 2 record that claims provider retries is not a valid one.
+    with pytest.raises(WorkflowError, match="invalid workflow record"):
+        record_from_dict({**version_2, "target": current["target"]})

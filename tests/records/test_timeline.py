@@ -76,12 +76,16 @@ def test_the_timeline_holds_every_operation_in_order(tmp_path: Path) -> None:
 def test_a_version_2_record_reads_with_no_operation_kept(tmp_path: Path) -> None:
     record = _run("examples/quickstart/workflow.yaml", tmp_path / "r.json")
     old = {k: v for k, v in record.items() if k != "timeline"}
+    old["target"] = {
+        k: v for k, v in record["target"].items() if k != "provider_retries"
+    }
     old["schema_version"] = 2
     migrated = record_from_dict(old)
     assert migrated.schema_version == RECORD_SCHEMA_VERSION
     assert migrated.timeline.entries == ()
     assert migrated.timeline.omitted == record["operations"]["total"] > 0
+    assert migrated.target.provider_retries == 0
     # A version 2 record that claims a timeline is not a valid one.
     assert "timeline" in record
     with pytest.raises(WorkflowError, match="invalid workflow record"):
-        record_from_dict({**record, "schema_version": 2})
+        record_from_dict({**old, "timeline": record["timeline"]})

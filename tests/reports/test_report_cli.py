@@ -67,10 +67,15 @@ def _older(current: dict[str, Any], version: int) -> dict[str, Any]:
     """``current`` as the record of an older schema version would have it."""
     dropped = {"timeline"} | ({"recovery"} if version < 2 else set())
     older = {k: v for k, v in current.items() if k not in dropped}
+    older["target"] = {
+        k: v for k, v in current["target"].items() if k != "provider_retries"
+    }
     if version < 2:
         old_tools = ("read_file", "write_file")
         older["tools"] = [t for t in older["tools"] if t["tool"] in old_tools]
-    attempt = f"{version:x}" + current["attempt_id"][1:]
+    # Another attempt than ``current``'s, whatever its id begins with.
+    first = [c for c in "0123456789abcdef" if c != current["attempt_id"][0]][version]
+    attempt = first + current["attempt_id"][1:]
     return {**older, "schema_version": version, "attempt_id": attempt}
 
 

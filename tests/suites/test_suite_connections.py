@@ -1,4 +1,7 @@
-"""Runs of one provider entry share one HTTP connection pool per suite (SPEC 13)."""
+"""Runs of one provider entry share one HTTP connection pool per suite (SPEC 13).
+
+Every built-in HTTP provider type (``openai``, ``azure-openai``, ``anthropic``) does.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +14,10 @@ import pytest
 from artemiskit import ArtemisKit
 from artemiskit.config import ProviderConfig, TrustedConfig
 from tests._builders import workflow_dict
-from tests.providers._chat_server import ChatServer, chat_reply
+from tests.providers._chat_server import ChatServer
+from tests.providers._wire import PROTOCOLS, Protocol, Turn, config_entry, render
 
 pytestmark = pytest.mark.anyio
-
-USAGE = {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}
 
 
 def _member(root: Path, name: str) -> Path:
@@ -31,17 +33,16 @@ def _member(root: Path, name: str) -> Path:
     return path
 
 
+@pytest.mark.parametrize("protocol", PROTOCOLS)
 async def test_runs_of_one_provider_entry_share_one_connection(
-    tmp_path: Path,
+    tmp_path: Path, protocol: Protocol
 ) -> None:
     with ChatServer() as server:
-        server.enqueue(*[chat_reply(content="Done.", usage=USAGE)] * 6)
+        server.enqueue(*[render(Turn(text="Done.", usage=(3, 2)), protocol)] * 6)
+        entry = config_entry(protocol, server)
+        del entry["api_key_env"]
         config = TrustedConfig(
-            providers={
-                "local": ProviderConfig(
-                    name="local", type="openai", base_url=server.url
-                )
-            }
+            providers={"local": ProviderConfig(name="local", **entry)}
         )
         suite = tmp_path / "suite"
         _member(suite, "first")

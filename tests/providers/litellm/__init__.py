@@ -1,0 +1,1 @@
+"""Interop with a real LiteLLM proxy (installed by ``scripts/litellm-env.sh``)."""
