@@ -86,7 +86,7 @@ def test_a_slot_builder_builds_what_the_class_builds() -> None:
         reason="r",
     )
     assert type(operation) is Operation
-    counters = slot_builder(Counters)(1, 2, 3, 4, 5, 6, 7)
+    counters = slot_builder(Counters)(1, 2, 3, 4, 5, 6, 7, 8)
     assert counters == Counters(
         actions=1,
         model_requests=2,
@@ -95,6 +95,7 @@ def test_a_slot_builder_builds_what_the_class_builds() -> None:
         measured_output_tokens=5,
         measured_responses=6,
         unmeasured_responses=7,
+        provider_retries=8,
     )
 
 

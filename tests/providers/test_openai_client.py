@@ -479,7 +479,7 @@ async def test_closed_client_refuses_without_a_request(chat_server: ChatServer) 
     await client.aclose()
     with pytest.raises(TargetError) as caught:
         await client.complete(simple_request())
-    assert str(caught.value) == "the OpenAI-compatible client is closed"
+    assert str(caught.value) == "the Chat Completions client is closed"
     assert chat_server.requests == []
 
 

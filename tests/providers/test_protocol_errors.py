@@ -290,7 +290,7 @@ async def test_a_tool_result_without_its_call_id_is_refused_before_sending(
         ),
         (
             {"api_key": "sk-1", "extra_headers": {"authorization": "Bearer sk-2"}},
-            "give the credential either as api_key or as an Authorization extra "
+            "give the credential either as api_key or as an authorization extra "
             "header, not both",
         ),
         (
