@@ -31,7 +31,7 @@ if typing.TYPE_CHECKING:
         UnsupportedError,
         WorkflowError,
     )
-    from artemiskit._exit_codes import ExitCode
+    from artemiskit._exit_codes import ExitCode, PromptResponseExitCode
     from artemiskit._kit import (
         ArtemisKit,
         WorkflowSource,
@@ -98,6 +98,7 @@ __all__ = [
     "ModelClient",
     "ModelRequest",
     "Problem",
+    "PromptResponseExitCode",
     "RunKeywords",
     "RunOptions",
     "RuntimeFailureError",
@@ -150,6 +151,7 @@ _EXPORTS: dict[str, str] = {
     "UnsupportedError": "artemiskit._errors",
     "WorkflowError": "artemiskit._errors",
     "ExitCode": "artemiskit._exit_codes",
+    "PromptResponseExitCode": "artemiskit._exit_codes",
     "ArtemisKit": "artemiskit._kit",
     "WorkflowSource": "artemiskit._kit",
     "create_agent_workflow_session": "artemiskit._kit",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final, Literal
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["STOP_EXIT_CODES", "ExecutionStatus", "ExitCode"]
+__all__ = ["STOP_EXIT_CODES", "ExecutionStatus", "ExitCode", "PromptResponseExitCode"]
 
 ExecutionStatus = Literal[
     "completed",
@@ -55,6 +55,25 @@ class ExitCode:
     PAUSED: Final = 10
     #: A cancelled execution or evaluation.
     CANCELLED: Final = 130
+
+
+class PromptResponseExitCode:
+    """The exit codes of the prompt-response commands (SPEC 17).
+
+    ``akit run``, ``validate``, ``compare``, ``baseline``, ``history`` and ``init`` keep
+    the TypeScript CLI's codes, which CI scripts read; they differ from SPEC 9's.
+    """
+
+    #: Every case passed (or the command did what was asked).
+    OK: Final = 0
+    #: A failed case, a scenario that did not load or run, a regression against the
+    #: baseline, a spent budget, or a file that could not be read or written.
+    FAILED: Final = 1
+    #: A file of the other kind named directly (a workflow, record or suite), or no
+    #: scenario file matched (``validate``).
+    WRONG_INPUT: Final = 2
+    #: Interrupted by SIGINT or SIGTERM; nothing partial was saved.
+    INTERRUPTED: Final = 130
 
 
 #: The exit code of each way an execution stops (``completed`` is a stop only for a

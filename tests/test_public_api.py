@@ -38,6 +38,7 @@ EXPORTS: dict[str, set[str]] = {
         "Message",
         "ModelClient",
         "ModelRequest",
+        "PromptResponseExitCode",
         "Problem",
         "RunKeywords",
         "RunOptions",

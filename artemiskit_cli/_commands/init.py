@@ -14,6 +14,8 @@ from pathlib import Path
 
 import click
 
+from artemiskit import PromptResponseExitCode
+
 __all__ = ["init"]
 
 CONFIG = """\
@@ -160,7 +162,7 @@ def init(force: bool, skip_env: bool, yes: bool) -> None:
             _env(root / ".env")
     except OSError as exc:
         click.echo(f"error: cannot write the starter files ({exc.strerror})", err=True)
-        sys.exit(1)
+        sys.exit(PromptResponseExitCode.FAILED)
     click.echo(
         "next: set OPENAI_API_KEY (or point providers.openai.base_url at your server), "
         "then `akit run scenarios/`; offline: `akit workflow run "

@@ -24,6 +24,7 @@ import click
 from artemiskit import (
     ArtemisError,
     FileAccessError,
+    PromptResponseExitCode,
     TrustedConfig,
     WorkflowError,
 )
@@ -491,19 +492,19 @@ def run(
         outcomes, checks = anyio.run(main)
     except KeyboardInterrupt:
         _echo("interrupted: the scenario in flight was not saved")
-        sys.exit(130)
+        sys.exit(PromptResponseExitCode.INTERRUPTED)
     except _NothingToRun:
         _echo("error: no scenario files found")
-        sys.exit(1)
+        sys.exit(PromptResponseExitCode.FAILED)
     except WorkflowError as exc:
         if exc.reason == "not_a_scenario":
             _echo(f"error: {exc.message}")
-            sys.exit(2)
+            sys.exit(PromptResponseExitCode.WRONG_INPUT)
         _echo(f"error: {exc.message}")
-        sys.exit(1)
+        sys.exit(PromptResponseExitCode.FAILED)
     except ArtemisError as exc:
         _echo(f"error: {exc.message}")
-        sys.exit(1)
+        sys.exit(PromptResponseExitCode.FAILED)
     worst = _worst(checks)
     cost = sum(
         o.manifest.metrics.cost.total_usd

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import anyio
 import click
 
-from artemiskit import ArtemisError
+from artemiskit import ArtemisError, PromptResponseExitCode
 from artemiskit.prompt_response import (
     Baseline,
     LocalStorage,
@@ -304,4 +304,4 @@ def compare(
             f"(threshold {threshold * 100:.2f}%)",
             err=True,
         )
-        sys.exit(1)
+        sys.exit(PromptResponseExitCode.FAILED)

@@ -16,7 +16,12 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import click
 
-from artemiskit import ArtemisError, FileAccessError, WorkflowError
+from artemiskit import (
+    ArtemisError,
+    FileAccessError,
+    PromptResponseExitCode,
+    WorkflowError,
+)
 from artemiskit.prompt_response import discover_scenario_files, load_scenario
 from artemiskit_cli._render import problem_line
 
@@ -97,7 +102,7 @@ def _check(path: str, explicit: bool) -> dict[str, Any] | None:
         if exc.reason == "not_a_scenario":
             if explicit:
                 click.echo(f"error: {exc.message}", err=True)
-                sys.exit(2)
+                sys.exit(PromptResponseExitCode.WRONG_INPUT)
             click.echo(f"notice: skipped {exc.message}", err=True)
             return None
         for problem in exc.problems:
@@ -130,15 +135,15 @@ def validate(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -
             files += [(shown_path(path), explicit) for path in found]
     except FileAccessError as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        sys.exit(PromptResponseExitCode.WRONG_INPUT)
     if not files:
         click.echo("error: no scenario files matched", err=True)
-        sys.exit(2)
+        sys.exit(PromptResponseExitCode.WRONG_INPUT)
     try:
         checked = [_check(path, explicit) for path, explicit in files]
     except ArtemisError as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        sys.exit(PromptResponseExitCode.FAILED)
     results = [result for result in checked if result is not None]
     for result in results:
         if strict and result["warnings"]:
