@@ -46,11 +46,9 @@ from artemiskit.providers import SharedTransports
 from artemiskit.records import record_to_dict
 from artemiskit.suites._record import write_atomically
 
-__all__ = ["measure", "measure_share", "render_share", "share_target"]
+__all__ = ["measure", "measure_share", "render_share"]
 
 _USAGE = {"input_tokens": 1, "output_tokens": 1}
-#: SPEC 10: at least this share of one core is spent in runs, not bookkeeping.
-SHARE_TARGET = 0.8
 
 
 def _workflow(folder: Path, *, delay_ms: int) -> Path:
@@ -239,17 +237,6 @@ def measure_share(runs: int = 1000, pairs: int = 3) -> dict[str, Any]:
             runs / statistics.median(s["suite_wall_s"] for s in samples), 1
         ),
         "samples": samples,
-    }
-
-
-def share_target(share: dict[str, Any]) -> dict[str, Any]:
-    """The targets-table row of SPEC 10's suite target."""
-    return {
-        "name": "a suite of 1000 instant runs: share of one core spent in runs",
-        "target": f"≥ {SHARE_TARGET:.0%}",
-        "measured": f"{share['share_in_runs']:.0%} "
-        f"({share['suite_runs_per_s']:,.0f} runs/s)",
-        "met": share["share_in_runs"] >= SHARE_TARGET,
     }
 
 
