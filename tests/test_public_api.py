@@ -266,6 +266,7 @@ EXPORTS: dict[str, set[str]] = {
     },
     "artemiskit.targets": {
         "AgentTarget",
+        "LangChainTarget",
         "Message",
         "ModelClient",
         "ModelRequest",

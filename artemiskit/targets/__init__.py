@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from artemiskit.targets._langchain import LangChainTarget
 from artemiskit.targets._protocol import (
     AgentTarget,
     Message,
@@ -18,6 +19,7 @@ from artemiskit.targets._protocol import (
 
 __all__ = [
     "AgentTarget",
+    "LangChainTarget",
     "Message",
     "ModelClient",
     "ModelRequest",
