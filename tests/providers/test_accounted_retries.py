@@ -218,6 +218,8 @@ def test_a_workflow_cannot_ask_for_retries(
 def test_invalid_retry_policies_are_configuration_errors(
     retry: Any, where: str
 ) -> None:
+    if isinstance(retry, dict):  # a copy: every run of the test shares the parameter
+        retry = dict(retry)
     kind = retry.pop("type", "openai") if isinstance(retry, dict) else "openai"
     text = json.dumps({"providers": {"m": {"type": kind, "retry": retry}}})
     with pytest.raises(ConfigError) as caught:
