@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from artemiskit._common._glob import glob_syntax_problem
+from artemiskit._common._glob_syntax import glob_syntax_problem
 from artemiskit._common._limits import (
     MAX_ARGUMENT_STRING_BYTES,
     MAX_CONFLICTING_CONTENT_BYTES,

@@ -46,7 +46,8 @@ NOT_FOR_VALIDATION = (
 
 #: What checking a workflow has no use for: it does not build the workflow (no
 #: model classes, no cattrs), reads the built-in tools from a generated table (no
-#: tool runtime), and a valid document compiles and walks no schema.
+#: tool runtime), and a valid document compiles and walks no schema and makes no
+#: `Problem` (so attrs is never imported).
 NOT_FOR_CHECKING = (
     "artemiskit.workflow._model",
     "artemiskit.workflow._loader",
@@ -57,6 +58,9 @@ NOT_FOR_CHECKING = (
     "cattrs",
 )
 NOT_FOR_A_VALID_DOCUMENT = (
+    "artemiskit._problem",
+    "attr",
+    "attrs",
     "artemiskit.workflow._schema",
     "artemiskit.workflow._tool_schema",
     "fastjsonschema",
