@@ -77,6 +77,14 @@ def conforms(data):
 _FASTJSONSCHEMA_IMPORT = (
     "from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException\n"
 )
+_DECIMAL_IMPORT = "from decimal import Decimal\n"
+#: Parsed YAML holds no `decimal.Decimal`, so the check needs only a class that has
+#: no instance where the generated code names it; importing `decimal` would cost a
+#: cold check more than checking a whole valid document.
+_DECIMAL_STAND_IN = (
+    "class Decimal:\n"
+    '    """No value checked here is a decimal.Decimal (parsed YAML holds none)."""\n'
+)
 _RAISE = re.compile(r"^( *)raise JsonSchemaValueException\(.*\)$", re.MULTILINE)
 
 _TOOL_NAME_AT = (
@@ -178,9 +186,10 @@ def _without_details(code: str) -> str:
     the module is a third of the size, and a cold validation compiles it from
     source that much faster.
     """
-    if _FASTJSONSCHEMA_IMPORT not in code:
+    if _FASTJSONSCHEMA_IMPORT not in code or _DECIMAL_IMPORT not in code:
         raise RuntimeError("fastjsonschema's generated code changed its imports")
     lean = code.replace(_FASTJSONSCHEMA_IMPORT, "")
+    lean = lean.replace(_DECIMAL_IMPORT, _DECIMAL_STAND_IN)
     lean = _RAISE.sub(r"\1raise SchemaMismatch", lean)
     lean = lean.replace("JsonSchemaValuesException", "SchemaMismatch")
     lean = lean.replace("JsonSchemaValueException", "SchemaMismatch")
