@@ -64,6 +64,7 @@ NOT_FOR_A_VALID_DOCUMENT = (
     "artemiskit.workflow._schema",
     "artemiskit.workflow._tool_schema",
     "fastjsonschema",
+    "decimal",
 )
 
 PROBE = """
