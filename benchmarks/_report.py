@@ -708,11 +708,12 @@ def _explain_cold(results: dict[str, Any]) -> tuple[str, str]:
         f"Validation imports {cold['modules_imported']} modules "
         f"({_f(cold['import_ms'])} ms under `-X importtime`, which inflates it); "
         f"the slowest: {slowest}. None is the engine, network, Docker or report "
-        "code any more; what is left is click, attrs, ruamel.yaml, cattrs and "
-        "the workflow contract itself, and compiling the workflow's JSON Schema "
-        f"with fastjsonschema on every run. {_split(cold)}",
-        "shipping the compiled validator of the built-in schema (regenerated "
-        "when the catalogue changes), and fewer imports on the validation path.",
+        "code, the workflow model, cattrs or attrs any more; what is left is "
+        "click, ruamel.yaml and the workflow checks with the shipped validator, "
+        "whose source Python compiles on every run when no bytecode is cached "
+        f"(`PYTHONDONTWRITEBYTECODE`). {_split(cold)}",
+        "less source on the validation path (the generated validator is the "
+        "largest module), or bytecode cached as an installed package has it.",
     )
 
 

@@ -59,7 +59,7 @@ def validate(workflow_file: str, as_json: bool, tools: tuple[Tool, ...]) -> None
     FILE:LINE:COLUMN: KEY-PATH: rule), 1 when the file cannot be read.
     """
     try:
-        workflow = check_agent_workflow(workflow_file, tools=tools)
+        data = check_agent_workflow(workflow_file, tools=tools)
     except WorkflowError as exc:
         if as_json:
             listing = [_as_json(p, workflow_file) for p in exc.problems]
@@ -73,9 +73,7 @@ def validate(workflow_file: str, as_json: bool, tools: tuple[Tool, ...]) -> None
         ) from None
     if as_json:
         click.echo("[]")
-    counts = {
-        key: len(workflow.get(key, ())) for key in ("tools", "outcomes", "faults")
-    }
+    counts = {key: len(data.get(key, ())) for key in ("tools", "outcomes", "faults")}
     summary = (
         f"ok: {workflow_file} is a valid workflow "
         f"({counts['tools']} tools, {counts['outcomes']} outcomes, "
