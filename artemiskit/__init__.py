@@ -23,7 +23,6 @@ if typing.TYPE_CHECKING:
         FileOperationError,
         FixtureError,
         InvalidResponseError,
-        Problem,
         RuntimeFailureError,
         SessionStateError,
         TargetError,
@@ -38,6 +37,7 @@ if typing.TYPE_CHECKING:
         create_agent_workflow_session,
     )
     from artemiskit._options import CheckpointOptions, RunKeywords, RunOptions
+    from artemiskit._problem import Problem
     from artemiskit._version import __version__
     from artemiskit.config import TrustedConfig, load_trusted_config
     from artemiskit.engine._events import SessionEvent
@@ -143,7 +143,6 @@ _EXPORTS: dict[str, str] = {
     "FileOperationError": "artemiskit._errors",
     "FixtureError": "artemiskit._errors",
     "InvalidResponseError": "artemiskit._errors",
-    "Problem": "artemiskit._errors",
     "RuntimeFailureError": "artemiskit._errors",
     "SessionStateError": "artemiskit._errors",
     "TargetError": "artemiskit._errors",
@@ -158,6 +157,7 @@ _EXPORTS: dict[str, str] = {
     "CheckpointOptions": "artemiskit._options",
     "RunKeywords": "artemiskit._options",
     "RunOptions": "artemiskit._options",
+    "Problem": "artemiskit._problem",
     "__version__": "artemiskit._version",
     "TrustedConfig": "artemiskit.config",
     "load_trusted_config": "artemiskit.config",

@@ -33,12 +33,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import attrs
-
 from artemiskit._exit_codes import ExecutionStatus, ExitCode
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from artemiskit._problem import Problem
 
 __all__ = [
     "ArtemisError",
@@ -76,31 +76,6 @@ class ArtemisError(Exception):
         super().__init__(message)
         self.message = message
         self.reason = reason or self.default_reason
-
-
-@attrs.frozen(kw_only=True)
-class Problem:
-    """One problem found in a workflow, configuration or fixture file.
-
-    Attributes:
-        message: The rule broken, e.g. ``must be ≤ 5``; never the offending value.
-        path: The key path, e.g. ``$.retry.max_attempts``.
-        source: The file (or ``<string>``) the problem is in.
-        line: 1-based line of the offending node, when known.
-        column: 1-based column of the offending node, when known.
-    """
-
-    message: str
-    path: str = "$"
-    source: str | None = None
-    line: int | None = None
-    column: int | None = None
-
-    def __str__(self) -> str:
-        where = f"{self.message} @ {self.path}"
-        if self.line is not None:
-            where += f" (line {self.line}, column {self.column})"
-        return where
 
 
 class _ProblemListError(ArtemisError):
@@ -262,3 +237,13 @@ class FileOperationError(ArtemisError):
 
     exit_code = ExitCode.INVALID_INPUT
     default_reason = "file_operation_refused"
+
+
+def __getattr__(name: str) -> type[Problem]:
+    # `Problem` (an attrs class) loads on first use, so that checking a valid file
+    # cold, which makes none, never imports attrs.
+    if name == "Problem":
+        from artemiskit._problem import Problem
+
+        return Problem
+    raise AttributeError(f"module 'artemiskit._errors' has no attribute {name!r}")

@@ -6,11 +6,12 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from artemiskit import Tool
+if TYPE_CHECKING:
+    from artemiskit import Tool
 
 __all__ = ["TOOLS_OPTION", "import_tools"]
 
@@ -25,6 +26,8 @@ def import_tools(spec: str) -> tuple[Tool, ...]:
         click.BadParameter: The reference is malformed, the module or attribute is
             missing, or the attribute is not a sequence of `Tool` objects (exit 2).
     """
+    from artemiskit import Tool  # only when tools are given: a cold check needs none
+
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise click.BadParameter("expected MODULE:ATTR, e.g. mytools:TOOLS")

@@ -2,9 +2,11 @@
 
 Rewrites ``artemiskit/workflow/workflow.schema.json`` (its tool part from the tool
 catalogue) and then ``artemiskit/workflow/_compiled_schema.py`` (the validator
-generated from that schema). Run ``python scripts/generate_workflow_schema.py``
-after adding or changing a built-in tool or any rule of the workflow schema;
-``tests/tools/test_catalogue.py`` fails until both files are regenerated.
+generated from that schema, and the built-in tools' declarations that a cold
+validation reads instead of importing the tools). Run
+``python scripts/generate_workflow_schema.py`` after adding or changing a built-in
+tool or any rule of the workflow schema; ``tests/tools/test_catalogue.py`` fails
+until both files are regenerated.
 """
 
 from __future__ import annotations

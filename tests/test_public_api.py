@@ -332,6 +332,7 @@ EXPORTS: dict[str, set[str]] = {
         "WORKFLOW_SCHEMA_FILE",
         "Workflow",
         "YamlDocument",
+        "check_agent_workflow",
         "load_agent_workflow",
         "load_fixture_state",
         "merge_fixture",
@@ -513,7 +514,9 @@ def test_every_public_signature_uses_only_exported_types() -> None:
     assert sorted(set(hidden)) == []
 
 
-@pytest.mark.parametrize("package", ["artemiskit", "artemiskit.environments"])
+@pytest.mark.parametrize(
+    "package", ["artemiskit", "artemiskit.environments", "artemiskit.workflow"]
+)
 def test_lazy_export_table_matches_all_and_static_imports(package: str) -> None:
     module = importlib.import_module(package)
     table: dict[str, str] = vars(module)["_EXPORTS"]

@@ -15,12 +15,12 @@ import stat
 from typing import TYPE_CHECKING
 
 from artemiskit._common._paths import normalize_path, path_problem
-from artemiskit._errors import FileAccessError, Problem
+from artemiskit._errors import FileAccessError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from artemiskit._errors import ArtemisError
+    from artemiskit._errors import ArtemisError, Problem
 
 __all__ = ["decode_text", "read_file_below", "read_text_file", "read_text_file_now"]
 
@@ -127,14 +127,16 @@ def decode_text(
     Raises:
         ArtemisError: What ``invalid`` builds for an oversize or non-UTF-8 file.
     """
-    if len(raw) > limit:
-        size = f"{limit // (1024 * 1024)} MiB ({limit} bytes)"
-        raise invalid(Problem(message=f"{what} is larger than {size}", source=source))
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        message = f"file is not valid UTF-8 (byte offset {exc.start})"
-        raise invalid(Problem(message=message, source=source)) from None
+    if len(raw) <= limit:
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            message = f"file is not valid UTF-8 (byte offset {exc.start})"
+    else:
+        message = f"{what} is larger than {limit // (1024 * 1024)} MiB ({limit} bytes)"
+    from artemiskit._errors import Problem  # attrs, only once a file is refused
+
+    raise invalid(Problem(message=message, source=source))
 
 
 def _below(

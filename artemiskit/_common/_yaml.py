@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import attrs
 from ruamel.yaml import YAML
 from ruamel.yaml import events as ev
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -23,10 +22,12 @@ from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.resolver import VersionedResolver
 
-from artemiskit._errors import Problem, WorkflowError
+from artemiskit._errors import WorkflowError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+    from artemiskit._errors import Problem
 
 __all__ = [
     "MAX_INTEGER_DIGITS",
@@ -81,19 +82,34 @@ def format_path(path: KeyPath) -> str:
     return out
 
 
-@attrs.frozen(kw_only=True)
 class YamlDocument:
     """A parsed YAML document: plain data plus the position of every node.
+
+    A plain class, not attrs: checking a valid file cold imports no attrs. Its repr
+    names the source only, never the data.
 
     Attributes:
         data: The document as plain Python data.
         source: The file name (or ``<string>``) used in problems.
     """
 
-    data: Any
-    source: str
-    _positions: dict[KeyPath, tuple[int, int]] = attrs.field(alias="positions")
-    _key_positions: dict[KeyPath, tuple[int, int]] = attrs.field(alias="key_positions")
+    __slots__ = ("_key_positions", "_positions", "data", "source")
+
+    def __init__(
+        self,
+        *,
+        data: Any,
+        source: str,
+        positions: dict[KeyPath, tuple[int, int]],
+        key_positions: dict[KeyPath, tuple[int, int]],
+    ) -> None:
+        self.data = data
+        self.source = source
+        self._positions = positions
+        self._key_positions = key_positions
+
+    def __repr__(self) -> str:
+        return f"YamlDocument(source={self.source!r})"
 
     def position(self, path: KeyPath) -> tuple[int, int] | None:
         """Return the 1-based (line, column) of the node at ``path``.
@@ -117,6 +133,8 @@ class YamlDocument:
 
     def problem(self, message: str, path: KeyPath, *, at_key: bool = False) -> Problem:
         """Build a `Problem` at ``path`` with this document's source and position."""
+        from artemiskit._errors import Problem  # attrs, only once a problem exists
+
         where = self.key_position(path) if at_key else self.position(path)
         line, column = where if where is not None else (None, None)
         return Problem(
@@ -195,14 +213,16 @@ def _to_float(value: str) -> float:
     return float(text)
 
 
-@attrs.define
 class _Frame:
     """A mapping or sequence under construction."""
 
-    container: dict[str, Any] | list[Any]
-    path: KeyPath
-    pending_key: str | None = None
-    expect_key: bool = True
+    __slots__ = ("container", "expect_key", "path", "pending_key")
+
+    def __init__(self, *, container: dict[str, Any] | list[Any], path: KeyPath) -> None:
+        self.container = container
+        self.path = path
+        self.pending_key: str | None = None
+        self.expect_key = True
 
 
 def _build(events: Iterator[ev.Event], doc: dict[str, Any]) -> Any:
@@ -315,6 +335,8 @@ def parse_yaml(text: str, *, source: str = "<string>") -> YamlDocument:
     try:
         data = _build(iter(yaml.parse(text)), doc)
     except _Refused as exc:
+        from artemiskit._errors import Problem  # attrs, only once a problem exists
+
         line, column = _mark_pos(exc.mark) if exc.mark is not None else (None, None)
         problem = Problem(
             message=exc.message,
@@ -338,6 +360,8 @@ def parse_yaml(text: str, *, source: str = "<string>") -> YamlDocument:
 
 def _syntax_problem(exc: BaseException, source: str) -> Problem:
     """Describe a YAML syntax error by its rule and place, never by its text."""
+    from artemiskit._errors import Problem  # attrs, only once a problem exists
+
     if isinstance(exc, RecursionError):
         return Problem(message="YAML nesting is too deep", source=source)
     if isinstance(exc, MarkedYAMLError):

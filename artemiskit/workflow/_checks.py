@@ -11,9 +11,9 @@ import json
 import math
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from artemiskit._common._glob import glob_syntax_problem
+from artemiskit._common._glob_syntax import glob_syntax_problem
 from artemiskit._common._limits import (
     MAX_ARGUMENT_STRING_BYTES,
     MAX_CONFLICTING_CONTENT_BYTES,
@@ -34,12 +34,12 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit._errors import Problem
-    from artemiskit.tools._tool import Tool
 
 __all__ = [
     "FIXTURE_SUFFIXES",
     "READ_ONLY_FAULT_KINDS",
     "STATE_ROOTS",
+    "DeclaredTool",
     "check_environment_content",
     "glob_problem",
     "semantic_problems",
@@ -47,6 +47,28 @@ __all__ = [
 ]
 
 Sound = Callable[[KeyPath], bool]
+
+
+class DeclaredTool(Protocol):
+    """What the checks read of a tool: a `Tool`, or a built-in's declaration."""
+
+    @property
+    def effect(self) -> str:
+        """``read`` or ``write``."""
+
+    @property
+    def allow_required(self) -> tuple[str, ...]:
+        """``allow`` keys a declaration must give."""
+
+    @property
+    def allow_keys(self) -> tuple[str, ...]:
+        """Every ``allow`` key the tool understands."""
+
+    def schema_problem(
+        self, which: Literal["input", "output"], value: Any
+    ) -> str | None:
+        """Check arguments or an output against the tool's schema."""
+
 
 #: Fault kinds that only make sense on a read tool.
 READ_ONLY_FAULT_KINDS = frozenset(
@@ -119,7 +141,7 @@ def glob_problem(pattern: str, *, is_path: bool) -> str | None:
 
 
 def semantic_problems(
-    data: Any, doc: YamlDocument, sound: Sound, catalogue: Mapping[str, Tool]
+    data: Any, doc: YamlDocument, sound: Sound, catalogue: Mapping[str, DeclaredTool]
 ) -> list[Problem]:
     """List every semantic problem of a workflow whose sections passed the schema.
 
@@ -201,7 +223,10 @@ def value_problems(
 
 
 def _tools(
-    tools: list[Any], doc: YamlDocument, sound: Sound, catalogue: Mapping[str, Tool]
+    tools: list[Any],
+    doc: YamlDocument,
+    sound: Sound,
+    catalogue: Mapping[str, DeclaredTool],
 ) -> list[Problem]:
     found: list[Problem] = []
     first: dict[str, int] = {}
@@ -419,7 +444,7 @@ def _faults(
     declared: set[str] | None,
     doc: YamlDocument,
     sound: Sound,
-    catalogue: Mapping[str, Tool],
+    catalogue: Mapping[str, DeclaredTool],
 ) -> list[Problem]:
     found = _unique_ids(faults, "faults", doc)
     per_occurrence: dict[tuple[str, int], int] = {}
@@ -456,7 +481,7 @@ def _faults(
 
 
 def _fault_payload(
-    fault: dict[str, Any], here: KeyPath, doc: YamlDocument, spec: Tool
+    fault: dict[str, Any], here: KeyPath, doc: YamlDocument, spec: DeclaredTool
 ) -> list[Problem]:
     found: list[Problem] = []
     tool, kind = fault["tool"], fault["kind"]

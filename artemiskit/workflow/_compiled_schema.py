@@ -1,5 +1,6 @@
 """Validator of workflow.schema.json (fastjsonschema 2.22.3).
 
+It says whether a document conforms, not why (`SchemaChecker` finds the problems).
 Do not edit: ``python scripts/generate_workflow_schema.py`` rewrites this file.
 """
 # ruff: noqa
@@ -7,10 +8,27 @@ Do not edit: ``python scripts/generate_workflow_schema.py`` rewrites this file.
 
 SCHEMA_DIGEST = "4adf6a886b88549c99f042c29dd8b6b25c86271b70b58b93b70bdd61be84e5f2"
 
+#: The built-in tools as validation reads them, in catalogue order:
+#: name -> (effect, allow keys a declaration must give, further allow keys).
+BUILTIN_TOOLS = {'read_file': ('read', ('paths',), ()), 'list_files': ('read', ('paths',), ()), 'write_file': ('write', ('paths',), ()), 'append_file': ('write', ('paths',), ()), 'delete_file': ('write', ('paths',), ()), 'read_document': ('read', ('ids',), ()), 'search_documents': ('read', ('ids',), ()), 'get_record': ('read', ('tables',), ('ids',)), 'update_record': ('write', ('tables',), ('ids', 'fields')), 'draft_message': ('write', ('recipients',), ()), 'request_approval': ('write', ('actions',), ()), 'delegate_task': ('write', ('assignees',), ())}
+
+
+class SchemaMismatch(ValueError):
+    """The data does not conform (which rule it breaks is not said here)."""
+
+
+def conforms(data):
+    """Whether ``data`` conforms to the schema."""
+    try:
+        validate(data)
+    except SchemaMismatch:
+        return False
+    return True
+
 VERSION = "2.22.3"
-from decimal import Decimal
+class Decimal:
+    """No value checked here is a decimal.Decimal (parsed YAML holds none)."""
 import re
-from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
@@ -22,59 +40,59 @@ NoneType = type(None)
 
 def validate(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$defs': {'target': {'type': 'object', 'description': 'Which provider entry and model run the workflow. Credentials never go here: `provider` names an entry of the trusted configuration (`scripted` is built in and offline).', 'properties': {'provider': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, 'model': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, 'parameters': {'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['provider', 'model']}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}, 'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}, 'state': {'type': 'object', 'description': 'Detached state for the non-file catalogue tools.', 'properties': {'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}}, 'additionalProperties': False}, 'environment': {'type': 'object', 'description': 'Where file tools act and the state every session starts from.', 'properties': {'kind': {'enum': ['simulated', 'sandbox'], 'description': '`simulated` (in memory) or `sandbox` (a hardened Docker container).'}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}, 'state': {'type': 'object', 'description': 'Detached state for the non-file catalogue tools.', 'properties': {'documents': {'$ref': '#/$defs/documents'}, 'records': {'$ref': '#/$defs/records'}}, 'additionalProperties': False}, 'fixture': {'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}}, 'additionalProperties': False}, 'fixture_contents': {'type': 'object', 'description': 'The contents of a referenced fixture file.', 'properties': {'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}}, 'additionalProperties': False}, 'allow': {'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}, 'tool': {'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['name']}, 'policy': {'type': 'object', 'description': 'Host policy.', 'properties': {'network': {'const': 'denied', 'description': 'Always `denied`: workflow tools never reach the network.'}, 'on_denial': {'enum': ['stop', 'report'], 'description': '`stop` ends the run (exit 4); `report` returns the denial to the model as a tool error.'}}, 'additionalProperties': False}, 'turn': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}, 'conversation': {'type': 'object', 'description': 'The system prompt and the user turns.', 'properties': {'system': {'type': 'string'}, 'turns': {'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}}}, 'additionalProperties': False, 'required': ['turns']}, 'budgets': {'type': 'object', 'description': 'Caps on the run.', 'properties': {'max_actions': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, 'max_model_requests': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, 'max_tool_calls': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, 'max_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}}, 'additionalProperties': False, 'required': ['max_actions', 'timeout_ms']}, 'outcome_file': {'type': 'object', 'description': 'A requirement on one file of the final state: give `exists: true`, `absent: true`, or content checks.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'file': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'exists': {'const': True}, 'absent': {'const': True}, 'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'equals': {'type': 'string'}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'required': ['id', 'file']}, 'outcome_record': {'type': 'object', 'description': 'A record exists and holds these field values.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'record': {'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, 'fields': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'additionalProperties': False, 'required': ['id', 'record']}, 'outcome_state': {'type': 'object', 'description': 'A dotted path of the final state equals a value.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'state': {'type': 'string', 'minLength': 1, 'maxLength': 1024}, 'equals': {}}, 'additionalProperties': False, 'required': ['id', 'state', 'equals']}, 'outcome_tool_called': {'type': 'object', 'description': 'Successful logical calls of a tool lie within min..max (default: at least one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'min': {'type': 'integer', 'minimum': 0, 'maximum': 10000}, 'max': {'type': 'integer', 'minimum': 0, 'maximum': 10000}}, 'additionalProperties': False, 'required': ['id', 'tool_called']}, 'outcome_tool_not_called': {'type': 'object', 'description': 'A tool never ran successfully.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_not_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}}, 'additionalProperties': False, 'required': ['id', 'tool_not_called']}, 'outcome_final_response': {'type': 'object', 'description': "Checks on the model's last text answer.", 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'final_response': {'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}}, 'additionalProperties': False, 'required': ['id', 'final_response']}, 'outcome_judge': {'type': 'object', 'description': 'A rubric scored 0–1 by an explicitly configured judge (unavailable without one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'judge': {'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}}, 'additionalProperties': False, 'required': ['id', 'judge']}, 'outcome_id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'outcome': {'description': 'One requirement; its kind is the key it has besides `id`.', 'oneOf': [{'type': 'object', 'description': 'A requirement on one file of the final state: give `exists: true`, `absent: true`, or content checks.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'file': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'exists': {'const': True}, 'absent': {'const': True}, 'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'equals': {'type': 'string'}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'required': ['id', 'file']}, {'type': 'object', 'description': 'A record exists and holds these field values.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'record': {'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, 'fields': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'additionalProperties': False, 'required': ['id', 'record']}, {'type': 'object', 'description': 'A dotted path of the final state equals a value.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'state': {'type': 'string', 'minLength': 1, 'maxLength': 1024}, 'equals': {}}, 'additionalProperties': False, 'required': ['id', 'state', 'equals']}, {'type': 'object', 'description': 'Successful logical calls of a tool lie within min..max (default: at least one).', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'tool_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'min': {'type': 'integer', 'minimum': 0, 'maximum': 10000}, 'max': {'type': 'integer', 'minimum': 0, 'maximum': 10000}}, 'additionalProperties': False, 'required': ['id', 'tool_called']}, {'type': 'object', 'description': 'A tool never ran successfully.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'tool_not_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}}, 'additionalProperties': False, 'required': ['id', 'tool_not_called']}, {'type': 'object', 'description': "Checks on the model's last text answer.", 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'final_response': {'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}}, 'additionalProperties': False, 'required': ['id', 'final_response']}, {'type': 'object', 'description': 'A rubric scored 0–1 by an explicitly configured judge (unavailable without one).', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'judge': {'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}}, 'additionalProperties': False, 'required': ['id', 'judge']}]}, 'fault': {'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, 'retry': {'type': 'object', 'description': 'Automatic retry of `unavailable_tool` and `timeout` faults.', 'properties': {'max_attempts': {'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}}, 'additionalProperties': False}}, '$schema': 'http://json-schema.org/draft-07/schema#', 'title': 'ArtemisKit workflow, version 1', 'description': 'An LLM agent workflow run under control by ArtemisKit. See docs/workflow-contract.md.', 'type': 'object', 'properties': {'version': {'const': 1, 'description': 'The contract version; only 1.'}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': "The workflow's name (appears in records)."}, 'description': {'type': 'string', 'maxLength': 4096, 'description': 'Free text for humans.'}, 'tags': {'type': 'array', 'maxItems': 32, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 64, 'pattern': '^[A-Za-z_][A-Za-z0-9_-]*$'}, 'description': 'Short labels that select workflows (e.g. pytest markers: `pytest --akit DIR -m smoke`).'}, 'target': {'type': 'object', 'description': 'Which provider entry and model run the workflow. Credentials never go here: `provider` names an entry of the trusted configuration (`scripted` is built in and offline).', 'properties': {'provider': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, 'model': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, 'parameters': {'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['provider', 'model']}, 'environment': {'type': 'object', 'description': 'Where file tools act and the state every session starts from.', 'properties': {'kind': {'enum': ['simulated', 'sandbox'], 'description': '`simulated` (in memory) or `sandbox` (a hardened Docker container).'}, 'files': {'$ref': '#/$defs/files'}, 'state': {'$ref': '#/$defs/state'}, 'fixture': {'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}}, 'additionalProperties': False}, 'tools': {'type': 'array', 'maxItems': 64, 'items': {'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'$ref': '#/$defs/allow'}}, 'additionalProperties': False, 'required': ['name']}, 'description': 'The tools the agent may call; anything else is a policy denial.'}, 'policy': {'type': 'object', 'description': 'Host policy.', 'properties': {'network': {'const': 'denied', 'description': 'Always `denied`: workflow tools never reach the network.'}, 'on_denial': {'enum': ['stop', 'report'], 'description': '`stop` ends the run (exit 4); `report` returns the denial to the model as a tool error.'}}, 'additionalProperties': False}, 'conversation': {'type': 'object', 'description': 'The system prompt and the user turns.', 'properties': {'system': {'type': 'string'}, 'turns': {'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'$ref': '#/$defs/turn'}}}, 'additionalProperties': False, 'required': ['turns']}, 'budgets': {'type': 'object', 'description': 'Caps on the run.', 'properties': {'max_actions': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, 'max_model_requests': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, 'max_tool_calls': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, 'max_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}}, 'additionalProperties': False, 'required': ['max_actions', 'timeout_ms']}, 'outcomes': {'type': 'array', 'maxItems': 256, 'items': {'description': 'One requirement; its kind is the key it has besides `id`.', 'oneOf': [{'$ref': '#/$defs/outcome_file'}, {'$ref': '#/$defs/outcome_record'}, {'$ref': '#/$defs/outcome_state'}, {'$ref': '#/$defs/outcome_tool_called'}, {'$ref': '#/$defs/outcome_tool_not_called'}, {'$ref': '#/$defs/outcome_final_response'}, {'$ref': '#/$defs/outcome_judge'}]}, 'description': 'Requirements that make the task a pass.'}, 'faults': {'type': 'array', 'maxItems': 32, 'items': {'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, 'description': 'Declared faults (at most 32).'}, 'retry': {'type': 'object', 'description': 'Automatic retry of `unavailable_tool` and `timeout` faults.', 'properties': {'max_attempts': {'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}}, 'additionalProperties': False}}, 'required': ['version', 'name', 'target', 'conversation', 'budgets'], 'additionalProperties': False}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['version', 'name', 'target', 'conversation', 'budgets']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$defs': {'target': {'type': 'object', 'description': 'Which provider entry and model run the workflow. Credentials never go here: `provider` names an entry of the trusted configuration (`scripted` is built in and offline).', 'properties': {'provider': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, 'model': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, 'parameters': {'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['provider', 'model']}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}, 'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}, 'state': {'type': 'object', 'description': 'Detached state for the non-file catalogue tools.', 'properties': {'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}}, 'additionalProperties': False}, 'environment': {'type': 'object', 'description': 'Where file tools act and the state every session starts from.', 'properties': {'kind': {'enum': ['simulated', 'sandbox'], 'description': '`simulated` (in memory) or `sandbox` (a hardened Docker container).'}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}, 'state': {'type': 'object', 'description': 'Detached state for the non-file catalogue tools.', 'properties': {'documents': {'$ref': '#/$defs/documents'}, 'records': {'$ref': '#/$defs/records'}}, 'additionalProperties': False}, 'fixture': {'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}}, 'additionalProperties': False}, 'fixture_contents': {'type': 'object', 'description': 'The contents of a referenced fixture file.', 'properties': {'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}}, 'additionalProperties': False}, 'allow': {'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}, 'tool': {'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['name']}, 'policy': {'type': 'object', 'description': 'Host policy.', 'properties': {'network': {'const': 'denied', 'description': 'Always `denied`: workflow tools never reach the network.'}, 'on_denial': {'enum': ['stop', 'report'], 'description': '`stop` ends the run (exit 4); `report` returns the denial to the model as a tool error.'}}, 'additionalProperties': False}, 'turn': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}, 'conversation': {'type': 'object', 'description': 'The system prompt and the user turns.', 'properties': {'system': {'type': 'string'}, 'turns': {'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}}}, 'additionalProperties': False, 'required': ['turns']}, 'budgets': {'type': 'object', 'description': 'Caps on the run.', 'properties': {'max_actions': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, 'max_model_requests': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, 'max_tool_calls': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, 'max_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}}, 'additionalProperties': False, 'required': ['max_actions', 'timeout_ms']}, 'outcome_file': {'type': 'object', 'description': 'A requirement on one file of the final state: give `exists: true`, `absent: true`, or content checks.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'file': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'exists': {'const': True}, 'absent': {'const': True}, 'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'equals': {'type': 'string'}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'required': ['id', 'file']}, 'outcome_record': {'type': 'object', 'description': 'A record exists and holds these field values.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'record': {'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, 'fields': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'additionalProperties': False, 'required': ['id', 'record']}, 'outcome_state': {'type': 'object', 'description': 'A dotted path of the final state equals a value.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'state': {'type': 'string', 'minLength': 1, 'maxLength': 1024}, 'equals': {}}, 'additionalProperties': False, 'required': ['id', 'state', 'equals']}, 'outcome_tool_called': {'type': 'object', 'description': 'Successful logical calls of a tool lie within min..max (default: at least one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'min': {'type': 'integer', 'minimum': 0, 'maximum': 10000}, 'max': {'type': 'integer', 'minimum': 0, 'maximum': 10000}}, 'additionalProperties': False, 'required': ['id', 'tool_called']}, 'outcome_tool_not_called': {'type': 'object', 'description': 'A tool never ran successfully.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_not_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}}, 'additionalProperties': False, 'required': ['id', 'tool_not_called']}, 'outcome_final_response': {'type': 'object', 'description': "Checks on the model's last text answer.", 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'final_response': {'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}}, 'additionalProperties': False, 'required': ['id', 'final_response']}, 'outcome_judge': {'type': 'object', 'description': 'A rubric scored 0–1 by an explicitly configured judge (unavailable without one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'judge': {'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}}, 'additionalProperties': False, 'required': ['id', 'judge']}, 'outcome_id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'outcome': {'description': 'One requirement; its kind is the key it has besides `id`.', 'oneOf': [{'type': 'object', 'description': 'A requirement on one file of the final state: give `exists: true`, `absent: true`, or content checks.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'file': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'exists': {'const': True}, 'absent': {'const': True}, 'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'equals': {'type': 'string'}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'required': ['id', 'file']}, {'type': 'object', 'description': 'A record exists and holds these field values.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'record': {'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, 'fields': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'additionalProperties': False, 'required': ['id', 'record']}, {'type': 'object', 'description': 'A dotted path of the final state equals a value.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'state': {'type': 'string', 'minLength': 1, 'maxLength': 1024}, 'equals': {}}, 'additionalProperties': False, 'required': ['id', 'state', 'equals']}, {'type': 'object', 'description': 'Successful logical calls of a tool lie within min..max (default: at least one).', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'tool_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'min': {'type': 'integer', 'minimum': 0, 'maximum': 10000}, 'max': {'type': 'integer', 'minimum': 0, 'maximum': 10000}}, 'additionalProperties': False, 'required': ['id', 'tool_called']}, {'type': 'object', 'description': 'A tool never ran successfully.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'tool_not_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}}, 'additionalProperties': False, 'required': ['id', 'tool_not_called']}, {'type': 'object', 'description': "Checks on the model's last text answer.", 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'final_response': {'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}}, 'additionalProperties': False, 'required': ['id', 'final_response']}, {'type': 'object', 'description': 'A rubric scored 0–1 by an explicitly configured judge (unavailable without one).', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'judge': {'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}}, 'additionalProperties': False, 'required': ['id', 'judge']}]}, 'fault': {'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, 'retry': {'type': 'object', 'description': 'Automatic retry of `unavailable_tool` and `timeout` faults.', 'properties': {'max_attempts': {'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}}, 'additionalProperties': False}}, '$schema': 'http://json-schema.org/draft-07/schema#', 'title': 'ArtemisKit workflow, version 1', 'description': 'An LLM agent workflow run under control by ArtemisKit. See docs/workflow-contract.md.', 'type': 'object', 'properties': {'version': {'const': 1, 'description': 'The contract version; only 1.'}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': "The workflow's name (appears in records)."}, 'description': {'type': 'string', 'maxLength': 4096, 'description': 'Free text for humans.'}, 'tags': {'type': 'array', 'maxItems': 32, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 64, 'pattern': '^[A-Za-z_][A-Za-z0-9_-]*$'}, 'description': 'Short labels that select workflows (e.g. pytest markers: `pytest --akit DIR -m smoke`).'}, 'target': {'type': 'object', 'description': 'Which provider entry and model run the workflow. Credentials never go here: `provider` names an entry of the trusted configuration (`scripted` is built in and offline).', 'properties': {'provider': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, 'model': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, 'parameters': {'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['provider', 'model']}, 'environment': {'type': 'object', 'description': 'Where file tools act and the state every session starts from.', 'properties': {'kind': {'enum': ['simulated', 'sandbox'], 'description': '`simulated` (in memory) or `sandbox` (a hardened Docker container).'}, 'files': {'$ref': '#/$defs/files'}, 'state': {'$ref': '#/$defs/state'}, 'fixture': {'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}}, 'additionalProperties': False}, 'tools': {'type': 'array', 'maxItems': 64, 'items': {'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'$ref': '#/$defs/allow'}}, 'additionalProperties': False, 'required': ['name']}, 'description': 'The tools the agent may call; anything else is a policy denial.'}, 'policy': {'type': 'object', 'description': 'Host policy.', 'properties': {'network': {'const': 'denied', 'description': 'Always `denied`: workflow tools never reach the network.'}, 'on_denial': {'enum': ['stop', 'report'], 'description': '`stop` ends the run (exit 4); `report` returns the denial to the model as a tool error.'}}, 'additionalProperties': False}, 'conversation': {'type': 'object', 'description': 'The system prompt and the user turns.', 'properties': {'system': {'type': 'string'}, 'turns': {'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'$ref': '#/$defs/turn'}}}, 'additionalProperties': False, 'required': ['turns']}, 'budgets': {'type': 'object', 'description': 'Caps on the run.', 'properties': {'max_actions': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, 'max_model_requests': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, 'max_tool_calls': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, 'max_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}}, 'additionalProperties': False, 'required': ['max_actions', 'timeout_ms']}, 'outcomes': {'type': 'array', 'maxItems': 256, 'items': {'description': 'One requirement; its kind is the key it has besides `id`.', 'oneOf': [{'$ref': '#/$defs/outcome_file'}, {'$ref': '#/$defs/outcome_record'}, {'$ref': '#/$defs/outcome_state'}, {'$ref': '#/$defs/outcome_tool_called'}, {'$ref': '#/$defs/outcome_tool_not_called'}, {'$ref': '#/$defs/outcome_final_response'}, {'$ref': '#/$defs/outcome_judge'}]}, 'description': 'Requirements that make the task a pass.'}, 'faults': {'type': 'array', 'maxItems': 32, 'items': {'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, 'description': 'Declared faults (at most 32).'}, 'retry': {'type': 'object', 'description': 'Automatic retry of `unavailable_tool` and `timeout` faults.', 'properties': {'max_attempts': {'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}}, 'additionalProperties': False}}, 'required': ['version', 'name', 'target', 'conversation', 'budgets'], 'additionalProperties': False}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "version" in data_keys:
             data_keys.remove("version")
             data__version = data["version"]
             if not (isinstance(data__version, (int, float)) and not isinstance(data__version, bool) and data__version == 1):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".version must be same as const definition: 1", value=data__version, name="" + (name_prefix or "data") + ".version", definition={'const': 1, 'description': 'The contract version; only 1.'}, rule='const')
+                raise SchemaMismatch
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must be string", value=data__name, name="" + (name_prefix or "data") + ".name", definition={'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': "The workflow's name (appears in records)."}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must be longer than or equal to 1 characters", value=data__name, name="" + (name_prefix or "data") + ".name", definition={'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': "The workflow's name (appears in records)."}, rule='minLength')
+                    raise SchemaMismatch
                 if data__name_len > 256:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must be shorter than or equal to 256 characters", value=data__name, name="" + (name_prefix or "data") + ".name", definition={'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': "The workflow's name (appears in records)."}, rule='maxLength')
+                    raise SchemaMismatch
         if "description" in data_keys:
             data_keys.remove("description")
             data__description = data["description"]
             if not isinstance(data__description, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".description must be string", value=data__description, name="" + (name_prefix or "data") + ".description", definition={'type': 'string', 'maxLength': 4096, 'description': 'Free text for humans.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__description, str):
                 data__description_len = len(data__description)
                 if data__description_len > 4096:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".description must be shorter than or equal to 4096 characters", value=data__description, name="" + (name_prefix or "data") + ".description", definition={'type': 'string', 'maxLength': 4096, 'description': 'Free text for humans.'}, rule='maxLength')
+                    raise SchemaMismatch
         if "tags" in data_keys:
             data_keys.remove("tags")
             data__tags = data["tags"]
             if not isinstance(data__tags, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".tags must be array", value=data__tags, name="" + (name_prefix or "data") + ".tags", definition={'type': 'array', 'maxItems': 32, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 64, 'pattern': '^[A-Za-z_][A-Za-z0-9_-]*$'}, 'description': 'Short labels that select workflows (e.g. pytest markers: `pytest --akit DIR -m smoke`).'}, rule='type')
+                raise SchemaMismatch
             data__tags_is_list = isinstance(data__tags, (list, tuple))
             if data__tags_is_list:
                 data__tags_len = len(data__tags)
                 if data__tags_len > 32:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tags must contain less than or equal to 32 items", value=data__tags, name="" + (name_prefix or "data") + ".tags", definition={'type': 'array', 'maxItems': 32, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 64, 'pattern': '^[A-Za-z_][A-Za-z0-9_-]*$'}, 'description': 'Short labels that select workflows (e.g. pytest markers: `pytest --akit DIR -m smoke`).'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__tags_x, data__tags_item in enumerate(data__tags):
                     if not isinstance(data__tags_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".tags[{data__tags_x}]".format(**locals()) + " must be string", value=data__tags_item, name="" + (name_prefix or "data") + ".tags[{data__tags_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 64, 'pattern': '^[A-Za-z_][A-Za-z0-9_-]*$'}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__tags_item, str):
                         data__tags_item_len = len(data__tags_item)
                         if data__tags_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".tags[{data__tags_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__tags_item, name="" + (name_prefix or "data") + ".tags[{data__tags_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 64, 'pattern': '^[A-Za-z_][A-Za-z0-9_-]*$'}, rule='minLength')
+                            raise SchemaMismatch
                         if data__tags_item_len > 64:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".tags[{data__tags_x}]".format(**locals()) + " must be shorter than or equal to 64 characters", value=data__tags_item, name="" + (name_prefix or "data") + ".tags[{data__tags_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 64, 'pattern': '^[A-Za-z_][A-Za-z0-9_-]*$'}, rule='maxLength')
+                            raise SchemaMismatch
                         if not REGEX_PATTERNS['^[A-Za-z_][A-Za-z0-9_-]*$'].search(data__tags_item):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".tags[{data__tags_x}]".format(**locals()) + " must match pattern ^[A-Za-z_][A-Za-z0-9_-]*$", value=data__tags_item, name="" + (name_prefix or "data") + ".tags[{data__tags_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 64, 'pattern': '^[A-Za-z_][A-Za-z0-9_-]*$'}, rule='pattern')
+                            raise SchemaMismatch
         if "target" in data_keys:
             data_keys.remove("target")
             data__target = data["target"]
@@ -87,12 +105,12 @@ def validate(data, custom_formats={}, name_prefix=None):
             data_keys.remove("tools")
             data__tools = data["tools"]
             if not isinstance(data__tools, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".tools must be array", value=data__tools, name="" + (name_prefix or "data") + ".tools", definition={'type': 'array', 'maxItems': 64, 'items': {'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'$ref': '#/$defs/allow'}}, 'additionalProperties': False, 'required': ['name']}, 'description': 'The tools the agent may call; anything else is a policy denial.'}, rule='type')
+                raise SchemaMismatch
             data__tools_is_list = isinstance(data__tools, (list, tuple))
             if data__tools_is_list:
                 data__tools_len = len(data__tools)
                 if data__tools_len > 64:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tools must contain less than or equal to 64 items", value=data__tools, name="" + (name_prefix or "data") + ".tools", definition={'type': 'array', 'maxItems': 64, 'items': {'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'$ref': '#/$defs/allow'}}, 'additionalProperties': False, 'required': ['name']}, 'description': 'The tools the agent may call; anything else is a policy denial.'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__tools_x, data__tools_item in enumerate(data__tools):
                     validate____defs_tool(data__tools_item, custom_formats, (name_prefix or "data") + ".tools[{data__tools_x}]".format(**locals()))
         if "policy" in data_keys:
@@ -111,24 +129,24 @@ def validate(data, custom_formats={}, name_prefix=None):
             data_keys.remove("outcomes")
             data__outcomes = data["outcomes"]
             if not isinstance(data__outcomes, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".outcomes must be array", value=data__outcomes, name="" + (name_prefix or "data") + ".outcomes", definition={'type': 'array', 'maxItems': 256, 'items': {'description': 'One requirement; its kind is the key it has besides `id`.', 'oneOf': [{'$ref': '#/$defs/outcome_file'}, {'$ref': '#/$defs/outcome_record'}, {'$ref': '#/$defs/outcome_state'}, {'$ref': '#/$defs/outcome_tool_called'}, {'$ref': '#/$defs/outcome_tool_not_called'}, {'$ref': '#/$defs/outcome_final_response'}, {'$ref': '#/$defs/outcome_judge'}]}, 'description': 'Requirements that make the task a pass.'}, rule='type')
+                raise SchemaMismatch
             data__outcomes_is_list = isinstance(data__outcomes, (list, tuple))
             if data__outcomes_is_list:
                 data__outcomes_len = len(data__outcomes)
                 if data__outcomes_len > 256:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".outcomes must contain less than or equal to 256 items", value=data__outcomes, name="" + (name_prefix or "data") + ".outcomes", definition={'type': 'array', 'maxItems': 256, 'items': {'description': 'One requirement; its kind is the key it has besides `id`.', 'oneOf': [{'$ref': '#/$defs/outcome_file'}, {'$ref': '#/$defs/outcome_record'}, {'$ref': '#/$defs/outcome_state'}, {'$ref': '#/$defs/outcome_tool_called'}, {'$ref': '#/$defs/outcome_tool_not_called'}, {'$ref': '#/$defs/outcome_final_response'}, {'$ref': '#/$defs/outcome_judge'}]}, 'description': 'Requirements that make the task a pass.'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__outcomes_x, data__outcomes_item in enumerate(data__outcomes):
                     validate____defs_outcome(data__outcomes_item, custom_formats, (name_prefix or "data") + ".outcomes[{data__outcomes_x}]".format(**locals()))
         if "faults" in data_keys:
             data_keys.remove("faults")
             data__faults = data["faults"]
             if not isinstance(data__faults, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".faults must be array", value=data__faults, name="" + (name_prefix or "data") + ".faults", definition={'type': 'array', 'maxItems': 32, 'items': {'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, 'description': 'Declared faults (at most 32).'}, rule='type')
+                raise SchemaMismatch
             data__faults_is_list = isinstance(data__faults, (list, tuple))
             if data__faults_is_list:
                 data__faults_len = len(data__faults)
                 if data__faults_len > 32:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".faults must contain less than or equal to 32 items", value=data__faults, name="" + (name_prefix or "data") + ".faults", definition={'type': 'array', 'maxItems': 32, 'items': {'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, 'description': 'Declared faults (at most 32).'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__faults_x, data__faults_item in enumerate(data__faults):
                     validate____defs_fault(data__faults_item, custom_formats, (name_prefix or "data") + ".faults[{data__faults_x}]".format(**locals()))
         if "retry" in data_keys:
@@ -136,12 +154,12 @@ def validate(data, custom_formats={}, name_prefix=None):
             data__retry = data["retry"]
             validate____defs_retry(data__retry, custom_formats, (name_prefix or "data") + ".retry")
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$defs': {'target': {'type': 'object', 'description': 'Which provider entry and model run the workflow. Credentials never go here: `provider` names an entry of the trusted configuration (`scripted` is built in and offline).', 'properties': {'provider': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, 'model': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, 'parameters': {'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['provider', 'model']}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}, 'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}, 'state': {'type': 'object', 'description': 'Detached state for the non-file catalogue tools.', 'properties': {'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}}, 'additionalProperties': False}, 'environment': {'type': 'object', 'description': 'Where file tools act and the state every session starts from.', 'properties': {'kind': {'enum': ['simulated', 'sandbox'], 'description': '`simulated` (in memory) or `sandbox` (a hardened Docker container).'}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}, 'state': {'type': 'object', 'description': 'Detached state for the non-file catalogue tools.', 'properties': {'documents': {'$ref': '#/$defs/documents'}, 'records': {'$ref': '#/$defs/records'}}, 'additionalProperties': False}, 'fixture': {'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}}, 'additionalProperties': False}, 'fixture_contents': {'type': 'object', 'description': 'The contents of a referenced fixture file.', 'properties': {'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}}, 'additionalProperties': False}, 'allow': {'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}, 'tool': {'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['name']}, 'policy': {'type': 'object', 'description': 'Host policy.', 'properties': {'network': {'const': 'denied', 'description': 'Always `denied`: workflow tools never reach the network.'}, 'on_denial': {'enum': ['stop', 'report'], 'description': '`stop` ends the run (exit 4); `report` returns the denial to the model as a tool error.'}}, 'additionalProperties': False}, 'turn': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}, 'conversation': {'type': 'object', 'description': 'The system prompt and the user turns.', 'properties': {'system': {'type': 'string'}, 'turns': {'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}}}, 'additionalProperties': False, 'required': ['turns']}, 'budgets': {'type': 'object', 'description': 'Caps on the run.', 'properties': {'max_actions': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, 'max_model_requests': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, 'max_tool_calls': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, 'max_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}}, 'additionalProperties': False, 'required': ['max_actions', 'timeout_ms']}, 'outcome_file': {'type': 'object', 'description': 'A requirement on one file of the final state: give `exists: true`, `absent: true`, or content checks.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'file': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'exists': {'const': True}, 'absent': {'const': True}, 'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'equals': {'type': 'string'}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'required': ['id', 'file']}, 'outcome_record': {'type': 'object', 'description': 'A record exists and holds these field values.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'record': {'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, 'fields': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'additionalProperties': False, 'required': ['id', 'record']}, 'outcome_state': {'type': 'object', 'description': 'A dotted path of the final state equals a value.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'state': {'type': 'string', 'minLength': 1, 'maxLength': 1024}, 'equals': {}}, 'additionalProperties': False, 'required': ['id', 'state', 'equals']}, 'outcome_tool_called': {'type': 'object', 'description': 'Successful logical calls of a tool lie within min..max (default: at least one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'min': {'type': 'integer', 'minimum': 0, 'maximum': 10000}, 'max': {'type': 'integer', 'minimum': 0, 'maximum': 10000}}, 'additionalProperties': False, 'required': ['id', 'tool_called']}, 'outcome_tool_not_called': {'type': 'object', 'description': 'A tool never ran successfully.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_not_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}}, 'additionalProperties': False, 'required': ['id', 'tool_not_called']}, 'outcome_final_response': {'type': 'object', 'description': "Checks on the model's last text answer.", 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'final_response': {'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}}, 'additionalProperties': False, 'required': ['id', 'final_response']}, 'outcome_judge': {'type': 'object', 'description': 'A rubric scored 0–1 by an explicitly configured judge (unavailable without one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'judge': {'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}}, 'additionalProperties': False, 'required': ['id', 'judge']}, 'outcome_id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'outcome': {'description': 'One requirement; its kind is the key it has besides `id`.', 'oneOf': [{'type': 'object', 'description': 'A requirement on one file of the final state: give `exists: true`, `absent: true`, or content checks.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'file': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'exists': {'const': True}, 'absent': {'const': True}, 'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'equals': {'type': 'string'}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'required': ['id', 'file']}, {'type': 'object', 'description': 'A record exists and holds these field values.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'record': {'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, 'fields': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'additionalProperties': False, 'required': ['id', 'record']}, {'type': 'object', 'description': 'A dotted path of the final state equals a value.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'state': {'type': 'string', 'minLength': 1, 'maxLength': 1024}, 'equals': {}}, 'additionalProperties': False, 'required': ['id', 'state', 'equals']}, {'type': 'object', 'description': 'Successful logical calls of a tool lie within min..max (default: at least one).', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'tool_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'min': {'type': 'integer', 'minimum': 0, 'maximum': 10000}, 'max': {'type': 'integer', 'minimum': 0, 'maximum': 10000}}, 'additionalProperties': False, 'required': ['id', 'tool_called']}, {'type': 'object', 'description': 'A tool never ran successfully.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'tool_not_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}}, 'additionalProperties': False, 'required': ['id', 'tool_not_called']}, {'type': 'object', 'description': "Checks on the model's last text answer.", 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'final_response': {'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}}, 'additionalProperties': False, 'required': ['id', 'final_response']}, {'type': 'object', 'description': 'A rubric scored 0–1 by an explicitly configured judge (unavailable without one).', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'judge': {'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}}, 'additionalProperties': False, 'required': ['id', 'judge']}]}, 'fault': {'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, 'retry': {'type': 'object', 'description': 'Automatic retry of `unavailable_tool` and `timeout` faults.', 'properties': {'max_attempts': {'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}}, 'additionalProperties': False}}, '$schema': 'http://json-schema.org/draft-07/schema#', 'title': 'ArtemisKit workflow, version 1', 'description': 'An LLM agent workflow run under control by ArtemisKit. See docs/workflow-contract.md.', 'type': 'object', 'properties': {'version': {'const': 1, 'description': 'The contract version; only 1.'}, 'name': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': "The workflow's name (appears in records)."}, 'description': {'type': 'string', 'maxLength': 4096, 'description': 'Free text for humans.'}, 'tags': {'type': 'array', 'maxItems': 32, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 64, 'pattern': '^[A-Za-z_][A-Za-z0-9_-]*$'}, 'description': 'Short labels that select workflows (e.g. pytest markers: `pytest --akit DIR -m smoke`).'}, 'target': {'type': 'object', 'description': 'Which provider entry and model run the workflow. Credentials never go here: `provider` names an entry of the trusted configuration (`scripted` is built in and offline).', 'properties': {'provider': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, 'model': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, 'parameters': {'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['provider', 'model']}, 'environment': {'type': 'object', 'description': 'Where file tools act and the state every session starts from.', 'properties': {'kind': {'enum': ['simulated', 'sandbox'], 'description': '`simulated` (in memory) or `sandbox` (a hardened Docker container).'}, 'files': {'$ref': '#/$defs/files'}, 'state': {'$ref': '#/$defs/state'}, 'fixture': {'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}}, 'additionalProperties': False}, 'tools': {'type': 'array', 'maxItems': 64, 'items': {'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'$ref': '#/$defs/allow'}}, 'additionalProperties': False, 'required': ['name']}, 'description': 'The tools the agent may call; anything else is a policy denial.'}, 'policy': {'type': 'object', 'description': 'Host policy.', 'properties': {'network': {'const': 'denied', 'description': 'Always `denied`: workflow tools never reach the network.'}, 'on_denial': {'enum': ['stop', 'report'], 'description': '`stop` ends the run (exit 4); `report` returns the denial to the model as a tool error.'}}, 'additionalProperties': False}, 'conversation': {'type': 'object', 'description': 'The system prompt and the user turns.', 'properties': {'system': {'type': 'string'}, 'turns': {'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'$ref': '#/$defs/turn'}}}, 'additionalProperties': False, 'required': ['turns']}, 'budgets': {'type': 'object', 'description': 'Caps on the run.', 'properties': {'max_actions': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, 'max_model_requests': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, 'max_tool_calls': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, 'max_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}}, 'additionalProperties': False, 'required': ['max_actions', 'timeout_ms']}, 'outcomes': {'type': 'array', 'maxItems': 256, 'items': {'description': 'One requirement; its kind is the key it has besides `id`.', 'oneOf': [{'$ref': '#/$defs/outcome_file'}, {'$ref': '#/$defs/outcome_record'}, {'$ref': '#/$defs/outcome_state'}, {'$ref': '#/$defs/outcome_tool_called'}, {'$ref': '#/$defs/outcome_tool_not_called'}, {'$ref': '#/$defs/outcome_final_response'}, {'$ref': '#/$defs/outcome_judge'}]}, 'description': 'Requirements that make the task a pass.'}, 'faults': {'type': 'array', 'maxItems': 32, 'items': {'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, 'description': 'Declared faults (at most 32).'}, 'retry': {'type': 'object', 'description': 'Automatic retry of `unavailable_tool` and `timeout` faults.', 'properties': {'max_attempts': {'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}}, 'additionalProperties': False}}, 'required': ['version', 'name', 'target', 'conversation', 'budgets'], 'additionalProperties': False}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_retry(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Automatic retry of `unavailable_tool` and `timeout` faults.', 'properties': {'max_attempts': {'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}}, 'additionalProperties': False}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_keys = set(data.keys())
@@ -149,84 +167,84 @@ def validate____defs_retry(data, custom_formats={}, name_prefix=None):
             data_keys.remove("max_attempts")
             data__maxattempts = data["max_attempts"]
             if not isinstance(data__maxattempts, (int)) and not (isinstance(data__maxattempts, float) and data__maxattempts.is_integer()) or isinstance(data__maxattempts, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_attempts must be integer", value=data__maxattempts, name="" + (name_prefix or "data") + ".max_attempts", definition={'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__maxattempts, (int, float, Decimal)) and not isinstance(data__maxattempts, bool):
                 if data__maxattempts < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_attempts must be bigger than or equal to 1", value=data__maxattempts, name="" + (name_prefix or "data") + ".max_attempts", definition={'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}, rule='minimum')
+                    raise SchemaMismatch
                 if data__maxattempts > 5:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_attempts must be smaller than or equal to 5", value=data__maxattempts, name="" + (name_prefix or "data") + ".max_attempts", definition={'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}, rule='maximum')
+                    raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Automatic retry of `unavailable_tool` and `timeout` faults.', 'properties': {'max_attempts': {'type': 'integer', 'minimum': 1, 'maximum': 5, 'description': 'Attempts per logical call, the first included.'}}, 'additionalProperties': False}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_fault(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'tool', 'occurrence', 'kind']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
             if not isinstance(data__id, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be string", value=data__id, name="" + (name_prefix or "data") + ".id", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__id, str):
                 data__id_len = len(data__id)
                 if data__id_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be longer than or equal to 1 characters", value=data__id, name="" + (name_prefix or "data") + ".id", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, rule='minLength')
+                    raise SchemaMismatch
                 if data__id_len > 128:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be shorter than or equal to 128 characters", value=data__id, name="" + (name_prefix or "data") + ".id", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, rule='maxLength')
+                    raise SchemaMismatch
                 if not REGEX_PATTERNS['^[A-Za-z0-9][A-Za-z0-9_.:-]*$'].search(data__id):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must match pattern ^[A-Za-z0-9][A-Za-z0-9_.:-]*$", value=data__id, name="" + (name_prefix or "data") + ".id", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, rule='pattern')
+                    raise SchemaMismatch
         if "tool" in data_keys:
             data_keys.remove("tool")
             data__tool = data["tool"]
             if not (isinstance(data__tool, str) and data__tool == 'read_file' or isinstance(data__tool, str) and data__tool == 'list_files' or isinstance(data__tool, str) and data__tool == 'write_file' or isinstance(data__tool, str) and data__tool == 'append_file' or isinstance(data__tool, str) and data__tool == 'delete_file' or isinstance(data__tool, str) and data__tool == 'read_document' or isinstance(data__tool, str) and data__tool == 'search_documents' or isinstance(data__tool, str) and data__tool == 'get_record' or isinstance(data__tool, str) and data__tool == 'update_record' or isinstance(data__tool, str) and data__tool == 'draft_message' or isinstance(data__tool, str) and data__tool == 'request_approval' or isinstance(data__tool, str) and data__tool == 'delegate_task'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".tool must be one of ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']", value=data__tool, name="" + (name_prefix or "data") + ".tool", definition={'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, rule='enum')
+                raise SchemaMismatch
         if "occurrence" in data_keys:
             data_keys.remove("occurrence")
             data__occurrence = data["occurrence"]
             if not isinstance(data__occurrence, (int)) and not (isinstance(data__occurrence, float) and data__occurrence.is_integer()) or isinstance(data__occurrence, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".occurrence must be integer", value=data__occurrence, name="" + (name_prefix or "data") + ".occurrence", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__occurrence, (int, float, Decimal)) and not isinstance(data__occurrence, bool):
                 if data__occurrence < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".occurrence must be bigger than or equal to 1", value=data__occurrence, name="" + (name_prefix or "data") + ".occurrence", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, rule='minimum')
+                    raise SchemaMismatch
                 if data__occurrence > 10000:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".occurrence must be smaller than or equal to 10000", value=data__occurrence, name="" + (name_prefix or "data") + ".occurrence", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, rule='maximum')
+                    raise SchemaMismatch
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'unavailable_tool' or isinstance(data__kind, str) and data__kind == 'timeout' or isinstance(data__kind, str) and data__kind == 'stale_read' or isinstance(data__kind, str) and data__kind == 'incomplete_read' or isinstance(data__kind, str) and data__kind == 'malformed_result' or isinstance(data__kind, str) and data__kind == 'conflicting_instructions'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']", value=data__kind, name="" + (name_prefix or "data") + ".kind", definition={'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, rule='enum')
+                raise SchemaMismatch
         if "timeout_ms" in data_keys:
             data_keys.remove("timeout_ms")
             data__timeoutms = data["timeout_ms"]
             if not isinstance(data__timeoutms, (int)) and not (isinstance(data__timeoutms, float) and data__timeoutms.is_integer()) or isinstance(data__timeoutms, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".timeout_ms must be integer", value=data__timeoutms, name="" + (name_prefix or "data") + ".timeout_ms", definition={'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__timeoutms, (int, float, Decimal)) and not isinstance(data__timeoutms, bool):
                 if data__timeoutms < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".timeout_ms must be bigger than or equal to 1", value=data__timeoutms, name="" + (name_prefix or "data") + ".timeout_ms", definition={'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, rule='minimum')
+                    raise SchemaMismatch
                 if data__timeoutms > 60000:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".timeout_ms must be smaller than or equal to 60000", value=data__timeoutms, name="" + (name_prefix or "data") + ".timeout_ms", definition={'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, rule='maximum')
+                    raise SchemaMismatch
         if "fixture" in data_keys:
             data_keys.remove("fixture")
             data__fixture = data["fixture"]
             if not isinstance(data__fixture, (dict)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fixture must be object", value=data__fixture, name="" + (name_prefix or "data") + ".fixture", definition={'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, rule='type')
+                raise SchemaMismatch
         if "content" in data_keys:
             data_keys.remove("content")
             data__content = data["content"]
             if not isinstance(data__content, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".content must be string", value=data__content, name="" + (name_prefix or "data") + ".content", definition={'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__content, str):
                 data__content_len = len(data__content)
                 if data__content_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".content must be longer than or equal to 1 characters", value=data__content, name="" + (name_prefix or "data") + ".content", definition={'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}, rule='minLength')
+                    raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A fault injected into one occurrence of a declared tool.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': 'A unique id.'}, 'tool': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'occurrence': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Which original call of the tool (1 = the first); retries do not count.'}, 'kind': {'enum': ['unavailable_tool', 'timeout', 'stale_read', 'incomplete_read', 'malformed_result', 'conflicting_instructions']}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 60000, 'description': "For `timeout`: simulated delay, consumes the workflow's wall clock."}, 'fixture': {'type': 'object', 'description': "For `stale_read`/`incomplete_read`: the result returned instead (must satisfy the tool's output schema, ≤ 16 KiB)."}, 'content': {'type': 'string', 'minLength': 1, 'description': 'For `conflicting_instructions`: text appended to the read (≤ 4096 bytes).'}}, 'additionalProperties': False, 'required': ['id', 'tool', 'occurrence', 'kind']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_outcome(data, custom_formats={}, name_prefix=None):
@@ -235,49 +253,49 @@ def validate____defs_outcome(data, custom_formats={}, name_prefix=None):
         try:
             validate____defs_outcome_file(data, custom_formats, (name_prefix or "data") + "")
             data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        except (SchemaMismatch, SchemaMismatch): pass
     if data_one_of_count1 < 2:
         try:
             validate____defs_outcome_record(data, custom_formats, (name_prefix or "data") + "")
             data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        except (SchemaMismatch, SchemaMismatch): pass
     if data_one_of_count1 < 2:
         try:
             validate____defs_outcome_state(data, custom_formats, (name_prefix or "data") + "")
             data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        except (SchemaMismatch, SchemaMismatch): pass
     if data_one_of_count1 < 2:
         try:
             validate____defs_outcome_tool_called(data, custom_formats, (name_prefix or "data") + "")
             data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        except (SchemaMismatch, SchemaMismatch): pass
     if data_one_of_count1 < 2:
         try:
             validate____defs_outcome_tool_not_called(data, custom_formats, (name_prefix or "data") + "")
             data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        except (SchemaMismatch, SchemaMismatch): pass
     if data_one_of_count1 < 2:
         try:
             validate____defs_outcome_final_response(data, custom_formats, (name_prefix or "data") + "")
             data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        except (SchemaMismatch, SchemaMismatch): pass
     if data_one_of_count1 < 2:
         try:
             validate____defs_outcome_judge(data, custom_formats, (name_prefix or "data") + "")
             data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        except (SchemaMismatch, SchemaMismatch): pass
     if data_one_of_count1 != 1:
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition={'description': 'One requirement; its kind is the key it has besides `id`.', 'oneOf': [{'type': 'object', 'description': 'A requirement on one file of the final state: give `exists: true`, `absent: true`, or content checks.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'file': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'exists': {'const': True}, 'absent': {'const': True}, 'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'equals': {'type': 'string'}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'required': ['id', 'file']}, {'type': 'object', 'description': 'A record exists and holds these field values.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'record': {'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, 'fields': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'additionalProperties': False, 'required': ['id', 'record']}, {'type': 'object', 'description': 'A dotted path of the final state equals a value.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'state': {'type': 'string', 'minLength': 1, 'maxLength': 1024}, 'equals': {}}, 'additionalProperties': False, 'required': ['id', 'state', 'equals']}, {'type': 'object', 'description': 'Successful logical calls of a tool lie within min..max (default: at least one).', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'tool_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'min': {'type': 'integer', 'minimum': 0, 'maximum': 10000}, 'max': {'type': 'integer', 'minimum': 0, 'maximum': 10000}}, 'additionalProperties': False, 'required': ['id', 'tool_called']}, {'type': 'object', 'description': 'A tool never ran successfully.', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'tool_not_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}}, 'additionalProperties': False, 'required': ['id', 'tool_not_called']}, {'type': 'object', 'description': "Checks on the model's last text answer.", 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'final_response': {'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}}, 'additionalProperties': False, 'required': ['id', 'final_response']}, {'type': 'object', 'description': 'A rubric scored 0–1 by an explicitly configured judge (unavailable without one).', 'properties': {'id': {'$ref': '#/$defs/outcome_id'}, 'judge': {'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}}, 'additionalProperties': False, 'required': ['id', 'judge']}]}, rule='oneOf')
+        raise SchemaMismatch
     return data
 
 def validate____defs_outcome_judge(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A rubric scored 0–1 by an explicitly configured judge (unavailable without one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'judge': {'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}}, 'additionalProperties': False, 'required': ['id', 'judge']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'judge']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A rubric scored 0–1 by an explicitly configured judge (unavailable without one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'judge': {'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}}, 'additionalProperties': False, 'required': ['id', 'judge']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -287,59 +305,59 @@ def validate____defs_outcome_judge(data, custom_formats={}, name_prefix=None):
             data_keys.remove("judge")
             data__judge = data["judge"]
             if not isinstance(data__judge, (dict)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".judge must be object", value=data__judge, name="" + (name_prefix or "data") + ".judge", definition={'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}, rule='type')
+                raise SchemaMismatch
             data__judge_is_dict = isinstance(data__judge, dict)
             if data__judge_is_dict:
                 data__judge__missing_keys = set(['rubric', 'threshold']) - data__judge.keys()
                 if data__judge__missing_keys:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".judge must contain " + (str(sorted(data__judge__missing_keys)) + " properties"), value=data__judge, name="" + (name_prefix or "data") + ".judge", definition={'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}, rule='required')
+                    raise SchemaMismatch
                 data__judge_keys = set(data__judge.keys())
                 if "rubric" in data__judge_keys:
                     data__judge_keys.remove("rubric")
                     data__judge__rubric = data__judge["rubric"]
                     if not isinstance(data__judge__rubric, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".judge.rubric must be string", value=data__judge__rubric, name="" + (name_prefix or "data") + ".judge.rubric", definition={'type': 'string', 'minLength': 1}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__judge__rubric, str):
                         data__judge__rubric_len = len(data__judge__rubric)
                         if data__judge__rubric_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".judge.rubric must be longer than or equal to 1 characters", value=data__judge__rubric, name="" + (name_prefix or "data") + ".judge.rubric", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                            raise SchemaMismatch
                 if "threshold" in data__judge_keys:
                     data__judge_keys.remove("threshold")
                     data__judge__threshold = data__judge["threshold"]
                     if not isinstance(data__judge__threshold, (int, float, Decimal)) or isinstance(data__judge__threshold, bool):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".judge.threshold must be number", value=data__judge__threshold, name="" + (name_prefix or "data") + ".judge.threshold", definition={'type': 'number', 'minimum': 0, 'maximum': 1}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__judge__threshold, (int, float, Decimal)) and not isinstance(data__judge__threshold, bool):
                         if data__judge__threshold < 0:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".judge.threshold must be bigger than or equal to 0", value=data__judge__threshold, name="" + (name_prefix or "data") + ".judge.threshold", definition={'type': 'number', 'minimum': 0, 'maximum': 1}, rule='minimum')
+                            raise SchemaMismatch
                         if data__judge__threshold > 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".judge.threshold must be smaller than or equal to 1", value=data__judge__threshold, name="" + (name_prefix or "data") + ".judge.threshold", definition={'type': 'number', 'minimum': 0, 'maximum': 1}, rule='maximum')
+                            raise SchemaMismatch
                 if data__judge_keys:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".judge must not contain "+str(data__judge_keys)+" properties", value=data__judge, name="" + (name_prefix or "data") + ".judge", definition={'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}, rule='additionalProperties')
+                    raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A rubric scored 0–1 by an explicitly configured judge (unavailable without one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'judge': {'type': 'object', 'description': 'Rubric and pass threshold.', 'properties': {'rubric': {'type': 'string', 'minLength': 1}, 'threshold': {'type': 'number', 'minimum': 0, 'maximum': 1}}, 'additionalProperties': False, 'required': ['rubric', 'threshold']}}, 'additionalProperties': False, 'required': ['id', 'judge']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_outcome_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, rule='type')
+        raise SchemaMismatch
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be longer than or equal to 1 characters", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, rule='minLength')
+            raise SchemaMismatch
         if data_len > 128:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be shorter than or equal to 128 characters", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, rule='maxLength')
+            raise SchemaMismatch
         if not REGEX_PATTERNS['^[A-Za-z0-9][A-Za-z0-9_.:-]*$'].search(data):
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^[A-Za-z0-9][A-Za-z0-9_.:-]*$", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, rule='pattern')
+            raise SchemaMismatch
     return data
 
 def validate____defs_outcome_final_response(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': "Checks on the model's last text answer.", 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'final_response': {'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}}, 'additionalProperties': False, 'required': ['id', 'final_response']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'final_response']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': "Checks on the model's last text answer.", 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'final_response': {'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}}, 'additionalProperties': False, 'required': ['id', 'final_response']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -349,57 +367,57 @@ def validate____defs_outcome_final_response(data, custom_formats={}, name_prefix
             data_keys.remove("final_response")
             data__finalresponse = data["final_response"]
             if not isinstance(data__finalresponse, (dict)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response must be object", value=data__finalresponse, name="" + (name_prefix or "data") + ".final_response", definition={'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}, rule='type')
+                raise SchemaMismatch
             data__finalresponse_is_dict = isinstance(data__finalresponse, dict)
             if data__finalresponse_is_dict:
                 data__finalresponse_len = len(data__finalresponse)
                 if data__finalresponse_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response must contain at least 1 properties", value=data__finalresponse, name="" + (name_prefix or "data") + ".final_response", definition={'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}, rule='minProperties')
+                    raise SchemaMismatch
                 data__finalresponse_keys = set(data__finalresponse.keys())
                 if "contains" in data__finalresponse_keys:
                     data__finalresponse_keys.remove("contains")
                     data__finalresponse__contains = data__finalresponse["contains"]
                     if not isinstance(data__finalresponse__contains, (list, tuple)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response.contains must be array", value=data__finalresponse__contains, name="" + (name_prefix or "data") + ".final_response.contains", definition={'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+                        raise SchemaMismatch
                     data__finalresponse__contains_is_list = isinstance(data__finalresponse__contains, (list, tuple))
                     if data__finalresponse__contains_is_list:
                         data__finalresponse__contains_len = len(data__finalresponse__contains)
                         if data__finalresponse__contains_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response.contains must contain at least 1 items", value=data__finalresponse__contains, name="" + (name_prefix or "data") + ".final_response.contains", definition={'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, rule='minItems')
+                            raise SchemaMismatch
                         if data__finalresponse__contains_len > 64:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response.contains must contain less than or equal to 64 items", value=data__finalresponse__contains, name="" + (name_prefix or "data") + ".final_response.contains", definition={'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, rule='maxItems')
+                            raise SchemaMismatch
                         for data__finalresponse__contains_x, data__finalresponse__contains_item in enumerate(data__finalresponse__contains):
                             if not isinstance(data__finalresponse__contains_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response.contains[{data__finalresponse__contains_x}]".format(**locals()) + " must be string", value=data__finalresponse__contains_item, name="" + (name_prefix or "data") + ".final_response.contains[{data__finalresponse__contains_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                                raise SchemaMismatch
                             if isinstance(data__finalresponse__contains_item, str):
                                 data__finalresponse__contains_item_len = len(data__finalresponse__contains_item)
                                 if data__finalresponse__contains_item_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response.contains[{data__finalresponse__contains_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__finalresponse__contains_item, name="" + (name_prefix or "data") + ".final_response.contains[{data__finalresponse__contains_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                                    raise SchemaMismatch
                 if "matches" in data__finalresponse_keys:
                     data__finalresponse_keys.remove("matches")
                     data__finalresponse__matches = data__finalresponse["matches"]
                     if not isinstance(data__finalresponse__matches, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response.matches must be string", value=data__finalresponse__matches, name="" + (name_prefix or "data") + ".final_response.matches", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__finalresponse__matches, str):
                         data__finalresponse__matches_len = len(data__finalresponse__matches)
                         if data__finalresponse__matches_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response.matches must be longer than or equal to 1 characters", value=data__finalresponse__matches, name="" + (name_prefix or "data") + ".final_response.matches", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='minLength')
+                            raise SchemaMismatch
                         if data__finalresponse__matches_len > 4096:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response.matches must be shorter than or equal to 4096 characters", value=data__finalresponse__matches, name="" + (name_prefix or "data") + ".final_response.matches", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='maxLength')
+                            raise SchemaMismatch
                 if data__finalresponse_keys:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_response must not contain "+str(data__finalresponse_keys)+" properties", value=data__finalresponse, name="" + (name_prefix or "data") + ".final_response", definition={'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}, rule='additionalProperties')
+                    raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': "Checks on the model's last text answer.", 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'final_response': {'type': 'object', 'description': 'At least one of `contains`, `matches`.', 'properties': {'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'minProperties': 1}}, 'additionalProperties': False, 'required': ['id', 'final_response']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_outcome_tool_not_called(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A tool never ran successfully.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_not_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}}, 'additionalProperties': False, 'required': ['id', 'tool_not_called']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'tool_not_called']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A tool never ran successfully.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_not_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}}, 'additionalProperties': False, 'required': ['id', 'tool_not_called']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -409,19 +427,19 @@ def validate____defs_outcome_tool_not_called(data, custom_formats={}, name_prefi
             data_keys.remove("tool_not_called")
             data__toolnotcalled = data["tool_not_called"]
             if not (isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'read_file' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'list_files' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'write_file' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'append_file' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'delete_file' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'read_document' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'search_documents' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'get_record' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'update_record' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'draft_message' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'request_approval' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'delegate_task'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".tool_not_called must be one of ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']", value=data__toolnotcalled, name="" + (name_prefix or "data") + ".tool_not_called", definition={'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, rule='enum')
+                raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A tool never ran successfully.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_not_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}}, 'additionalProperties': False, 'required': ['id', 'tool_not_called']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_outcome_tool_called(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Successful logical calls of a tool lie within min..max (default: at least one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'min': {'type': 'integer', 'minimum': 0, 'maximum': 10000}, 'max': {'type': 'integer', 'minimum': 0, 'maximum': 10000}}, 'additionalProperties': False, 'required': ['id', 'tool_called']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'tool_called']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Successful logical calls of a tool lie within min..max (default: at least one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'min': {'type': 'integer', 'minimum': 0, 'maximum': 10000}, 'max': {'type': 'integer', 'minimum': 0, 'maximum': 10000}}, 'additionalProperties': False, 'required': ['id', 'tool_called']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -431,39 +449,39 @@ def validate____defs_outcome_tool_called(data, custom_formats={}, name_prefix=No
             data_keys.remove("tool_called")
             data__toolcalled = data["tool_called"]
             if not (isinstance(data__toolcalled, str) and data__toolcalled == 'read_file' or isinstance(data__toolcalled, str) and data__toolcalled == 'list_files' or isinstance(data__toolcalled, str) and data__toolcalled == 'write_file' or isinstance(data__toolcalled, str) and data__toolcalled == 'append_file' or isinstance(data__toolcalled, str) and data__toolcalled == 'delete_file' or isinstance(data__toolcalled, str) and data__toolcalled == 'read_document' or isinstance(data__toolcalled, str) and data__toolcalled == 'search_documents' or isinstance(data__toolcalled, str) and data__toolcalled == 'get_record' or isinstance(data__toolcalled, str) and data__toolcalled == 'update_record' or isinstance(data__toolcalled, str) and data__toolcalled == 'draft_message' or isinstance(data__toolcalled, str) and data__toolcalled == 'request_approval' or isinstance(data__toolcalled, str) and data__toolcalled == 'delegate_task'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".tool_called must be one of ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']", value=data__toolcalled, name="" + (name_prefix or "data") + ".tool_called", definition={'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, rule='enum')
+                raise SchemaMismatch
         if "min" in data_keys:
             data_keys.remove("min")
             data__min = data["min"]
             if not isinstance(data__min, (int)) and not (isinstance(data__min, float) and data__min.is_integer()) or isinstance(data__min, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".min must be integer", value=data__min, name="" + (name_prefix or "data") + ".min", definition={'type': 'integer', 'minimum': 0, 'maximum': 10000}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__min, (int, float, Decimal)) and not isinstance(data__min, bool):
                 if data__min < 0:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".min must be bigger than or equal to 0", value=data__min, name="" + (name_prefix or "data") + ".min", definition={'type': 'integer', 'minimum': 0, 'maximum': 10000}, rule='minimum')
+                    raise SchemaMismatch
                 if data__min > 10000:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".min must be smaller than or equal to 10000", value=data__min, name="" + (name_prefix or "data") + ".min", definition={'type': 'integer', 'minimum': 0, 'maximum': 10000}, rule='maximum')
+                    raise SchemaMismatch
         if "max" in data_keys:
             data_keys.remove("max")
             data__max = data["max"]
             if not isinstance(data__max, (int)) and not (isinstance(data__max, float) and data__max.is_integer()) or isinstance(data__max, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".max must be integer", value=data__max, name="" + (name_prefix or "data") + ".max", definition={'type': 'integer', 'minimum': 0, 'maximum': 10000}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__max, (int, float, Decimal)) and not isinstance(data__max, bool):
                 if data__max < 0:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max must be bigger than or equal to 0", value=data__max, name="" + (name_prefix or "data") + ".max", definition={'type': 'integer', 'minimum': 0, 'maximum': 10000}, rule='minimum')
+                    raise SchemaMismatch
                 if data__max > 10000:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max must be smaller than or equal to 10000", value=data__max, name="" + (name_prefix or "data") + ".max", definition={'type': 'integer', 'minimum': 0, 'maximum': 10000}, rule='maximum')
+                    raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Successful logical calls of a tool lie within min..max (default: at least one).', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'tool_called': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'min': {'type': 'integer', 'minimum': 0, 'maximum': 10000}, 'max': {'type': 'integer', 'minimum': 0, 'maximum': 10000}}, 'additionalProperties': False, 'required': ['id', 'tool_called']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_outcome_state(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A dotted path of the final state equals a value.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'state': {'type': 'string', 'minLength': 1, 'maxLength': 1024}, 'equals': {}}, 'additionalProperties': False, 'required': ['id', 'state', 'equals']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'state', 'equals']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A dotted path of the final state equals a value.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'state': {'type': 'string', 'minLength': 1, 'maxLength': 1024}, 'equals': {}}, 'additionalProperties': False, 'required': ['id', 'state', 'equals']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -473,28 +491,28 @@ def validate____defs_outcome_state(data, custom_formats={}, name_prefix=None):
             data_keys.remove("state")
             data__state = data["state"]
             if not isinstance(data__state, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".state must be string", value=data__state, name="" + (name_prefix or "data") + ".state", definition={'type': 'string', 'minLength': 1, 'maxLength': 1024}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__state, str):
                 data__state_len = len(data__state)
                 if data__state_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".state must be longer than or equal to 1 characters", value=data__state, name="" + (name_prefix or "data") + ".state", definition={'type': 'string', 'minLength': 1, 'maxLength': 1024}, rule='minLength')
+                    raise SchemaMismatch
                 if data__state_len > 1024:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".state must be shorter than or equal to 1024 characters", value=data__state, name="" + (name_prefix or "data") + ".state", definition={'type': 'string', 'minLength': 1, 'maxLength': 1024}, rule='maxLength')
+                    raise SchemaMismatch
         if "equals" in data_keys:
             data_keys.remove("equals")
             data__equals = data["equals"]
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A dotted path of the final state equals a value.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'state': {'type': 'string', 'minLength': 1, 'maxLength': 1024}, 'equals': {}}, 'additionalProperties': False, 'required': ['id', 'state', 'equals']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_outcome_record(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A record exists and holds these field values.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'record': {'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, 'fields': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'additionalProperties': False, 'required': ['id', 'record']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'record']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A record exists and holds these field values.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'record': {'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, 'fields': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'additionalProperties': False, 'required': ['id', 'record']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -504,42 +522,42 @@ def validate____defs_outcome_record(data, custom_formats={}, name_prefix=None):
             data_keys.remove("record")
             data__record = data["record"]
             if not isinstance(data__record, (dict)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".record must be object", value=data__record, name="" + (name_prefix or "data") + ".record", definition={'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, rule='type')
+                raise SchemaMismatch
             data__record_is_dict = isinstance(data__record, dict)
             if data__record_is_dict:
                 data__record__missing_keys = set(['table', 'id']) - data__record.keys()
                 if data__record__missing_keys:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".record must contain " + (str(sorted(data__record__missing_keys)) + " properties"), value=data__record, name="" + (name_prefix or "data") + ".record", definition={'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, rule='required')
+                    raise SchemaMismatch
                 data__record_keys = set(data__record.keys())
                 if "table" in data__record_keys:
                     data__record_keys.remove("table")
                     data__record__table = data__record["table"]
                     if not isinstance(data__record__table, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".record.table must be string", value=data__record__table, name="" + (name_prefix or "data") + ".record.table", definition={'type': 'string', 'minLength': 1, 'maxLength': 256}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__record__table, str):
                         data__record__table_len = len(data__record__table)
                         if data__record__table_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".record.table must be longer than or equal to 1 characters", value=data__record__table, name="" + (name_prefix or "data") + ".record.table", definition={'type': 'string', 'minLength': 1, 'maxLength': 256}, rule='minLength')
+                            raise SchemaMismatch
                         if data__record__table_len > 256:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".record.table must be shorter than or equal to 256 characters", value=data__record__table, name="" + (name_prefix or "data") + ".record.table", definition={'type': 'string', 'minLength': 1, 'maxLength': 256}, rule='maxLength')
+                            raise SchemaMismatch
                 if "id" in data__record_keys:
                     data__record_keys.remove("id")
                     data__record__id = data__record["id"]
                     if not isinstance(data__record__id, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".record.id must be string", value=data__record__id, name="" + (name_prefix or "data") + ".record.id", definition={'type': 'string', 'minLength': 1, 'maxLength': 256}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__record__id, str):
                         data__record__id_len = len(data__record__id)
                         if data__record__id_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".record.id must be longer than or equal to 1 characters", value=data__record__id, name="" + (name_prefix or "data") + ".record.id", definition={'type': 'string', 'minLength': 1, 'maxLength': 256}, rule='minLength')
+                            raise SchemaMismatch
                         if data__record__id_len > 256:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".record.id must be shorter than or equal to 256 characters", value=data__record__id, name="" + (name_prefix or "data") + ".record.id", definition={'type': 'string', 'minLength': 1, 'maxLength': 256}, rule='maxLength')
+                            raise SchemaMismatch
                 if data__record_keys:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".record must not contain "+str(data__record_keys)+" properties", value=data__record, name="" + (name_prefix or "data") + ".record", definition={'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, rule='additionalProperties')
+                    raise SchemaMismatch
         if "fields" in data_keys:
             data_keys.remove("fields")
             data__fields = data["fields"]
             if not isinstance(data__fields, (dict)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fields must be object", value=data__fields, name="" + (name_prefix or "data") + ".fields", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}, rule='type')
+                raise SchemaMismatch
             data__fields_is_dict = isinstance(data__fields, dict)
             if data__fields_is_dict:
                 data__fields_len = len(data__fields)
@@ -550,25 +568,25 @@ def validate____defs_outcome_record(data, custom_formats={}, name_prefix=None):
                             if isinstance(data__fields_key, str):
                                 data__fields_key_len = len(data__fields_key)
                                 if data__fields_key_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fields must be longer than or equal to 1 characters", value=data__fields_key, name="" + (name_prefix or "data") + ".fields", definition={'minLength': 1, 'maxLength': 128}, rule='minLength')
+                                    raise SchemaMismatch
                                 if data__fields_key_len > 128:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fields must be shorter than or equal to 128 characters", value=data__fields_key, name="" + (name_prefix or "data") + ".fields", definition={'minLength': 1, 'maxLength': 128}, rule='maxLength')
-                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                                    raise SchemaMismatch
+                        except (SchemaMismatch, SchemaMismatch):
                             data__fields_property_names = False
                     if not data__fields_property_names:
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".fields must be named by propertyName definition", value=data__fields, name="" + (name_prefix or "data") + ".fields", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}, rule='propertyNames')
+                        raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A record exists and holds these field values.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'record': {'type': 'object', 'description': 'Record address.', 'properties': {'table': {'type': 'string', 'minLength': 1, 'maxLength': 256}, 'id': {'type': 'string', 'minLength': 1, 'maxLength': 256}}, 'additionalProperties': False, 'required': ['table', 'id']}, 'fields': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'additionalProperties': False, 'required': ['id', 'record']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_outcome_file(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A requirement on one file of the final state: give `exists: true`, `absent: true`, or content checks.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'file': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'exists': {'const': True}, 'absent': {'const': True}, 'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'equals': {'type': 'string'}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'required': ['id', 'file']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'file']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A requirement on one file of the final state: give `exists: true`, `absent: true`, or content checks.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'file': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'exists': {'const': True}, 'absent': {'const': True}, 'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'equals': {'type': 'string'}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'required': ['id', 'file']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -578,182 +596,182 @@ def validate____defs_outcome_file(data, custom_formats={}, name_prefix=None):
             data_keys.remove("file")
             data__file = data["file"]
             if not isinstance(data__file, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".file must be string", value=data__file, name="" + (name_prefix or "data") + ".file", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__file, str):
                 data__file_len = len(data__file)
                 if data__file_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".file must be longer than or equal to 1 characters", value=data__file, name="" + (name_prefix or "data") + ".file", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='minLength')
+                    raise SchemaMismatch
                 if data__file_len > 512:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".file must be shorter than or equal to 512 characters", value=data__file, name="" + (name_prefix or "data") + ".file", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='maxLength')
+                    raise SchemaMismatch
         if "exists" in data_keys:
             data_keys.remove("exists")
             data__exists = data["exists"]
             if not (isinstance(data__exists, bool) and data__exists is True):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".exists must be same as const definition: True", value=data__exists, name="" + (name_prefix or "data") + ".exists", definition={'const': True}, rule='const')
+                raise SchemaMismatch
         if "absent" in data_keys:
             data_keys.remove("absent")
             data__absent = data["absent"]
             if not (isinstance(data__absent, bool) and data__absent is True):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".absent must be same as const definition: True", value=data__absent, name="" + (name_prefix or "data") + ".absent", definition={'const': True}, rule='const')
+                raise SchemaMismatch
         if "contains" in data_keys:
             data_keys.remove("contains")
             data__contains = data["contains"]
             if not isinstance(data__contains, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".contains must be array", value=data__contains, name="" + (name_prefix or "data") + ".contains", definition={'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+                raise SchemaMismatch
             data__contains_is_list = isinstance(data__contains, (list, tuple))
             if data__contains_is_list:
                 data__contains_len = len(data__contains)
                 if data__contains_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".contains must contain at least 1 items", value=data__contains, name="" + (name_prefix or "data") + ".contains", definition={'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, rule='minItems')
+                    raise SchemaMismatch
                 if data__contains_len > 64:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".contains must contain less than or equal to 64 items", value=data__contains, name="" + (name_prefix or "data") + ".contains", definition={'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__contains_x, data__contains_item in enumerate(data__contains):
                     if not isinstance(data__contains_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".contains[{data__contains_x}]".format(**locals()) + " must be string", value=data__contains_item, name="" + (name_prefix or "data") + ".contains[{data__contains_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__contains_item, str):
                         data__contains_item_len = len(data__contains_item)
                         if data__contains_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".contains[{data__contains_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__contains_item, name="" + (name_prefix or "data") + ".contains[{data__contains_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                            raise SchemaMismatch
         if "equals" in data_keys:
             data_keys.remove("equals")
             data__equals = data["equals"]
             if not isinstance(data__equals, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".equals must be string", value=data__equals, name="" + (name_prefix or "data") + ".equals", definition={'type': 'string'}, rule='type')
+                raise SchemaMismatch
         if "matches" in data_keys:
             data_keys.remove("matches")
             data__matches = data["matches"]
             if not isinstance(data__matches, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".matches must be string", value=data__matches, name="" + (name_prefix or "data") + ".matches", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__matches, str):
                 data__matches_len = len(data__matches)
                 if data__matches_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".matches must be longer than or equal to 1 characters", value=data__matches, name="" + (name_prefix or "data") + ".matches", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='minLength')
+                    raise SchemaMismatch
                 if data__matches_len > 4096:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".matches must be shorter than or equal to 4096 characters", value=data__matches, name="" + (name_prefix or "data") + ".matches", definition={'type': 'string', 'minLength': 1, 'maxLength': 4096}, rule='maxLength')
+                    raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A requirement on one file of the final state: give `exists: true`, `absent: true`, or content checks.', 'properties': {'id': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[A-Za-z0-9][A-Za-z0-9_.:-]*$', 'description': "A unique id: letters, digits, '.', '_', ':', '-'."}, 'file': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'exists': {'const': True}, 'absent': {'const': True}, 'contains': {'type': 'array', 'minItems': 1, 'maxItems': 64, 'items': {'type': 'string', 'minLength': 1}}, 'equals': {'type': 'string'}, 'matches': {'type': 'string', 'minLength': 1, 'maxLength': 4096}}, 'additionalProperties': False, 'required': ['id', 'file']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_budgets(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Caps on the run.', 'properties': {'max_actions': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, 'max_model_requests': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, 'max_tool_calls': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, 'max_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}}, 'additionalProperties': False, 'required': ['max_actions', 'timeout_ms']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['max_actions', 'timeout_ms']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Caps on the run.', 'properties': {'max_actions': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, 'max_model_requests': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, 'max_tool_calls': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, 'max_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}}, 'additionalProperties': False, 'required': ['max_actions', 'timeout_ms']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "max_actions" in data_keys:
             data_keys.remove("max_actions")
             data__maxactions = data["max_actions"]
             if not isinstance(data__maxactions, (int)) and not (isinstance(data__maxactions, float) and data__maxactions.is_integer()) or isinstance(data__maxactions, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_actions must be integer", value=data__maxactions, name="" + (name_prefix or "data") + ".max_actions", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__maxactions, (int, float, Decimal)) and not isinstance(data__maxactions, bool):
                 if data__maxactions < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_actions must be bigger than or equal to 1", value=data__maxactions, name="" + (name_prefix or "data") + ".max_actions", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, rule='minimum')
+                    raise SchemaMismatch
                 if data__maxactions > 10000:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_actions must be smaller than or equal to 10000", value=data__maxactions, name="" + (name_prefix or "data") + ".max_actions", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, rule='maximum')
+                    raise SchemaMismatch
         if "max_model_requests" in data_keys:
             data_keys.remove("max_model_requests")
             data__maxmodelrequests = data["max_model_requests"]
             if not isinstance(data__maxmodelrequests, (int)) and not (isinstance(data__maxmodelrequests, float) and data__maxmodelrequests.is_integer()) or isinstance(data__maxmodelrequests, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_model_requests must be integer", value=data__maxmodelrequests, name="" + (name_prefix or "data") + ".max_model_requests", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__maxmodelrequests, (int, float, Decimal)) and not isinstance(data__maxmodelrequests, bool):
                 if data__maxmodelrequests < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_model_requests must be bigger than or equal to 1", value=data__maxmodelrequests, name="" + (name_prefix or "data") + ".max_model_requests", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, rule='minimum')
+                    raise SchemaMismatch
                 if data__maxmodelrequests > 10000:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_model_requests must be smaller than or equal to 10000", value=data__maxmodelrequests, name="" + (name_prefix or "data") + ".max_model_requests", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, rule='maximum')
+                    raise SchemaMismatch
         if "max_tool_calls" in data_keys:
             data_keys.remove("max_tool_calls")
             data__maxtoolcalls = data["max_tool_calls"]
             if not isinstance(data__maxtoolcalls, (int)) and not (isinstance(data__maxtoolcalls, float) and data__maxtoolcalls.is_integer()) or isinstance(data__maxtoolcalls, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_tool_calls must be integer", value=data__maxtoolcalls, name="" + (name_prefix or "data") + ".max_tool_calls", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__maxtoolcalls, (int, float, Decimal)) and not isinstance(data__maxtoolcalls, bool):
                 if data__maxtoolcalls < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_tool_calls must be bigger than or equal to 1", value=data__maxtoolcalls, name="" + (name_prefix or "data") + ".max_tool_calls", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, rule='minimum')
+                    raise SchemaMismatch
                 if data__maxtoolcalls > 10000:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_tool_calls must be smaller than or equal to 10000", value=data__maxtoolcalls, name="" + (name_prefix or "data") + ".max_tool_calls", definition={'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, rule='maximum')
+                    raise SchemaMismatch
         if "max_tokens" in data_keys:
             data_keys.remove("max_tokens")
             data__maxtokens = data["max_tokens"]
             if not isinstance(data__maxtokens, (int)) and not (isinstance(data__maxtokens, float) and data__maxtokens.is_integer()) or isinstance(data__maxtokens, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_tokens must be integer", value=data__maxtokens, name="" + (name_prefix or "data") + ".max_tokens", definition={'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__maxtokens, (int, float, Decimal)) and not isinstance(data__maxtokens, bool):
                 if data__maxtokens < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_tokens must be bigger than or equal to 1", value=data__maxtokens, name="" + (name_prefix or "data") + ".max_tokens", definition={'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, rule='minimum')
+                    raise SchemaMismatch
                 if data__maxtokens > 100000000:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".max_tokens must be smaller than or equal to 100000000", value=data__maxtokens, name="" + (name_prefix or "data") + ".max_tokens", definition={'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, rule='maximum')
+                    raise SchemaMismatch
         if "timeout_ms" in data_keys:
             data_keys.remove("timeout_ms")
             data__timeoutms = data["timeout_ms"]
             if not isinstance(data__timeoutms, (int)) and not (isinstance(data__timeoutms, float) and data__timeoutms.is_integer()) or isinstance(data__timeoutms, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".timeout_ms must be integer", value=data__timeoutms, name="" + (name_prefix or "data") + ".timeout_ms", definition={'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__timeoutms, (int, float, Decimal)) and not isinstance(data__timeoutms, bool):
                 if data__timeoutms < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".timeout_ms must be bigger than or equal to 1", value=data__timeoutms, name="" + (name_prefix or "data") + ".timeout_ms", definition={'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}, rule='minimum')
+                    raise SchemaMismatch
                 if data__timeoutms > 86400000:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".timeout_ms must be smaller than or equal to 86400000", value=data__timeoutms, name="" + (name_prefix or "data") + ".timeout_ms", definition={'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}, rule='maximum')
+                    raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Caps on the run.', 'properties': {'max_actions': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Model requests + attempted tool calls (retries included).'}, 'max_model_requests': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on model requests.'}, 'max_tool_calls': {'type': 'integer', 'minimum': 1, 'maximum': 10000, 'description': 'Cap on attempted tool calls.'}, 'max_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 100000000, 'description': 'Cap on provider-reported input + output tokens.'}, 'timeout_ms': {'type': 'integer', 'minimum': 1, 'maximum': 86400000, 'description': 'One absolute deadline for the workflow, in milliseconds.'}}, 'additionalProperties': False, 'required': ['max_actions', 'timeout_ms']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_conversation(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'The system prompt and the user turns.', 'properties': {'system': {'type': 'string'}, 'turns': {'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}}}, 'additionalProperties': False, 'required': ['turns']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['turns']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'The system prompt and the user turns.', 'properties': {'system': {'type': 'string'}, 'turns': {'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}}}, 'additionalProperties': False, 'required': ['turns']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "system" in data_keys:
             data_keys.remove("system")
             data__system = data["system"]
             if not isinstance(data__system, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".system must be string", value=data__system, name="" + (name_prefix or "data") + ".system", definition={'type': 'string'}, rule='type')
+                raise SchemaMismatch
         if "turns" in data_keys:
             data_keys.remove("turns")
             data__turns = data["turns"]
             if not isinstance(data__turns, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".turns must be array", value=data__turns, name="" + (name_prefix or "data") + ".turns", definition={'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}}, rule='type')
+                raise SchemaMismatch
             data__turns_is_list = isinstance(data__turns, (list, tuple))
             if data__turns_is_list:
                 data__turns_len = len(data__turns)
                 if data__turns_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".turns must contain at least 1 items", value=data__turns, name="" + (name_prefix or "data") + ".turns", definition={'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}}, rule='minItems')
+                    raise SchemaMismatch
                 if data__turns_len > 1000:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".turns must contain less than or equal to 1000 items", value=data__turns, name="" + (name_prefix or "data") + ".turns", definition={'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__turns_x, data__turns_item in enumerate(data__turns):
                     validate____defs_turn(data__turns_item, custom_formats, (name_prefix or "data") + ".turns[{data__turns_x}]".format(**locals()))
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'The system prompt and the user turns.', 'properties': {'system': {'type': 'string'}, 'turns': {'type': 'array', 'minItems': 1, 'maxItems': 1000, 'items': {'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}}}, 'additionalProperties': False, 'required': ['turns']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_turn(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['user']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "user" in data_keys:
             data_keys.remove("user")
             data__user = data["user"]
             if not isinstance(data__user, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".user must be string", value=data__user, name="" + (name_prefix or "data") + ".user", definition={'type': 'string', 'minLength': 1}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__user, str):
                 data__user_len = len(data__user)
                 if data__user_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".user must be longer than or equal to 1 characters", value=data__user, name="" + (name_prefix or "data") + ".user", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                    raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'One user message.', 'properties': {'user': {'type': 'string', 'minLength': 1}}, 'additionalProperties': False, 'required': ['user']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_policy(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Host policy.', 'properties': {'network': {'const': 'denied', 'description': 'Always `denied`: workflow tools never reach the network.'}, 'on_denial': {'enum': ['stop', 'report'], 'description': '`stop` ends the run (exit 4); `report` returns the denial to the model as a tool error.'}}, 'additionalProperties': False}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_keys = set(data.keys())
@@ -761,41 +779,41 @@ def validate____defs_policy(data, custom_formats={}, name_prefix=None):
             data_keys.remove("network")
             data__network = data["network"]
             if not (isinstance(data__network, str) and data__network == 'denied'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".network must be same as const definition: denied", value=data__network, name="" + (name_prefix or "data") + ".network", definition={'const': 'denied', 'description': 'Always `denied`: workflow tools never reach the network.'}, rule='const')
+                raise SchemaMismatch
         if "on_denial" in data_keys:
             data_keys.remove("on_denial")
             data__ondenial = data["on_denial"]
             if not (isinstance(data__ondenial, str) and data__ondenial == 'stop' or isinstance(data__ondenial, str) and data__ondenial == 'report'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".on_denial must be one of ['stop', 'report']", value=data__ondenial, name="" + (name_prefix or "data") + ".on_denial", definition={'enum': ['stop', 'report'], 'description': '`stop` ends the run (exit 4); `report` returns the denial to the model as a tool error.'}, rule='enum')
+                raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Host policy.', 'properties': {'network': {'const': 'denied', 'description': 'Always `denied`: workflow tools never reach the network.'}, 'on_denial': {'enum': ['stop', 'report'], 'description': '`stop` ends the run (exit 4); `report` returns the denial to the model as a tool error.'}}, 'additionalProperties': False}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_tool(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['name']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['name']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['name']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
             if not (isinstance(data__name, str) and data__name == 'read_file' or isinstance(data__name, str) and data__name == 'list_files' or isinstance(data__name, str) and data__name == 'write_file' or isinstance(data__name, str) and data__name == 'append_file' or isinstance(data__name, str) and data__name == 'delete_file' or isinstance(data__name, str) and data__name == 'read_document' or isinstance(data__name, str) and data__name == 'search_documents' or isinstance(data__name, str) and data__name == 'get_record' or isinstance(data__name, str) and data__name == 'update_record' or isinstance(data__name, str) and data__name == 'draft_message' or isinstance(data__name, str) and data__name == 'request_approval' or isinstance(data__name, str) and data__name == 'delegate_task'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must be one of ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']", value=data__name, name="" + (name_prefix or "data") + ".name", definition={'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, rule='enum')
+                raise SchemaMismatch
         if "allow" in data_keys:
             data_keys.remove("allow")
             data__allow = data["allow"]
             validate____defs_allow(data__allow, custom_formats, (name_prefix or "data") + ".allow")
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'A catalogue tool the agent may call, and on which resources.', 'properties': {'name': {'description': 'A tool of the built-in catalogue (SPEC 3.1) or one registered by the host.', 'enum': ['read_file', 'list_files', 'write_file', 'append_file', 'delete_file', 'read_document', 'search_documents', 'get_record', 'update_record', 'draft_message', 'request_approval', 'delegate_task']}, 'allow': {'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['name']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_allow(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_keys = set(data.keys())
@@ -803,156 +821,156 @@ def validate____defs_allow(data, custom_formats={}, name_prefix=None):
             data_keys.remove("paths")
             data__paths = data["paths"]
             if not isinstance(data__paths, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths must be array", value=data__paths, name="" + (name_prefix or "data") + ".paths", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, rule='type')
+                raise SchemaMismatch
             data__paths_is_list = isinstance(data__paths, (list, tuple))
             if data__paths_is_list:
                 data__paths_len = len(data__paths)
                 if data__paths_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths must contain at least 1 items", value=data__paths, name="" + (name_prefix or "data") + ".paths", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, rule='minItems')
+                    raise SchemaMismatch
                 if data__paths_len > 256:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths must contain less than or equal to 256 items", value=data__paths, name="" + (name_prefix or "data") + ".paths", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__paths_x, data__paths_item in enumerate(data__paths):
                     if not isinstance(data__paths_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths[{data__paths_x}]".format(**locals()) + " must be string", value=data__paths_item, name="" + (name_prefix or "data") + ".paths[{data__paths_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__paths_item, str):
                         data__paths_item_len = len(data__paths_item)
                         if data__paths_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths[{data__paths_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__paths_item, name="" + (name_prefix or "data") + ".paths[{data__paths_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='minLength')
+                            raise SchemaMismatch
                         if data__paths_item_len > 512:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths[{data__paths_x}]".format(**locals()) + " must be shorter than or equal to 512 characters", value=data__paths_item, name="" + (name_prefix or "data") + ".paths[{data__paths_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='maxLength')
+                            raise SchemaMismatch
         if "ids" in data_keys:
             data_keys.remove("ids")
             data__ids = data["ids"]
             if not isinstance(data__ids, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".ids must be array", value=data__ids, name="" + (name_prefix or "data") + ".ids", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, rule='type')
+                raise SchemaMismatch
             data__ids_is_list = isinstance(data__ids, (list, tuple))
             if data__ids_is_list:
                 data__ids_len = len(data__ids)
                 if data__ids_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".ids must contain at least 1 items", value=data__ids, name="" + (name_prefix or "data") + ".ids", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, rule='minItems')
+                    raise SchemaMismatch
                 if data__ids_len > 256:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".ids must contain less than or equal to 256 items", value=data__ids, name="" + (name_prefix or "data") + ".ids", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__ids_x, data__ids_item in enumerate(data__ids):
                     if not isinstance(data__ids_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".ids[{data__ids_x}]".format(**locals()) + " must be string", value=data__ids_item, name="" + (name_prefix or "data") + ".ids[{data__ids_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__ids_item, str):
                         data__ids_item_len = len(data__ids_item)
                         if data__ids_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".ids[{data__ids_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__ids_item, name="" + (name_prefix or "data") + ".ids[{data__ids_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='minLength')
+                            raise SchemaMismatch
                         if data__ids_item_len > 512:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".ids[{data__ids_x}]".format(**locals()) + " must be shorter than or equal to 512 characters", value=data__ids_item, name="" + (name_prefix or "data") + ".ids[{data__ids_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='maxLength')
+                            raise SchemaMismatch
         if "tables" in data_keys:
             data_keys.remove("tables")
             data__tables = data["tables"]
             if not isinstance(data__tables, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".tables must be array", value=data__tables, name="" + (name_prefix or "data") + ".tables", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, rule='type')
+                raise SchemaMismatch
             data__tables_is_list = isinstance(data__tables, (list, tuple))
             if data__tables_is_list:
                 data__tables_len = len(data__tables)
                 if data__tables_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tables must contain at least 1 items", value=data__tables, name="" + (name_prefix or "data") + ".tables", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, rule='minItems')
+                    raise SchemaMismatch
                 if data__tables_len > 256:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tables must contain less than or equal to 256 items", value=data__tables, name="" + (name_prefix or "data") + ".tables", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__tables_x, data__tables_item in enumerate(data__tables):
                     if not isinstance(data__tables_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".tables[{data__tables_x}]".format(**locals()) + " must be string", value=data__tables_item, name="" + (name_prefix or "data") + ".tables[{data__tables_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__tables_item, str):
                         data__tables_item_len = len(data__tables_item)
                         if data__tables_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".tables[{data__tables_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__tables_item, name="" + (name_prefix or "data") + ".tables[{data__tables_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='minLength')
+                            raise SchemaMismatch
                         if data__tables_item_len > 512:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".tables[{data__tables_x}]".format(**locals()) + " must be shorter than or equal to 512 characters", value=data__tables_item, name="" + (name_prefix or "data") + ".tables[{data__tables_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='maxLength')
+                            raise SchemaMismatch
         if "fields" in data_keys:
             data_keys.remove("fields")
             data__fields = data["fields"]
             if not isinstance(data__fields, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fields must be array", value=data__fields, name="" + (name_prefix or "data") + ".fields", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, rule='type')
+                raise SchemaMismatch
             data__fields_is_list = isinstance(data__fields, (list, tuple))
             if data__fields_is_list:
                 data__fields_len = len(data__fields)
                 if data__fields_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fields must contain at least 1 items", value=data__fields, name="" + (name_prefix or "data") + ".fields", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, rule='minItems')
+                    raise SchemaMismatch
                 if data__fields_len > 256:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fields must contain less than or equal to 256 items", value=data__fields, name="" + (name_prefix or "data") + ".fields", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__fields_x, data__fields_item in enumerate(data__fields):
                     if not isinstance(data__fields_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".fields[{data__fields_x}]".format(**locals()) + " must be string", value=data__fields_item, name="" + (name_prefix or "data") + ".fields[{data__fields_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__fields_item, str):
                         data__fields_item_len = len(data__fields_item)
                         if data__fields_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fields[{data__fields_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__fields_item, name="" + (name_prefix or "data") + ".fields[{data__fields_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='minLength')
+                            raise SchemaMismatch
                         if data__fields_item_len > 512:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fields[{data__fields_x}]".format(**locals()) + " must be shorter than or equal to 512 characters", value=data__fields_item, name="" + (name_prefix or "data") + ".fields[{data__fields_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='maxLength')
+                            raise SchemaMismatch
         if "recipients" in data_keys:
             data_keys.remove("recipients")
             data__recipients = data["recipients"]
             if not isinstance(data__recipients, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipients must be array", value=data__recipients, name="" + (name_prefix or "data") + ".recipients", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, rule='type')
+                raise SchemaMismatch
             data__recipients_is_list = isinstance(data__recipients, (list, tuple))
             if data__recipients_is_list:
                 data__recipients_len = len(data__recipients)
                 if data__recipients_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipients must contain at least 1 items", value=data__recipients, name="" + (name_prefix or "data") + ".recipients", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, rule='minItems')
+                    raise SchemaMismatch
                 if data__recipients_len > 256:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipients must contain less than or equal to 256 items", value=data__recipients, name="" + (name_prefix or "data") + ".recipients", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__recipients_x, data__recipients_item in enumerate(data__recipients):
                     if not isinstance(data__recipients_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipients[{data__recipients_x}]".format(**locals()) + " must be string", value=data__recipients_item, name="" + (name_prefix or "data") + ".recipients[{data__recipients_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__recipients_item, str):
                         data__recipients_item_len = len(data__recipients_item)
                         if data__recipients_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipients[{data__recipients_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__recipients_item, name="" + (name_prefix or "data") + ".recipients[{data__recipients_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='minLength')
+                            raise SchemaMismatch
                         if data__recipients_item_len > 512:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipients[{data__recipients_x}]".format(**locals()) + " must be shorter than or equal to 512 characters", value=data__recipients_item, name="" + (name_prefix or "data") + ".recipients[{data__recipients_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='maxLength')
+                            raise SchemaMismatch
         if "actions" in data_keys:
             data_keys.remove("actions")
             data__actions = data["actions"]
             if not isinstance(data__actions, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions must be array", value=data__actions, name="" + (name_prefix or "data") + ".actions", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, rule='type')
+                raise SchemaMismatch
             data__actions_is_list = isinstance(data__actions, (list, tuple))
             if data__actions_is_list:
                 data__actions_len = len(data__actions)
                 if data__actions_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions must contain at least 1 items", value=data__actions, name="" + (name_prefix or "data") + ".actions", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, rule='minItems')
+                    raise SchemaMismatch
                 if data__actions_len > 256:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions must contain less than or equal to 256 items", value=data__actions, name="" + (name_prefix or "data") + ".actions", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__actions_x, data__actions_item in enumerate(data__actions):
                     if not isinstance(data__actions_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + " must be string", value=data__actions_item, name="" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__actions_item, str):
                         data__actions_item_len = len(data__actions_item)
                         if data__actions_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__actions_item, name="" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='minLength')
+                            raise SchemaMismatch
                         if data__actions_item_len > 512:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + " must be shorter than or equal to 512 characters", value=data__actions_item, name="" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='maxLength')
+                            raise SchemaMismatch
         if "assignees" in data_keys:
             data_keys.remove("assignees")
             data__assignees = data["assignees"]
             if not isinstance(data__assignees, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".assignees must be array", value=data__assignees, name="" + (name_prefix or "data") + ".assignees", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}, rule='type')
+                raise SchemaMismatch
             data__assignees_is_list = isinstance(data__assignees, (list, tuple))
             if data__assignees_is_list:
                 data__assignees_len = len(data__assignees)
                 if data__assignees_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".assignees must contain at least 1 items", value=data__assignees, name="" + (name_prefix or "data") + ".assignees", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}, rule='minItems')
+                    raise SchemaMismatch
                 if data__assignees_len > 256:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".assignees must contain less than or equal to 256 items", value=data__assignees, name="" + (name_prefix or "data") + ".assignees", definition={'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}, rule='maxItems')
+                    raise SchemaMismatch
                 for data__assignees_x, data__assignees_item in enumerate(data__assignees):
                     if not isinstance(data__assignees_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".assignees[{data__assignees_x}]".format(**locals()) + " must be string", value=data__assignees_item, name="" + (name_prefix or "data") + ".assignees[{data__assignees_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__assignees_item, str):
                         data__assignees_item_len = len(data__assignees_item)
                         if data__assignees_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".assignees[{data__assignees_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__assignees_item, name="" + (name_prefix or "data") + ".assignees[{data__assignees_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='minLength')
+                            raise SchemaMismatch
                         if data__assignees_item_len > 512:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".assignees[{data__assignees_x}]".format(**locals()) + " must be shorter than or equal to 512 characters", value=data__assignees_item, name="" + (name_prefix or "data") + ".assignees[{data__assignees_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 512}, rule='maxLength')
+                            raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'The resources a tool may touch (globs). Which keys a tool needs depends on the tool.', 'properties': {'paths': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Path globs (`*` within a segment, `**` across segments).'}, 'ids': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Document or record id globs.'}, 'tables': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record table globs.'}, 'fields': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Record field globs `update_record` may set.'}, 'recipients': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Recipient address globs for drafts.'}, 'actions': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Action globs for approval requests.'}, 'assignees': {'type': 'array', 'minItems': 1, 'maxItems': 256, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 512}, 'description': 'Assignee globs for delegated tasks.'}}, 'additionalProperties': False}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_environment(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Where file tools act and the state every session starts from.', 'properties': {'kind': {'enum': ['simulated', 'sandbox'], 'description': '`simulated` (in memory) or `sandbox` (a hardened Docker container).'}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}, 'state': {'type': 'object', 'description': 'Detached state for the non-file catalogue tools.', 'properties': {'documents': {'$ref': '#/$defs/documents'}, 'records': {'$ref': '#/$defs/records'}}, 'additionalProperties': False}, 'fixture': {'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}}, 'additionalProperties': False}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_keys = set(data.keys())
@@ -960,7 +978,7 @@ def validate____defs_environment(data, custom_formats={}, name_prefix=None):
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'simulated' or isinstance(data__kind, str) and data__kind == 'sandbox'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['simulated', 'sandbox']", value=data__kind, name="" + (name_prefix or "data") + ".kind", definition={'enum': ['simulated', 'sandbox'], 'description': '`simulated` (in memory) or `sandbox` (a hardened Docker container).'}, rule='enum')
+                raise SchemaMismatch
         if "files" in data_keys:
             data_keys.remove("files")
             data__files = data["files"]
@@ -973,20 +991,20 @@ def validate____defs_environment(data, custom_formats={}, name_prefix=None):
             data_keys.remove("fixture")
             data__fixture = data["fixture"]
             if not isinstance(data__fixture, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fixture must be string", value=data__fixture, name="" + (name_prefix or "data") + ".fixture", definition={'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__fixture, str):
                 data__fixture_len = len(data__fixture)
                 if data__fixture_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fixture must be longer than or equal to 1 characters", value=data__fixture, name="" + (name_prefix or "data") + ".fixture", definition={'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}, rule='minLength')
+                    raise SchemaMismatch
                 if data__fixture_len > 512:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fixture must be shorter than or equal to 512 characters", value=data__fixture, name="" + (name_prefix or "data") + ".fixture", definition={'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}, rule='maxLength')
+                    raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Where file tools act and the state every session starts from.', 'properties': {'kind': {'enum': ['simulated', 'sandbox'], 'description': '`simulated` (in memory) or `sandbox` (a hardened Docker container).'}, 'files': {'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}, 'state': {'type': 'object', 'description': 'Detached state for the non-file catalogue tools.', 'properties': {'documents': {'$ref': '#/$defs/documents'}, 'records': {'$ref': '#/$defs/records'}}, 'additionalProperties': False}, 'fixture': {'type': 'string', 'minLength': 1, 'maxLength': 512, 'description': 'A JSON or YAML file under the fixture root with more `documents`, `records` and `files`. Not loaded by offline validation.'}}, 'additionalProperties': False}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_state(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Detached state for the non-file catalogue tools.', 'properties': {'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}}, 'additionalProperties': False}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_keys = set(data.keys())
@@ -999,12 +1017,12 @@ def validate____defs_state(data, custom_formats={}, name_prefix=None):
             data__records = data["records"]
             validate____defs_records(data__records, custom_formats, (name_prefix or "data") + ".records")
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Detached state for the non-file catalogue tools.', 'properties': {'documents': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, 'records': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}}, 'additionalProperties': False}, rule='additionalProperties')
+            raise SchemaMismatch
     return data
 
 def validate____defs_records(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_keys = set(data.keys())
@@ -1012,7 +1030,7 @@ def validate____defs_records(data, custom_formats={}, name_prefix=None):
             if data_key not in []:
                 data_value = data.get(data_key)
                 if not isinstance(data_value, (dict)):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}".format(**locals()) + " must be object", value=data_value, name="" + (name_prefix or "data") + ".{data_key}".format(**locals()) + "", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, rule='type')
+                    raise SchemaMismatch
                 data_value_is_dict = isinstance(data_value, dict)
                 if data_value_is_dict:
                     data_value_keys = set(data_value.keys())
@@ -1020,7 +1038,7 @@ def validate____defs_records(data, custom_formats={}, name_prefix=None):
                         if data_value_key not in []:
                             data_value_value = data_value.get(data_value_key)
                             if not isinstance(data_value_value, (dict)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}.{data_value_key}".format(**locals()) + " must be object", value=data_value_value, name="" + (name_prefix or "data") + ".{data_key}.{data_value_key}".format(**locals()) + "", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}, rule='type')
+                                raise SchemaMismatch
                             data_value_value_is_dict = isinstance(data_value_value, dict)
                             if data_value_value_is_dict:
                                 data_value_value_len = len(data_value_value)
@@ -1031,13 +1049,13 @@ def validate____defs_records(data, custom_formats={}, name_prefix=None):
                                             if isinstance(data_value_value_key, str):
                                                 data_value_value_key_len = len(data_value_value_key)
                                                 if data_value_value_key_len < 1:
-                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}.{data_value_key}".format(**locals()) + " must be longer than or equal to 1 characters", value=data_value_value_key, name="" + (name_prefix or "data") + ".{data_key}.{data_value_key}".format(**locals()) + "", definition={'minLength': 1, 'maxLength': 128}, rule='minLength')
+                                                    raise SchemaMismatch
                                                 if data_value_value_key_len > 128:
-                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}.{data_value_key}".format(**locals()) + " must be shorter than or equal to 128 characters", value=data_value_value_key, name="" + (name_prefix or "data") + ".{data_key}.{data_value_key}".format(**locals()) + "", definition={'minLength': 1, 'maxLength': 128}, rule='maxLength')
-                                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                                                    raise SchemaMismatch
+                                        except (SchemaMismatch, SchemaMismatch):
                                             data_value_value_property_names = False
                                     if not data_value_value_property_names:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}.{data_value_key}".format(**locals()) + " must be named by propertyName definition", value=data_value_value, name="" + (name_prefix or "data") + ".{data_key}.{data_value_key}".format(**locals()) + "", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}, rule='propertyNames')
+                                        raise SchemaMismatch
                     data_value_len = len(data_value)
                     if data_value_len != 0:
                         data_value_property_names = True
@@ -1046,13 +1064,13 @@ def validate____defs_records(data, custom_formats={}, name_prefix=None):
                                 if isinstance(data_value_key, str):
                                     data_value_key_len = len(data_value_key)
                                     if data_value_key_len < 1:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}".format(**locals()) + " must be longer than or equal to 1 characters", value=data_value_key, name="" + (name_prefix or "data") + ".{data_key}".format(**locals()) + "", definition={'minLength': 1, 'maxLength': 256}, rule='minLength')
+                                        raise SchemaMismatch
                                     if data_value_key_len > 256:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}".format(**locals()) + " must be shorter than or equal to 256 characters", value=data_value_key, name="" + (name_prefix or "data") + ".{data_key}".format(**locals()) + "", definition={'minLength': 1, 'maxLength': 256}, rule='maxLength')
-                            except (JsonSchemaValueException, JsonSchemaValuesException):
+                                        raise SchemaMismatch
+                            except (SchemaMismatch, SchemaMismatch):
                                 data_value_property_names = False
                         if not data_value_property_names:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}".format(**locals()) + " must be named by propertyName definition", value=data_value, name="" + (name_prefix or "data") + ".{data_key}".format(**locals()) + "", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, rule='propertyNames')
+                            raise SchemaMismatch
         data_len = len(data)
         if data_len != 0:
             data_property_names = True
@@ -1061,18 +1079,18 @@ def validate____defs_records(data, custom_formats={}, name_prefix=None):
                     if isinstance(data_key, str):
                         data_key_len = len(data_key)
                         if data_key_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be longer than or equal to 1 characters", value=data_key, name="" + (name_prefix or "data") + "", definition={'minLength': 1, 'maxLength': 256}, rule='minLength')
+                            raise SchemaMismatch
                         if data_key_len > 256:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be shorter than or equal to 256 characters", value=data_key, name="" + (name_prefix or "data") + "", definition={'minLength': 1, 'maxLength': 256}, rule='maxLength')
-                except (JsonSchemaValueException, JsonSchemaValuesException):
+                            raise SchemaMismatch
+                except (SchemaMismatch, SchemaMismatch):
                     data_property_names = False
             if not data_property_names:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be named by propertyName definition", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 128}}}, 'description': 'Records: table -> id -> fields.'}, rule='propertyNames')
+                raise SchemaMismatch
     return data
 
 def validate____defs_documents(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_keys = set(data.keys())
@@ -1080,29 +1098,29 @@ def validate____defs_documents(data, custom_formats={}, name_prefix=None):
             if data_key not in []:
                 data_value = data.get(data_key)
                 if not isinstance(data_value, (dict)):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}".format(**locals()) + " must be object", value=data_value, name="" + (name_prefix or "data") + ".{data_key}".format(**locals()) + "", definition={'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, rule='type')
+                    raise SchemaMismatch
                 data_value_is_dict = isinstance(data_value, dict)
                 if data_value_is_dict:
                     data_value__missing_keys = set(['title', 'content']) - data_value.keys()
                     if data_value__missing_keys:
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}".format(**locals()) + " must contain " + (str(sorted(data_value__missing_keys)) + " properties"), value=data_value, name="" + (name_prefix or "data") + ".{data_key}".format(**locals()) + "", definition={'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, rule='required')
+                        raise SchemaMismatch
                     data_value_keys = set(data_value.keys())
                     if "title" in data_value_keys:
                         data_value_keys.remove("title")
                         data_value__title = data_value["title"]
                         if not isinstance(data_value__title, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}.title".format(**locals()) + " must be string", value=data_value__title, name="" + (name_prefix or "data") + ".{data_key}.title".format(**locals()) + "", definition={'type': 'string', 'maxLength': 1024}, rule='type')
+                            raise SchemaMismatch
                         if isinstance(data_value__title, str):
                             data_value__title_len = len(data_value__title)
                             if data_value__title_len > 1024:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}.title".format(**locals()) + " must be shorter than or equal to 1024 characters", value=data_value__title, name="" + (name_prefix or "data") + ".{data_key}.title".format(**locals()) + "", definition={'type': 'string', 'maxLength': 1024}, rule='maxLength')
+                                raise SchemaMismatch
                     if "content" in data_value_keys:
                         data_value_keys.remove("content")
                         data_value__content = data_value["content"]
                         if not isinstance(data_value__content, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}.content".format(**locals()) + " must be string", value=data_value__content, name="" + (name_prefix or "data") + ".{data_key}.content".format(**locals()) + "", definition={'type': 'string'}, rule='type')
+                            raise SchemaMismatch
                     if data_value_keys:
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}".format(**locals()) + " must not contain "+str(data_value_keys)+" properties", value=data_value, name="" + (name_prefix or "data") + ".{data_key}".format(**locals()) + "", definition={'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, rule='additionalProperties')
+                        raise SchemaMismatch
         data_len = len(data)
         if data_len != 0:
             data_property_names = True
@@ -1111,18 +1129,18 @@ def validate____defs_documents(data, custom_formats={}, name_prefix=None):
                     if isinstance(data_key, str):
                         data_key_len = len(data_key)
                         if data_key_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be longer than or equal to 1 characters", value=data_key, name="" + (name_prefix or "data") + "", definition={'minLength': 1, 'maxLength': 256}, rule='minLength')
+                            raise SchemaMismatch
                         if data_key_len > 256:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be shorter than or equal to 256 characters", value=data_key, name="" + (name_prefix or "data") + "", definition={'minLength': 1, 'maxLength': 256}, rule='maxLength')
-                except (JsonSchemaValueException, JsonSchemaValuesException):
+                            raise SchemaMismatch
+                except (SchemaMismatch, SchemaMismatch):
                     data_property_names = False
             if not data_property_names:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be named by propertyName definition", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'maxLength': 256}, 'additionalProperties': {'type': 'object', 'description': 'A document.', 'properties': {'title': {'type': 'string', 'maxLength': 1024}, 'content': {'type': 'string'}}, 'additionalProperties': False, 'required': ['title', 'content']}, 'description': 'Documents by id.'}, rule='propertyNames')
+                raise SchemaMismatch
     return data
 
 def validate____defs_files(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'additionalProperties': {'type': 'string'}, 'description': 'Initial files: relative POSIX path -> text (each ≤ 1 MiB).'}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_keys = set(data.keys())
@@ -1130,45 +1148,45 @@ def validate____defs_files(data, custom_formats={}, name_prefix=None):
             if data_key not in []:
                 data_value = data.get(data_key)
                 if not isinstance(data_value, (str)):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".{data_key}".format(**locals()) + " must be string", value=data_value, name="" + (name_prefix or "data") + ".{data_key}".format(**locals()) + "", definition={'type': 'string'}, rule='type')
+                    raise SchemaMismatch
     return data
 
 def validate____defs_target(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Which provider entry and model run the workflow. Credentials never go here: `provider` names an entry of the trusted configuration (`scripted` is built in and offline).', 'properties': {'provider': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, 'model': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, 'parameters': {'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['provider', 'model']}, rule='type')
+        raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['provider', 'model']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Which provider entry and model run the workflow. Credentials never go here: `provider` names an entry of the trusted configuration (`scripted` is built in and offline).', 'properties': {'provider': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, 'model': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, 'parameters': {'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['provider', 'model']}, rule='required')
+            raise SchemaMismatch
         data_keys = set(data.keys())
         if "provider" in data_keys:
             data_keys.remove("provider")
             data__provider = data["provider"]
             if not isinstance(data__provider, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provider must be string", value=data__provider, name="" + (name_prefix or "data") + ".provider", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__provider, str):
                 data__provider_len = len(data__provider)
                 if data__provider_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".provider must be longer than or equal to 1 characters", value=data__provider, name="" + (name_prefix or "data") + ".provider", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, rule='minLength')
+                    raise SchemaMismatch
                 if data__provider_len > 128:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".provider must be shorter than or equal to 128 characters", value=data__provider, name="" + (name_prefix or "data") + ".provider", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, rule='maxLength')
+                    raise SchemaMismatch
         if "model" in data_keys:
             data_keys.remove("model")
             data__model = data["model"]
             if not isinstance(data__model, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".model must be string", value=data__model, name="" + (name_prefix or "data") + ".model", definition={'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, rule='type')
+                raise SchemaMismatch
             if isinstance(data__model, str):
                 data__model_len = len(data__model)
                 if data__model_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".model must be longer than or equal to 1 characters", value=data__model, name="" + (name_prefix or "data") + ".model", definition={'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, rule='minLength')
+                    raise SchemaMismatch
                 if data__model_len > 256:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".model must be shorter than or equal to 256 characters", value=data__model, name="" + (name_prefix or "data") + ".model", definition={'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, rule='maxLength')
+                    raise SchemaMismatch
         if "parameters" in data_keys:
             data_keys.remove("parameters")
             data__parameters = data["parameters"]
             if not isinstance(data__parameters, (dict)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters must be object", value=data__parameters, name="" + (name_prefix or "data") + ".parameters", definition={'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}, rule='type')
+                raise SchemaMismatch
             data__parameters_is_dict = isinstance(data__parameters, dict)
             if data__parameters_is_dict:
                 data__parameters_keys = set(data__parameters.keys())
@@ -1176,44 +1194,44 @@ def validate____defs_target(data, custom_formats={}, name_prefix=None):
                     data__parameters_keys.remove("temperature")
                     data__parameters__temperature = data__parameters["temperature"]
                     if not isinstance(data__parameters__temperature, (int, float, Decimal)) or isinstance(data__parameters__temperature, bool):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.temperature must be number", value=data__parameters__temperature, name="" + (name_prefix or "data") + ".parameters.temperature", definition={'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__parameters__temperature, (int, float, Decimal)) and not isinstance(data__parameters__temperature, bool):
                         if data__parameters__temperature < 0:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.temperature must be bigger than or equal to 0", value=data__parameters__temperature, name="" + (name_prefix or "data") + ".parameters.temperature", definition={'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, rule='minimum')
+                            raise SchemaMismatch
                         if data__parameters__temperature > 2:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.temperature must be smaller than or equal to 2", value=data__parameters__temperature, name="" + (name_prefix or "data") + ".parameters.temperature", definition={'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, rule='maximum')
+                            raise SchemaMismatch
                 if "top_p" in data__parameters_keys:
                     data__parameters_keys.remove("top_p")
                     data__parameters__topp = data__parameters["top_p"]
                     if not isinstance(data__parameters__topp, (int, float, Decimal)) or isinstance(data__parameters__topp, bool):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.top_p must be number", value=data__parameters__topp, name="" + (name_prefix or "data") + ".parameters.top_p", definition={'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__parameters__topp, (int, float, Decimal)) and not isinstance(data__parameters__topp, bool):
                         if data__parameters__topp < 0:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.top_p must be bigger than or equal to 0", value=data__parameters__topp, name="" + (name_prefix or "data") + ".parameters.top_p", definition={'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, rule='minimum')
+                            raise SchemaMismatch
                         if data__parameters__topp > 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.top_p must be smaller than or equal to 1", value=data__parameters__topp, name="" + (name_prefix or "data") + ".parameters.top_p", definition={'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, rule='maximum')
+                            raise SchemaMismatch
                 if "seed" in data__parameters_keys:
                     data__parameters_keys.remove("seed")
                     data__parameters__seed = data__parameters["seed"]
                     if not isinstance(data__parameters__seed, (int)) and not (isinstance(data__parameters__seed, float) and data__parameters__seed.is_integer()) or isinstance(data__parameters__seed, bool):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.seed must be integer", value=data__parameters__seed, name="" + (name_prefix or "data") + ".parameters.seed", definition={'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__parameters__seed, (int, float, Decimal)) and not isinstance(data__parameters__seed, bool):
                         if data__parameters__seed < 0:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.seed must be bigger than or equal to 0", value=data__parameters__seed, name="" + (name_prefix or "data") + ".parameters.seed", definition={'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, rule='minimum')
+                            raise SchemaMismatch
                         if data__parameters__seed > 9223372036854775807:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.seed must be smaller than or equal to 9223372036854775807", value=data__parameters__seed, name="" + (name_prefix or "data") + ".parameters.seed", definition={'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, rule='maximum')
+                            raise SchemaMismatch
                 if "max_output_tokens" in data__parameters_keys:
                     data__parameters_keys.remove("max_output_tokens")
                     data__parameters__maxoutputtokens = data__parameters["max_output_tokens"]
                     if not isinstance(data__parameters__maxoutputtokens, (int)) and not (isinstance(data__parameters__maxoutputtokens, float) and data__parameters__maxoutputtokens.is_integer()) or isinstance(data__parameters__maxoutputtokens, bool):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.max_output_tokens must be integer", value=data__parameters__maxoutputtokens, name="" + (name_prefix or "data") + ".parameters.max_output_tokens", definition={'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}, rule='type')
+                        raise SchemaMismatch
                     if isinstance(data__parameters__maxoutputtokens, (int, float, Decimal)) and not isinstance(data__parameters__maxoutputtokens, bool):
                         if data__parameters__maxoutputtokens < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.max_output_tokens must be bigger than or equal to 1", value=data__parameters__maxoutputtokens, name="" + (name_prefix or "data") + ".parameters.max_output_tokens", definition={'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}, rule='minimum')
+                            raise SchemaMismatch
                         if data__parameters__maxoutputtokens > 1000000:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters.max_output_tokens must be smaller than or equal to 1000000", value=data__parameters__maxoutputtokens, name="" + (name_prefix or "data") + ".parameters.max_output_tokens", definition={'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}, rule='maximum')
+                            raise SchemaMismatch
                 if data__parameters_keys:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".parameters must not contain "+str(data__parameters_keys)+" properties", value=data__parameters, name="" + (name_prefix or "data") + ".parameters", definition={'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}, rule='additionalProperties')
+                    raise SchemaMismatch
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'description': 'Which provider entry and model run the workflow. Credentials never go here: `provider` names an entry of the trusted configuration (`scripted` is built in and offline).', 'properties': {'provider': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'description': 'A provider entry of the trusted configuration, or `scripted`.'}, 'model': {'type': 'string', 'minLength': 1, 'maxLength': 256, 'description': 'The model name; for `scripted`, the script `MODEL.script.yaml` under the fixture root.'}, 'parameters': {'type': 'object', 'description': 'Sampling settings sent with every model request.', 'properties': {'temperature': {'type': 'number', 'minimum': 0, 'maximum': 2, 'description': 'Sampling temperature.'}, 'top_p': {'type': 'number', 'minimum': 0, 'maximum': 1, 'description': 'Nucleus sampling mass.'}, 'seed': {'type': 'integer', 'minimum': 0, 'maximum': 9223372036854775807, 'description': 'Sampling seed, where the provider supports one.'}, 'max_output_tokens': {'type': 'integer', 'minimum': 1, 'maximum': 1000000, 'description': 'Output cap per request (further bounded by what is left of `budgets.max_tokens`).'}}, 'additionalProperties': False}}, 'additionalProperties': False, 'required': ['provider', 'model']}, rule='additionalProperties')
+            raise SchemaMismatch
     return data

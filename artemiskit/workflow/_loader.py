@@ -1,33 +1,35 @@
 """Loading a workflow: YAML → JSON Schema → semantic checks → frozen attrs classes.
 
-Every stage reports all of its problems; a workflow is structured only when none was
-found, and the single `WorkflowError` raised lists every problem in file order.
-Loading never reads a referenced fixture, resolves credentials or touches the network.
+The checks are `workflow_problems` (``_validation.py``), the same that
+`check_agent_workflow` runs. Every stage reports all of its problems; a workflow is
+structured only when none was found, and the single `WorkflowError` raised lists
+every problem in file order. Loading never reads a referenced fixture, resolves
+credentials or touches the network.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
 import cattrs
 
 from artemiskit._common._converter import CONVERTER
-from artemiskit._common._kinds import prompt_response_kind
 from artemiskit._common._paths import normalize_path
 from artemiskit._common._reading import read_text_file, read_text_file_now
-from artemiskit._common._yaml import KeyPath, YamlDocument, format_path, parse_yaml
 from artemiskit._errors import Problem, WorkflowError
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
-from artemiskit.workflow._checks import semantic_problems
 from artemiskit.workflow._model import Workflow
 from artemiskit.workflow._tool_schema import WORKFLOW_SCHEMA_FILE, schema_checker_for
+from artemiskit.workflow._validation import (
+    MAX_WORKFLOW_FILE_BYTES,
+    invalid_workflow,
+    workflow_problems,
+)
 
 __all__ = [
     "MAX_WORKFLOW_FILE_BYTES",
@@ -39,31 +41,17 @@ __all__ = [
     "workflow_schema_checker",
 ]
 
-#: A workflow file larger than this is refused before it is parsed.
-MAX_WORKFLOW_FILE_BYTES = 4 * 1024 * 1024
 #: How many validated workflow files `load_agent_workflow` remembers.
 LOADED_CACHE_SIZE = 64
 
 
 if TYPE_CHECKING:
+    from artemiskit._common._yaml import YamlDocument
     from artemiskit.tools._tool import Tool
     from artemiskit.workflow._schema import SchemaChecker
 
 #: User-defined tools as the loaders accept them.
 Tools = Sequence["Tool"] | Catalogue | None
-
-#: Where a problem names a tool that is not in the catalogue.
-_TOOL_NAME_PATH = re.compile(
-    r"^\$\.(tools\[\d+\]\.name|outcomes\[\d+\]\.tool_(not_)?called|faults\[\d+\]\.tool)$"
-)
-_TOOLS_HINT = (
-    " (a tool that is not built in must be registered: SDK tools=[...], "
-    "CLI --tools MODULE:ATTR)"
-)
-_RETRY_HINT = (
-    " (provider retries are the host's choice: give `retry:` in the provider's "
-    "entry of the trusted configuration, never in a workflow)"
-)
 
 
 def workflow_schema_checker(
@@ -71,59 +59,6 @@ def workflow_schema_checker(
 ) -> SchemaChecker:
     """Return the workflow schema for a catalogue, compiled once on first use."""
     return schema_checker_for(catalogue)
-
-
-def _hinted(problem: Problem) -> Problem:
-    if _TOOL_NAME_PATH.match(problem.path or "") and problem.message.startswith(
-        "must be one of"
-    ):
-        return attrs.evolve(problem, message=problem.message + _TOOLS_HINT)
-    if problem.path == "$.target.retry":
-        return attrs.evolve(problem, message=problem.message + _RETRY_HINT)
-    return problem
-
-
-def _under(problem_path: str, path: str) -> bool:
-    if not problem_path.startswith(path):
-        return False
-    rest = problem_path[len(path) :]
-    return not rest or rest[0] in ".["
-
-
-def _sorted(problems: list[Problem]) -> list[Problem]:
-    return sorted(problems, key=lambda p: (p.line or 0, p.column or 0))
-
-
-def _problems(
-    text: str, source: str, catalogue: Catalogue
-) -> tuple[YamlDocument | None, list[Problem]]:
-    """Run every check; return the parsed document and every problem found."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_WORKFLOW_FILE_BYTES:
-        limit = MAX_WORKFLOW_FILE_BYTES
-        message = (
-            f"workflow is larger than {limit // (1024 * 1024)} MiB ({limit} bytes)"
-        )
-        return None, [Problem(message=message, source=source)]
-    try:
-        doc = parse_yaml(text, source=source)
-    except WorkflowError as exc:
-        return None, list(exc.problems)
-    foreign = prompt_response_kind(doc.data)
-    if foreign is not None:
-        message = (
-            f"this is {foreign}, not a workflow (prompt-response files belong to "
-            "akit run, akit validate and akit report)"
-        )
-        return doc, [doc.problem(message, ())]
-    found = [_hinted(p) for p in schema_checker_for(catalogue).problems(doc.data, doc)]
-    broken = [p.path for p in found]
-
-    def sound(path: KeyPath) -> bool:
-        rendered = format_path(path)
-        return not any(_under(b, rendered) for b in broken)
-
-    found += semantic_problems(doc.data, doc, sound, catalogue)
-    return doc, _sorted(found)
 
 
 def _canonical(data: dict[str, Any]) -> dict[str, Any]:
@@ -180,11 +115,9 @@ def parse_agent_workflow(
             problem with its key path, line and column.
         ToolDefinitionError: ``tools`` is invalid or a name clashes.
     """
-    doc, problems = _problems(text, source, catalogue_with(tools))
+    doc, problems = workflow_problems(text, source, catalogue_with(tools))
     if problems or doc is None:
-        count = len(problems)
-        noun = "problem" if count == 1 else "problems"
-        raise WorkflowError(f"{source}: invalid workflow ({count} {noun})", problems)
+        raise invalid_workflow(source, problems)
     return _structure(doc)
 
 

@@ -1,10 +1,11 @@
 """JSON Schema validation that reports every independent problem, with positions.
 
 fastjsonschema compiles a schema into fast code but stops at the first error. A valid
-document costs one call of the validator compiled from the whole schema; only when it
-fails does `SchemaChecker` walk the schema alongside the data, checking object and
-array rules itself and each leaf with a validator compiled (once, lazily) from that
-leaf's sub-schema, so that every independent problem is reported.
+document costs one call of the validator compiled from the whole schema (for the
+shipped schema, generated ahead of time); only when it fails does `SchemaChecker`
+walk the schema alongside the data, checking object and array rules itself and each
+leaf with a validator compiled (once, lazily) from that leaf's sub-schema, so that
+every independent problem is reported.
 
 The walker understands the subset of JSON Schema our shipped schemas use: ``$ref``
 into ``$defs``, ``type``, ``properties``, ``required``, ``additionalProperties``,
@@ -201,19 +202,23 @@ class SchemaChecker:
 
     Args:
         schema: The whole schema (draft-07, sub-schemas under ``$defs``).
-        compiled: The validator of the whole schema when it was generated ahead
-            of time (``fastjsonschema.compile_to_code`` of `standalone`); else it
-            is compiled on first use.
+        conforms: Whether a document conforms to the whole schema, when that
+            check was generated ahead of time (``_compiled_schema.py``); else the
+            whole schema's validator answers it, compiled on first use. Either
+            way, the problems of a document that does not conform come from
+            validators compiled on first use.
     """
 
     def __init__(
-        self, schema: Mapping[str, Any], compiled: Validator | None = None
+        self,
+        schema: Mapping[str, Any],
+        *,
+        conforms: Callable[[Any], bool] | None = None,
     ) -> None:
         self._schema = dict(schema)
         self._defs: dict[str, Any] = dict(self._schema.get("$defs", {}))
         self._compiled: dict[int, tuple[Any, Validator]] = {}
-        if compiled is not None:
-            self._compiled[id(self._schema)] = (self._schema, compiled)
+        self.conforms = conforms
 
     def validator(self, node: Mapping[str, Any] | None = None) -> Validator:
         """Return the compiled validator of the schema, or of one of its nodes."""
@@ -258,6 +263,8 @@ class SchemaChecker:
         return node
 
     def _valid(self, node: Mapping[str, Any], data: Any) -> bool:
+        if node is self._schema and self.conforms is not None:
+            return self.conforms(data)
         try:
             self.validator(node)(data)
         except fastjsonschema.JsonSchemaValueException:

@@ -2,7 +2,8 @@
 
 ``validate`` parses and checks the contract only. It loads no fixture, creates no
 environment, resolves no credentials and calls no model, and it imports neither the
-HTTP nor the Docker client library.
+HTTP nor the Docker client library, nor the workflow model classes: it runs the
+loaders' checks (`check_agent_workflow`) without building the workflow.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from artemiskit import WorkflowError
-from artemiskit.workflow import read_agent_workflow
+from artemiskit.workflow import check_agent_workflow
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._render import problem_line
 from artemiskit_cli._tools import TOOLS_OPTION
@@ -58,7 +59,7 @@ def validate(workflow_file: str, as_json: bool, tools: tuple[Tool, ...]) -> None
     FILE:LINE:COLUMN: KEY-PATH: rule), 1 when the file cannot be read.
     """
     try:
-        workflow = read_agent_workflow(workflow_file, tools=tools)
+        data = check_agent_workflow(workflow_file, tools=tools)
     except WorkflowError as exc:
         if as_json:
             listing = [_as_json(p, workflow_file) for p in exc.problems]
@@ -72,9 +73,10 @@ def validate(workflow_file: str, as_json: bool, tools: tuple[Tool, ...]) -> None
         ) from None
     if as_json:
         click.echo("[]")
+    counts = {key: len(data.get(key, ())) for key in ("tools", "outcomes", "faults")}
     summary = (
         f"ok: {workflow_file} is a valid workflow "
-        f"({len(workflow.tools)} tools, {len(workflow.outcomes)} outcomes, "
-        f"{len(workflow.faults)} faults)"
+        f"({counts['tools']} tools, {counts['outcomes']} outcomes, "
+        f"{counts['faults']} faults)"
     )
     click.echo(summary, err=True)

@@ -44,6 +44,29 @@ NOT_FOR_VALIDATION = (
     "artemiskit_cli._commands.workflow",
 )
 
+#: What checking a workflow has no use for: it does not build the workflow (no
+#: model classes, no cattrs), reads the built-in tools from a generated table (no
+#: tool runtime), and a valid document compiles and walks no schema and makes no
+#: `Problem` (so attrs is never imported).
+NOT_FOR_CHECKING = (
+    "artemiskit.workflow._model",
+    "artemiskit.workflow._loader",
+    "artemiskit.workflow._fixture",
+    "artemiskit._common._converter",
+    "artemiskit.tools",
+    "artemiskit.environments",
+    "cattrs",
+)
+NOT_FOR_A_VALID_DOCUMENT = (
+    "artemiskit._problem",
+    "attr",
+    "attrs",
+    "artemiskit.workflow._schema",
+    "artemiskit.workflow._tool_schema",
+    "fastjsonschema",
+    "decimal",
+)
+
 PROBE = """
 import atexit, json, sys
 listing = sys.argv[1]
@@ -126,6 +149,30 @@ fastjsonschema.compile = counting
     )
     assert code == 0, stderr
     assert not compiles.exists()
+
+
+@pytest.mark.parametrize("flags", [(), ("--json",)])
+def test_a_valid_workflow_is_checked_without_model_cattrs_or_tools(
+    tmp_path: Path, flags: tuple[str, ...]
+) -> None:
+    code, modules, stderr = _modules(
+        tmp_path, CLI, "scenario", "validate", *flags, str(QUICKSTART)
+    )
+    assert code == 0, stderr
+    assert "artemiskit.workflow._validation" in modules
+    assert _under(modules, NOT_FOR_CHECKING) == []
+    assert _under(modules, NOT_FOR_A_VALID_DOCUMENT) == []
+
+
+def test_an_invalid_workflow_is_checked_without_model_cattrs_or_tools(
+    tmp_path: Path,
+) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(QUICKSTART.read_text("utf-8").replace("version: 1", "version: 2"))
+    code, modules, stderr = _modules(tmp_path, CLI, "scenario", "validate", str(broken))
+    assert code == 2, stderr
+    assert "$.version: must be 1" in stderr
+    assert _under(modules, NOT_FOR_CHECKING) == []
 
 
 def test_invalid_workflow_imports_no_engine(tmp_path: Path) -> None:

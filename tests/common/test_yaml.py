@@ -157,3 +157,9 @@ def test_checker_reports_required_and_unknown_keys() -> None:
 )
 def test_describe_rule(rule: str, definition: object, text: str) -> None:
     assert describe_rule(rule, definition) == text
+
+
+def test_a_document_s_repr_names_its_source_never_its_data() -> None:
+    doc = parse_yaml("api_key: SENTINEL-SECRET\n", source="config.yaml")
+    assert "SENTINEL" not in repr(doc)
+    assert "config.yaml" in repr(doc)

@@ -1,0 +1,239 @@
+"""Checking a workflow without building it: YAML → JSON Schema → semantic checks.
+
+These are the rules of the contract, in one place: `check_agent_workflow` (what
+``akit scenario validate`` runs) applies them and stops, and every loader applies
+them and then structures the workflow into its attrs classes. So that a cold check
+stays fast, this path imports no workflow model, no cattrs and no tool runtime: the
+built-in tools' declarations come from the generated ``_compiled_schema.py`` (tests
+keep them equal to the catalogue), and a document that conforms to the shipped
+schema is checked by the validator generated there, compiling nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+from artemiskit._common._kinds import prompt_response_kind
+from artemiskit._common._reading import read_text_file_now
+from artemiskit._common._yaml import KeyPath, YamlDocument, format_path, parse_yaml
+from artemiskit._errors import WorkflowError
+from artemiskit.workflow import _compiled_schema
+from artemiskit.workflow._checks import semantic_problems
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from artemiskit._errors import Problem
+    from artemiskit.tools._catalogue import Catalogue
+    from artemiskit.tools._tool import Effect, Tool
+    from artemiskit.workflow._checks import DeclaredTool
+
+__all__ = [
+    "BUILTIN_DECLARATIONS",
+    "MAX_WORKFLOW_FILE_BYTES",
+    "BuiltinDeclaration",
+    "check_agent_workflow",
+    "invalid_workflow",
+    "workflow_problems",
+]
+
+#: A workflow file larger than this is refused before it is parsed.
+MAX_WORKFLOW_FILE_BYTES = 4 * 1024 * 1024
+
+#: Where a problem names a tool that is not in the catalogue.
+_TOOL_NAME_PATH = re.compile(
+    r"^\$\.(tools\[\d+\]\.name|outcomes\[\d+\]\.tool_(not_)?called|faults\[\d+\]\.tool)$"
+)
+_TOOLS_HINT = (
+    " (a tool that is not built in must be registered: SDK tools=[...], "
+    "CLI --tools MODULE:ATTR)"
+)
+_RETRY_HINT = (
+    " (provider retries are the host's choice: give `retry:` in the provider's "
+    "entry of the trusted configuration, never in a workflow)"
+)
+
+
+class BuiltinDeclaration:
+    """A built-in tool as the checks read it, without its runtime.
+
+    Args:
+        name: The tool's name.
+        effect: ``read`` or ``write``.
+        allow_required: ``allow`` keys a declaration must give.
+        optional_allow: Further ``allow`` keys a declaration may give.
+    """
+
+    __slots__ = ("allow_keys", "allow_required", "effect", "name")
+
+    def __init__(
+        self,
+        name: str,
+        effect: Effect,
+        allow_required: tuple[str, ...],
+        optional_allow: tuple[str, ...],
+    ) -> None:
+        self.name = name
+        self.effect = effect
+        self.allow_required = allow_required
+        self.allow_keys = allow_required + optional_allow
+
+    def __repr__(self) -> str:
+        return f"BuiltinDeclaration(name={self.name!r}, effect={self.effect!r})"
+
+    def schema_problem(
+        self, which: Literal["input", "output"], value: Any
+    ) -> str | None:
+        """The built-in tool's own schema check (the tool is imported for it)."""
+        from artemiskit.tools._catalogue import BUILTIN_CATALOGUE
+
+        return BUILTIN_CATALOGUE[self.name].schema_problem(which, value)
+
+
+#: The built-in catalogue's declarations, by name, in catalogue order.
+BUILTIN_DECLARATIONS: Mapping[str, BuiltinDeclaration] = {
+    name: BuiltinDeclaration(name, cast("Effect", effect), required, optional)
+    for name, (effect, required, optional) in _compiled_schema.BUILTIN_TOOLS.items()
+}
+#: Whether a document conforms to the shipped schema (generated: compiles nothing).
+_conforms: Callable[[Any], bool] = _compiled_schema.conforms
+
+
+def _hinted(problem: Problem) -> Problem:
+    if _TOOL_NAME_PATH.match(problem.path or "") and problem.message.startswith(
+        "must be one of"
+    ):
+        return _with_message(problem, problem.message + _TOOLS_HINT)
+    if problem.path == "$.target.retry":
+        return _with_message(problem, problem.message + _RETRY_HINT)
+    return problem
+
+
+def _with_message(problem: Problem, message: str) -> Problem:
+    import attrs  # loaded already: a problem exists
+
+    return attrs.evolve(problem, message=message)
+
+
+def _under(problem_path: str, path: str) -> bool:
+    if not problem_path.startswith(path):
+        return False
+    rest = problem_path[len(path) :]
+    return not rest or rest[0] in ".["
+
+
+def _sorted(problems: list[Problem]) -> list[Problem]:
+    return sorted(problems, key=lambda p: (p.line or 0, p.column or 0))
+
+
+def _schema_problems(
+    doc: YamlDocument, catalogue: Mapping[str, DeclaredTool]
+) -> list[Problem]:
+    if catalogue is BUILTIN_DECLARATIONS:
+        if _conforms(doc.data):
+            return []
+        from artemiskit.workflow._tool_schema import shipped_schema_checker
+
+        checker = shipped_schema_checker()
+    else:
+        from artemiskit.workflow._tool_schema import schema_checker_for
+
+        checker = schema_checker_for(catalogue)
+    return [_hinted(p) for p in checker.problems(doc.data, doc)]
+
+
+def workflow_problems(
+    text: str, source: str, catalogue: Mapping[str, DeclaredTool]
+) -> tuple[YamlDocument | None, list[Problem]]:
+    """Run every check of the contract on a workflow's text.
+
+    Args:
+        text: The workflow YAML.
+        source: The file name used in problems.
+        catalogue: The tools the workflow may declare: `BUILTIN_DECLARATIONS`, or
+            a tool catalogue.
+
+    Returns:
+        The parsed document (``None`` when the text is no YAML document) and every
+        problem found, in file order.
+    """
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_WORKFLOW_FILE_BYTES:
+        from artemiskit._errors import Problem
+
+        limit = MAX_WORKFLOW_FILE_BYTES
+        message = (
+            f"workflow is larger than {limit // (1024 * 1024)} MiB ({limit} bytes)"
+        )
+        return None, [Problem(message=message, source=source)]
+    try:
+        doc = parse_yaml(text, source=source)
+    except WorkflowError as exc:
+        return None, list(exc.problems)
+    foreign = prompt_response_kind(doc.data)
+    if foreign is not None:
+        message = (
+            f"this is {foreign}, not a workflow (prompt-response files belong to "
+            "akit run, akit validate and akit report)"
+        )
+        return doc, [doc.problem(message, ())]
+    found = _schema_problems(doc, catalogue)
+    broken = [p.path for p in found]
+
+    def sound(path: KeyPath) -> bool:
+        rendered = format_path(path)
+        return not any(_under(b, rendered) for b in broken)
+
+    found += semantic_problems(doc.data, doc, sound, catalogue)
+    return doc, _sorted(found)
+
+
+def invalid_workflow(source: str, problems: Sequence[Problem]) -> WorkflowError:
+    """The error that lists a workflow's problems."""
+    count = len(problems)
+    noun = "problem" if count == 1 else "problems"
+    return WorkflowError(f"{source}: invalid workflow ({count} {noun})", problems)
+
+
+def check_agent_workflow(
+    path: str | os.PathLike[str], *, tools: Sequence[Tool] | Catalogue | None = None
+) -> dict[str, Any]:
+    """Read a workflow file and check it against the contract, without building it.
+
+    The checks are exactly those of `read_agent_workflow` and `load_agent_workflow`
+    (which go on to build the `Workflow`); the fixture is not loaded. This is what
+    ``akit scenario validate`` runs: it imports no workflow model, so it starts
+    fast.
+
+    Args:
+        path: The workflow file.
+        tools: User-defined tools the workflow may declare beside the built-ins.
+
+    Returns:
+        The workflow as the plain data the file holds (mappings, lists, strings,
+        numbers), unnormalized.
+
+    Raises:
+        FileAccessError: The file is missing or unreadable (exit 1).
+        WorkflowError: The file is too large (over 4 MiB), not UTF-8, or breaks
+            the contract (exit 2); ``.problems`` lists every problem.
+        ToolDefinitionError: ``tools`` is invalid or a name clashes.
+    """
+    source = os.fspath(path)
+    text = read_text_file_now(
+        source,
+        what="workflow",
+        limit=MAX_WORKFLOW_FILE_BYTES,
+        invalid=lambda problem: WorkflowError(f"{source}: invalid workflow", [problem]),
+    )
+    catalogue: Mapping[str, DeclaredTool] = BUILTIN_DECLARATIONS
+    if tools:
+        from artemiskit.tools._catalogue import catalogue_with
+
+        catalogue = catalogue_with(tools)
+    doc, problems = workflow_problems(text, source, catalogue)
+    if problems or doc is None:
+        raise invalid_workflow(source, problems)
+    data: dict[str, Any] = doc.data
+    return data
