@@ -1,10 +1,11 @@
 """Safe YAML loading with a position for every node.
 
-`parse_yaml` builds plain Python data (dict, list, str, int, float, bool, None) from
-ruamel.yaml's event stream, so that nothing is ever constructed from a tag, and it
-refuses what a contract file has no use for: explicit tags, anchors and aliases, merge
-keys, duplicate keys, non-string keys, several documents and deep nesting. Scalars are
-resolved with the YAML 1.2 core schema (``yes`` stays a string).
+`parse_yaml_plain` builds plain Python data (dict, list, str, int, float, bool, None)
+from ruamel.yaml's event stream, so that nothing is ever constructed from a tag, and
+it refuses what a contract file has no use for: explicit tags, anchors and aliases,
+merge keys, duplicate keys, non-string keys, several documents and deep nesting.
+Scalars are resolved with the YAML 1.2 core schema (``yes`` stays a string). The
+public `artemiskit.workflow.parse_yaml` returns the same as an attrs `YamlDocument`.
 
 Every problem names its line and column. Messages never repeat the offending value,
 which may be secret or sensitive text.
@@ -34,9 +35,9 @@ __all__ = [
     "MAX_YAML_DEPTH",
     "SURROGATE_RULE",
     "KeyPath",
-    "YamlDocument",
+    "ParsedYaml",
     "format_path",
-    "parse_yaml",
+    "parse_yaml_plain",
     "surrogate_problems",
 ]
 
@@ -82,18 +83,19 @@ def format_path(path: KeyPath) -> str:
     return out
 
 
-class YamlDocument:
+class ParsedYaml:
     """A parsed YAML document: plain data plus the position of every node.
 
-    A plain class, not attrs: checking a valid file cold imports no attrs. Its repr
-    names the source only, never the data.
+    The package's own readers use this plain class, so checking a valid file cold
+    imports no attrs; the public, attrs, form is `artemiskit.workflow.YamlDocument`.
+    Its repr names the source only, never the data.
 
     Attributes:
         data: The document as plain Python data.
         source: The file name (or ``<string>``) used in problems.
     """
 
-    __slots__ = ("_key_positions", "_positions", "data", "source")
+    __slots__ = ("data", "key_positions", "positions", "source")
 
     def __init__(
         self,
@@ -105,11 +107,11 @@ class YamlDocument:
     ) -> None:
         self.data = data
         self.source = source
-        self._positions = positions
-        self._key_positions = key_positions
+        self.positions = positions
+        self.key_positions = key_positions
 
     def __repr__(self) -> str:
-        return f"YamlDocument(source={self.source!r})"
+        return f"ParsedYaml(source={self.source!r})"
 
     def position(self, path: KeyPath) -> tuple[int, int] | None:
         """Return the 1-based (line, column) of the node at ``path``.
@@ -118,7 +120,7 @@ class YamlDocument:
         position is returned; ``None`` only for an empty document.
         """
         for cut in range(len(path), -1, -1):
-            found = self._positions.get(path[:cut])
+            found = self.positions.get(path[:cut])
             if found is not None:
                 return found
         return None
@@ -128,7 +130,7 @@ class YamlDocument:
 
         Falls back to `position` for sequence items and missing keys.
         """
-        found = self._key_positions.get(path)
+        found = self.key_positions.get(path)
         return found if found is not None else self.position(path)
 
     def problem(self, message: str, path: KeyPath, *, at_key: bool = False) -> Problem:
@@ -315,7 +317,7 @@ def _build(events: Iterator[ev.Event], doc: dict[str, Any]) -> Any:
     return root
 
 
-def parse_yaml(text: str, *, source: str = "<string>") -> YamlDocument:
+def parse_yaml_plain(text: str, *, source: str = "<string>") -> ParsedYaml:
     """Parse one YAML document safely into plain data with node positions.
 
     Args:
@@ -350,7 +352,7 @@ def parse_yaml(text: str, *, source: str = "<string>") -> YamlDocument:
         raise WorkflowError(
             f"{source}: not a valid YAML file", [_syntax_problem(exc, source)]
         ) from None
-    return YamlDocument(
+    return ParsedYaml(
         data=data,
         source=source,
         positions=doc["positions"],
@@ -395,13 +397,11 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def surrogate_problems(
-    doc: YamlDocument, data: Any, path: KeyPath = ()
-) -> list[Problem]:
+def surrogate_problems(doc: ParsedYaml, data: Any, path: KeyPath = ()) -> list[Problem]:
     """A located problem for every string or key of ``data`` that is not valid text.
 
     YAML escapes can write lone surrogates, which no UTF-8 encoder accepts; every
-    file read with `parse_yaml` refuses them before anything encodes its text.
+    file read with `parse_yaml_plain` refuses them before anything encodes its text.
 
     Args:
         doc: The parsed document, for positions.

@@ -16,9 +16,9 @@ import attrs
 
 from artemiskit._common._reading import read_text_file
 from artemiskit._common._yaml import (
-    YamlDocument,
+    ParsedYaml,
     format_path,
-    parse_yaml,
+    parse_yaml_plain,
     surrogate_problems,
 )
 from artemiskit._errors import ConfigError, Problem, WorkflowError
@@ -433,7 +433,7 @@ def _retry(raw: Any, path: tuple[str | int, ...], report: Any) -> RetryPolicy | 
 
 
 def build_trusted_config(
-    doc: YamlDocument, data: Mapping[str, Any], source: str
+    doc: ParsedYaml, data: Mapping[str, Any], source: str
 ) -> TrustedConfig:
     """Check and build a configuration from parsed data (positions from ``doc``).
 
@@ -509,7 +509,7 @@ def parse_trusted_config(text: str, *, source: str = "<string>") -> TrustedConfi
             line, column and key path (exit 1).
     """
     try:
-        doc = parse_yaml(text, source=source)
+        doc = parse_yaml_plain(text, source=source)
     except WorkflowError as exc:
         raise invalid_configuration(source, exc.problems) from None
     data = doc.data if doc.data is not None else {}

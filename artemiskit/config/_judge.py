@@ -16,7 +16,7 @@ import os
 from typing import Any
 
 from artemiskit._common._reading import read_text_file
-from artemiskit._common._yaml import parse_yaml, surrogate_problems
+from artemiskit._common._yaml import parse_yaml_plain, surrogate_problems
 from artemiskit._errors import ConfigError, Problem, WorkflowError
 from artemiskit.config._config import (
     MAX_CONFIG_BYTES,
@@ -61,7 +61,7 @@ def parse_judge_config(text: str, *, source: str = "<string>") -> JudgeConfig:
         ConfigError: It is invalid; every problem is listed (exit 1).
     """
     try:
-        doc = parse_yaml(text, source=source)
+        doc = parse_yaml_plain(text, source=source)
     except WorkflowError as exc:
         raise invalid_configuration(source, exc.problems, what=_WHAT) from None
     data: Any = doc.data

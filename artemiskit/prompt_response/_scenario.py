@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from artemiskit._common._reading import read_text_file
-from artemiskit._common._yaml import format_path, parse_yaml, surrogate_problems
+from artemiskit._common._yaml import format_path, parse_yaml_plain, surrogate_problems
 from artemiskit._errors import Problem, WorkflowError
 from artemiskit.prompt_response._kinds import describe_document
 from artemiskit.prompt_response._redaction import RedactionSettings
@@ -24,7 +24,7 @@ from artemiskit.prompt_response.evaluators import normalize_expectation
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from artemiskit._common._yaml import KeyPath, YamlDocument
+    from artemiskit._common._yaml import KeyPath, ParsedYaml
 
 __all__ = [
     "MAX_SCENARIO_BYTES",
@@ -175,7 +175,7 @@ class Scenario:
 
 
 class _Checker:
-    def __init__(self, doc: YamlDocument, notices: list[str]) -> None:
+    def __init__(self, doc: ParsedYaml, notices: list[str]) -> None:
         self.doc = doc
         self.problems: list[Problem] = []
         self.notices = notices
@@ -348,7 +348,7 @@ def _check_variables(checker: _Checker, scenario: Scenario) -> None:
 
 
 def build_scenario(
-    doc: YamlDocument,
+    doc: ParsedYaml,
     *,
     environ: Mapping[str, str] | None = None,
     evaluators: tuple[str, ...] | None = None,
@@ -468,7 +468,7 @@ def parse_scenario(
         ScenarioError: The text is not a valid scenario (every problem listed).
     """
     try:
-        doc = parse_yaml(text, source=source)
+        doc = parse_yaml_plain(text, source=source)
     except WorkflowError as exc:
         count = len(exc.problems)
         noun = "problem" if count == 1 else "problems"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from artemiskit._common._reading import read_text_file
-from artemiskit._common._yaml import parse_yaml
+from artemiskit._common._yaml import parse_yaml_plain
 from artemiskit._errors import ConfigError, WorkflowError
 from artemiskit.config import TrustedConfig, parse_trusted_config
 from artemiskit.prompt_response._variables import expand_environment
@@ -145,7 +145,7 @@ def compatible_config(
         return parse_trusted_config(text, source=source)
     except ConfigError as native:
         try:
-            doc = parse_yaml(text, source=source)
+            doc = parse_yaml_plain(text, source=source)
         except WorkflowError:
             raise native from None
         data = expand_environment(
@@ -218,7 +218,7 @@ async def load_run_settings(
             ),
         )
         try:
-            doc = parse_yaml(text, source=source)
+            doc = parse_yaml_plain(text, source=source)
         except WorkflowError as exc:
             raise ConfigError(
                 f"{source}: invalid configuration", exc.problems

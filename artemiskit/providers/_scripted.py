@@ -27,8 +27,8 @@ from artemiskit._common._paths import script_reference
 from artemiskit._common._reading import decode_text, read_file_below, read_text_file
 from artemiskit._common._yaml import (
     KeyPath,
-    YamlDocument,
-    parse_yaml,
+    ParsedYaml,
+    parse_yaml_plain,
     surrogate_problems,
 )
 from artemiskit._errors import Problem, TargetError, WorkflowError
@@ -62,9 +62,7 @@ class ScriptEntry:
     score: float | None = None
 
 
-def _problem(
-    problems: list[Problem], doc: YamlDocument, path: KeyPath, msg: str
-) -> None:
+def _problem(problems: list[Problem], doc: ParsedYaml, path: KeyPath, msg: str) -> None:
     problems.append(doc.problem(msg, path))
 
 
@@ -72,7 +70,7 @@ def _nonneg_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _unencodable_text(doc: YamlDocument, data: dict[Any, Any]) -> list[Problem]:
+def _unencodable_text(doc: ParsedYaml, data: dict[Any, Any]) -> list[Problem]:
     """Lone surrogates anywhere but in tool-call arguments.
 
     Arguments are the model's own words: a script plays a hostile model with them,
@@ -90,9 +88,7 @@ def _unencodable_text(doc: YamlDocument, data: dict[Any, Any]) -> list[Problem]:
     return found
 
 
-def _unencodable_responses(
-    doc: YamlDocument, value: Any, path: KeyPath
-) -> list[Problem]:
+def _unencodable_responses(doc: ParsedYaml, value: Any, path: KeyPath) -> list[Problem]:
     found: list[Problem] = []
     if not isinstance(value, list):
         return surrogate_problems(doc, value, path)
@@ -139,7 +135,7 @@ def parse_script_variants(
             problem is listed with its line and column.
     """
     try:
-        doc = parse_yaml(text, source=source)
+        doc = parse_yaml_plain(text, source=source)
     except WorkflowError as exc:
         raise _invalid(source, list(exc.problems)) from None
     problems: list[Problem] = []
@@ -175,7 +171,7 @@ def parse_script_variants(
 
 
 def _entries(
-    doc: YamlDocument, responses: Any, path: KeyPath, problems: list[Problem]
+    doc: ParsedYaml, responses: Any, path: KeyPath, problems: list[Problem]
 ) -> tuple[ScriptEntry, ...]:
     """Parse one list of responses, appending every problem found."""
     entries: list[ScriptEntry] = []

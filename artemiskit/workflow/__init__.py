@@ -13,7 +13,7 @@ import importlib
 import typing
 
 if typing.TYPE_CHECKING:
-    from artemiskit._common._yaml import YamlDocument, parse_yaml
+    from artemiskit._common._yaml_document import YamlDocument, parse_yaml
     from artemiskit.workflow._fixture import (
         FixtureContents,
         load_fixture_state,
@@ -99,8 +99,8 @@ __all__ = [
 _MODEL = "artemiskit.workflow._model"
 #: Public name -> the module that defines it (imported on first access).
 _EXPORTS: dict[str, str] = {
-    "YamlDocument": "artemiskit._common._yaml",
-    "parse_yaml": "artemiskit._common._yaml",
+    "YamlDocument": "artemiskit._common._yaml_document",
+    "parse_yaml": "artemiskit._common._yaml_document",
     "FixtureContents": "artemiskit.workflow._fixture",
     "load_fixture_state": "artemiskit.workflow._fixture",
     "merge_fixture": "artemiskit.workflow._fixture",

@@ -28,7 +28,7 @@ from artemiskit._common._paths import (
     path_problem,
     script_reference_problem,
 )
-from artemiskit._common._yaml import KeyPath, YamlDocument
+from artemiskit._common._yaml import KeyPath, ParsedYaml
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -141,7 +141,7 @@ def glob_problem(pattern: str, *, is_path: bool) -> str | None:
 
 
 def semantic_problems(
-    data: Any, doc: YamlDocument, sound: Sound, catalogue: Mapping[str, DeclaredTool]
+    data: Any, doc: ParsedYaml, sound: Sound, catalogue: Mapping[str, DeclaredTool]
 ) -> list[Problem]:
     """List every semantic problem of a workflow whose sections passed the schema.
 
@@ -176,7 +176,7 @@ def semantic_problems(
 
 def value_problems(
     value: Any,
-    doc: YamlDocument,
+    doc: ParsedYaml,
     *,
     files_at: KeyPath = ("environment", "files"),
     path: KeyPath = (),
@@ -224,7 +224,7 @@ def value_problems(
 
 def _tools(
     tools: list[Any],
-    doc: YamlDocument,
+    doc: ParsedYaml,
     sound: Sound,
     catalogue: Mapping[str, DeclaredTool],
 ) -> list[Problem]:
@@ -263,7 +263,7 @@ def _tools(
     return found
 
 
-def _target(target: dict[str, Any], doc: YamlDocument) -> list[Problem]:
+def _target(target: dict[str, Any], doc: ParsedYaml) -> list[Problem]:
     """A ``scripted`` model names ``MODEL.script.yaml`` under the fixture root."""
     if target["provider"] != "scripted" or not _encodable(target["model"]):
         return []
@@ -276,7 +276,7 @@ def _target(target: dict[str, Any], doc: YamlDocument) -> list[Problem]:
     return [doc.problem(message, ("target", "model"))]
 
 
-def _environment(env: dict[str, Any], doc: YamlDocument, sound: Sound) -> list[Problem]:
+def _environment(env: dict[str, Any], doc: ParsedYaml, sound: Sound) -> list[Problem]:
     found: list[Problem] = []
     fixture = env.get("fixture")
     if (
@@ -299,7 +299,7 @@ def _environment(env: dict[str, Any], doc: YamlDocument, sound: Sound) -> list[P
 def check_environment_content(
     files: dict[str, str],
     state: dict[str, Any],
-    doc: YamlDocument,
+    doc: ParsedYaml,
     base: KeyPath,
 ) -> list[Problem]:
     """Check the path rules and size limits of files and state (inline or fixture).
@@ -339,7 +339,7 @@ def check_environment_content(
     return found
 
 
-def _repeated_tags(tags: list[Any], doc: YamlDocument) -> list[Problem]:
+def _repeated_tags(tags: list[Any], doc: ParsedYaml) -> list[Problem]:
     found: list[Problem] = []
     first: dict[str, int] = {}
     for index, tag in enumerate(tags):
@@ -351,7 +351,7 @@ def _repeated_tags(tags: list[Any], doc: YamlDocument) -> list[Problem]:
     return found
 
 
-def _unique_ids(items: list[Any], section: str, doc: YamlDocument) -> list[Problem]:
+def _unique_ids(items: list[Any], section: str, doc: ParsedYaml) -> list[Problem]:
     found: list[Problem] = []
     first: dict[str, int] = {}
     for index, item in enumerate(items):
@@ -376,7 +376,7 @@ def _regex_problem(pattern: str) -> str | None:
 
 
 def _outcomes(
-    outcomes: list[Any], declared: set[str] | None, doc: YamlDocument, sound: Sound
+    outcomes: list[Any], declared: set[str] | None, doc: ParsedYaml, sound: Sound
 ) -> list[Problem]:
     found = _unique_ids(outcomes, "outcomes", doc)
     for index, outcome in enumerate(outcomes):
@@ -407,7 +407,7 @@ def _outcomes(
 
 
 def _file_outcome(
-    outcome: dict[str, Any], here: KeyPath, doc: YamlDocument
+    outcome: dict[str, Any], here: KeyPath, doc: ParsedYaml
 ) -> list[Problem]:
     found: list[Problem] = []
     problem = path_problem(outcome["file"]) if _encodable(outcome["file"]) else None
@@ -442,7 +442,7 @@ def _file_outcome(
 def _faults(
     faults: list[Any],
     declared: set[str] | None,
-    doc: YamlDocument,
+    doc: ParsedYaml,
     sound: Sound,
     catalogue: Mapping[str, DeclaredTool],
 ) -> list[Problem]:
@@ -481,7 +481,7 @@ def _faults(
 
 
 def _fault_payload(
-    fault: dict[str, Any], here: KeyPath, doc: YamlDocument, spec: DeclaredTool
+    fault: dict[str, Any], here: KeyPath, doc: ParsedYaml, spec: DeclaredTool
 ) -> list[Problem]:
     found: list[Problem] = []
     tool, kind = fault["tool"], fault["kind"]

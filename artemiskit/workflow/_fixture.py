@@ -21,9 +21,9 @@ from artemiskit._common._paths import normalize_path, path_problem
 from artemiskit._common._reading import read_file_below
 from artemiskit._common._yaml import (
     MAX_INTEGER_DIGITS,
-    YamlDocument,
+    ParsedYaml,
     format_path,
-    parse_yaml,
+    parse_yaml_plain,
 )
 from artemiskit._errors import FixtureError, Problem, WorkflowError
 from artemiskit.workflow._checks import (
@@ -73,14 +73,14 @@ def _refuse(reference: str, message: str) -> FixtureError:
     )
 
 
-def _decode(raw: bytes, reference: str, source: str) -> YamlDocument:
+def _decode(raw: bytes, reference: str, source: str) -> ParsedYaml:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise _refuse(reference, "fixture is not valid UTF-8") from None
     if not reference.lower().endswith(".json"):
         try:
-            return parse_yaml(text, source=source)
+            return parse_yaml_plain(text, source=source)
         except WorkflowError as exc:
             raise FixtureError(
                 f"fixture {reference}: not valid YAML", exc.problems
@@ -122,7 +122,7 @@ def _decode(raw: bytes, reference: str, source: str) -> YamlDocument:
     except (ValueError, RecursionError) as exc:
         rule = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
         raise _refuse(reference, f"fixture is not valid JSON ({rule})") from None
-    return YamlDocument(data=data, source=source, positions={}, key_positions={})
+    return ParsedYaml(data=data, source=source, positions={}, key_positions={})
 
 
 async def load_fixture_state(

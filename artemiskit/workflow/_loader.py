@@ -46,7 +46,7 @@ LOADED_CACHE_SIZE = 64
 
 
 if TYPE_CHECKING:
-    from artemiskit._common._yaml import YamlDocument
+    from artemiskit._common._yaml import ParsedYaml
     from artemiskit.tools._tool import Tool
     from artemiskit.workflow._schema import SchemaChecker
 
@@ -78,7 +78,7 @@ def _canonical(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _structure(doc: YamlDocument) -> Workflow:
+def _structure(doc: ParsedYaml) -> Workflow:
     try:
         return CONVERTER.structure(_canonical(doc.data), Workflow)
     except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:

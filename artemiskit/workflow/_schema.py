@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import fastjsonschema
 
 if TYPE_CHECKING:
-    from artemiskit._common._yaml import KeyPath, YamlDocument
+    from artemiskit._common._yaml import KeyPath, ParsedYaml
     from artemiskit._errors import Problem
 
 __all__ = ["SchemaChecker", "describe_rule", "schema_problems", "standalone"]
@@ -144,7 +144,7 @@ def _resolve_name(name: str, data: Any) -> KeyPath:
 def schema_problems(
     validator: Validator,
     data: Any,
-    doc: YamlDocument,
+    doc: ParsedYaml,
     base_path: KeyPath = (),
 ) -> list[Problem]:
     """Run one compiled fastjsonschema validator and describe its first error.
@@ -237,7 +237,7 @@ class SchemaChecker:
     def problems(
         self,
         data: Any,
-        doc: YamlDocument,
+        doc: ParsedYaml,
         *,
         node: Mapping[str, Any] | None = None,
         base_path: KeyPath = (),
@@ -272,7 +272,7 @@ class SchemaChecker:
         return True
 
     def _collect(
-        self, node: Mapping[str, Any], data: Any, path: KeyPath, doc: YamlDocument
+        self, node: Mapping[str, Any], data: Any, path: KeyPath, doc: ParsedYaml
     ) -> list[Problem]:
         if self._valid(node, data):
             return []
@@ -288,7 +288,7 @@ class SchemaChecker:
         return found or schema_problems(self.validator(node), data, doc, path)
 
     def _one_of(
-        self, node: Mapping[str, Any], data: Any, path: KeyPath, doc: YamlDocument
+        self, node: Mapping[str, Any], data: Any, path: KeyPath, doc: ParsedYaml
     ) -> list[Problem]:
         if not isinstance(data, dict):
             return [doc.problem(describe_rule("type", "object"), path)]
@@ -305,7 +305,7 @@ class SchemaChecker:
         node: Mapping[str, Any],
         data: dict[str, Any],
         path: KeyPath,
-        doc: YamlDocument,
+        doc: ParsedYaml,
     ) -> list[Problem]:
         found = [
             doc.problem("is required", (*path, key))
@@ -341,7 +341,7 @@ class SchemaChecker:
         node: Mapping[str, Any],
         data: list[Any],
         path: KeyPath,
-        doc: YamlDocument,
+        doc: ParsedYaml,
     ) -> list[Problem]:
         found = [
             doc.problem(describe_rule(rule, node[rule]), path)

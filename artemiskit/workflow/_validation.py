@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from artemiskit._common._kinds import prompt_response_kind
 from artemiskit._common._reading import read_text_file_now
-from artemiskit._common._yaml import KeyPath, YamlDocument, format_path, parse_yaml
+from artemiskit._common._yaml import KeyPath, ParsedYaml, format_path, parse_yaml_plain
 from artemiskit._errors import WorkflowError
 from artemiskit.workflow import _compiled_schema
 from artemiskit.workflow._checks import semantic_problems
@@ -129,7 +129,7 @@ def _sorted(problems: list[Problem]) -> list[Problem]:
 
 
 def _schema_problems(
-    doc: YamlDocument, catalogue: Mapping[str, DeclaredTool]
+    doc: ParsedYaml, catalogue: Mapping[str, DeclaredTool]
 ) -> list[Problem]:
     if catalogue is BUILTIN_DECLARATIONS:
         if _conforms(doc.data):
@@ -146,7 +146,7 @@ def _schema_problems(
 
 def workflow_problems(
     text: str, source: str, catalogue: Mapping[str, DeclaredTool]
-) -> tuple[YamlDocument | None, list[Problem]]:
+) -> tuple[ParsedYaml | None, list[Problem]]:
     """Run every check of the contract on a workflow's text.
 
     Args:
@@ -168,7 +168,7 @@ def workflow_problems(
         )
         return None, [Problem(message=message, source=source)]
     try:
-        doc = parse_yaml(text, source=source)
+        doc = parse_yaml_plain(text, source=source)
     except WorkflowError as exc:
         return None, list(exc.problems)
     foreign = prompt_response_kind(doc.data)

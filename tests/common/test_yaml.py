@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import fastjsonschema
 import pytest
 
 from artemiskit import WorkflowError
-from artemiskit._common._yaml import format_path
+from artemiskit._common._yaml import format_path, parse_yaml_plain
 from artemiskit.workflow import parse_yaml
 from artemiskit.workflow._schema import SchemaChecker, describe_rule, schema_problems
 
@@ -92,7 +93,7 @@ def test_format_path_quotes_odd_keys() -> None:
 
 
 def test_schema_problems_helper_names_the_path_not_the_value() -> None:
-    doc = parse_yaml("outer:\n  items:\n    - {n: 1}\n    - {n: SECRET}\n")
+    doc = parse_yaml_plain("outer:\n  items:\n    - {n: 1}\n    - {n: SECRET}\n")
     validator = fastjsonschema.compile(
         {
             "type": "object",
@@ -125,7 +126,7 @@ def test_checker_reports_required_and_unknown_keys() -> None:
             "$defs": {"b": {"type": "integer", "maximum": 3}},
         }
     )
-    doc = parse_yaml("x: 1\ny: 2\n")
+    doc = parse_yaml_plain("x: 1\ny: 2\n")
     found = {
         (p.path, p.message.split(" (")[0]) for p in checker.problems(doc.data, doc)
     }
@@ -135,7 +136,7 @@ def test_checker_reports_required_and_unknown_keys() -> None:
         ("$.x", "is not a known key"),
         ("$.y", "is not a known key"),
     }
-    doc = parse_yaml("a: s\nb: 9\n")
+    doc = parse_yaml_plain("a: s\nb: 9\n")
     (problem,) = checker.problems(doc.data, doc)
     assert (problem.path, problem.message) == ("$.b", "must be ≤ 3")
 
@@ -163,3 +164,13 @@ def test_a_document_s_repr_names_its_source_never_its_data() -> None:
     doc = parse_yaml("api_key: SENTINEL-SECRET\n", source="config.yaml")
     assert "SENTINEL" not in repr(doc)
     assert "config.yaml" in repr(doc)
+
+
+def test_the_public_document_is_an_attrs_class_with_positions() -> None:
+    doc = parse_yaml("a:\n  b: 1\n", source="f.yaml")
+    assert attrs.has(type(doc))
+    assert doc.data == {"a": {"b": 1}}
+    assert doc.position(("a", "b")) == (2, 6)
+    assert doc.key_position(("a", "b")) == (2, 3)
+    problem = doc.problem("must be a string", ("a", "b"))
+    assert (problem.source, problem.line, problem.column) == ("f.yaml", 2, 6)
