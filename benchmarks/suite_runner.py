@@ -18,12 +18,15 @@ stdout; it writes nothing outside a temporary folder (never the tracked results)
   through the kit (the workflow parsed once, transports shared as a suite shares
   them, each record encoded and written atomically as the suite writes it); B is
   the suite of the same N runs with an output folder. CPU time counts every thread
-  of the process; the share is A / B, its median over the pairs.
+  of the process; the share is A / B, its median over the pairs. A warm-up of
+  each side comes first, and each side starts from a collected heap, so neither
+  pays the process's one-time costs or collects the other's garbage.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import tempfile
@@ -49,6 +52,7 @@ from artemiskit.suites._record import write_atomically
 __all__ = ["measure", "measure_share", "render_share"]
 
 _USAGE = {"input_tokens": 1, "output_tokens": 1}
+_WARM_UP = 50
 
 
 def _workflow(folder: Path, *, delay_ms: int) -> Path:
@@ -193,12 +197,19 @@ async def _share_pairs(runs: int, pairs: int) -> list[dict[str, float]]:
         root = Path(scratch)
         path = _workflow(root / "instant", delay_ms=0)
         workflow = await load_agent_workflow(path)
+        # One-time costs (imports, schema compilation, first files) fall on
+        # whichever side runs first: a short warm-up of each side pays them.
+        await _singles(kit, workflow, path.parent, root / "warm-runs", _WARM_UP)
+        await _suite_wall(kit, path, _WARM_UP, 1, root / "warm-suite")
         for pair in range(pairs):
+            # Each side starts from a collected heap, not the other's garbage.
+            gc.collect()
             cpu = time.process_time()
             wall = time.perf_counter()
             await _singles(kit, workflow, path.parent, root / f"runs-{pair}", runs)
             runs_cpu = time.process_time() - cpu
             runs_wall = time.perf_counter() - wall
+            gc.collect()
             cpu = time.process_time()
             wall = time.perf_counter()
             await _suite_wall(kit, path, runs, 1, root / f"suite-{pair}")

@@ -285,15 +285,6 @@ class _Job:
     repetition: int
 
 
-@attrs.frozen
-class _Finished:
-    """A finished run whose files are not written yet."""
-
-    outcome: RunOutcome
-    files: list[tuple[Path, bytes, int]]
-    event: SuiteEvent | None
-
-
 class SuiteSession:
     """Runs a validated suite once. Create it with `ArtemisKit.create_suite_session`.
 
@@ -347,9 +338,6 @@ class SuiteSession:
         # written (what suite.json may list).
         self._outcomes: list[RunOutcome] = []
         self._filed: list[RunOutcome] = []
-        self._pending: list[_Finished] = []
-        self._wake = anyio.Event()
-        self._closing = False
         self._runs: list[SuiteRun] = []
         self._in_flight: set[WorkflowSession] = set()
         self._cancelled = False
@@ -571,41 +559,11 @@ class SuiteSession:
             write_atomically(path, data, mode=mode, replace=False, durable=False)
             self._unsynced.append(path)
 
-    async def _flush(self) -> None:
-        """Write the finished runs' files, then ``suite.json`` when due.
-
-        A run's ``run_finished`` event follows its files, so whoever sees the
-        event finds its record on disk.
-        """
-        batch = list(self._pending)
-        if not batch:
-            return
-        with anyio.CancelScope(shield=True):
-            files = [file for item in batch for file in item.files]
-            if files:
-                self._write_files(files)
-            del self._pending[: len(batch)]
-            for item in batch:
-                self._file(item.outcome)
-            if self._rewrite_due():
-                await self._write_summary(finished=False)
-        for item in batch:
-            self._emit(item.event)
-
     def _file(self, outcome: RunOutcome) -> None:
         self._filed.append(outcome)
         self._tallies[outcome.workflow].add(outcome)
         self._totals.add(outcome)
         self._changed.add(outcome.workflow)
-
-    async def _writer(self) -> None:
-        """Write finished runs in batches while the suite runs."""
-        while True:
-            await self._wake.wait()
-            self._wake = anyio.Event()
-            await self._flush()
-            if self._closing and not self._pending:
-                return
 
     def _sync_files(self) -> None:
         """Flush every record and transcript, and their folders, to disk.
@@ -763,12 +721,17 @@ class SuiteSession:
                 if record is None
                 else record.budget.used.output_tokens,
             )
-        if self._output is None:
-            self._file(outcome)
-            self._emit(event)
-            return
-        self._pending.append(_Finished(outcome=outcome, files=files, event=event))
-        self._wake.set()
+        if files:
+            # On the loop and without a checkpoint: no cancellation can come
+            # between a run's files and its filing, and run_finished follows
+            # both, so whoever sees the event finds the record on disk.
+            self._write_files(files)
+        self._file(outcome)
+        if self._rewrite_due():
+            # A run's event follows the rewrite that lists it, when one is due.
+            with anyio.CancelScope(shield=True):
+                await self._write_summary(finished=False)
+        self._emit(event)
 
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
@@ -796,20 +759,11 @@ class SuiteSession:
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:
-                async with anyio.create_task_group() as group:
-                    group.start_soon(self._writer)
-                    try:
-                        await self._executor.execute(
-                            jobs, self._run_one, self._may_start
-                        )
-                    finally:
-                        self._closing = True
-                        self._wake.set()
+                await self._executor.execute(jobs, self._run_one, self._may_start)
             except anyio.get_cancelled_exc_class():
                 # The caller cancelled the suite: still leave a final record.
                 self._cancelled = True
                 with anyio.CancelScope(shield=True):
-                    await self._flush()
                     await anyio.to_thread.run_sync(self._sync_files)
                     await self._write_summary(finished=True)
                 raise
