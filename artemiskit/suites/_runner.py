@@ -357,6 +357,9 @@ class SuiteSession:
         # Files written whole (atomically) but not yet synced to disk: syncing
         # each one as its run finishes would serialize the suite on the disk.
         self._unsynced: list[Path] = []
+        # Events of filed runs waiting behind a suite.json rewrite in flight.
+        self._held: list[SuiteEvent | None] = []
+        self._rewriting = False
         self._started_at = _now()
         self._clock = time.monotonic()
         self._ran = False
@@ -727,11 +730,33 @@ class SuiteSession:
             # both, so whoever sees the event finds the record on disk.
             self._write_files(files)
         self._file(outcome)
-        if self._rewrite_due():
-            # A run's event follows the rewrite that lists it, when one is due.
+        await self._release(event)
+
+    async def _release(self, event: SuiteEvent | None) -> None:
+        """Emit a filed run's event, after the ``suite.json`` rewrite it made due.
+
+        Events keep the order in which runs were filed: while a rewrite is in
+        flight, the events of runs filed meanwhile wait behind it.
+        """
+        if self._rewriting:
+            self._held.append(event)
+            return
+        if not self._rewrite_due():
+            self._emit(event)
+            return
+        self._rewriting = True
+        self._held.append(event)
+        try:
             with anyio.CancelScope(shield=True):
-                await self._write_summary(finished=False)
-        self._emit(event)
+                while self._held:
+                    covered = len(self._held)
+                    if self._rewrite_due():
+                        await self._write_summary(finished=False)
+                    for held in self._held[:covered]:
+                        self._emit(held)
+                    del self._held[:covered]
+        finally:
+            self._rewriting = False
 
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.

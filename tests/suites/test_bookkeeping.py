@@ -49,34 +49,30 @@ async def test_local_executor_asks_before_each_start() -> None:
     assert started == [0, 1, 2, 3, 4]
 
 
-def _largest_power_of_two(n: int) -> int:
-    return 1 << (n.bit_length() - 1)
-
-
-async def test_suite_json_lists_each_run_whose_rewrite_was_due_by_its_event(
+async def test_run_events_follow_the_suite_json_rewrites_in_filing_order(
     tmp_path: Path,
 ) -> None:
     path = write_member(tmp_path / "suite", "steady", [PASSING_SCRIPT])
     out = tmp_path / "out"
     session = await ArtemisKit().create_suite_session(
-        paths=[path], repeat=40, concurrency=1, output_dir=out
+        paths=[path], repeat=64, concurrency=4, output_dir=out
     )
-    listed: list[tuple[int, int]] = []
+    listed: list[int] = []
 
     async def watch() -> None:
         async for event in session.events(buffer=100):
             if event.type == "run_finished":
                 summary = load_suite_record(out / "suite.json")
                 (workflow,) = summary["workflows"]
-                assert event.repetition is not None
-                listed.append((event.repetition, len(workflow["runs"])))
+                listed.append(len(workflow["runs"]))
 
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         await anyio.wait_all_tasks_blocked()
         await session.run()
-    assert [rep for rep, _ in listed] == list(range(1, 41))
-    # Rewrites double (1, 2, 4, 8, ... runs listed); the event of a run that
-    # made one due comes after it, so the file lists at least that many.
-    for rep, count in listed:
-        assert _largest_power_of_two(rep) <= count <= rep
+    assert len(listed) == 64
+    # A rewrite is due once the runs filed since the last one reach those it
+    # listed, and events keep the filing order, each after the rewrite its
+    # run made due: when the n-th event is seen, the file lists over n / 2.
+    for seen, count in enumerate(listed, start=1):
+        assert 2 * count > seen
