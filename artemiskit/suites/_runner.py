@@ -38,6 +38,7 @@ from artemiskit.suites._record import (
     SuiteStatus,
     SuiteTally,
     WorkflowTally,
+    encode_suite_record,
     suite_exit_code,
     validate_suite_record,
     validate_workflow_entry,
@@ -354,6 +355,8 @@ class SuiteSession:
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
         self._entries: dict[str, dict[str, Any]] = {}
+        # Each finished run's entry as encoded in suite.json, encoded once.
+        self._run_texts: dict[tuple[str, int], str] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
         # each one as its run finishes would serialize the suite on the disk.
         self._unsynced: list[Path] = []
@@ -484,10 +487,7 @@ class SuiteSession:
             began = time.monotonic()
             summary = validate_suite_record(self._summary(finished), workflows=False)
             if self._output is not None:
-                # Progressive rewrites are compact (the fast encoder); the
-                # final file is indented for people.
-                indent = 2 if finished else None
-                data = json.dumps(summary, indent=indent).encode("utf-8") + b"\n"
+                data = encode_suite_record(summary, self._run_texts)
                 target = self._output / "suite.json"
                 # Progressive rewrites skip the disk sync (still atomic for any
                 # reader and a killed suite); the final one is durable.
