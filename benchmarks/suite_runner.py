@@ -1,7 +1,8 @@
 """Suite runner throughput: instant runs through the local executor, and latency.
 
-Usage: ``python -m benchmarks.suite_runner [--quick] [--runs N]``. Prints JSON on
-stdout; it writes nothing outside a temporary folder (never the tracked results).
+Usage: ``python -m benchmarks.suite_runner [--quick] [--runs N] [--share]``. Prints
+JSON on stdout; it writes nothing outside a temporary folder (never the tracked
+results).
 
 - ``instant``: N offline runs (scripted, simulated, one instant model answer) of one
   workflow through `ArtemisKit.run_suite` on the local executor, with and without an
@@ -12,15 +13,16 @@ stdout; it writes nothing outside a temporary folder (never the tracked results)
   and ``suite.json`` writes).
 - ``latency``: 200 runs at concurrency 50 whose model answers after 20 ms; the wall
   time against (200 / 50) x the wall time of one run (SPEC 10: at most 1.5x).
-- `measure_share` (part of ``python -m benchmarks``, SPEC 10's suite target): the
-  share of the suite's CPU time spent in runs rather than bookkeeping. Interleaved
-  pairs (A, B, A, B, ...): A makes the N runs one after the other as single runs
-  through the kit (the workflow parsed once, transports shared as a suite shares
-  them, each record encoded and written atomically as the suite writes it); B is
-  the suite of the same N runs with an output folder. CPU time counts every thread
-  of the process; the share is A / B, its median over the pairs. A warm-up of
-  each side comes first, and each side starts from a collected heap, so neither
-  pays the process's one-time costs or collects the other's garbage.
+- `measure_share` (``--share``; SPEC 10's suite target, which ``python -m
+  benchmarks`` measures in an interpreter of its own): the share of the suite's
+  CPU time spent in runs rather than bookkeeping. Interleaved pairs (A, B, A, B,
+  ...): A makes the N runs one after the other as single runs through the kit
+  (the workflow parsed once, transports shared as a suite shares them, each
+  record encoded and written atomically as the suite writes it); B is the suite
+  of the same N runs with an output folder. CPU time counts every thread of the
+  process; the share is A / B, its median over the pairs. A warm-up of each side
+  comes first, and each side starts from a collected heap, so neither pays the
+  process's one-time costs or collects the other's garbage.
 """
 
 from __future__ import annotations
@@ -279,9 +281,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.suite_runner")
     parser.add_argument("--quick", action="store_true", help="200 instant runs")
     parser.add_argument("--runs", type=int, help="instant runs (default 1000)")
+    parser.add_argument(
+        "--share",
+        action="store_true",
+        help="only SPEC 10's share of CPU in runs (3 interleaved pairs)",
+    )
     arguments = parser.parse_args(argv)
     runs = arguments.runs or (200 if arguments.quick else 1000)
-    print(json.dumps(anyio.run(measure, runs), indent=2))
+    figures = measure_share(runs) if arguments.share else anyio.run(measure, runs)
+    print(json.dumps(figures, indent=2))
     return 0
 
 
