@@ -192,7 +192,7 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
     else:
         _say(f"suite runner ({settings['suite_runs']} instant runs)")
         results["suite_runner"] = _suite_runner(settings["suite_runs"])
-        _say(f"suite: {settings['suite_runs']} instant runs, runs alone vs suite × 3")
+        _say(f"suite: {settings['suite_runs']} instant runs, runs alone vs suite × 5")
         results["suite"] = _suite_runner(settings["suite_runs"], "--share")
     return results
 

@@ -228,7 +228,7 @@ async def _share_pairs(runs: int, pairs: int) -> list[dict[str, float]]:
     return samples
 
 
-def measure_share(runs: int = 1000, pairs: int = 3) -> dict[str, Any]:
+def measure_share(runs: int = 1000, pairs: int = 5) -> dict[str, Any]:
     """SPEC 10's suite target: the share of the suite's CPU time spent in runs.
 
     Args:
@@ -284,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--share",
         action="store_true",
-        help="only SPEC 10's share of CPU in runs (3 interleaved pairs)",
+        help="only SPEC 10's share of CPU in runs (5 interleaved pairs)",
     )
     arguments = parser.parse_args(argv)
     runs = arguments.runs or (200 if arguments.quick else 1000)

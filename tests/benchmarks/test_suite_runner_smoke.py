@@ -62,5 +62,5 @@ def test_share_alone_in_its_own_interpreter() -> None:
     )
     assert done.returncode == 0, done.stderr
     share = json.loads(done.stdout)
-    assert (share["runs"], share["pairs"], len(share["samples"])) == (10, 3, 3)
+    assert (share["runs"], share["pairs"], len(share["samples"])) == (10, 5, 5)
     assert share["share_in_runs"] > 0
