@@ -540,10 +540,10 @@ class SuiteSession:
         return relative, files
 
     def _write_files(self, files: Sequence[tuple[Path, bytes, int]]) -> None:
-        """Write finished runs' files, each atomically.
+        """Write a finished run's files, each atomically.
 
         This runs on the event loop: the writes are small and never synced
-        here (one sync at the end covers them), and a thread hop per batch
+        here (one sync at the end covers them), and a thread hop per run
         costs more CPU than the writes.
         """
         assert self._output is not None
