@@ -24,7 +24,6 @@ from benchmarks._targets import evaluate_targets
 from benchmarks.durable import measure_durable
 from benchmarks.hot_path import measure_hot_path, profile_calls
 from benchmarks.sessions import measure_sessions, profile_sessions
-from benchmarks.suite_runner import measure_share
 
 __all__ = ["ROOT", "SCRATCH", "TRACKED", "main", "output_paths"]
 
@@ -193,15 +192,26 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
     else:
         _say(f"suite runner ({settings['suite_runs']} instant runs)")
         results["suite_runner"] = _suite_runner(settings["suite_runs"])
-        _say(f"suite: {settings['suite_runs']} instant runs, runs alone vs suite × 3")
-        results["suite"] = measure_share(runs=settings["suite_runs"], pairs=3)
+        _say(f"suite: {settings['suite_runs']} instant runs, runs alone vs suite × 5")
+        results["suite"] = _suite_runner(settings["suite_runs"], "--share")
     return results
 
 
-def _suite_runner(runs: int) -> dict[str, Any]:
-    """``benchmarks.suite_runner`` in its own interpreter; its JSON figures."""
+def _suite_runner(runs: int, *options: str) -> dict[str, Any]:
+    """``benchmarks.suite_runner`` in its own interpreter; its JSON figures.
+
+    The share in runs is a ratio of CPU times within one process: measured in
+    a fresh one, nothing the earlier benchmarks left behind weighs on it.
+    """
     completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks.suite_runner", "--runs", str(runs)],
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.suite_runner",
+            "--runs",
+            str(runs),
+            *options,
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -43,6 +43,7 @@ __all__ = [
     "SuiteStatus",
     "SuiteTally",
     "WorkflowTally",
+    "encode_suite_record",
     "load_suite_record",
     "suite_exit_code",
     "suite_record_schema",
@@ -482,6 +483,54 @@ def validate_suite_record(
             f"invalid suite record: {exc.message}", reason="invalid_suite_record"
         ) from None
     return dict(data)
+
+
+def encode_suite_record(
+    record: Mapping[str, Any], runs: dict[tuple[str, int], str] | None = None
+) -> bytes:
+    """``suite.json``'s bytes: a field per line, and each run on a line of its own.
+
+    Every value is encoded compact by the C encoder (an indented dump goes
+    through the pure-Python one and costs more than an instant run per run).
+
+    Args:
+        record: The suite record.
+        runs: Each run entry's encoding by (workflow, repetition), filled as
+            runs are encoded and reused by later rewrites (a finished run's
+            entry never changes).
+    """
+    fields = []
+    for key, value in record.items():
+        if key == "workflows" and value:
+            entries = ",\n".join(_encode_workflow(entry, runs) for entry in value)
+            text = f"[\n{entries}\n  ]"
+        else:
+            text = json.dumps(value)
+        fields.append(f"  {json.dumps(key)}: {text}")
+    return ("{\n" + ",\n".join(fields) + "\n}\n").encode("utf-8")
+
+
+def _encode_workflow(
+    entry: Mapping[str, Any], runs: dict[tuple[str, int], str] | None
+) -> str:
+    fields = []
+    for key, value in entry.items():
+        if key == "runs" and value:
+            name = entry["name"]
+            lines = []
+            for run in value:
+                at = (name, run["repetition"])
+                text = None if runs is None else runs.get(at)
+                if text is None:
+                    text = json.dumps(run)
+                    if runs is not None:
+                        runs[at] = text
+                lines.append(f"        {text}")
+            text = "[\n" + ",\n".join(lines) + "\n      ]"
+        else:
+            text = json.dumps(value)
+        fields.append(f"      {json.dumps(key)}: {text}")
+    return "    {\n" + ",\n".join(fields) + "\n    }"
 
 
 def load_suite_record(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from artemiskit.suites._record import (
     SuiteStatus,
     SuiteTally,
     WorkflowTally,
+    encode_suite_record,
     suite_exit_code,
     validate_suite_record,
     validate_workflow_entry,
@@ -285,15 +286,6 @@ class _Job:
     repetition: int
 
 
-@attrs.frozen
-class _Finished:
-    """A finished run whose files are not written yet."""
-
-    outcome: RunOutcome
-    files: list[tuple[Path, bytes, int]]
-    event: SuiteEvent | None
-
-
 class SuiteSession:
     """Runs a validated suite once. Create it with `ArtemisKit.create_suite_session`.
 
@@ -347,9 +339,6 @@ class SuiteSession:
         # written (what suite.json may list).
         self._outcomes: list[RunOutcome] = []
         self._filed: list[RunOutcome] = []
-        self._pending: list[_Finished] = []
-        self._wake = anyio.Event()
-        self._closing = False
         self._runs: list[SuiteRun] = []
         self._in_flight: set[WorkflowSession] = set()
         self._cancelled = False
@@ -366,9 +355,14 @@ class SuiteSession:
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
         self._entries: dict[str, dict[str, Any]] = {}
+        # Each finished run's entry as encoded in suite.json, encoded once.
+        self._run_texts: dict[tuple[str, int], str] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
         # each one as its run finishes would serialize the suite on the disk.
         self._unsynced: list[Path] = []
+        # Events of filed runs waiting behind a suite.json rewrite in flight.
+        self._held: list[SuiteEvent | None] = []
+        self._rewriting = False
         self._started_at = _now()
         self._clock = time.monotonic()
         self._ran = False
@@ -493,10 +487,7 @@ class SuiteSession:
             began = time.monotonic()
             summary = validate_suite_record(self._summary(finished), workflows=False)
             if self._output is not None:
-                # Progressive rewrites are compact (the fast encoder); the
-                # final file is indented for people.
-                indent = 2 if finished else None
-                data = json.dumps(summary, indent=indent).encode("utf-8") + b"\n"
+                data = encode_suite_record(summary, self._run_texts)
                 target = self._output / "suite.json"
                 # Progressive rewrites skip the disk sync (still atomic for any
                 # reader and a killed suite); the final one is durable.
@@ -549,10 +540,10 @@ class SuiteSession:
         return relative, files
 
     def _write_files(self, files: Sequence[tuple[Path, bytes, int]]) -> None:
-        """Write finished runs' files, each atomically.
+        """Write a finished run's files, each atomically.
 
         This runs on the event loop: the writes are small and never synced
-        here (one sync at the end covers them), and a thread hop per batch
+        here (one sync at the end covers them), and a thread hop per run
         costs more CPU than the writes.
         """
         assert self._output is not None
@@ -571,41 +562,11 @@ class SuiteSession:
             write_atomically(path, data, mode=mode, replace=False, durable=False)
             self._unsynced.append(path)
 
-    async def _flush(self) -> None:
-        """Write the finished runs' files, then ``suite.json`` when due.
-
-        A run's ``run_finished`` event follows its files, so whoever sees the
-        event finds its record on disk.
-        """
-        batch = list(self._pending)
-        if not batch:
-            return
-        with anyio.CancelScope(shield=True):
-            files = [file for item in batch for file in item.files]
-            if files:
-                self._write_files(files)
-            del self._pending[: len(batch)]
-            for item in batch:
-                self._file(item.outcome)
-            if self._rewrite_due():
-                await self._write_summary(finished=False)
-        for item in batch:
-            self._emit(item.event)
-
     def _file(self, outcome: RunOutcome) -> None:
         self._filed.append(outcome)
         self._tallies[outcome.workflow].add(outcome)
         self._totals.add(outcome)
         self._changed.add(outcome.workflow)
-
-    async def _writer(self) -> None:
-        """Write finished runs in batches while the suite runs."""
-        while True:
-            await self._wake.wait()
-            self._wake = anyio.Event()
-            await self._flush()
-            if self._closing and not self._pending:
-                return
 
     def _sync_files(self) -> None:
         """Flush every record and transcript, and their folders, to disk.
@@ -763,12 +724,39 @@ class SuiteSession:
                 if record is None
                 else record.budget.used.output_tokens,
             )
-        if self._output is None:
-            self._file(outcome)
+        if files:
+            # On the loop and without a checkpoint: no cancellation can come
+            # between a run's files and its filing, and run_finished follows
+            # both, so whoever sees the event finds the record on disk.
+            self._write_files(files)
+        self._file(outcome)
+        await self._release(event)
+
+    async def _release(self, event: SuiteEvent | None) -> None:
+        """Emit a filed run's event, after the ``suite.json`` rewrite it made due.
+
+        Events keep the order in which runs were filed: while a rewrite is in
+        flight, the events of runs filed meanwhile wait behind it.
+        """
+        if self._rewriting:
+            self._held.append(event)
+            return
+        if not self._rewrite_due():
             self._emit(event)
             return
-        self._pending.append(_Finished(outcome=outcome, files=files, event=event))
-        self._wake.set()
+        self._rewriting = True
+        self._held.append(event)
+        try:
+            with anyio.CancelScope(shield=True):
+                while self._held:
+                    covered = len(self._held)
+                    if self._rewrite_due():
+                        await self._write_summary(finished=False)
+                    for held in self._held[:covered]:
+                        self._emit(held)
+                    del self._held[:covered]
+        finally:
+            self._rewriting = False
 
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
@@ -796,20 +784,11 @@ class SuiteSession:
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:
-                async with anyio.create_task_group() as group:
-                    group.start_soon(self._writer)
-                    try:
-                        await self._executor.execute(
-                            jobs, self._run_one, self._may_start
-                        )
-                    finally:
-                        self._closing = True
-                        self._wake.set()
+                await self._executor.execute(jobs, self._run_one, self._may_start)
             except anyio.get_cancelled_exc_class():
                 # The caller cancelled the suite: still leave a final record.
                 self._cancelled = True
                 with anyio.CancelScope(shield=True):
-                    await self._flush()
                     await anyio.to_thread.run_sync(self._sync_files)
                     await self._write_summary(finished=True)
                 raise

@@ -49,3 +49,18 @@ def test_share_in_runs_is_measured_in_interleaved_pairs() -> None:
     assert row["met"] is (share["share_in_runs"] >= 0.8)
     assert "in runs" in row["measured"]
     assert any("CPU share" in line for line in render_share(share))
+
+
+def test_share_alone_in_its_own_interpreter() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.suite_runner", "--share", "--runs", "10"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=110,
+    )
+    assert done.returncode == 0, done.stderr
+    share = json.loads(done.stdout)
+    assert (share["runs"], share["pairs"], len(share["samples"])) == (10, 5, 5)
+    assert share["share_in_runs"] > 0
