@@ -30,6 +30,7 @@ from artemiskit.environments._file_rules import (
     checked_path,
 )
 from artemiskit.environments._sandbox_channel import (
+    BUILTIN_READ_BYTES,
     MAX_ANSWER_BYTES,
     HelperChannel,
     decode_listing,
@@ -158,7 +159,12 @@ class DockerSandboxEnvironment:
                 ``not_a_directory``.
             EnvironmentFailureError: The container or its helper failed.
         """
-        header = f"R {encode_path(checked_path(path))}\n"
+        target = checked_path(path)
+        # A hint only: a file written here larger than the helper's builtins
+        # take is read by a process straight away (the answer is exact either way).
+        size = self._ledger.size(target)
+        hint = " +" if size is not None and size > BUILTIN_READ_BYTES else ""
+        header = f"R {encode_path(target)}{hint}\n"
         return decode_text(await self._call_frame(header))
 
     async def list_files(self, directory: str | None = None) -> list[str]:
