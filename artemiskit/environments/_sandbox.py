@@ -31,6 +31,7 @@ from artemiskit.environments._file_rules import (
 )
 from artemiskit.environments._sandbox_channel import (
     BUILTIN_READ_BYTES,
+    BUILTIN_WRITE_NULS,
     MAX_ANSWER_BYTES,
     HelperChannel,
     decode_listing,
@@ -189,8 +190,10 @@ class DockerSandboxEnvironment:
         target = checked_path(path)
         size = self._ledger.check(target, content)
         payload = content.encode("utf-8", "surrogatepass")
+        hint = " +" if payload.count(0) > BUILTIN_WRITE_NULS else ""
+        header = f"W {encode_path(target)} {len(payload)}{hint}\n"
         try:
-            await self._call(f"W {encode_path(target)} {len(payload)}\n", payload)
+            await self._call(header, payload)
         except FileOperationError as exc:
             if exc.reason == "environment_full":
                 self._ledger.drop(target)

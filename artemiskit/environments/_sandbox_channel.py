@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILTIN_READ_BYTES",
+    "BUILTIN_WRITE_NULS",
     "MAX_ANSWER_BYTES",
     "HelperChannel",
     "decode_listing",
@@ -46,6 +47,9 @@ _STDOUT = 1
 #: The helper's ``$small``: a file larger than this is read by a process (``dd``)
 #: and worth the hint ``R PATH +`` (else the helper first tries its builtins).
 BUILTIN_READ_BYTES = 512
+#: A small write payload with more NUL bytes than this is sent with the hint
+#: ``W PATH N +``: one ``dd`` beats the helper's builtins, one step per NUL.
+BUILTIN_WRITE_NULS = 32
 _STDERR = 2
 
 

@@ -16,8 +16,10 @@
 #                     "+" says the file is likely larger than $small: no attempt
 #                     to read it with builtins first (a hint: either way works)
 #   L PATH|-          list files under a directory  -> OK <base64 of NUL-ended paths>
-#   W PATH N          write a file; the header is followed by exactly N raw bytes
+#   W PATH N [+]      write a file; the header is followed by exactly N raw bytes
 #                     of content (no newline)       -> OK
+#                     "+" says the content holds many NUL bytes: dd copies it
+#                     even when it is small (builtins take one step per NUL)
 #   D PATH            delete a file                 -> OK
 # Content travels as raw bytes, framed by its length (no encoding, so NUL bytes,
 # newlines and any byte survive, and no process encodes or decodes it). Every
@@ -121,10 +123,10 @@ take() {
     [ -z "$failed" ]
 }
 
-# send_small: answers with the content of fd 4 when it has fewer than $small
-# bytes and no NUL (read reaches its end: status 1); fails otherwise.
+# send_small: answers with the content of fd 4 when it has at most $small bytes
+# and no NUL (read reaches its end: status 1); fails otherwise.
 send_small() {
-    IFS= read -r -d '' -n $small v <&4 && return 1
+    IFS= read -r -d '' -n $((small + 1)) v <&4 && return 1
     printf 'OK %s\n%s' "${#v}" "$v"
 }
 
@@ -202,7 +204,7 @@ op_write() {
     # bytes (dd fullblock), one process. Both report a short write (a full
     # tmpfs) in their status.
     opened=
-    if [ "$n" -le $small ]; then
+    if [ "$n" -le $small ] && [ "$3" != + ]; then
         { opened=1; take "$n"; } >"$p" && { ok; return; }
     else
         { opened=1; dd bs="$n" count=1 iflag=fullblock; } >"$p" && { ok; return; }
@@ -224,12 +226,12 @@ op_delete() {
     fi
 }
 
-while read -r op first second; do
+while read -r op first second third; do
     case $op in
         P) ok ;;
         R) op_read "$first" "$second" ;;
         L) op_list "$first" ;;
-        W) op_write "$first" "$second" ;;
+        W) op_write "$first" "$second" "$third" ;;
         D) op_delete "$first" ;;
         *) fatal ;;
     esac

@@ -23,7 +23,12 @@ from artemiskit.environments._sandbox import (
     DockerSandboxEnvironment,
     DockerSandboxFactory,
 )
-from artemiskit.environments._sandbox_channel import BUILTIN_READ_BYTES, HelperChannel
+from artemiskit.environments._sandbox_channel import (
+    BUILTIN_READ_BYTES,
+    BUILTIN_WRITE_NULS,
+    HelperChannel,
+)
+from artemiskit.environments._sandbox_engine import helper_program
 
 from ._docker import SANDBOX_IMAGE, remove_labelled, run_in_container
 
@@ -114,6 +119,29 @@ async def test_content_without_nul_round_trips_at_every_size(
     assert await _digest_in_container(sandbox, "plain.txt") == (
         hashlib.sha256(content.encode("utf-8")).hexdigest()
     )
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "\0" * BUILTIN_WRITE_NULS,
+        "\0" * (BUILTIN_WRITE_NULS + 1),
+        "\0\n" * (BUILTIN_READ_BYTES // 2),
+        "\0" * (BUILTIN_READ_BYTES + 1),
+    ],
+    ids=["builtin-nuls", "hinted-nuls", "small-half-nul", "large-nul"],
+)
+async def test_content_of_nul_bytes_round_trips(
+    sandbox: DockerSandboxEnvironment, content: str
+) -> None:
+    # Many NULs in a small payload are hinted to the helper's dd (W PATH N +).
+    await sandbox.write_file("nul.bin", content)
+    assert await sandbox.read_file("nul.bin") == content
+    assert await _digest_in_container(sandbox, "nul.bin") == (
+        hashlib.sha256(content.encode()).hexdigest()
+    )
+    await sandbox.write_file("after.txt", "in step")
+    assert await sandbox.read_file("after.txt") == "in step"
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -355,3 +383,28 @@ async def test_a_write_into_a_full_work_dir_is_environment_full(
     assert code == 0, output
     await sandbox.write_file("new/file.txt", content)
     assert await sandbox.read_file("new/file.txt") == content
+
+
+async def test_the_hints_choose_a_path_never_the_answer() -> None:
+    # The real helper, on a scratch dir: a hint ("+": use dd) and its absence
+    # give the same bytes, whatever the size and content.
+    script = "set -- /tmp\n" + helper_program()
+    async with aiodocker.Docker() as docker:
+        channel, container_id = await _scripted_channel(docker, script)
+        try:
+            await channel.request("W ~nul 3 +\n", b"a\0b")
+            await channel.request("W ~two 2\n", b"xy")
+            for header in ("R ~nul +\n", "R ~nul\n"):
+                assert await channel.read_frame(header, limit=MAX_FILE_BYTES) == (
+                    b"a\0b"
+                )
+            for header in ("R ~two +\n", "R ~two\n"):
+                assert await channel.read_frame(header, limit=MAX_FILE_BYTES) == b"xy"
+            await channel.ping()
+        finally:
+            await channel.close()
+            try:
+                await docker.containers.container(container_id).delete(force=True)
+            except aiodocker.DockerError as exc:
+                if exc.status not in (404, 409):
+                    raise
