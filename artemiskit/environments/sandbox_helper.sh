@@ -204,7 +204,7 @@ op_write() {
     # bytes (dd fullblock), one process. Both report a short write (a full
     # tmpfs) in their status.
     opened=
-    if [ "$n" -le $small ] && [ "$3" != + ]; then
+    if [ "$n" = 0 ] || { [ "$n" -le $small ] && [ "$3" != + ]; }; then
         { opened=1; take "$n"; } >"$p" && { ok; return; }
     else
         { opened=1; dd bs="$n" count=1 iflag=fullblock; } >"$p" && { ok; return; }

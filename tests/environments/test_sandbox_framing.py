@@ -394,6 +394,8 @@ async def test_the_hints_choose_a_path_never_the_answer() -> None:
         try:
             await channel.request("W ~nul 3 +\n", b"a\0b")
             await channel.request("W ~two 2\n", b"xy")
+            await channel.request("W ~none 0 +\n")
+            assert await channel.read_frame("R ~none +\n", limit=MAX_FILE_BYTES) == b""
             for header in ("R ~nul +\n", "R ~nul\n"):
                 assert await channel.read_frame(header, limit=MAX_FILE_BYTES) == (
                     b"a\0b"
