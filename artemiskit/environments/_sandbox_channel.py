@@ -44,13 +44,13 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 # stays far below this; anything longer means the helper is not ours.
 MAX_ANSWER_BYTES = 128 * 1024 * 1024
 _STDOUT = 1
+_STDERR = 2
 #: The helper's ``$small``: a file larger than this is read by a process (``dd``)
 #: and worth the hint ``R PATH +`` (else the helper first tries its builtins).
 BUILTIN_READ_BYTES = 512
 #: A small write payload with more NUL bytes than this is sent with the hint
 #: ``W PATH N +``: one ``dd`` beats the helper's builtins, one step per NUL.
 BUILTIN_WRITE_NULS = 32
-_STDERR = 2
 
 
 def encode_path(path: str) -> str:
@@ -186,7 +186,7 @@ class HelperChannel:
         raise _protocol_error()
 
     async def _fill(self) -> None:
-        """Append the next chunk of the helper's stdout to the buffer."""
+        """Append the helper's next chunk: stdout to the buffer, stderr apart."""
         message = await self._stream.read_out()
         if message is None:
             raise EnvironmentFailureError(
