@@ -145,6 +145,17 @@ class DockerSandboxEnvironment:
                 self._broken = True
                 raise
 
+    async def _call_sized(self, header: str, size: int) -> bytes | None:
+        async with self._lock:
+            self._check_usable()
+            try:
+                return await self._channel.read_sized(header, size=size)
+            except FileOperationError:
+                raise
+            except BaseException:
+                self._broken = True
+                raise
+
     def _check_usable(self) -> None:
         if self._closed or self._broken:
             raise EnvironmentFailureError(
@@ -161,12 +172,16 @@ class DockerSandboxEnvironment:
             EnvironmentFailureError: The container or its helper failed.
         """
         target = checked_path(path)
-        # A hint only: a file written here larger than the helper's builtins
-        # take is read by a process straight away (the answer is exact either way).
+        wire = encode_path(target)
+        # A file written here larger than the helper's builtins take is read
+        # at the size written, which the helper confirms; else (changed from
+        # inside the container) it is read again, sized by the helper.
         size = self._ledger.size(target)
-        hint = " +" if size is not None and size > BUILTIN_READ_BYTES else ""
-        header = f"R {encode_path(target)}{hint}\n"
-        return decode_text(await self._call_frame(header))
+        if size is not None and size > BUILTIN_READ_BYTES:
+            sized = await self._call_sized(f"R {wire} ={size}\n", size)
+            if sized is not None:
+                return decode_text(sized)
+        return decode_text(await self._call_frame(f"R {wire}\n"))
 
     async def list_files(self, directory: str | None = None) -> list[str]:
         """Return every file path under ``directory`` (or all), sorted.

@@ -45,8 +45,9 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 MAX_ANSWER_BYTES = 128 * 1024 * 1024
 _STDOUT = 1
 _STDERR = 2
-#: The helper's ``$small``: a file larger than this is read by a process (``dd``)
-#: and worth the hint ``R PATH +`` (else the helper first tries its builtins).
+#: The helper's ``$small``: a file larger than this is read by a process (``dd``),
+#: and one whose size the host expects is read as ``R PATH =S`` (one process,
+#: no attempt with builtins first, the size before the bytes).
 BUILTIN_READ_BYTES = 512
 #: A small write payload with more NUL bytes than this is sent with the hint
 #: ``W PATH N +``: one ``dd`` beats the helper's builtins, one step per NUL.
@@ -148,6 +149,34 @@ class HelperChannel:
         if _SIZE.fullmatch(size) is None or int(size) > limit:
             raise _protocol_error()
         return await self._read_exactly(int(size))
+
+    async def read_sized(self, header: str, *, size: int) -> bytes | None:
+        """Send a read of a file expected to hold ``size`` bytes (``R PATH =S``).
+
+        The helper sends exactly ``size`` bytes, then confirms them with ``OK``
+        or disowns them with ``STALE`` (the file held another size).
+
+        Args:
+            header: The request line, ending in a newline.
+            size: The expected size, as in the header.
+
+        Returns:
+            The bytes, or ``None`` when the file did not hold exactly ``size``.
+
+        Raises:
+            FileOperationError: The helper refused the request (a complete answer).
+            EnvironmentFailureError: The helper is gone (also midway through the
+                bytes) or answered outside protocol.
+        """
+        if await self.request(header) != str(size):
+            raise _protocol_error()
+        data = await self._read_exactly(size)
+        trailer = await self._read_line()
+        if trailer == b"OK":
+            return data
+        if trailer == b"STALE":
+            return None
+        raise _protocol_error()
 
     async def request(self, header: str, payload: bytes = b"") -> str:
         """Send one request and return the text after ``OK``.

@@ -7,14 +7,17 @@
 # relative path when it holds only [A-Za-z0-9._/-], else the base64 of the path
 # followed by one "." (so trailing newlines survive the shell).
 #   P                 ping                          -> OK
-#   R PATH [+]        read a file                   -> OK N, a newline, then exactly
+#   R PATH            read a file                   -> OK N, a newline, then exactly
 #                                                      N raw bytes: the content;
 #                                                      or OK +, a newline, then the
 #                                                      raw bytes, their count N
 #                                                      following as the line "N"
 #                                                      on stderr (see op_read)
-#                     "+" says the file is likely larger than $small: no attempt
-#                     to read it with builtins first (a hint: either way works)
+#   R PATH =S         read a file expected to hold  -> OK S, a newline, exactly S
+#                     S > 0 bytes (one process)        raw bytes, then the line OK
+#                                                      if the file held exactly S
+#                                                      bytes, else STALE (the S
+#                                                      bytes are then meaningless)
 #   L PATH|-          list files under a directory  -> OK <base64 of NUL-ended paths>
 #   W PATH N [+]      write a file; the header is followed by exactly N raw bytes
 #                     of content (no newline)       -> OK
@@ -130,6 +133,20 @@ send_small() {
     printf 'OK %s\n%s' "${#v}" "$v"
 }
 
+# send_sized S: answers `OK S` and exactly S bytes of fd 5 with one dd (cut to S,
+# or padded with NULs), then `OK` when fd 5 held exactly S bytes (dd stopped at
+# offset S and nothing follows), else `STALE`.
+send_sized() {
+    printf 'OK %s\n' "$1"
+    dd bs="$1" count=1 iflag=fullblock conv=sync <&5 || exit 2
+    read -r _ sent </proc/self/fdinfo/5 || exit 2
+    if [ "$sent" = "$1" ] && ! IFS= read -r -d '' -n 1 _ <&5; then
+        ok
+    else
+        printf 'STALE\n'
+    fi
+}
+
 # send_stream: answers `OK +`, then dd copies the content of fd 5 as it is, then
 # its count goes to stderr: the offset dd left on the shared fd 5, so the count
 # is exactly what dd sent even if the file changed meanwhile.
@@ -141,6 +158,12 @@ send_stream() {
 }
 
 op_read() {
+    expected=${2#=}
+    case $2 in
+        '') ;;
+        =*) case $expected in '' | 0* | *[!0-9]*) fatal ;; esac ;;
+        *) fatal ;;
+    esac
     decode "$1" || { err invalid_path; return; }
     walk "$p"
     case $? in 1) err "$why"; return ;; 2) err not_found; return ;; esac
@@ -152,13 +175,15 @@ op_read() {
     else
         # Each answer is complete and in step whatever happens to the file: a
         # small one is read whole before its size is sent; dd's count is sent
-        # after its bytes. A failing dd ends the helper: the host sees the stream
+        # after its bytes; an expected size is sent exactly, then confirmed. A failing dd ends the helper: the host sees the stream
         # end, never a frame out of step. Opened: a failed open (the file went
         # since the checks) runs no command.
         opened=
-        if [ "$2" != + ] && { opened=1; send_small; } 4<"$p"; then
+        if [ -n "$expected" ]; then
+            { opened=1; send_sized "$expected"; } 5<"$p"
+        elif { opened=1; send_small; } 4<"$p"; then
             :
-        elif [ "$2" = + ] || [ -n "$opened" ]; then
+        elif [ -n "$opened" ]; then
             opened=
             { opened=1; send_stream; } 5<"$p"
         fi

@@ -386,8 +386,8 @@ async def test_a_write_into_a_full_work_dir_is_environment_full(
 
 
 async def test_the_hints_choose_a_path_never_the_answer() -> None:
-    # The real helper, on a scratch dir: a hint ("+": use dd) and its absence
-    # give the same bytes, whatever the size and content.
+    # The real helper, on a scratch dir: the write hint ("+": use dd) and the
+    # expected size of a read choose how the bytes move, never which bytes.
     script = "set -- /tmp\n" + helper_program()
     async with aiodocker.Docker() as docker:
         channel, container_id = await _scripted_channel(docker, script)
@@ -395,13 +395,15 @@ async def test_the_hints_choose_a_path_never_the_answer() -> None:
             await channel.request("W ~nul 3 +\n", b"a\0b")
             await channel.request("W ~two 2\n", b"xy")
             await channel.request("W ~none 0 +\n")
-            assert await channel.read_frame("R ~none +\n", limit=MAX_FILE_BYTES) == b""
-            for header in ("R ~nul +\n", "R ~nul\n"):
-                assert await channel.read_frame(header, limit=MAX_FILE_BYTES) == (
-                    b"a\0b"
-                )
-            for header in ("R ~two +\n", "R ~two\n"):
-                assert await channel.read_frame(header, limit=MAX_FILE_BYTES) == b"xy"
+            limit = MAX_FILE_BYTES
+            assert await channel.read_frame("R ~nul\n", limit=limit) == b"a\0b"
+            assert await channel.read_sized("R ~nul =3\n", size=3) == b"a\0b"
+            assert await channel.read_frame("R ~two\n", limit=limit) == b"xy"
+            assert await channel.read_sized("R ~two =2\n", size=2) == b"xy"
+            assert await channel.read_frame("R ~none\n", limit=limit) == b""
+            # A wrong expected size is disowned (shorter or longer file).
+            assert await channel.read_sized("R ~two =5\n", size=5) is None
+            assert await channel.read_sized("R ~two =1\n", size=1) is None
             await channel.ping()
         finally:
             await channel.close()
@@ -410,3 +412,43 @@ async def test_the_hints_choose_a_path_never_the_answer() -> None:
             except aiodocker.DockerError as exc:
                 if exc.status not in (404, 409):
                     raise
+
+
+@pytest.mark.parametrize("header", ["R ~two +\n", "R ~two =0\n", "R ~two =x\n"])
+async def test_a_malformed_read_hint_is_a_protocol_error(header: str) -> None:
+    script = "set -- /tmp\nprintf xy > /tmp/two\n" + helper_program()
+    async with aiodocker.Docker() as docker:
+        channel, container_id = await _scripted_channel(docker, script)
+        try:
+            with pytest.raises(EnvironmentFailureError) as failed:
+                await channel.read_frame(header, limit=MAX_FILE_BYTES)
+            assert failed.value.reason == "sandbox_protocol"
+        finally:
+            await channel.close()
+            try:
+                await docker.containers.container(container_id).delete(force=True)
+            except aiodocker.DockerError as exc:
+                if exc.status not in (404, 409):
+                    raise
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "printf %0700d 7 > /work/f",  # longer than written
+        "printf %0600d 7 > /work/f",  # shorter than written
+        "printf %0650d 7 > /work/f",  # the same size, other bytes
+        "printf 'a\\0b' > /work/f",  # small, with a NUL
+    ],
+    ids=["longer", "shorter", "same-size", "small"],
+)
+async def test_a_file_changed_inside_the_container_reads_back_as_it_is(
+    sandbox: DockerSandboxEnvironment, change: str
+) -> None:
+    await sandbox.write_file("f", "w" * 650)
+    code, output = await run_in_container(sandbox.container_id, change)
+    assert code == 0, output
+    _, expected = await run_in_container(sandbox.container_id, "cat /work/f")
+    assert await sandbox.read_file("f") == expected
+    await sandbox.write_file("after.txt", "in step")
+    assert await sandbox.read_file("after.txt") == "in step"
