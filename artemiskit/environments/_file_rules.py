@@ -143,6 +143,10 @@ class SizeLedger:
             raise refusal("environment_full")
         return size
 
+    def size(self, path: str) -> int | None:
+        """Return the recorded size of ``path``, or ``None`` if none is recorded."""
+        return self._sizes.get(path)
+
     def set(self, path: str, size: int) -> None:
         """Record that ``path`` now holds ``size`` bytes."""
         self._total += size - self._sizes.get(path, 0)

@@ -30,6 +30,8 @@ from artemiskit.environments._file_rules import (
     checked_path,
 )
 from artemiskit.environments._sandbox_channel import (
+    BUILTIN_READ_BYTES,
+    BUILTIN_WRITE_NULS,
     MAX_ANSWER_BYTES,
     HelperChannel,
     decode_listing,
@@ -143,6 +145,17 @@ class DockerSandboxEnvironment:
                 self._broken = True
                 raise
 
+    async def _call_sized(self, header: str, size: int) -> bytes | None:
+        async with self._lock:
+            self._check_usable()
+            try:
+                return await self._channel.read_sized(header, size=size)
+            except FileOperationError:
+                raise
+            except BaseException:
+                self._broken = True
+                raise
+
     def _check_usable(self) -> None:
         if self._closed or self._broken:
             raise EnvironmentFailureError(
@@ -158,8 +171,17 @@ class DockerSandboxEnvironment:
                 ``not_a_directory``.
             EnvironmentFailureError: The container or its helper failed.
         """
-        header = f"R {encode_path(checked_path(path))}\n"
-        return decode_text(await self._call_frame(header))
+        target = checked_path(path)
+        wire = encode_path(target)
+        # A file written here larger than the helper's builtins take is read
+        # at the size written, which the helper confirms; else (changed from
+        # inside the container) it is read again, sized by the helper.
+        size = self._ledger.size(target)
+        if size is not None and size > BUILTIN_READ_BYTES:
+            sized = await self._call_sized(f"R {wire} ={size}\n", size)
+            if sized is not None:
+                return decode_text(sized)
+        return decode_text(await self._call_frame(f"R {wire}\n"))
 
     async def list_files(self, directory: str | None = None) -> list[str]:
         """Return every file path under ``directory`` (or all), sorted.
@@ -183,8 +205,10 @@ class DockerSandboxEnvironment:
         target = checked_path(path)
         size = self._ledger.check(target, content)
         payload = content.encode("utf-8", "surrogatepass")
+        hint = " +" if payload.count(0) > BUILTIN_WRITE_NULS else ""
+        header = f"W {encode_path(target)} {len(payload)}{hint}\n"
         try:
-            await self._call(f"W {encode_path(target)} {len(payload)}\n", payload)
+            await self._call(header, payload)
         except FileOperationError as exc:
             if exc.reason == "environment_full":
                 self._ledger.drop(target)

@@ -3,7 +3,8 @@
 One `HelperChannel` drives the one long-lived helper process of a container over the
 container's attached stdin/stdout stream: a header line per request, one answer line
 per request. File content travels as raw bytes framed by its length (``W PATH N``
-then N bytes; a read answers ``OK N`` then N bytes), never encoded. Requests never
+then N bytes; a read answers ``OK N`` then N bytes, or ``OK +`` then the bytes with
+their count N as a line on the helper's stderr), never encoded. Requests never
 overlap (the environment holds a lock), and a request interrupted halfway leaves the
 stream out of step, so the environment stops using the channel after that.
 """
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from aiodocker.stream import Stream
 
 __all__ = [
+    "BUILTIN_READ_BYTES",
+    "BUILTIN_WRITE_NULS",
     "MAX_ANSWER_BYTES",
     "HelperChannel",
     "decode_listing",
@@ -30,6 +33,10 @@ __all__ = [
 ]
 
 _SIZE = re.compile(r"(0|[1-9][0-9]{0,9})")
+#: The size of an ``OK +`` read: its count follows on stderr.
+_STREAMED = "+"
+#: The longest stderr line accepted (a count of at most 10 digits).
+_MAX_COUNT_LINE = 16
 
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 
@@ -37,6 +44,14 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 # stays far below this; anything longer means the helper is not ours.
 MAX_ANSWER_BYTES = 128 * 1024 * 1024
 _STDOUT = 1
+_STDERR = 2
+#: The helper's ``$small``: a file larger than this is read by a process (``dd``),
+#: and one whose size the host expects is read as ``R PATH =S`` (one process,
+#: no attempt with builtins first, the size before the bytes).
+BUILTIN_READ_BYTES = 512
+#: A small write payload with more NUL bytes than this is sent with the hint
+#: ``W PATH N +``: one ``dd`` beats the helper's builtins, one step per NUL.
+BUILTIN_WRITE_NULS = 32
 
 
 def encode_path(path: str) -> str:
@@ -71,6 +86,12 @@ def decode_listing(payload: str) -> list[str]:
     return sorted(paths)
 
 
+def _protocol_error() -> EnvironmentFailureError:
+    return EnvironmentFailureError(
+        "the sandbox helper answered outside its protocol", reason="sandbox_protocol"
+    )
+
+
 def _b64decode(payload: str) -> bytes:
     try:
         return base64.b64decode(payload, validate=True)
@@ -91,6 +112,7 @@ class HelperChannel:
         self._stream = stream
         self._buffer = bytearray()
         self._scanned = 0
+        self._errors = bytearray()
         self._closed = False
 
     async def connect(self) -> None:
@@ -106,7 +128,11 @@ class HelperChannel:
         await self.request("P\n")
 
     async def read_frame(self, header: str, *, limit: int) -> bytes:
-        """Send one request answered by ``OK N`` and N raw bytes; return the bytes.
+        """Send one request answered by N raw bytes; return the bytes.
+
+        The answer is ``OK N`` then the N bytes, or ``OK +`` then the bytes, their
+        count N coming as the line ``N`` on the helper's stderr (the helper learns
+        it only once they are sent).
 
         Args:
             header: The request line, ending in a newline.
@@ -118,12 +144,39 @@ class HelperChannel:
                 bytes) or answered outside protocol.
         """
         size = await self.request(header)
+        if size == _STREAMED:
+            size = await self._read_count(limit)
         if _SIZE.fullmatch(size) is None or int(size) > limit:
-            raise EnvironmentFailureError(
-                "the sandbox helper answered outside its protocol",
-                reason="sandbox_protocol",
-            )
+            raise _protocol_error()
         return await self._read_exactly(int(size))
+
+    async def read_sized(self, header: str, *, size: int) -> bytes | None:
+        """Send a read of a file expected to hold ``size`` bytes (``R PATH =S``).
+
+        The helper sends exactly ``size`` bytes, then confirms them with ``OK``
+        or disowns them with ``STALE`` (the file held another size).
+
+        Args:
+            header: The request line, ending in a newline.
+            size: The expected size, as in the header.
+
+        Returns:
+            The bytes, or ``None`` when the file did not hold exactly ``size``.
+
+        Raises:
+            FileOperationError: The helper refused the request (a complete answer).
+            EnvironmentFailureError: The helper is gone (also midway through the
+                bytes) or answered outside protocol.
+        """
+        if await self.request(header) != str(size):
+            raise _protocol_error()
+        data = await self._read_exactly(size)
+        trailer = await self._read_line()
+        if trailer == b"OK":
+            return data
+        if trailer == b"STALE":
+            return None
+        raise _protocol_error()
 
     async def request(self, header: str, payload: bytes = b"") -> str:
         """Send one request and return the text after ``OK``.
@@ -159,13 +212,10 @@ class HelperChannel:
             reason = line[4:]
             if reason in REFUSAL_MESSAGES:
                 raise refusal(reason)
-        raise EnvironmentFailureError(
-            "the sandbox helper answered outside its protocol",
-            reason="sandbox_protocol",
-        )
+        raise _protocol_error()
 
     async def _fill(self) -> None:
-        """Append the next chunk of the helper's stdout to the buffer."""
+        """Append the helper's next chunk: stdout to the buffer, stderr apart."""
         message = await self._stream.read_out()
         if message is None:
             raise EnvironmentFailureError(
@@ -173,6 +223,26 @@ class HelperChannel:
             )
         if message.stream == _STDOUT:
             self._buffer.extend(message.data)
+        elif message.stream == _STDERR:
+            self._errors.extend(message.data)
+            if len(self._errors) > _MAX_COUNT_LINE:
+                raise _protocol_error()
+
+    async def _read_count(self, limit: int) -> str:
+        """Return the count line of an ``OK +`` answer from the helper's stderr.
+
+        Nothing else may be on stderr; the content it counts collects in the
+        buffer meanwhile, and more than ``limit`` bytes of it is a protocol error.
+        """
+        while (end := self._errors.find(b"\n")) < 0:
+            if len(self._buffer) > limit:
+                raise _protocol_error()
+            await self._fill()
+        if end != len(self._errors) - 1:
+            raise _protocol_error()
+        count = self._errors[:end].decode("ascii", "replace")
+        self._errors.clear()
+        return count
 
     async def _read_exactly(self, size: int) -> bytes:
         while len(self._buffer) < size:

@@ -95,9 +95,9 @@ class SandboxSettings:
     """Trusted host settings of the Docker sandbox (``sandbox:`` in the config).
 
     Attributes:
-        image: The local image to run; it must provide busybox ``sh``, ``base64``,
-            ``dd``, ``stat``, ``find``, ``mkdir``, ``rm`` and ``rmdir``. Never
-            pulled.
+        image: The local image to run; it must provide busybox ``sh`` (its
+            ``read`` taking ``-r -d '' -n N``), ``base64``, ``dd``, ``find``,
+            ``mkdir``, ``rm`` and ``rmdir``. Never pulled.
         memory_bytes: Memory limit; swap is disabled (``MemorySwap`` = ``Memory``).
             The tmpfs work dir counts against it.
         nano_cpus: CPU limit in billionths of a CPU.

@@ -8,14 +8,26 @@
 # followed by one "." (so trailing newlines survive the shell).
 #   P                 ping                          -> OK
 #   R PATH            read a file                   -> OK N, a newline, then exactly
-#                                                      N raw bytes: the content
+#                                                      N raw bytes: the content;
+#                                                      or OK +, a newline, then the
+#                                                      raw bytes, their count N
+#                                                      following as the line "N"
+#                                                      on stderr (see op_read)
+#   R PATH =S         read a file expected to hold  -> OK S, a newline, exactly S
+#                     S > 0 bytes (one process)        raw bytes, then the line OK
+#                                                      if the file held exactly S
+#                                                      bytes, else STALE (the S
+#                                                      bytes are then meaningless)
 #   L PATH|-          list files under a directory  -> OK <base64 of NUL-ended paths>
-#   W PATH N          write a file; the header is followed by exactly N raw bytes
+#   W PATH N [+]      write a file; the header is followed by exactly N raw bytes
 #                     of content (no newline)       -> OK
+#                     "+" says the content holds many NUL bytes: dd copies it
+#                     even when it is small (builtins take one step per NUL)
 #   D PATH            delete a file                 -> OK
 # Content travels as raw bytes, framed by its length (no encoding, so NUL bytes,
 # newlines and any byte survive, and no process encodes or decodes it). Every
-# answer is one line (a read's content follows its line). A refusal is
+# answer is one line (a read's content follows its line); stderr carries nothing
+# but the count line of an `OK +` read. A refusal is
 # `ERR <reason>`, reason being one of
 # not_found invalid_path is_directory not_a_directory environment_full. Anything
 # else is a protocol error: the helper answers `ERR protocol` and exits.
@@ -24,9 +36,16 @@
 # 512 bytes, and no symbolic link anywhere on the way (links are never followed).
 # Directories exist only as parents of files: the last delete in one removes it.
 
-exec 2>/dev/null
+# fd 3 is the real stderr (the count of an `OK +` read); everything else's is
+# discarded. Bytes, not characters: ${#v} and `read -n` count bytes.
+exec 3>&2 2>/dev/null
+export LC_ALL=C
 umask 077
 cd "$1" || exit 1
+
+# The largest content moved by shell builtins alone (no process): they handle
+# one byte per system call, a process costs as much as a few hundred bytes.
+small=512
 
 ok() { printf 'OK%s\n' "${1:+ $1}"; }
 err() { printf 'ERR %s\n' "$1"; }
@@ -81,10 +100,70 @@ prune() {
 
 # skip N: consumes a write payload that will not be used.
 skip() {
-    [ "$1" = 0 ] || dd bs="$1" count=1 iflag=fullblock of=/dev/null || exit 2
+    if [ "$1" -le $small ]; then
+        take "$1" >/dev/null
+    else
+        dd bs="$1" count=1 iflag=fullblock of=/dev/null || exit 2
+    fi
+}
+
+# take N: copies exactly N bytes from stdin to stdout with builtins only. `read
+# -d ''` stops at each NUL, which printf writes back. All N bytes are consumed
+# even when a write fails (then take fails); input ending midway ends the helper.
+take() {
+    left=$1
+    failed=
+    while [ "$left" -gt 0 ]; do
+        IFS= read -r -d '' -n "$left" v || exit 2
+        if [ "${#v}" = "$left" ]; then
+            printf %s "$v" || failed=1
+            left=0
+        else
+            printf '%s\0' "$v" || failed=1
+            left=$((left - ${#v} - 1))
+        fi
+    done
+    [ -z "$failed" ]
+}
+
+# send_small: answers with the content of fd 4 when it has at most $small bytes
+# and no NUL (read reaches its end: status 1); fails otherwise.
+send_small() {
+    IFS= read -r -d '' -n $((small + 1)) v <&4 && return 1
+    printf 'OK %s\n%s' "${#v}" "$v"
+}
+
+# send_sized S: answers `OK S` and exactly S bytes of fd 5 with one dd (cut to S,
+# or padded with NULs), then `OK` when fd 5 held exactly S bytes (dd stopped at
+# offset S and nothing follows), else `STALE`.
+send_sized() {
+    printf 'OK %s\n' "$1"
+    dd bs="$1" count=1 iflag=fullblock conv=sync <&5 || exit 2
+    read -r _ sent </proc/self/fdinfo/5 || exit 2
+    if [ "$sent" = "$1" ] && ! IFS= read -r -d '' -n 1 _ <&5; then
+        ok
+    else
+        printf 'STALE\n'
+    fi
+}
+
+# send_stream: answers `OK +`, then dd copies the content of fd 5 as it is, then
+# its count goes to stderr: the offset dd left on the shared fd 5, so the count
+# is exactly what dd sent even if the file changed meanwhile.
+send_stream() {
+    printf 'OK +\n'
+    dd bs=65536 <&5 || exit 2
+    read -r _ sent </proc/self/fdinfo/5 || exit 2
+    printf '%s\n' "$sent" >&3
 }
 
 op_read() {
+    expected=${2#=}
+    case $2 in
+        '') ;;
+        =*) case $expected in '' | 0* | *[!0-9]*) fatal ;; esac ;;
+        *) fatal ;;
+    esac
     decode "$1" || { err invalid_path; return; }
     walk "$p"
     case $? in 1) err "$why"; return ;; 2) err not_found; return ;; esac
@@ -94,13 +173,21 @@ op_read() {
     elif [ ! -f "$p" ]; then err invalid_path
     elif [ ! -r "$p" ]; then err invalid_path
     else
-        # The answer line is "OK ", then stat prints the size and a newline; dd
-        # sends exactly that many bytes (only this helper writes the work dir, so
-        # the file cannot change in between). Either failing ends the helper: the
-        # host sees the stream end, never a frame out of step.
-        printf 'OK '
-        stat -c %s -- "$p" || exit 2
-        dd if="$p" bs=65536 || exit 2
+        # Each answer is complete and in step whatever happens to the file: a
+        # small one is read whole before its size is sent; dd's count is sent
+        # after its bytes; an expected size is sent exactly, then confirmed. A failing dd ends the helper: the host sees the stream
+        # end, never a frame out of step. Opened: a failed open (the file went
+        # since the checks) runs no command.
+        opened=
+        if [ -n "$expected" ]; then
+            { opened=1; send_sized "$expected"; } 5<"$p"
+        elif { opened=1; send_small; } 4<"$p"; then
+            :
+        elif [ -n "$opened" ]; then
+            opened=
+            { opened=1; send_stream; } 5<"$p"
+        fi
+        [ -n "$opened" ] || err not_found
     fi
 }
 
@@ -130,23 +217,25 @@ op_write() {
     if [ -L "$p" ]; then skip "$n"; err invalid_path; return; fi
     if [ -d "$p" ]; then skip "$n"; err is_directory; return; fi
     if [ -e "$p" ] && [ ! -f "$p" ]; then skip "$n"; err invalid_path; return; fi
+    if [ -e "$p" ] && [ ! -w "$p" ]; then skip "$n"; err invalid_path; return; fi
     parent=${p%/*}
     # Parents that all exist (walk said 0) need no mkdir process.
     if [ $parents = 2 ] && [ "$parent" != "$p" ] && ! mkdir -p -- "$parent"; then
         skip "$n"; prune "$p"; err environment_full; return
     fi
-    if [ "$n" = 0 ]; then
-        if : >"$p"; then ok; else rm -f -- "$p"; prune "$p"; err environment_full; fi
-        return
-    fi
-    # The payload streams straight from stdin to the file: exactly N bytes (dd
-    # fullblock), one process, no copy through the shell. dd reports a short write
-    # (a full tmpfs) in its exit status.
-    if dd bs="$n" count=1 iflag=fullblock of="$p"; then
-        ok
+    # The shell opens the file: if that fails, no byte of the payload has been
+    # read and skip consumes it. A small payload is copied by builtins (no
+    # process); a larger one streams straight from stdin to the file: exactly N
+    # bytes (dd fullblock), one process. Both report a short write (a full
+    # tmpfs) in their status.
+    opened=
+    if [ "$n" = 0 ] || { [ "$n" -le $small ] && [ "$3" != + ]; }; then
+        { opened=1; take "$n"; } >"$p" && { ok; return; }
     else
-        rm -f -- "$p"; prune "$p"; err environment_full
+        { opened=1; dd bs="$n" count=1 iflag=fullblock; } >"$p" && { ok; return; }
     fi
+    [ -n "$opened" ] || skip "$n"
+    rm -f -- "$p"; prune "$p"; err environment_full
 }
 
 op_delete() {
@@ -162,12 +251,12 @@ op_delete() {
     fi
 }
 
-while read -r op first second; do
+while read -r op first second third; do
     case $op in
         P) ok ;;
-        R) op_read "$first" ;;
+        R) op_read "$first" "$second" ;;
         L) op_list "$first" ;;
-        W) op_write "$first" "$second" ;;
+        W) op_write "$first" "$second" "$third" ;;
         D) op_delete "$first" ;;
         *) fatal ;;
     esac

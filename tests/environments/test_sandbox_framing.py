@@ -1,14 +1,16 @@
 """Sandbox file content travels as raw, length-framed bytes: any byte survives.
 
 Against a real engine: hostile content round-trips exactly (and lands in the
-container byte for byte), sizes around the helper's 64 KiB copy block and the
-maximum file size work, and a helper that dies in the middle of a frame is a clean
+container byte for byte), sizes around the helper's builtin limit, its 64 KiB copy
+block and the maximum file size work, a file changing while it is read never puts
+the stream out of step, and a helper that dies in the middle of a frame is a clean
 `EnvironmentFailureError`, never a hang.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import uuid
 from collections.abc import AsyncIterator
 
@@ -21,7 +23,12 @@ from artemiskit.environments._sandbox import (
     DockerSandboxEnvironment,
     DockerSandboxFactory,
 )
-from artemiskit.environments._sandbox_channel import HelperChannel
+from artemiskit.environments._sandbox_channel import (
+    BUILTIN_READ_BYTES,
+    BUILTIN_WRITE_NULS,
+    HelperChannel,
+)
+from artemiskit.environments._sandbox_engine import helper_program
 
 from ._docker import SANDBOX_IMAGE, remove_labelled, run_in_container
 
@@ -42,8 +49,22 @@ HOSTILE = [
     "\x10\x11 ctrl-p ctrl-q \x1b[0m \x04 eof",
     "".join(chr(c) for c in range(128)),
 ]
-#: Around the helper's 64 KiB copy block and the attach stream's chunks.
-SIZES = [1, 4095, 4096, 4097, 65535, 65536, 65537, 3 * 65536, MAX_FILE_BYTES]
+#: Around the helper's builtin limit, its 64 KiB copy block and the attach
+#: stream's chunks.
+SIZES = [
+    1,
+    BUILTIN_READ_BYTES - 1,
+    BUILTIN_READ_BYTES,
+    BUILTIN_READ_BYTES + 1,
+    4095,
+    4096,
+    4097,
+    65535,
+    65536,
+    65537,
+    3 * 65536,
+    MAX_FILE_BYTES,
+]
 
 
 @pytest.fixture
@@ -82,6 +103,45 @@ async def test_hostile_content_round_trips_byte_for_byte(
     )
     # The stream stays in step: the next request is answered normally.
     assert await sandbox.list_files() == ["h/file.txt"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_content_without_nul_round_trips_at_every_size(
+    sandbox: DockerSandboxEnvironment, size: int
+) -> None:
+    # Without NUL, a file of up to the builtin limit is moved by shell builtins
+    # alone; backslashes, newlines and multibyte characters count as bytes.
+    unit = "é\\\n" + "x" * 60  # 64 bytes in UTF-8
+    content = unit * (size // 64) + "y" * (size % 64)
+    assert len(content.encode("utf-8")) == size
+    await sandbox.write_file("plain.txt", content)
+    assert await sandbox.read_file("plain.txt") == content
+    assert await _digest_in_container(sandbox, "plain.txt") == (
+        hashlib.sha256(content.encode("utf-8")).hexdigest()
+    )
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "\0" * BUILTIN_WRITE_NULS,
+        "\0" * (BUILTIN_WRITE_NULS + 1),
+        "\0\n" * (BUILTIN_READ_BYTES // 2),
+        "\0" * (BUILTIN_READ_BYTES + 1),
+    ],
+    ids=["builtin-nuls", "hinted-nuls", "small-half-nul", "large-nul"],
+)
+async def test_content_of_nul_bytes_round_trips(
+    sandbox: DockerSandboxEnvironment, content: str
+) -> None:
+    # Many NULs in a small payload are hinted to the helper's dd (W PATH N +).
+    await sandbox.write_file("nul.bin", content)
+    assert await sandbox.read_file("nul.bin") == content
+    assert await _digest_in_container(sandbox, "nul.bin") == (
+        hashlib.sha256(content.encode()).hexdigest()
+    )
+    await sandbox.write_file("after.txt", "in step")
+    assert await sandbox.read_file("after.txt") == "in step"
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -152,8 +212,12 @@ async def _scripted_channel(
         "read line; printf 'OK 10'; exit 0",
         # Killed by a signal in the middle of the content.
         "read line; printf 'OK 5000\\nabc'; kill -9 $$",
+        # Streams content, dies before its count.
+        "read line; printf 'OK +\\nabc'; exit 0",
+        # Streams content and its count, dies before the last bytes.
+        "read line; printf 'OK +\\nabc'; echo 5 >&2; exit 0",
     ],
-    ids=["short-content", "half-line", "killed"],
+    ids=["short-content", "half-line", "killed", "no-count", "short-stream"],
 )
 async def test_a_helper_that_dies_mid_frame_is_a_clean_failure(script: str) -> None:
     async with aiodocker.Docker() as docker:
@@ -172,7 +236,18 @@ async def test_a_helper_that_dies_mid_frame_is_a_clean_failure(script: str) -> N
 
 
 @pytest.mark.parametrize(
-    "answer", ["OK\\n", "OK -1\\n", "OK 01\\n", "OK 9999999999999\\n", "OK x\\n"]
+    "answer",
+    [
+        "OK\\n",
+        "OK -1\\n",
+        "OK 01\\n",
+        "OK 9999999999999\\n",
+        "OK x\\n",
+        "OK +\\nabc'; printf 'x\\n' >&2; printf '",
+        "OK +\\nabc'; printf '03\\n' >&2; printf '",
+        "OK +\\nabc'; printf '9999999\\n' >&2; printf '",
+        "OK +\\nabc'; printf '12345678901234567' >&2; printf '",
+    ],
 )
 async def test_a_malformed_or_oversized_length_is_a_protocol_error(
     answer: str,
@@ -206,3 +281,174 @@ async def test_an_unreadable_file_is_refused_and_the_stream_stays_usable(
     assert refused.value.reason == "invalid_path"
     await sandbox.write_file("open.txt", "fine")
     assert await sandbox.read_file("open.txt") == "fine"
+
+
+@pytest.mark.parametrize("first", ["count", "content"])
+async def test_a_streamed_content_is_taken_by_its_count_in_either_order(
+    first: str,
+) -> None:
+    # The count comes on stderr, which the engine forwards apart from stdout.
+    count, content = "printf '5\\n' >&2", "printf 'OK +\\na\\0\\nb\\n'"
+    steps = [count, content] if first == "count" else [content, count]
+    script = f"read line; {'; '.join(steps)}; read line; printf 'OK\\n'; sleep 60"
+    async with aiodocker.Docker() as docker:
+        channel, container_id = await _scripted_channel(docker, script)
+        try:
+            assert await channel.read_frame("R ~a\n", limit=MAX_FILE_BYTES) == (
+                b"a\0\nb\n"
+            )
+            await channel.ping()
+        finally:
+            await channel.close()
+            try:
+                await docker.containers.container(container_id).delete(force=True)
+            except aiodocker.DockerError as exc:
+                if exc.status not in (404, 409):
+                    raise
+
+
+#: A writer in the container that rewrites ``/work/f`` with two contents in
+#: turn until ``/work/stop`` exists (shell builtins only: it changes fast). It
+#: says "started" once the file exists.
+_REWRITER = (
+    'a=$(head -c {a} /dev/zero | tr "\\0" a); b=$(head -c {b} /dev/zero | tr "\\0" b); '
+    ": > /work/f; echo started; while [ ! -e /work/stop ]; do "
+    'printf %s "$a" > /work/f; printf %s "$b" > /work/f; done'
+)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [(100, 300), (70_000, 2_000)],
+    ids=["builtin-sizes", "streamed-sizes"],
+)
+async def test_a_file_changing_while_it_is_read_never_puts_the_stream_out_of_step(
+    sandbox: DockerSandboxEnvironment, a: int, b: int
+) -> None:
+    async with aiodocker.Docker() as docker:
+        container = docker.containers.container(sandbox.container_id)
+        execution = await container.exec(["sh", "-c", _REWRITER.format(a=a, b=b)])
+        async with execution.start(detach=False) as stream:
+            message = await stream.read_out()
+            assert message is not None
+            assert message.data == b"started\n"
+            seen: set[int] = set()
+            # At least 60 reads, more (bounded) until the writer, which a loaded
+            # machine may hold back, has been seen at work.
+            for count in range(5_000):
+                if count >= 60 and len(seen) > 2:
+                    break
+                text = await sandbox.read_file("f")
+                # A read may be torn (the writer truncates and rewrites under
+                # it), but it holds file bytes only, never part of an answer.
+                assert re.fullmatch(f"[ab]{{0,{max(a, b)}}}", text), len(text)
+                seen.add(len(text))
+            await sandbox.write_file("stop", "")
+        # The reads saw the file change, and every answer kept the stream in step.
+        assert len(seen) > 1
+        await sandbox.write_file("after.txt", "in step")
+        assert await sandbox.read_file("after.txt") == "in step"
+
+
+@pytest.mark.parametrize("size", [64, 64 * 1024])
+async def test_an_unwritable_file_is_refused_and_the_stream_stays_usable(
+    sandbox: DockerSandboxEnvironment, size: int
+) -> None:
+    await sandbox.write_file("locked.txt", "before")
+    code, output = await run_in_container(
+        sandbox.container_id, "chmod 444 /work/locked.txt"
+    )
+    assert code == 0, output
+    with pytest.raises(FileOperationError) as refused:
+        await sandbox.write_file("locked.txt", "\n" * size)
+    assert refused.value.reason == "invalid_path"
+    assert await sandbox.read_file("locked.txt") == "before"
+    await sandbox.write_file("open.txt", "fine")
+    assert await sandbox.read_file("open.txt") == "fine"
+
+
+@pytest.mark.parametrize("content", ["x" * 64, "\0x\0" * 21, "y" * 64 * 1024])
+async def test_a_write_into_a_full_work_dir_is_environment_full(
+    sandbox: DockerSandboxEnvironment, content: str
+) -> None:
+    code, output = await run_in_container(
+        sandbox.container_id, "dd if=/dev/zero of=/work/fill bs=1M count=100"
+    )
+    assert code != 0, output
+    with pytest.raises(FileOperationError) as refused:
+        await sandbox.write_file("new/file.txt", content)
+    assert refused.value.reason == "environment_full"
+    assert await sandbox.list_files() == ["fill"]
+    code, output = await run_in_container(sandbox.container_id, "rm /work/fill")
+    assert code == 0, output
+    await sandbox.write_file("new/file.txt", content)
+    assert await sandbox.read_file("new/file.txt") == content
+
+
+async def test_the_hints_choose_a_path_never_the_answer() -> None:
+    # The real helper, on a scratch dir: the write hint ("+": use dd) and the
+    # expected size of a read choose how the bytes move, never which bytes.
+    script = "set -- /tmp\n" + helper_program()
+    async with aiodocker.Docker() as docker:
+        channel, container_id = await _scripted_channel(docker, script)
+        try:
+            await channel.request("W ~nul 3 +\n", b"a\0b")
+            await channel.request("W ~two 2\n", b"xy")
+            await channel.request("W ~none 0 +\n")
+            limit = MAX_FILE_BYTES
+            assert await channel.read_frame("R ~nul\n", limit=limit) == b"a\0b"
+            assert await channel.read_sized("R ~nul =3\n", size=3) == b"a\0b"
+            assert await channel.read_frame("R ~two\n", limit=limit) == b"xy"
+            assert await channel.read_sized("R ~two =2\n", size=2) == b"xy"
+            assert await channel.read_frame("R ~none\n", limit=limit) == b""
+            # A wrong expected size is disowned (shorter or longer file).
+            assert await channel.read_sized("R ~two =5\n", size=5) is None
+            assert await channel.read_sized("R ~two =1\n", size=1) is None
+            await channel.ping()
+        finally:
+            await channel.close()
+            try:
+                await docker.containers.container(container_id).delete(force=True)
+            except aiodocker.DockerError as exc:
+                if exc.status not in (404, 409):
+                    raise
+
+
+@pytest.mark.parametrize("header", ["R ~two +\n", "R ~two =0\n", "R ~two =x\n"])
+async def test_a_malformed_read_hint_is_a_protocol_error(header: str) -> None:
+    script = "set -- /tmp\nprintf xy > /tmp/two\n" + helper_program()
+    async with aiodocker.Docker() as docker:
+        channel, container_id = await _scripted_channel(docker, script)
+        try:
+            with pytest.raises(EnvironmentFailureError) as failed:
+                await channel.read_frame(header, limit=MAX_FILE_BYTES)
+            assert failed.value.reason == "sandbox_protocol"
+        finally:
+            await channel.close()
+            try:
+                await docker.containers.container(container_id).delete(force=True)
+            except aiodocker.DockerError as exc:
+                if exc.status not in (404, 409):
+                    raise
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "printf %0700d 7 > /work/f",  # longer than written
+        "printf %0600d 7 > /work/f",  # shorter than written
+        "printf %0650d 7 > /work/f",  # the same size, other bytes
+        "printf 'a\\0b' > /work/f",  # small, with a NUL
+    ],
+    ids=["longer", "shorter", "same-size", "small"],
+)
+async def test_a_file_changed_inside_the_container_reads_back_as_it_is(
+    sandbox: DockerSandboxEnvironment, change: str
+) -> None:
+    await sandbox.write_file("f", "w" * 650)
+    code, output = await run_in_container(sandbox.container_id, change)
+    assert code == 0, output
+    _, expected = await run_in_container(sandbox.container_id, "cat /work/f")
+    assert await sandbox.read_file("f") == expected
+    await sandbox.write_file("after.txt", "in step")
+    assert await sandbox.read_file("after.txt") == "in step"
