@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from artemiskit._errors import ArtemisError, ConfigError
-from artemiskit.providers import AnthropicClient, AzureOpenAIClient
+from artemiskit.providers import AnthropicClient, AzureOpenAIClient, OpenAIClient
 from artemiskit.providers._openai import new_http_client
 from artemiskit.targets import Message, ModelRequest
 
@@ -57,12 +57,15 @@ async def failure(client: HttpModelClient) -> ArtemisError:
 
 def test_the_default_request_timeout_is_sixty_seconds(chat_server: ChatServer) -> None:
     assert "request_timeout_ms=60000" in repr(AnthropicClient(api_key=KEY))
+    assert "request_timeout_ms=60000" in repr(OpenAIClient(api_key=KEY))
     assert "request_timeout_ms=60000" in repr(azure(chat_server, api_key=KEY))
 
 
-def test_azure_repr_says_whether_a_key_is_set(chat_server: ChatServer) -> None:
+def test_the_repr_says_whether_a_key_is_set(chat_server: ChatServer) -> None:
     assert "api_key=<set>" in repr(azure(chat_server, api_key=KEY))
     assert "api_key=None" in repr(azure(chat_server))
+    assert "api_key=<set>" in repr(OpenAIClient(api_key=KEY))
+    assert "api_key=None" in repr(OpenAIClient())
 
 
 @pytest.mark.parametrize(
@@ -78,6 +81,7 @@ def test_azure_repr_says_whether_a_key_is_set(chat_server: ChatServer) -> None:
             "default_max_tokens must be a positive integer",
         ),
     ],
+    ids=["blank-version", "zero-max-tokens", "float-max-tokens"],
 )
 def test_invalid_anthropic_settings_say_which(
     settings: dict[str, Any], message: str
@@ -85,6 +89,21 @@ def test_invalid_anthropic_settings_say_which(
     with pytest.raises(ConfigError) as caught:
         AnthropicClient(api_key=KEY, **settings)
     assert caught.value.message == message
+
+
+@pytest.mark.parametrize("timeout_ms", [1, 3_600_000])
+def test_request_timeouts_from_one_ms_to_an_hour_are_accepted(timeout_ms: int) -> None:
+    client = OpenAIClient(request_timeout_ms=timeout_ms)
+    assert f"request_timeout_ms={timeout_ms}," in repr(client)
+
+
+@pytest.mark.parametrize("timeout_ms", [0, 3_600_001, True, 1.5, "60"])
+def test_other_request_timeouts_are_refused(timeout_ms: Any) -> None:
+    with pytest.raises(ConfigError) as caught:
+        OpenAIClient(request_timeout_ms=timeout_ms)
+    assert caught.value.message == (
+        "request_timeout_ms must be an integer from 1 to 3600000"
+    )
 
 
 @pytest.mark.parametrize(
@@ -96,6 +115,7 @@ def test_invalid_anthropic_settings_say_which(
             "the Azure OpenAI api_version must be a non-empty string",
         ),
     ],
+    ids=["blank-deployment", "empty-api-version"],
 )
 def test_invalid_azure_settings_say_which(
     chat_server: ChatServer, settings: dict[str, Any], message: str
@@ -139,7 +159,9 @@ async def test_an_azure_deployment_name_is_one_path_segment(
 async def test_every_client_type_sends_through_a_shared_pool(
     chat_server: ChatServer,
 ) -> None:
-    chat_server.enqueue(messages_reply(TEXT), chat_reply(content="Done."))
+    chat_server.enqueue(
+        messages_reply(TEXT), chat_reply(content="Done."), chat_reply(content="Done.")
+    )
     sent: list[str] = []
 
     async def record(outgoing: httpx.Request) -> None:
@@ -150,12 +172,17 @@ async def test_every_client_type_sends_through_a_shared_pool(
         clients: list[HttpModelClient] = [
             AnthropicClient(base_url=chat_server.url, api_key=KEY, http_client=shared),
             azure(chat_server, api_key=KEY, http_client=shared),
+            OpenAIClient(base_url=chat_server.url, api_key=KEY, http_client=shared),
         ]
         for client in clients:
             async with client:
                 await client.complete(request())
         assert not shared.is_closed
-    assert sent == ["/v1/messages", "/openai/deployments/dep-1/chat/completions"]
+    assert sent == [
+        "/v1/messages",
+        "/openai/deployments/dep-1/chat/completions",
+        "/v1/chat/completions",
+    ]
 
 
 async def test_a_refused_credential_says_what_to_check(

@@ -241,3 +241,42 @@ async def test_a_refused_connection_is_retried_when_listed() -> None:
     )
     assert error.reason == "provider_connect_refused"
     assert admit.calls == [("provider_connect_refused", 0.0)]
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "wait_s"),
+    [
+        ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0),  # a past date: retry at once
+        ("Wed, 21 Oct 2015 07:28:00 -0000", 0.5),  # a date without zone: ignored
+        ("soon", 0.5),  # unreadable: ignored
+    ],
+    ids=["past-date", "date-without-zone", "unreadable"],
+)
+async def test_a_retry_after_date_is_honoured_and_an_unreadable_one_ignored(
+    chat_server: ChatServer, retry_after: str, wait_s: float
+) -> None:
+    chat_server.enqueue(limited(retry_after), limited())
+    admit = Admission(False)
+    retry = {"on": ["rate_limited"], "max_attempts": 3, "max_delay_ms": 5000}
+    await given_up(chat_server, retry, admit)
+    assert admit.calls == [(RATE_LIMITED, wait_s)]
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "said"),
+    [
+        ("Fri, 01 Jan 2100 00:00:00 GMT", "its Retry-After ("),
+        ("12345678901", "its Retry-After (1.23457e+08 s) exceeds"),
+    ],
+    ids=["future-date", "nine-digits-at-most"],
+)
+async def test_a_retry_after_far_ahead_is_not_waited_for(
+    chat_server: ChatServer, retry_after: str, said: str
+) -> None:
+    chat_server.enqueue(limited(retry_after), limited())
+    admit = Admission(False)
+    retry = {"on": ["rate_limited"], "max_attempts": 3, "max_delay_ms": 5000}
+    error = await given_up(chat_server, retry, admit)
+    assert said in error.message
+    assert error.message.endswith("exceeds retry.max_delay_ms=5000")
+    assert admit.calls == []
