@@ -7,6 +7,7 @@ each transport failure a user sees.
 
 from __future__ import annotations
 
+import json
 import socket
 import ssl
 import threading
@@ -230,6 +231,21 @@ async def test_a_declared_oversized_body_is_refused_before_it_is_read(
     )
     error = await failure(client)
     assert error.message == "the provider's response body exceeds 16777216 bytes"
+
+
+@pytest.mark.parametrize("size", [64 * 1024, 64 * 1024 + 1])
+async def test_an_error_body_up_to_64_kib_keeps_its_code(
+    chat_server: ChatServer, size: int
+) -> None:
+    document = {"error": {"code": "context_length_exceeded", "pad": ""}}
+    padding = size - len(json.dumps(document).encode())
+    document["error"]["pad"] = "x" * padding
+    chat_server.enqueue(Reply(status=400, body=document))
+    error = await failure(AnthropicClient(base_url=chat_server.url, api_key=KEY))
+    detail = "HTTP 400, context_length_exceeded" if size <= 64 * 1024 else "HTTP 400"
+    assert error.message == (
+        f"the model provider at {chat_server.url} rejected the request ({detail})"
+    )
 
 
 @pytest.fixture
