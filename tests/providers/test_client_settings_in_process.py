@@ -248,6 +248,21 @@ async def test_an_error_body_up_to_64_kib_keeps_its_code(
     )
 
 
+async def test_a_lone_surrogate_is_sent_as_an_ascii_escape(
+    chat_server: ChatServer,
+) -> None:
+    # a model's lone surrogate, echoed back in the conversation, has no UTF-8 form
+    chat_server.enqueue(chat_reply(content="Done."))
+    lone = ModelRequest(
+        model="m1", messages=(Message(role="user", content="a\ud800é"),), tools=()
+    )
+    async with OpenAIClient(base_url=chat_server.url, api_key=KEY) as client:
+        await client.complete(lone)
+    sent = chat_server.requests[0]
+    assert b'"content": "a\\ud800\\u00e9"' in sent.body
+    assert sent.json["messages"][0]["content"] == "a\ud800é"
+
+
 @pytest.fixture
 def untrusted_tls_port() -> Iterator[int]:
     """A TLS server on 127.0.0.1 whose certificate no client trusts."""
