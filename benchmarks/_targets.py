@@ -167,9 +167,23 @@ def _lifecycle(name: str, bound_ms: float) -> Callable[[Results], Verdict]:
 
 
 def _cold(command: str) -> Callable[[Results], Verdict]:
+    """Judged as installed: ArtemisKit's bytecode cached, like the standard library's.
+
+    ``python -c pass`` runs from cached bytecode; a pip-installed package has its own
+    bytecode compiled at install, and any other checkout writes ``__pycache__`` on
+    its first run. The figure with every module compiled from source (a
+    ``PYTHONDONTWRITEBYTECODE`` checkout) is shown beside it.
+    """
+
     def judge(results: Results) -> Verdict:
-        ratio: dict[str, Any] = results["cold_start"]["vs_python"][command]
-        return _pairs(ratio), ratio["median"] <= 2.5
+        cold = results["cold_start"]
+        ratio: dict[str, Any] = cold["vs_python_bytecode"][command]
+        source: dict[str, Any] = cold["vs_python"][command]
+        shown = (
+            f"{_pairs(ratio)} with bytecode cached (as installed); "
+            f"{_pairs(source)} compiling every module from source"
+        )
+        return shown, ratio["median"] <= 2.5
 
     return judge
 
