@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from artemiskit import create_agent_workflow_session
 from artemiskit.checkpoints import LocalCheckpointStore
 from artemiskit.engine._checkpointing import COMPACT_EVERY, COMPACT_MIN_BYTES
@@ -103,10 +105,13 @@ def appends_between_snapshots(writes: list[str]) -> list[int]:
     return counts
 
 
-async def test_a_store_without_sizes_is_compacted_every_512_appends(
-    tmp_path: Path,
+@pytest.mark.parametrize("snapshot_size", [None, 1])
+async def test_a_store_without_append_sizes_is_compacted_every_512_appends(
+    tmp_path: Path, snapshot_size: int | None
 ) -> None:
-    store = SizingStore(tmp_path / "ckpt", snapshot_size=None, append_size=None)
+    store = SizingStore(
+        tmp_path / "ckpt", snapshot_size=snapshot_size, append_size=None
+    )
     result = await run_reads(store, 600)
     assert result.record.execution.status == "completed"
     *compactions, final = appends_between_snapshots(store.writes)
