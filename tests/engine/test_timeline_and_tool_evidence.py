@@ -12,12 +12,21 @@ from typing import Any
 
 import attrs
 
-from artemiskit import ArtemisKit, Tool, ToolContext, ToolResult, parse_agent_workflow
-from artemiskit.records import OperationEntry
+from artemiskit import (
+    ArtemisKit,
+    Tool,
+    ToolContext,
+    ToolFailure,
+    ToolResult,
+    parse_agent_workflow,
+)
+from artemiskit.records import OperationEntry, record_to_dict
 from tests._builders import workflow_dict
 from tests._runs import ReplayTarget, call, calling, run, workflow_of
 
 READ = call("read_file", {"path": "docs/policy.md"})
+#: SPEC 14: the record keeps this many of the newest operations.
+MAX_TIMELINE_ENTRIES = 256
 
 
 def _faulted(kind: str, **fault: Any) -> dict[str, Any]:
@@ -158,3 +167,51 @@ async def test_each_changed_section_is_recorded_with_chained_digests() -> None:
     assert first.after is not None
     assert len({first.before, first.after, second.after}) == 3
     assert second.before == first.after
+
+
+async def _read_missing(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+    await ctx.environment.read_file("orders/none.json")
+    return ToolResult(output={"count": 0})
+
+
+async def _free_text_code(arguments: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+    raise ToolFailure("Card SENTINEL-4111 declined", "declined")
+
+
+async def test_a_refused_file_request_in_a_handler_fails_the_attempt_by_reason() -> (
+    None
+):
+    result = await _run_counter(attrs.evolve(COUNTER, handler=_read_missing))
+    entry = result.record.timeline.entries[1]
+    assert (entry.tool, entry.status, entry.reason) == (
+        "counter",
+        "failed",
+        "not_found",
+    )
+    assert result.record.execution.status == "completed"
+
+
+async def test_a_failure_code_that_is_not_a_reason_code_stays_out_of_the_timeline() -> (
+    None
+):
+    result = await _run_counter(attrs.evolve(COUNTER, handler=_free_text_code))
+    entry = result.record.timeline.entries[1]
+    assert (entry.tool, entry.status, entry.reason) == ("counter", "failed", None)
+    assert "SENTINEL" not in json.dumps(record_to_dict(result.record))
+
+
+async def test_the_timeline_keeps_the_newest_operations_and_counts_the_rest() -> None:
+    reads = [
+        call("read_file", {"path": "docs/policy.md"}, call_id=f"c{i}")
+        for i in range(300)
+    ]
+    data = workflow_dict(
+        budgets={"max_actions": 1000, "timeout_ms": 60000}, outcomes=[]
+    )
+    result = await run(data, [calling(*reads)])
+    record = result.record
+    assert record.operations.total == 302
+    assert record.timeline.omitted == 302 - MAX_TIMELINE_ENTRIES
+    assert len(record.timeline.entries) == MAX_TIMELINE_ENTRIES
+    assert record.timeline.entries[0].number == 302 - MAX_TIMELINE_ENTRIES + 1
+    assert record.timeline.entries[-1].number == 302
