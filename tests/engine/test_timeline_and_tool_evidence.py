@@ -215,3 +215,32 @@ async def test_the_timeline_keeps_the_newest_operations_and_counts_the_rest() ->
     assert len(record.timeline.entries) == MAX_TIMELINE_ENTRIES
     assert record.timeline.entries[0].number == 302 - MAX_TIMELINE_ENTRIES + 1
     assert record.timeline.entries[-1].number == 302
+
+
+async def test_the_first_retry_is_checked_against_max_tool_calls() -> None:
+    data = _faulted("unavailable_tool")
+    data["budgets"] = {**data["budgets"], "max_tool_calls": 1}
+    result = await run(data, [calling(READ)])
+    record = result.record
+    assert (record.execution.status, record.execution.reason) == (
+        "budget_exhausted",
+        "max_tool_calls",
+    )
+    assert record.budget.used.tool_calls == 1
+    assert [e.attempt for e in record.timeline.entries if e.kind == "tool_call"] == [1]
+
+
+async def test_a_denied_call_does_not_hold_back_the_next_call_of_its_answer() -> None:
+    denied = call("read_file", {"path": "etc/passwd"}, call_id="c1")
+    allowed = call("read_file", {"path": "docs/policy.md"}, call_id="c2")
+    data = workflow_dict(outcomes=[], policy={"on_denial": "report"})
+    target = ReplayTarget([calling(denied, allowed)])
+    result = await ArtemisKit().run_workflow(workflow=workflow_of(data), target=target)
+    assert result.record.policy.denial_reasons == {"path_not_allowed": 1}
+    assert [(e.kind, e.tool, e.status) for e in result.record.timeline.entries] == [
+        ("model_request", None, "succeeded"),
+        ("tool_call", "read_file", "succeeded"),
+        ("model_request", None, "succeeded"),
+    ]
+    answers = [m for m in target.requests[1].messages if m.role == "tool"]
+    assert [m.tool_call_id for m in answers] == ["c1", "c2"]
