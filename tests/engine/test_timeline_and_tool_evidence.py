@@ -244,3 +244,11 @@ async def test_a_denied_call_does_not_hold_back_the_next_call_of_its_answer() ->
     ]
     answers = [m for m in target.requests[1].messages if m.role == "tool"]
     assert [m.tool_call_id for m in answers] == ["c1", "c2"]
+
+
+async def test_the_duration_counts_the_wait_of_a_declared_timeout_in_ms() -> None:
+    result = await run(_faulted("timeout", timeout_ms=200), [calling(READ)])
+    record = result.record
+    assert record.timeline.entries[1].reason == "fault_timeout"
+    # The attempt waited 200 ms before failing, so the run took at least that.
+    assert record.execution.duration_ms >= 200
