@@ -32,7 +32,11 @@ from artemiskit._options import (
 )
 from artemiskit.checkpoints import LocalCheckpointStore
 from artemiskit.config import JudgeConfig
-from artemiskit.config._config import TrustedConfig, load_trusted_config
+from artemiskit.config._config import (
+    SandboxConfig,
+    TrustedConfig,
+    load_trusted_config,
+)
 from artemiskit.engine._session import WorkflowResult, WorkflowSession
 from artemiskit.engine._state import LocalState
 from artemiskit.engine._tool_invocation import initial_sections
@@ -84,25 +88,24 @@ def _environment_factory(
     The cleanup bound reaches the sandbox's own container removal, not only the
     session's drain.
     """
-    sandbox = config.sandbox if config is not None else None
-    overrides = {
-        key: value
-        for key, value in (attrs.asdict(sandbox) if sandbox else {}).items()
-        if value is not None
-    }
     return create_environment_factory(
         workflow.environment.kind,
         EnvironmentOptions(
-            sandbox=SandboxSettings(**overrides) if overrides else _default_sandbox(),
+            sandbox=_sandbox_settings(config.sandbox if config is not None else None),
             cleanup_timeout_ms=cleanup_timeout_ms,
         ),
     )
 
 
-@functools.cache
-def _default_sandbox() -> SandboxSettings:
-    """The default sandbox settings (frozen: one instance serves every session)."""
-    return SandboxSettings()
+@functools.lru_cache(maxsize=16)
+def _sandbox_settings(sandbox: SandboxConfig | None) -> SandboxSettings:
+    """The sandbox settings of a configuration (frozen: one serves every session)."""
+    overrides = {
+        key: value
+        for key, value in (attrs.asdict(sandbox) if sandbox else {}).items()
+        if value is not None
+    }
+    return SandboxSettings(**overrides)
 
 
 def create_agent_workflow_session(
@@ -345,14 +348,16 @@ class ArtemisKit:
             )
         settings = merge_run_options(options, run)
         catalogue = self._session_catalogue(settings.tools)
-        settings = attrs.evolve(settings, tools=catalogue)
+        changes: RunKeywords = {}
+        if settings.tools is not catalogue:
+            changes["tools"] = catalogue
         if isinstance(workflow, Workflow):
             loaded = workflow
         else:
             loaded = await load_agent_workflow(workflow, tools=catalogue)
             if settings.fixture_root is None:
-                settings = attrs.evolve(settings, fixture_root=_folder_of(workflow))
-        root = settings.fixture_root
+                changes["fixture_root"] = _folder_of(workflow)
+        root = changes.get("fixture_root", settings.fixture_root)
         config = await self._trusted_config()
         digest = None
         label = None
@@ -378,12 +383,11 @@ class ArtemisKit:
                 digest, judge_settings
             )
         if settings.environment is None:
-            settings = attrs.evolve(
-                settings,
-                environment=_environment_factory(
-                    loaded, config, settings.cleanup_timeout_ms
-                ),
+            changes["environment"] = _environment_factory(
+                loaded, config, settings.cleanup_timeout_ms
             )
+        if changes:
+            settings = attrs.evolve(settings, **changes)
         return create_agent_workflow_session(
             workflow=loaded,
             target=target,

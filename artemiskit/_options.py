@@ -53,6 +53,9 @@ class RunOptions:
     tools: Sequence[Tool] | Catalogue | None = None
 
 
+_DEFAULT_RUN_OPTIONS = RunOptions()
+
+
 class RunKeywords(TypedDict, total=False):
     """The fields of `RunOptions`, accepted as keywords by every entry point."""
 
@@ -66,8 +69,13 @@ class RunKeywords(TypedDict, total=False):
 
 
 def merge_run_options(options: RunOptions | None, keywords: RunKeywords) -> RunOptions:
-    """``options`` (or the defaults) with the given keywords applied over it."""
-    return attrs.evolve(options or RunOptions(), **keywords)
+    """``options`` (or the defaults) with the given keywords applied over it.
+
+    Without keywords that is ``options`` itself (frozen: nothing to copy).
+    """
+    if not keywords:
+        return options or _DEFAULT_RUN_OPTIONS
+    return attrs.evolve(options or _DEFAULT_RUN_OPTIONS, **keywords)
 
 
 @attrs.frozen(kw_only=True, repr=False)

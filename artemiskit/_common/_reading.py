@@ -42,7 +42,11 @@ def _read_regular(handle: int, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def _read_path(source: str, what: str, limit: int) -> bytes:
+def _read_path(
+    source: str, what: str, limit: int, began: Callable[[], object] | None = None
+) -> bytes:
+    if began is not None:
+        began()
     try:
         handle = os.open(source, _OPEN_FLAGS)
     except OSError as exc:
@@ -73,6 +77,7 @@ async def read_text_file(
     what: str,
     limit: int,
     invalid: Callable[[Problem], ArtemisError],
+    began: Callable[[], object] | None = None,
 ) -> str:
     """Read a UTF-8 text file of at most ``limit`` bytes.
 
@@ -84,6 +89,7 @@ async def read_text_file(
         what: What the file is, for messages (``"workflow"``, ``"script"`` ...).
         limit: The largest size accepted, in bytes.
         invalid: Builds the error for a file that is too large or not UTF-8.
+        began: Called in the worker thread just before the file is opened.
 
     Raises:
         FileAccessError: The file is missing, unreadable or not a regular file (a
@@ -92,7 +98,7 @@ async def read_text_file(
     import anyio.to_thread  # not at module level: validation reads without a loop
 
     source = os.fspath(path)
-    raw = await anyio.to_thread.run_sync(_read_path, source, what, limit)
+    raw = await anyio.to_thread.run_sync(_read_path, source, what, limit, began)
     return decode_text(raw, what=what, limit=limit, source=source, invalid=invalid)
 
 

@@ -438,7 +438,7 @@ class RunDriver:
         report = CleanupReport(
             status="unresolved", reason="cleanup_timeout", unresolved=1
         )
-        with anyio.CancelScope(shield=True), anyio.move_on_after(timeout_ms / 1000):
+        with anyio.move_on_after(timeout_ms / 1000, shield=True):
             try:
                 files = await environment.snapshot()
             except ArtemisError:
@@ -516,10 +516,7 @@ class RunDriver:
             aclose = getattr(owner, "aclose", None)
             if aclose is None:
                 continue
-            with (
-                anyio.CancelScope(shield=True),
-                anyio.move_on_after(self._cleanup_timeout_ms / 1000),
-            ):
+            with anyio.move_on_after(self._cleanup_timeout_ms / 1000, shield=True):
                 await aclose()
 
     def _build_record(

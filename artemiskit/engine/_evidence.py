@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import re
 from collections import Counter
 from datetime import UTC, datetime
@@ -14,7 +15,7 @@ from artemiskit._common._converter import CONVERTER
 from artemiskit._common._digests import json_digest
 from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage
-from artemiskit.engine._ledger import Ledger
+from artemiskit.engine._state import slot_builder
 from artemiskit.records._record import (
     BudgetInfo,
     BudgetLimits,
@@ -139,24 +140,30 @@ def exit_code_for(
     return code
 
 
+#: Where `_tool_summaries` counts each trace status: calls, then these.
+_TALLY_SLOTS = {"succeeded": 1, "failed": 2, "denied": 3}
+_tool_summary = slot_builder(ToolSummary)
+_operation_entry = slot_builder(OperationEntry)
+_STATUS = operator.attrgetter("status")
+
+
 def _tool_summaries(state: SessionState) -> tuple[ToolSummary, ...]:
-    by_tool: dict[str, Counter[str]] = {}
-    attempts: Counter[str] = Counter()
+    # per tool: calls, succeeded, failed, denied, attempts (one pass, no Counter)
+    tallies: dict[str, list[int]] = {}
     for entry in state.trace:
-        if entry.tool != "undeclared":
-            by_tool.setdefault(entry.tool, Counter())[entry.status] += 1
-            attempts[entry.tool] += entry.attempts if entry.status != "denied" else 0
-    return tuple(
-        ToolSummary(
-            tool=tool,
-            calls=sum(counts.values()),
-            succeeded=counts["succeeded"],
-            failed=counts["failed"],
-            denied=counts["denied"],
-            attempts=attempts[tool],
-        )
-        for tool, counts in sorted(by_tool.items())
-    )
+        tool = entry.tool
+        if tool == "undeclared":
+            continue
+        tally = tallies.get(tool)
+        if tally is None:
+            tally = tallies[tool] = [0, 0, 0, 0, 0]
+        tally[0] += 1
+        slot = _TALLY_SLOTS.get(entry.status)
+        if slot is not None:
+            tally[slot] += 1
+        if entry.status != "denied":
+            tally[4] += entry.attempts
+    return tuple(_tool_summary(tool, *tally) for tool, tally in sorted(tallies.items()))
 
 
 def build_record(
@@ -183,13 +190,15 @@ def build_record(
     """Assemble the metadata-only record of one attempt."""
     counters = state.counters
     complete = counters.usage_measurement == "complete"
-    status_counts = Counter(op.status for op in state.ledger)
+    status_counts = Counter(map(_STATUS, state.ledger))
     budgets = workflow.budgets
     return ExecutionRecord(
         run_id=run_id,
         attempt_id=attempt_id,
         workflow=WorkflowInfo(name=workflow.name, digest=digest),
-        target=attrs.evolve(target, provider_retries=counters.provider_retries),
+        target=target
+        if target.provider_retries == counters.provider_retries
+        else attrs.evolve(target, provider_retries=counters.provider_retries),
         environment_kind=environment_kind,
         execution=ExecutionInfo(
             status=stop.status if stop else "completed",
@@ -231,7 +240,7 @@ def build_record(
         ),
         tools=_tool_summaries(state),
         operations=OperationSummary(
-            total=Ledger.of(state).total,
+            total=len(state.ledger) + state.ledger_omitted,
             succeeded=status_counts["succeeded"],
             failed=status_counts["failed"],
             unknown=status_counts["unknown"],
@@ -261,22 +270,23 @@ _REASON_CODE = re.compile(r"[a-z0-9_]{1,64}")
 
 def _timeline(state: SessionState) -> TimelineInfo:
     """The newest operations of the ledger, in order, as metadata only."""
-    kept = state.ledger[-MAX_TIMELINE:]
+    ledger = state.ledger
+    kept = ledger if len(ledger) <= MAX_TIMELINE else ledger[-MAX_TIMELINE:]
     return TimelineInfo(
         entries=tuple(
-            OperationEntry(
-                number=int(op.id.rpartition("-")[2]),
-                kind=op.kind,
-                status=op.status,
-                tool=op.tool,
-                attempt=op.attempt,
-                reason=op.reason
+            _operation_entry(
+                int(op.id.rpartition("-")[2]),
+                op.kind,
+                op.status,
+                op.tool,
+                op.attempt,
+                op.reason
                 if op.reason is not None and _REASON_CODE.fullmatch(op.reason)
                 else None,
             )
             for op in kept
         ),
-        omitted=Ledger.of(state).total - len(kept),
+        omitted=len(ledger) + state.ledger_omitted - len(kept),
     )
 
 
@@ -284,22 +294,31 @@ def _preflight_info(
     mode: PreflightMode, summary: PreflightSummary | None
 ) -> PreflightInfo:
     if summary is None:
-        return PreflightInfo(
-            mode=mode,
-            status="not_run",
-            reason=None,
-            model_requests=0,
-            tool_calls=0,
-            input_tokens=0,
-            output_tokens=0,
-            unmeasured_responses=0,
-        )
+        return _NOT_RUN[mode]
     return PreflightInfo(mode=mode, **attrs.asdict(summary))
+
+
+#: The preflight part of a record without a probe, per mode (frozen: shared).
+_NOT_RUN: dict[str, PreflightInfo] = {
+    mode: PreflightInfo(
+        mode=mode,
+        status="not_run",
+        reason=None,
+        model_requests=0,
+        tool_calls=0,
+        input_tokens=0,
+        output_tokens=0,
+        unmeasured_responses=0,
+    )
+    for mode in ("off", "probe", "only")
+}
+#: The judge part of a record without a judge (frozen: shared).
+_NO_JUDGE = JudgeInfo(configured=False)
 
 
 def _judge_info(judge: JudgeSettings | None, usage: JudgeUsage | None) -> JudgeInfo:
     if judge is None:
-        return JudgeInfo(configured=False)
+        return _NO_JUDGE
     usage = usage or JudgeUsage()
     return JudgeInfo(
         configured=True,

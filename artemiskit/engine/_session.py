@@ -87,6 +87,8 @@ class WorkflowSession:
         )
         self._workflow = workflow
         self._started = False
+        self._finished = False
+        # made only when a second caller or a pause waits (most runs have neither)
         self._done: anyio.Event | None = None
         self._result: WorkflowResult | None = None
 
@@ -171,8 +173,15 @@ class WorkflowSession:
                 reason="no_checkpoint_store",
             )
         self._driver.checkpoints.request_pause()
-        if self._done is not None:
-            await self._done.wait()
+        await self._until_finished()
+
+    async def _until_finished(self) -> None:
+        """Wait until the started execution finished (at once if none is running)."""
+        if not self._started or self._finished:
+            return
+        if self._done is None:
+            self._done = anyio.Event()
+        await self._done.wait()
 
     async def run(self) -> WorkflowResult:
         """Execute the workflow once and return its result.
@@ -184,12 +193,10 @@ class WorkflowSession:
         """
         if self._started:
             if self._result is None:
-                assert self._done is not None
-                await self._done.wait()
+                await self._until_finished()
             assert self._result is not None
             return self._result
         self._started = True
-        self._done = anyio.Event()
         try:
             self._result = await self._driver.execute()
         except anyio.get_cancelled_exc_class():
@@ -197,5 +204,7 @@ class WorkflowSession:
             raise
         finally:
             self._driver.hub.close()
-            self._done.set()
+            self._finished = True
+            if self._done is not None:
+                self._done.set()
         return self._result

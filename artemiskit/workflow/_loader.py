@@ -151,23 +151,79 @@ async def load_agent_workflow(
         tools: User-defined tools the workflow may declare beside the built-ins.
 
     Returns:
-        The validated, frozen workflow. The file is read every time; loading a
-        file whose content, name and tools are unchanged returns the workflow
-        validated before (the same object).
+        The validated, frozen workflow. The file is read for every load, by a
+        read that begins after the load was asked for: loads of one file asked
+        for at the same time on one event loop (1000 sessions started from one
+        path) share a read that has not begun yet. Loading a file whose
+        content, name and tools are unchanged returns the workflow validated
+        before (the same object).
 
     Raises:
         FileAccessError: The file is missing or unreadable (exit 1).
         WorkflowError: The file is too large (over 4 MiB), not UTF-8, or breaks
             the contract (exit 2).
     """
+    # anyio only here: `read_agent_workflow` and the checks run without a loop
+    from anyio.lowlevel import current_token
+
     source = os.fspath(path)
+    catalogue = catalogue_with(tools)
+    key = (current_token(), source, catalogue)
+    shared = _SHARED_READS.get(key)
+    if shared is not None and not shared.began:
+        await shared.done.wait()
+        if shared.workflow is not None:
+            return shared.workflow
+        # that read failed: this load reads again and fails (or not) on its own
+        return await _load_alone(source, catalogue, None)
+    shared = _SharedRead()
+    _SHARED_READS[key] = shared
+    try:
+        shared.workflow = await _load_alone(source, catalogue, shared)
+    finally:
+        shared.began = True  # a read that ended takes no more loads
+        if _SHARED_READS.get(key) is shared:
+            del _SHARED_READS[key]
+        shared.done.set()
+    return shared.workflow
+
+
+async def _load_alone(
+    source: str, catalogue: Catalogue, shared: _SharedRead | None
+) -> Workflow:
     text = await read_text_file(
         source,
         what="workflow",
         limit=MAX_WORKFLOW_FILE_BYTES,
         invalid=lambda problem: WorkflowError(f"{source}: invalid workflow", [problem]),
+        began=None if shared is None else shared.begin,
     )
-    return _validated(text, source, tools)
+    return _validated(text, source, catalogue)
+
+
+class _SharedRead:
+    """One load's read of a workflow file, which other loads join until it begins.
+
+    ``began`` is set by the worker thread just before it opens the file, so a load
+    that joins while it is unset gets content read after it was asked for.
+    """
+
+    __slots__ = ("began", "done", "workflow")
+
+    def __init__(self) -> None:
+        import anyio  # only loads that run in an event loop get here
+
+        self.began = False
+        self.done = anyio.Event()
+        self.workflow: Workflow | None = None
+
+    def begin(self) -> None:
+        """Say that the read begins (called in the worker thread)."""
+        self.began = True
+
+
+#: The shared reads in progress, by (event loop, file name, catalogue).
+_SHARED_READS: dict[tuple[object, str, Catalogue], _SharedRead] = {}
 
 
 def read_agent_workflow(
