@@ -6,6 +6,7 @@ the cancel scope; the driver and the tool-call executor ask before every action.
 
 from __future__ import annotations
 
+import asyncio
 import math
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,8 @@ import anyio
 from artemiskit.engine._stops import stop_for
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from artemiskit.engine._recovery import RunCheckpoints
     from artemiskit.engine._run_state import RunState
     from artemiskit.engine._state import Stop
@@ -31,6 +34,21 @@ class RunControl:
         self.deadline = math.inf
         self._scope: anyio.CancelScope | None = None
         self._recording = checkpoints.enabled
+        #: The event loop's clock (`anyio.current_time`), resolved by `start`.
+        self.now: Callable[[], float] = anyio.current_time
+        self._yield: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint
+
+    def start(self, remaining_s: float) -> None:
+        """Set the deadline ``remaining_s`` from now, inside the running event loop.
+
+        On asyncio the loop's own clock and ``sleep(0)`` are what
+        `anyio.current_time` and `anyio.lowlevel.checkpoint` call there, looked up
+        once instead of at every admission.
+        """
+        if anyio.get_cancelled_exc_class() is asyncio.CancelledError:
+            self.now = asyncio.get_running_loop().time
+            self._yield = _sleep0
+        self.deadline = self.now() + remaining_s
 
     def cancel(self) -> None:
         """Stop new work now, and cancel whatever the run is waiting on."""
@@ -56,12 +74,12 @@ class RunControl:
         a checkpointed run, whose step waits for the disk anyway, always yields.
         """
         if schedule or self._recording:
-            await anyio.lowlevel.checkpoint()
+            await self._yield()
         else:
             await anyio.lowlevel.checkpoint_if_cancelled()
         if self.cancel_requested:
             return stop_for("cancelled", "cancelled")
-        if anyio.current_time() >= self.deadline:
+        if self.now() >= self.deadline:
             return stop_for("deadline_exceeded", "timeout_ms")
         return None
 
@@ -87,3 +105,7 @@ class RunControl:
             return False
         await self._checkpoints.stage(self._run.state)
         return True
+
+
+def _sleep0() -> Awaitable[None]:
+    return asyncio.sleep(0)

@@ -187,7 +187,7 @@ class RunDriver:
                 self._target.resume_after(self.run.state.counters.model_requests)
         started = datetime.now(UTC)
         self.hub.emit("run_started")
-        self.control.deadline = anyio.current_time() + remaining
+        self.control.start(remaining)
         environment: Environment | None = None
         try:
             with self.control.open_scope() as cancel_scope:
@@ -283,7 +283,7 @@ class RunDriver:
         async def retry_admission(reason: str, delay_s: float) -> bool:
             """Admit one accounted retry (SPEC 16) as a model request of its own."""
             nonlocal attempt, op_id
-            if anyio.current_time() + delay_s >= self.control.deadline or (
+            if self.control.now() + delay_s >= self.control.deadline or (
                 self._budget.model_request_stop(run.state.counters) is not None
             ):
                 return False
