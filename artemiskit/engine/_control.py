@@ -86,7 +86,7 @@ class RunControl:
     async def commit(self) -> None:
         """Durably record the current state (before any invocation)."""
         if self._recording:
-            await self._checkpoints.commit(self._run.state)
+            await self._checkpoints.commit(self._run.published())
 
     async def safe_boundary(self) -> bool:
         """Record the state at this boundary; ``False`` when the run pauses here.
@@ -103,7 +103,7 @@ class RunControl:
         if pause is not None:
             self._run.stop(pause)
             return False
-        await self._checkpoints.stage(self._run.state)
+        await self._checkpoints.stage(self._run.published())
         return True
 
 

@@ -170,7 +170,7 @@ class RunDriver:
         await self._load_fixture()
         try:
             resumption = await self.checkpoints.begin(
-                self.run.state, run_id=self.run_id, attempt_id=self.attempt_id
+                self.run.published(), run_id=self.run_id, attempt_id=self.attempt_id
             )
         except ArtemisError:
             with anyio.CancelScope(shield=True):
@@ -229,7 +229,7 @@ class RunDriver:
 
     async def _drive(self, environment: Environment) -> None:
         """Take over a restored checkpoint, probe if asked, then run every turn."""
-        await self.checkpoints.recovered(self.run.state)
+        await self.checkpoints.recovered(self.run.published())
         if self._preflight_mode != "off" and self.run.state.preflight is None:
             await self._preflight()
         if self.run.state.stop is not None:
@@ -410,7 +410,7 @@ class RunDriver:
         self.run.settle_interrupted()
         files, cleanup = await self._release(environment)
         await self.checkpoints.end(
-            self.run.state, files, cleanup_complete=cleanup.status == "complete"
+            self.run.published(), files, cleanup_complete=cleanup.status == "complete"
         )
         exported = None if files is None else final_state(files, self.run.state.local)
         verdict = await self._verify(exported)

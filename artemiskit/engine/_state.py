@@ -40,6 +40,7 @@ __all__ = [
     "TraceEntry",
     "slot_builder",
     "slot_evolver",
+    "slot_updater",
 ]
 
 OperationStatus = Literal["admitted", "succeeded", "failed", "unknown"]
@@ -376,5 +377,19 @@ def slot_evolver(cls: type[T]) -> Callable[[T, Mapping[str, Any]], T]:
         "    for name, value in changes.items():",
         "        _setters[name](new, value)",
         "    return new",
+    ]
+    return _unrolled(cls, source)
+
+
+def slot_updater(cls: type[T]) -> Callable[[T, Mapping[str, Any]], None]:
+    """Set slots of an instance of ``cls`` in place: ``updater(instance, changes)``.
+
+    Only for an instance nobody else has seen yet (the state owner's working copy
+    within a step): it then becomes exactly what ``attrs.evolve`` would have built.
+    """
+    source = [
+        "def function(instance, changes):",
+        "    for name, value in changes.items():",
+        "        _setters[name](instance, value)",
     ]
     return _unrolled(cls, source)
