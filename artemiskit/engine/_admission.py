@@ -10,8 +10,6 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from artemiskit._common._limits import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING_BYTES
 
 if TYPE_CHECKING:
@@ -28,12 +26,19 @@ __all__ = ["Admission", "admit_tool_call"]
 _MAX_INTEGER_DIGITS = 4300
 
 
-@attrs.frozen(kw_only=True)
 class Admission:
-    """The verdict on one tool call: the decoded arguments, or a denial reason."""
+    """The verdict on one tool call: the decoded arguments, or a denial reason.
 
-    arguments: dict[str, Any] | None = None
-    denial: str | None = None
+    A per-call scratch object, never kept: a plain slotted class.
+    """
+
+    __slots__ = ("arguments", "denial")
+
+    def __init__(
+        self, *, arguments: dict[str, Any] | None = None, denial: str | None = None
+    ) -> None:
+        self.arguments = arguments
+        self.denial = denial
 
 
 def _decode(text: str) -> object:

@@ -33,7 +33,9 @@ class RunControl:
         self.cancel_requested = False
         self.deadline = math.inf
         self._scope: anyio.CancelScope | None = None
-        self._recording = checkpoints.enabled
+        #: Whether a checkpoint store records the run (else `commit` and
+        #: `safe_boundary` do nothing, and callers may skip them).
+        self.recording = checkpoints.enabled
         #: The event loop's clock (`anyio.current_time`), resolved by `start`.
         self.now: Callable[[], float] = anyio.current_time
         self._yield: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint
@@ -73,7 +75,7 @@ class RunControl:
         a cancellation is pending, so a step costs one turn of the event loop;
         a checkpointed run, whose step waits for the disk anyway, always yields.
         """
-        if schedule or self._recording:
+        if schedule or self.recording:
             await self._yield()
         else:
             await anyio.lowlevel.checkpoint_if_cancelled()
@@ -85,7 +87,7 @@ class RunControl:
 
     async def commit(self) -> None:
         """Durably record the current state (before any invocation)."""
-        if self._recording:
+        if self.recording:
             await self._checkpoints.commit(self._run.published())
 
     async def safe_boundary(self) -> bool:
@@ -97,7 +99,7 @@ class RunControl:
         admitted operation. A run that stops here instead commits its final
         snapshot when it ends.
         """
-        if not self._recording:  # no store: nothing to record, no pause
+        if not self.recording:  # no store: nothing to record, no pause
             return True
         pause = self._checkpoints.pause_due(self._run.state.counters)
         if pause is not None:

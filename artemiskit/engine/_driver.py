@@ -244,9 +244,11 @@ class RunDriver:
                 if not await self._tool_calls.run_pending(environment):
                     return
                 continue
-            if not await self.control.safe_boundary():
+            if self.control.recording and not await self.control.safe_boundary():
                 return
-            response = await self._request_model()
+            response = await self._invoke_target(
+                self.run.state.conversation, self._tool_defs, record=True
+            )
             if response is None:
                 return
             if not response.tool_calls:
@@ -331,7 +333,8 @@ class RunDriver:
     async def _admit_model_request(self, attempt: int) -> str:
         """Admit and commit one model request (a retry when ``attempt`` > 1)."""
         op_id = self.run.admit("model_request", attempt=attempt)
-        await self.control.commit()
+        if self.control.recording:
+            await self.control.commit()
         cursor = self.run.state.cursor
         self.hub.emit(
             "operation_admitted",
@@ -341,11 +344,6 @@ class RunDriver:
             status="model_request",
         )
         return op_id
-
-    async def _request_model(self) -> TargetResponse | None:
-        return await self._invoke_target(
-            self.run.state.conversation, self._tool_defs, record=True
-        )
 
     async def _preflight(self) -> None:
         """Run the probe once; stop the run unless it passes (or was all asked)."""

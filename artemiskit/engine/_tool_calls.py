@@ -17,7 +17,7 @@ import anyio
 from artemiskit._errors import ArtemisError, FileOperationError
 from artemiskit.engine._admission import admit_tool_call
 from artemiskit.engine._faults import RETRYABLE_KINDS, ScheduledFault
-from artemiskit.engine._state import Denial, Stop, TraceEntry
+from artemiskit.engine._state import Denial, Stop, TraceEntry, slot_builder
 from artemiskit.engine._stops import stop_for
 from artemiskit.engine._tool_invocation import (
     Invoked,
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["ToolCallExecutor"]
+
+_trace = slot_builder(TraceEntry)
 
 
 class ToolCallExecutor:
@@ -70,23 +72,27 @@ class ToolCallExecutor:
         self._declared = {tool.name: tool for tool in workflow.tools}
         self._allow = {tool.name: tool.allow.as_mapping() for tool in workflow.tools}
 
-    async def _tool_call_stop(self, *, schedule: bool) -> Stop | None:
-        """Why another tool-call attempt may not be admitted, or ``None``.
+    async def _retry_stop(self) -> Stop | None:
+        """Why a retry of a tool call may not be admitted, or ``None``.
 
-        A first attempt does not yield unless a cancellation is pending: its
-        step's model request was the scheduling point. A retry yields.
+        A retry yields; a first attempt (`run_pending`) does not unless a
+        cancellation is pending: its step's model request was the scheduling
+        point.
         """
-        return await self._control.admission_stop(
-            schedule=schedule
-        ) or self._budget.tool_call_stop(self._run.state.counters)
+        return await self._control.admission_stop() or self._budget.tool_call_stop(
+            self._run.state.counters
+        )
 
     async def run_pending(self, environment: Environment) -> bool:
         """Answer every pending tool call; False when the execution stopped."""
+        control = self._control
         while self._run.state.pending_calls:
-            if not await self._control.safe_boundary():
+            if control.recording and not await control.safe_boundary():
                 return False
             call = self._run.state.pending_calls[0]
-            stop = await self._tool_call_stop(schedule=False)
+            stop = await control.admission_stop(
+                schedule=False
+            ) or self._budget.tool_call_stop(self._run.state.counters)
             if stop is not None:
                 self._run.stop(stop)
                 return False
@@ -141,7 +147,7 @@ class ToolCallExecutor:
         faulted = False
         while True:
             if attempt > 1:
-                stop = await self._tool_call_stop(schedule=True)
+                stop = await self._retry_stop()
                 if stop is not None:
                     self._finish_call(attempt - 1, succeeded=False, faulted=faulted)
                     self._run.stop(stop)
@@ -151,7 +157,8 @@ class ToolCallExecutor:
                 schedule, fault = self._run.state.faults.take(name, occurrence)
                 self._run.update_faults(schedule)
             op_id = self._run.admit_tool_attempt(name, attempt)
-            await self._control.commit()
+            if self._control.recording:
+                await self._control.commit()
             self._hub.emit("operation_admitted", operation_id=op_id, tool=name)
             if fault is not None:
                 faulted = True
@@ -243,7 +250,7 @@ class ToolCallExecutor:
             call,
             reason=reason,
             content=content,
-            trace=TraceEntry(tool=name, status="succeeded", attempts=attempt),
+            trace=_trace(name, "succeeded", attempt, None),
             local=result.local,
             change=result.change,
         )

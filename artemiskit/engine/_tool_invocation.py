@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from artemiskit.records._verification import StateChange
-from artemiskit.tools._state import LocalState
 from artemiskit.tools._tool import Tool, ToolChange, ToolContext, ToolResult, digest
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from artemiskit.environments._base import Environment
+    from artemiskit.tools._state import LocalState
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["Invoked", "MalformedOutputError", "initial_sections", "invoke_tool"]
@@ -31,18 +31,27 @@ class MalformedOutputError(Exception):
     """A handler returned something its declaration does not allow."""
 
 
-@attrs.frozen(kw_only=True)
 class Invoked:
     """A successful call: the output, the next local state, the change evidence.
 
     ``encoded`` is the output's JSON text (non-ASCII kept), when it was encoded
-    while being checked.
+    while being checked. A per-call scratch object: a plain slotted class.
     """
 
-    output: dict[str, Any]
-    local: LocalState | None
-    change: StateChange | None
-    encoded: str | None = None
+    __slots__ = ("change", "encoded", "local", "output")
+
+    def __init__(
+        self,
+        *,
+        output: dict[str, Any],
+        local: LocalState | None,
+        change: StateChange | None,
+        encoded: str | None = None,
+    ) -> None:
+        self.output = output
+        self.local = local
+        self.change = change
+        self.encoded = encoded
 
 
 def initial_sections(

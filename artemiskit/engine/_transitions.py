@@ -69,6 +69,7 @@ MAX_CHANGES = 200
 _evolve_state = slot_evolver(SessionState)
 _counters = slot_builder(Counters)
 _operation = slot_builder(Operation)
+_message = slot_builder(Message)
 
 
 def _replace(state: SessionState, **changes: Any) -> SessionState:
@@ -296,9 +297,7 @@ def record_model_response(
 
 def _recorded(state: SessionState, response: TargetResponse) -> dict[str, Any]:
     """The changed fields of `record_model_response`."""
-    message = Message(
-        role="assistant", content=response.text, tool_calls=response.tool_calls
-    )
+    message = _message("assistant", response.text, response.tool_calls, None, False)
     final = state.final_response if response.tool_calls else response.text
     return {
         "conversation": (*state.conversation, message),
@@ -335,9 +334,7 @@ def answer_fields(
     return {
         "conversation": (
             *state.conversation,
-            Message(
-                role="tool", content=content, tool_call_id=call.id, is_error=is_error
-            ),
+            _message("tool", content, (), call.id, is_error),
         ),
         "pending_calls": state.pending_calls[1:],
         "trace": (*state.trace, trace),
