@@ -39,14 +39,24 @@ class RunControl:
         #: The event loop's clock (`anyio.current_time`), resolved by `start`.
         self.now: Callable[[], float] = anyio.current_time
         self._yield: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint
+        self._yield_if_cancelled: Callable[[], Awaitable[None]] = (
+            anyio.lowlevel.checkpoint_if_cancelled
+        )
 
     def start(self, remaining_s: float) -> None:
         """Set the deadline ``remaining_s`` from now, inside the running event loop.
 
-        On asyncio the loop's own clock and ``sleep(0)`` are what
-        `anyio.current_time` and `anyio.lowlevel.checkpoint` call there, looked up
-        once instead of at every admission.
+        The running backend's clock and checkpoints are looked up here once, not
+        at every admission (anyio finds the backend anew at each call). On
+        asyncio the loop's own clock and ``sleep(0)`` are what
+        `anyio.current_time` and `anyio.lowlevel.checkpoint` call there.
         """
+        current_token = getattr(anyio.lowlevel, "current_token", None)
+        if current_token is not None:  # anyio 4.11 and later
+            backend = current_token().backend_class
+            self.now = backend.current_time
+            self._yield = backend.checkpoint
+            self._yield_if_cancelled = backend.checkpoint_if_cancelled
         if anyio.get_cancelled_exc_class() is asyncio.CancelledError:
             self.now = asyncio.get_running_loop().time
             self._yield = _sleep0
@@ -78,7 +88,7 @@ class RunControl:
         if schedule or self.recording:
             await self._yield()
         else:
-            await anyio.lowlevel.checkpoint_if_cancelled()
+            await self._yield_if_cancelled()
         if self.cancel_requested:
             return stop_for("cancelled", "cancelled")
         if self.now() >= self.deadline:

@@ -36,6 +36,7 @@ from artemiskit.engine._recovery import CheckpointMode, checkpoints_for
 from artemiskit.engine._responses import check_response, target_failure
 from artemiskit.engine._result import WorkflowResult
 from artemiskit.engine._run_state import RunState
+from artemiskit.engine._state import slot_builder
 from artemiskit.engine._stops import error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallExecutor
 from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
@@ -68,6 +69,8 @@ if TYPE_CHECKING:
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "RunDriver"]
 
 MAX_CLEANUP_TIMEOUT_MS = 10_000
+
+_request = slot_builder(TargetRequest)
 
 
 @attrs.frozen(kw_only=True)
@@ -295,11 +298,11 @@ class RunDriver:
             op_id = await self._admit_model_request(attempt)
             return True
 
-        request = TargetRequest(
-            messages=messages,
-            tools=tools,
-            max_output_tokens=self._budget.output_allowance(run.state.counters),
-            retry_admission=retry_admission,
+        request = _request(
+            messages,
+            tools,
+            self._budget.output_allowance(run.state.counters),
+            retry_admission,
         )
         try:
             response = await self._target.respond(request)

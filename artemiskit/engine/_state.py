@@ -149,6 +149,11 @@ class Operations(Sequence[Operation]):
         """``operations`` as `Operations` (the same object when it already is)."""
         return operations if isinstance(operations, Operations) else cls(operations)
 
+    @property
+    def last(self) -> Operation | None:
+        """The last operation, if there is one."""
+        return self._last
+
     def append(self, operation: Operation) -> Operations:
         """A new sequence with ``operation`` added at the end."""
         if self._last is None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from artemiskit._errors import ArtemisError, FileOperationError
-from artemiskit.engine._admission import admit_tool_call
+from artemiskit.engine._admission import ArgumentVerdicts, admit_tool_call
 from artemiskit.engine._faults import RETRYABLE_KINDS, ScheduledFault
 from artemiskit.engine._state import Denial, Stop, TraceEntry, slot_builder
 from artemiskit.engine._stops import stop_for
@@ -71,6 +71,7 @@ class ToolCallExecutor:
         self._hub = hub
         self._declared = {tool.name: tool for tool in workflow.tools}
         self._allow = {tool.name: tool.allow.as_mapping() for tool in workflow.tools}
+        self._verdicts = ArgumentVerdicts()
 
     async def _retry_stop(self) -> Stop | None:
         """Why a retry of a tool call may not be admitted, or ``None``.
@@ -97,7 +98,11 @@ class ToolCallExecutor:
                 self._run.stop(stop)
                 return False
             admission = admit_tool_call(
-                call, self._declared, self._catalogue, self._allow
+                call,
+                self._declared,
+                self._catalogue,
+                self._allow,
+                verdicts=self._verdicts,
             )
             if admission.denial is not None:
                 self._run.count_tool_attempt()
@@ -140,8 +145,10 @@ class ToolCallExecutor:
     ) -> None:
         """Run one admitted logical call, attempt by attempt."""
         name = call.name
-        schedule, occurrence = self._run.state.faults.begin_call(name)
-        self._run.update_faults(schedule)  # occurrence 0: no fault names the tool
+        faults = self._run.state.faults
+        schedule, occurrence = faults.begin_call(name)
+        if schedule is not faults:  # occurrence 0: no fault names the tool
+            self._run.update_faults(schedule)
         max_attempts = self._workflow.retry.max_attempts
         attempt = 1
         faulted = False
@@ -185,12 +192,13 @@ class ToolCallExecutor:
                 self._run.stop(stop_for("invalid_evidence", "malformed_result"))
                 return
             await self._attempt(environment, call, arguments, op_id, fault, attempt)
-            self._finish_call(
-                attempt,
-                succeeded=self._run.state.stop is None
-                and self._run.state.trace[-1].status == "succeeded",
-                faulted=faulted,
-            )
+            if faulted:
+                self._finish_call(
+                    attempt,
+                    succeeded=self._run.state.stop is None
+                    and self._run.state.trace[-1].status == "succeeded",
+                    faulted=faulted,
+                )
             return
 
     def _finish_call(self, attempts: int, *, succeeded: bool, faulted: bool) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from artemiskit.engine._state import slot_builder
 from artemiskit.records._verification import StateChange
 from artemiskit.tools._tool import Tool, ToolChange, ToolContext, ToolResult, digest
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["Invoked", "MalformedOutputError", "initial_sections", "invoke_tool"]
+
+_context = slot_builder(ToolContext)
 
 
 class MalformedOutputError(Exception):
@@ -101,13 +104,7 @@ async def invoke_tool(
             section is not a JSON object.
     """
     section = local.sections.get(tool.name)
-    context = ToolContext(
-        environment=environment,
-        state=section,
-        allow=allow,
-        local=local,
-        new_id=new_id,
-    )
+    context = _context(environment, section, allow, local, new_id)
     result = await tool.handler(arguments, context)
     if not isinstance(result, ToolResult):
         raise MalformedOutputError(tool.name)

@@ -70,6 +70,7 @@ _evolve_state = slot_evolver(SessionState)
 _counters = slot_builder(Counters)
 _operation = slot_builder(Operation)
 _message = slot_builder(Message)
+_cursor = slot_builder(Cursor)
 
 
 def _replace(state: SessionState, **changes: Any) -> SessionState:
@@ -205,7 +206,7 @@ def _settled(
 ) -> Operations:
     """The ledger with ``op_id`` settled (the latest operation, almost always)."""
     operations = Operations.of(state.ledger)
-    last = operations[-1] if operations else None
+    last = operations.last
     if last is None or last.id != op_id:
         return Ledger.of(state).settle(op_id, status, reason).operations
     return operations.replace_last(
@@ -303,7 +304,7 @@ def _recorded(state: SessionState, response: TargetResponse) -> dict[str, Any]:
         "conversation": (*state.conversation, message),
         "pending_calls": response.tool_calls,
         "final_response": final,
-        "cursor": Cursor(turn=state.cursor.turn, step=state.cursor.step + 1),
+        "cursor": _cursor(state.cursor.turn, state.cursor.step + 1),
     }
 
 
