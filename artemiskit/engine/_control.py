@@ -78,17 +78,29 @@ class RunControl:
     async def admission_stop(self, *, schedule: bool = True) -> Stop | None:
         """Why nothing new may be admitted now: a cancel request or the deadline.
 
-        The scheduling point lets a pending cancellation in; the explicit checks
-        hold even when a target never yields or shields itself from cancellation.
-        With ``schedule=False`` (an admission later in a step that already had
-        its scheduling point) a run without a checkpoint store yields only when
-        a cancellation is pending, so a step costs one turn of the event loop;
-        a checkpointed run, whose step waits for the disk anyway, always yields.
+        `scheduling_point` then `stop_now`; the hot paths call the two
+        themselves (one coroutine less per admission).
+        """
+        await self.scheduling_point(schedule=schedule)
+        return self.stop_now()
+
+    def scheduling_point(self, *, schedule: bool = True) -> Awaitable[None]:
+        """The checkpoint before an admission, to await.
+
+        It lets a pending cancellation in; the explicit checks of `stop_now`
+        hold even when a target never yields or shields itself from
+        cancellation. With ``schedule=False`` (an admission later in a step
+        that already had its scheduling point) a run without a checkpoint store
+        yields only when a cancellation is pending, so a step costs one turn of
+        the event loop; a checkpointed run, whose step waits for the disk
+        anyway, always yields.
         """
         if schedule or self.recording:
-            await self._yield()
-        else:
-            await self._yield_if_cancelled()
+            return self._yield()
+        return self._yield_if_cancelled()
+
+    def stop_now(self) -> Stop | None:
+        """The stop a cancel request or the passed deadline calls for, if any."""
         if self.cancel_requested:
             return stop_for("cancelled", "cancelled")
         if self.now() >= self.deadline:

@@ -276,14 +276,17 @@ class RunDriver:
         (`RunState.record_model_response`).
         """
         run = self.run
-        stop = await self.control.admission_stop() or self._budget.model_request_stop(
-            run.state.counters
-        )
+        control = self.control
+        await control.scheduling_point()
+        stop = control.stop_now() or self._budget.model_request_stop(run.state.counters)
         if stop is not None:
             run.stop(stop)
             return None
         attempt = 1
-        op_id = await self._admit_model_request(attempt)
+        op_id = run.admit("model_request")
+        if control.recording:
+            await control.commit()
+        self._announce_model_request(op_id)
 
         async def retry_admission(reason: str, delay_s: float) -> bool:
             """Admit one accounted retry (SPEC 16) as a model request of its own."""
@@ -295,7 +298,10 @@ class RunDriver:
             # the failure proves the request was not processed: nothing was used
             run.settle(op_id, "failed", reason)
             attempt += 1
-            op_id = await self._admit_model_request(attempt)
+            op_id = run.admit("model_request", attempt=attempt)
+            if control.recording:
+                await control.commit()
+            self._announce_model_request(op_id)
             return True
 
         request = _request(
@@ -333,11 +339,8 @@ class RunDriver:
             run.record_model_response(response)
         return response
 
-    async def _admit_model_request(self, attempt: int) -> str:
-        """Admit and commit one model request (a retry when ``attempt`` > 1)."""
-        op_id = self.run.admit("model_request", attempt=attempt)
-        if self.control.recording:
-            await self.control.commit()
+    def _announce_model_request(self, op_id: str) -> None:
+        """Say that a model request was admitted (and committed, when recording)."""
         cursor = self.run.state.cursor
         self.hub.emit(
             "operation_admitted",
@@ -346,7 +349,6 @@ class RunDriver:
             step=cursor.step,
             status="model_request",
         )
-        return op_id
 
     async def _preflight(self) -> None:
         """Run the probe once; stop the run unless it passes (or was all asked)."""

@@ -141,7 +141,10 @@ class Operations(Sequence[Operation]):
         cls, items: list[Operation], start: int, length: int, last: Operation | None
     ) -> Operations:
         view = cls.__new__(cls)
-        view._set(items, start, length, last)
+        view._items = items
+        view._start = start
+        view._length = length
+        view._last = last
         return view
 
     @classmethod

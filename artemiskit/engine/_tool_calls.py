@@ -70,6 +70,7 @@ class ToolCallExecutor:
         self._budget = budget
         self._hub = hub
         self._declared = {tool.name: tool for tool in workflow.tools}
+        self._tools = {tool.name: catalogue[tool.name] for tool in workflow.tools}
         self._allow = {tool.name: tool.allow.as_mapping() for tool in workflow.tools}
         self._verdicts = ArgumentVerdicts()
 
@@ -91,16 +92,17 @@ class ToolCallExecutor:
             if control.recording and not await control.safe_boundary():
                 return False
             call = self._run.state.pending_calls[0]
-            stop = await control.admission_stop(
-                schedule=False
-            ) or self._budget.tool_call_stop(self._run.state.counters)
+            await control.scheduling_point(schedule=False)
+            stop = control.stop_now() or self._budget.tool_call_stop(
+                self._run.state.counters
+            )
             if stop is not None:
                 self._run.stop(stop)
                 return False
             admission = admit_tool_call(
                 call,
                 self._declared,
-                self._catalogue,
+                self._tools,
                 self._allow,
                 verdicts=self._verdicts,
             )
@@ -224,9 +226,15 @@ class ToolCallExecutor:
             assert fault.fixture is not None
             result = Invoked(output=dict(fault.fixture), local=None, change=None)
         else:
+            tool = self._tools[name]
+            if tool.effect == "write":
+                # a reader woken by the admission's event runs before the effect
+                # (trio runs a batch of tasks in random order, so it takes this
+                # point and the environment's own to be sure on every loop)
+                await self._control.scheduling_point()
             try:
                 result = await invoke_tool(
-                    self._catalogue[name],
+                    tool,
                     arguments,
                     environment=environment,
                     local=self._run.state.local,
