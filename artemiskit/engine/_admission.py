@@ -10,8 +10,6 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from artemiskit._common._limits import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING_BYTES
 
 if TYPE_CHECKING:
@@ -21,19 +19,36 @@ if TYPE_CHECKING:
     from artemiskit.tools._tool import Tool
     from artemiskit.workflow._model import ToolDeclaration
 
-__all__ = ["Admission", "admit_tool_call"]
+__all__ = [
+    "MAX_VERDICTS",
+    "MAX_VERDICT_TEXT",
+    "Admission",
+    "ArgumentVerdicts",
+    "admit_tool_call",
+]
+
+#: How many argument texts a run remembers the verdict on, and their longest.
+MAX_VERDICTS = 256
+MAX_VERDICT_TEXT = 1024
 
 #: Python's default limit for converting digits to an int; kept even when an
 #: application lifts the interpreter's own limit.
 _MAX_INTEGER_DIGITS = 4300
 
 
-@attrs.frozen(kw_only=True)
 class Admission:
-    """The verdict on one tool call: the decoded arguments, or a denial reason."""
+    """The verdict on one tool call: the decoded arguments, or a denial reason.
 
-    arguments: dict[str, Any] | None = None
-    denial: str | None = None
+    A per-call scratch object, never kept: a plain slotted class.
+    """
+
+    __slots__ = ("arguments", "denial")
+
+    def __init__(
+        self, *, arguments: dict[str, Any] | None = None, denial: str | None = None
+    ) -> None:
+        self.arguments = arguments
+        self.denial = denial
 
 
 def _decode(text: str) -> object:
@@ -111,6 +126,8 @@ def admit_tool_call(
     declared: Mapping[str, ToolDeclaration],
     catalogue: Mapping[str, Tool],
     allow: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None,
+    *,
+    verdicts: ArgumentVerdicts | None = None,
 ) -> Admission:
     """Decide whether ``call`` may execute.
 
@@ -120,6 +137,7 @@ def admit_tool_call(
         catalogue: The run's tools (built-in and registered) by name.
         allow: Each declaration's ``allow`` as a mapping, by tool name, when
             the caller keeps them (else it is built from the declaration).
+        verdicts: The run's remembered argument checks, when it keeps them.
 
     Returns:
         The decoded arguments when admitted, else the denial reason code.
@@ -133,14 +151,53 @@ def admit_tool_call(
         return Admission(denial="invalid_arguments")
     if not isinstance(arguments, dict):
         return Admission(denial="invalid_arguments")
-    problem = _value_problem(arguments)
+    tool = catalogue[call.name]
+    if verdicts is None:
+        problem = _argument_problem(tool, arguments)
+    else:
+        problem = verdicts.problem(tool, call.arguments, arguments)
     if problem is not None:
         return Admission(denial=problem)
-    tool = catalogue[call.name]
-    if tool.schema_problem("input", arguments) is not None:
-        return Admission(denial="invalid_arguments")
     rules = declaration.allow.as_mapping() if allow is None else allow[call.name]
     denial = tool.allow_problem(rules, arguments)
     if denial is not None:
         return Admission(denial=denial)
     return Admission(arguments=arguments)
+
+
+def _argument_problem(tool: Tool, arguments: dict[str, Any]) -> str | None:
+    """The denial reason of decoded arguments that break a value rule or the schema."""
+    problem = _value_problem(arguments)
+    if problem is not None:
+        return problem
+    if tool.schema_problem("input", arguments) is not None:
+        return "invalid_arguments"
+    return None
+
+
+class ArgumentVerdicts:
+    """One run's remembered argument checks (value rules and input schema).
+
+    The decoded arguments are a function of their JSON text, and both checks a
+    function of the decoded arguments and the tool, so the verdict on a text
+    the same tool already received is reused (a model calls the same tool with
+    the same arguments again and again). Only short texts are kept, and only
+    `MAX_VERDICTS` of them; the ``allow`` check is always made.
+    """
+
+    __slots__ = ("_known",)
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[str, str], str | None] = {}
+
+    def problem(self, tool: Tool, text: str, arguments: dict[str, Any]) -> str | None:
+        """`_argument_problem` of ``arguments``, decoded from ``text``."""
+        key = (tool.name, text)
+        try:
+            return self._known[key]
+        except KeyError:
+            pass
+        problem = _argument_problem(tool, arguments)
+        if len(text) <= MAX_VERDICT_TEXT and len(self._known) < MAX_VERDICTS:
+            self._known[key] = problem
+        return problem

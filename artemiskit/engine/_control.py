@@ -6,6 +6,7 @@ the cancel scope; the driver and the tool-call executor ask before every action.
 
 from __future__ import annotations
 
+import asyncio
 import math
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,8 @@ import anyio
 from artemiskit.engine._stops import stop_for
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from artemiskit.engine._recovery import RunCheckpoints
     from artemiskit.engine._run_state import RunState
     from artemiskit.engine._state import Stop
@@ -30,7 +33,34 @@ class RunControl:
         self.cancel_requested = False
         self.deadline = math.inf
         self._scope: anyio.CancelScope | None = None
-        self._recording = checkpoints.enabled
+        #: Whether a checkpoint store records the run (else `commit` and
+        #: `safe_boundary` do nothing, and callers may skip them).
+        self.recording = checkpoints.enabled
+        #: The event loop's clock (`anyio.current_time`), resolved by `start`.
+        self.now: Callable[[], float] = anyio.current_time
+        self._yield: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint
+        self._yield_if_cancelled: Callable[[], Awaitable[None]] = (
+            anyio.lowlevel.checkpoint_if_cancelled
+        )
+
+    def start(self, remaining_s: float) -> None:
+        """Set the deadline ``remaining_s`` from now, inside the running event loop.
+
+        The running backend's clock and checkpoints are looked up here once, not
+        at every admission (anyio finds the backend anew at each call). On
+        asyncio the loop's own clock and ``sleep(0)`` are what
+        `anyio.current_time` and `anyio.lowlevel.checkpoint` call there.
+        """
+        current_token = getattr(anyio.lowlevel, "current_token", None)
+        if current_token is not None:  # anyio 4.11 and later
+            backend = current_token().backend_class
+            self.now = backend.current_time
+            self._yield = backend.checkpoint
+            self._yield_if_cancelled = backend.checkpoint_if_cancelled
+        if anyio.get_cancelled_exc_class() is asyncio.CancelledError:
+            self.now = asyncio.get_running_loop().time
+            self._yield = _sleep0
+        self.deadline = self.now() + remaining_s
 
     def cancel(self) -> None:
         """Stop new work now, and cancel whatever the run is waiting on."""
@@ -48,27 +78,39 @@ class RunControl:
     async def admission_stop(self, *, schedule: bool = True) -> Stop | None:
         """Why nothing new may be admitted now: a cancel request or the deadline.
 
-        The scheduling point lets a pending cancellation in; the explicit checks
-        hold even when a target never yields or shields itself from cancellation.
-        With ``schedule=False`` (an admission later in a step that already had
-        its scheduling point) a run without a checkpoint store yields only when
-        a cancellation is pending, so a step costs one turn of the event loop;
-        a checkpointed run, whose step waits for the disk anyway, always yields.
+        `scheduling_point` then `stop_now`; the hot paths call the two
+        themselves (one coroutine less per admission).
         """
-        if schedule or self._recording:
-            await anyio.lowlevel.checkpoint()
-        else:
-            await anyio.lowlevel.checkpoint_if_cancelled()
+        await self.scheduling_point(schedule=schedule)
+        return self.stop_now()
+
+    def scheduling_point(self, *, schedule: bool = True) -> Awaitable[None]:
+        """The checkpoint before an admission, to await.
+
+        It lets a pending cancellation in; the explicit checks of `stop_now`
+        hold even when a target never yields or shields itself from
+        cancellation. With ``schedule=False`` (an admission later in a step
+        that already had its scheduling point) a run without a checkpoint store
+        yields only when a cancellation is pending, so a step costs one turn of
+        the event loop; a checkpointed run, whose step waits for the disk
+        anyway, always yields.
+        """
+        if schedule or self.recording:
+            return self._yield()
+        return self._yield_if_cancelled()
+
+    def stop_now(self) -> Stop | None:
+        """The stop a cancel request or the passed deadline calls for, if any."""
         if self.cancel_requested:
             return stop_for("cancelled", "cancelled")
-        if anyio.current_time() >= self.deadline:
+        if self.now() >= self.deadline:
             return stop_for("deadline_exceeded", "timeout_ms")
         return None
 
     async def commit(self) -> None:
         """Durably record the current state (before any invocation)."""
-        if self._recording:
-            await self._checkpoints.commit(self._run.state)
+        if self.recording:
+            await self._checkpoints.commit(self._run.published())
 
     async def safe_boundary(self) -> bool:
         """Record the state at this boundary; ``False`` when the run pauses here.
@@ -79,11 +121,15 @@ class RunControl:
         admitted operation. A run that stops here instead commits its final
         snapshot when it ends.
         """
-        if not self._recording:  # no store: nothing to record, no pause
+        if not self.recording:  # no store: nothing to record, no pause
             return True
         pause = self._checkpoints.pause_due(self._run.state.counters)
         if pause is not None:
             self._run.stop(pause)
             return False
-        await self._checkpoints.stage(self._run.state)
+        await self._checkpoints.stage(self._run.published())
         return True
+
+
+def _sleep0() -> Awaitable[None]:
+    return asyncio.sleep(0)

@@ -36,6 +36,7 @@ from artemiskit.engine._recovery import CheckpointMode, checkpoints_for
 from artemiskit.engine._responses import check_response, target_failure
 from artemiskit.engine._result import WorkflowResult
 from artemiskit.engine._run_state import RunState
+from artemiskit.engine._state import slot_builder
 from artemiskit.engine._stops import error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallExecutor
 from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
@@ -68,6 +69,8 @@ if TYPE_CHECKING:
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "RunDriver"]
 
 MAX_CLEANUP_TIMEOUT_MS = 10_000
+
+_request = slot_builder(TargetRequest)
 
 
 @attrs.frozen(kw_only=True)
@@ -170,7 +173,7 @@ class RunDriver:
         await self._load_fixture()
         try:
             resumption = await self.checkpoints.begin(
-                self.run.state, run_id=self.run_id, attempt_id=self.attempt_id
+                self.run.published(), run_id=self.run_id, attempt_id=self.attempt_id
             )
         except ArtemisError:
             with anyio.CancelScope(shield=True):
@@ -187,7 +190,7 @@ class RunDriver:
                 self._target.resume_after(self.run.state.counters.model_requests)
         started = datetime.now(UTC)
         self.hub.emit("run_started")
-        self.control.deadline = anyio.current_time() + remaining
+        self.control.start(remaining)
         environment: Environment | None = None
         try:
             with self.control.open_scope() as cancel_scope:
@@ -229,7 +232,7 @@ class RunDriver:
 
     async def _drive(self, environment: Environment) -> None:
         """Take over a restored checkpoint, probe if asked, then run every turn."""
-        await self.checkpoints.recovered(self.run.state)
+        await self.checkpoints.recovered(self.run.published())
         if self._preflight_mode != "off" and self.run.state.preflight is None:
             await self._preflight()
         if self.run.state.stop is not None:
@@ -244,9 +247,11 @@ class RunDriver:
                 if not await self._tool_calls.run_pending(environment):
                     return
                 continue
-            if not await self.control.safe_boundary():
+            if self.control.recording and not await self.control.safe_boundary():
                 return
-            response = await self._request_model()
+            response = await self._invoke_target(
+                self.run.state.conversation, self._tool_defs, record=True
+            )
             if response is None:
                 return
             if not response.tool_calls:
@@ -271,33 +276,39 @@ class RunDriver:
         (`RunState.record_model_response`).
         """
         run = self.run
-        stop = await self.control.admission_stop() or self._budget.model_request_stop(
-            run.state.counters
-        )
+        control = self.control
+        await control.scheduling_point()
+        stop = control.stop_now() or self._budget.model_request_stop(run.state.counters)
         if stop is not None:
             run.stop(stop)
             return None
         attempt = 1
-        op_id = await self._admit_model_request(attempt)
+        op_id = run.admit("model_request")
+        if control.recording:
+            await control.commit()
+        self._announce_model_request(op_id)
 
         async def retry_admission(reason: str, delay_s: float) -> bool:
             """Admit one accounted retry (SPEC 16) as a model request of its own."""
             nonlocal attempt, op_id
-            if anyio.current_time() + delay_s >= self.control.deadline or (
+            if self.control.now() + delay_s >= self.control.deadline or (
                 self._budget.model_request_stop(run.state.counters) is not None
             ):
                 return False
             # the failure proves the request was not processed: nothing was used
             run.settle(op_id, "failed", reason)
             attempt += 1
-            op_id = await self._admit_model_request(attempt)
+            op_id = run.admit("model_request", attempt=attempt)
+            if control.recording:
+                await control.commit()
+            self._announce_model_request(op_id)
             return True
 
-        request = TargetRequest(
-            messages=messages,
-            tools=tools,
-            max_output_tokens=self._budget.output_allowance(run.state.counters),
-            retry_admission=retry_admission,
+        request = _request(
+            messages,
+            tools,
+            self._budget.output_allowance(run.state.counters),
+            retry_admission,
         )
         try:
             response = await self._target.respond(request)
@@ -328,10 +339,8 @@ class RunDriver:
             run.record_model_response(response)
         return response
 
-    async def _admit_model_request(self, attempt: int) -> str:
-        """Admit and commit one model request (a retry when ``attempt`` > 1)."""
-        op_id = self.run.admit("model_request", attempt=attempt)
-        await self.control.commit()
+    def _announce_model_request(self, op_id: str) -> None:
+        """Say that a model request was admitted (and committed, when recording)."""
         cursor = self.run.state.cursor
         self.hub.emit(
             "operation_admitted",
@@ -339,12 +348,6 @@ class RunDriver:
             turn=cursor.turn,
             step=cursor.step,
             status="model_request",
-        )
-        return op_id
-
-    async def _request_model(self) -> TargetResponse | None:
-        return await self._invoke_target(
-            self.run.state.conversation, self._tool_defs, record=True
         )
 
     async def _preflight(self) -> None:
@@ -410,7 +413,7 @@ class RunDriver:
         self.run.settle_interrupted()
         files, cleanup = await self._release(environment)
         await self.checkpoints.end(
-            self.run.state, files, cleanup_complete=cleanup.status == "complete"
+            self.run.published(), files, cleanup_complete=cleanup.status == "complete"
         )
         exported = None if files is None else final_state(files, self.run.state.local)
         verdict = await self._verify(exported)

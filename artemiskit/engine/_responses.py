@@ -32,8 +32,11 @@ def check_response(response: object) -> None:
         raise InvalidResponseError("the target's text is not a string")
     seen: set[str] = set()
     for position, call in enumerate(response.tool_calls):
-        if not isinstance(call, ToolCall) or not all(
-            isinstance(v, str) for v in (call.id, call.name, call.arguments)
+        if not (
+            isinstance(call, ToolCall)
+            and isinstance(call.id, str)
+            and isinstance(call.name, str)
+            and isinstance(call.arguments, str)
         ):
             raise InvalidResponseError("the target returned a malformed tool call")
         if not call.id:

@@ -4,6 +4,12 @@ Every change to what a checkpoint persists goes through a method here, and each
 method applies one named transition of `artemiskit.engine._transitions`; nothing
 else in the engine replaces the state. The methods that the record's readers
 observe as events (a stop, a settled operation) emit them here too.
+
+The per-step transitions change a working copy: the first transition after the
+state was handed out (`RunState.published`: to the checkpointing, to a caller)
+copies it, later ones set the copy's fields in place, so a step that hands
+nothing out (a run without a checkpoint store) copies the state only once, and
+every state handed out stays exactly as it was.
 """
 
 from __future__ import annotations
@@ -12,8 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from artemiskit.engine import _transitions as t
 from artemiskit.engine._ledger import MAX_LEDGER, Ledger
+from artemiskit.engine._state import SessionState, slot_evolver, slot_updater
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from artemiskit.engine._events import EventHub
     from artemiskit.engine._faults import FaultSchedule
     from artemiskit.engine._preflight import PreflightSummary
@@ -21,7 +30,6 @@ if TYPE_CHECKING:
         Denial,
         LocalState,
         OperationStatus,
-        SessionState,
         Stop,
         TraceEntry,
     )
@@ -30,14 +38,18 @@ if TYPE_CHECKING:
 
 __all__ = ["RunState"]
 
+_evolve = slot_evolver(SessionState)
+_update = slot_updater(SessionState)
+
 
 class RunState:
     """Holds the session state of one run and advances it through transitions.
 
     Attributes:
-        state: The current session state (read it; only the methods here
-            replace it). A plain attribute: the engine reads it about thirty
-            times a step.
+        state: The current session state, to read (only the methods here change
+            it). A plain attribute: the engine reads it about thirty times a
+            step. Whoever keeps the state object itself takes it from
+            `published` instead.
     """
 
     def __init__(
@@ -46,6 +58,29 @@ class RunState:
         self.state = state
         self._hub = hub
         self._ledger_limit = ledger_limit
+        #: Whether ``state`` is a copy made here that nobody else holds.
+        self._owned = False
+
+    def published(self) -> SessionState:
+        """The current state, for a holder that may keep it; it never changes again."""
+        self._owned = False
+        return self.state
+
+    def _apply(self, changes: Mapping[str, Any]) -> None:
+        """Change fields: in the working copy, or in a new copy if it was published."""
+        if not changes:
+            return
+        if self._owned:
+            _update(self.state, changes)
+        else:
+            self.state = _evolve(self.state, changes)
+            self._owned = True
+
+    def _adopt(self, state: SessionState) -> None:
+        """Take the state a whole transition returned (a new copy, or the same)."""
+        if state is not self.state:
+            self.state = state
+            self._owned = True
 
     @classmethod
     def start(
@@ -62,43 +97,44 @@ class RunState:
 
     def restore(self, state: SessionState) -> None:
         """Continue from a paused checkpoint's state."""
-        self.state = t.resume(state)
+        self._adopt(t.resume(state))
 
     def load_fixture(self, documents: dict[str, Any], records: dict[str, Any]) -> None:
         """Seed the local state with a referenced fixture's data."""
-        self.state = t.load_fixture(self.state, documents, records)
+        self._adopt(t.load_fixture(self.state, documents, records))
 
     def stop(self, stop: Stop) -> None:
         """Record why the execution stopped (the first stop wins) and say so."""
-        self.state = t.stop(self.state, stop)
+        self._adopt(t.stop(self.state, stop))
         self._hub.emit("execution_stopped", status=stop.status, reason=stop.reason)
 
     def open_turn(self, user_text: str) -> None:
         """Append the current turn's user message."""
-        self.state = t.open_turn(self.state, user_text)
+        self._adopt(t.open_turn(self.state, user_text))
 
     def finish_turn(self) -> None:
         """Move to the next user turn."""
-        self.state = t.finish_turn(self.state)
+        self._adopt(t.finish_turn(self.state))
 
     def complete(self) -> None:
         """Mark every turn done."""
-        self.state = t.complete(self.state)
+        self._adopt(t.complete(self.state))
 
     def admit(self, kind: str, *, tool: str | None = None, attempt: int = 1) -> str:
         """Admit an operation before it is invoked; return its id."""
-        self.state, op_id = t.admit_operation(
+        fields, op_id = t.admission_fields(
             self.state,
             kind=kind,
             tool=tool,
             attempt=attempt,
             ledger_limit=self._ledger_limit,
         )
+        self._apply(fields)
         return op_id
 
     def admit_tool_attempt(self, tool: str, attempt: int) -> str:
         """Count a tool-call attempt and admit it before it is invoked; its id."""
-        self.state, op_id = t.admit_operation(
+        fields, op_id = t.admission_fields(
             self.state,
             kind="tool_call",
             tool=tool,
@@ -106,13 +142,14 @@ class RunState:
             ledger_limit=self._ledger_limit,
             count_attempt=True,
         )
+        self._apply(fields)
         return op_id
 
     def settle(
         self, op_id: str, status: OperationStatus, reason: str | None = None
     ) -> None:
         """Settle an admitted operation and say so."""
-        self.state = t.settle_operation(self.state, op_id, status, reason)
+        self._apply(t.settlement_fields(self.state, op_id, status, reason))
         self._hub.emit(
             "operation_settled", operation_id=op_id, status=status, reason=reason
         )
@@ -129,8 +166,10 @@ class RunState:
 
         With ``record`` the answer is also recorded (`record_model_response`).
         """
-        self.state = t.settle_response(
-            self.state, op_id, response, max_tokens=max_tokens, record=record
+        self._apply(
+            t.response_fields(
+                self.state, op_id, response, max_tokens=max_tokens, record=record
+            )
         )
         self._hub.emit(
             "operation_settled", operation_id=op_id, status="succeeded", reason=None
@@ -140,27 +179,29 @@ class RunState:
         self, op_id: str, status: OperationStatus, reason: str
     ) -> None:
         """Settle a request without a valid response: its usage is unknown."""
-        self.state = t.count_unmeasured(self.state)
+        self._adopt(t.count_unmeasured(self.state))
         self.settle(op_id, status, reason)
 
     def settle_interrupted(self) -> None:
         """Mark every operation still admitted as interrupted (outcome unknown)."""
         for op in tuple(Ledger.of(self.state).unsettled()):
-            self.state = t.settle_operation(self.state, op.id, "unknown", "interrupted")
+            self._apply(
+                t.settlement_fields(self.state, op.id, "unknown", "interrupted")
+            )
 
     def count_tool_attempt(self) -> None:
         """Count one attempted tool call."""
-        self.state = t.count_tool_attempt(self.state)
+        self._adopt(t.count_tool_attempt(self.state))
 
     def account_usage(
         self, response: TargetResponse, *, max_tokens: int | None
     ) -> None:
         """Add a response's reported usage (or its absence) to the counters."""
-        self.state = t.account_usage(self.state, response, max_tokens=max_tokens)
+        self._adopt(t.account_usage(self.state, response, max_tokens=max_tokens))
 
     def record_model_response(self, response: TargetResponse) -> None:
         """Append the assistant message and queue its tool calls."""
-        self.state = t.record_model_response(self.state, response)
+        self._adopt(t.record_model_response(self.state, response))
 
     def answer_tool_call(
         self,
@@ -172,14 +213,7 @@ class RunState:
         local: LocalState | None = None,
     ) -> None:
         """Answer the first pending call and trace it."""
-        self.state = t.answer_tool_call(
-            self.state,
-            call,
-            content=content,
-            is_error=is_error,
-            trace=trace,
-            local=local,
-        )
+        self._apply(t.answer_fields(self.state, call, content, is_error, trace, local))
 
     def settle_tool_success(
         self,
@@ -193,15 +227,17 @@ class RunState:
         change: StateChange | None,
     ) -> None:
         """Settle a tool call that succeeded, keep its evidence, answer it; say so."""
-        self.state = t.settle_tool_success(
-            self.state,
-            op_id,
-            call,
-            reason=reason,
-            content=content,
-            trace=trace,
-            local=local,
-            change=change,
+        self._apply(
+            t.tool_success_fields(
+                self.state,
+                op_id,
+                call,
+                reason=reason,
+                content=content,
+                trace=trace,
+                local=local,
+                change=change,
+            )
         )
         self._hub.emit(
             "operation_settled", operation_id=op_id, status="succeeded", reason=reason
@@ -209,20 +245,20 @@ class RunState:
 
     def record_denial(self, denial: Denial) -> None:
         """Remember a policy denial."""
-        self.state = t.record_denial(self.state, denial)
+        self._adopt(t.record_denial(self.state, denial))
 
     def record_trace(self, entry: TraceEntry) -> None:
         """Trace a call that gets no answer (a denial that stops the run)."""
-        self.state = t.record_trace(self.state, entry)
+        self._adopt(t.record_trace(self.state, entry))
 
     def record_change(self, change: StateChange) -> None:
         """Keep state-change evidence, bounded."""
-        self.state = t.record_change(self.state, change)
+        self._adopt(t.record_change(self.state, change))
 
     def record_preflight(self, summary: PreflightSummary) -> None:
         """Keep the probe's result."""
-        self.state = t.record_preflight(self.state, summary)
+        self._adopt(t.record_preflight(self.state, summary))
 
     def update_faults(self, faults: FaultSchedule) -> None:
         """Replace the fault schedule."""
-        self.state = t.update_faults(self.state, faults)
+        self._adopt(t.update_faults(self.state, faults))

@@ -122,7 +122,7 @@ class WorkflowSession:
     @property
     def state(self) -> SessionState:
         """The current session state (sensitive: holds the conversation)."""
-        return self._driver.run.state
+        return self._driver.run.published()
 
     @property
     def result(self) -> WorkflowResult | None:

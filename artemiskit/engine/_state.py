@@ -40,6 +40,7 @@ __all__ = [
     "TraceEntry",
     "slot_builder",
     "slot_evolver",
+    "slot_updater",
 ]
 
 OperationStatus = Literal["admitted", "succeeded", "failed", "unknown"]
@@ -140,13 +141,21 @@ class Operations(Sequence[Operation]):
         cls, items: list[Operation], start: int, length: int, last: Operation | None
     ) -> Operations:
         view = cls.__new__(cls)
-        view._set(items, start, length, last)
+        view._items = items
+        view._start = start
+        view._length = length
+        view._last = last
         return view
 
     @classmethod
     def of(cls, operations: Iterable[Operation]) -> Operations:
         """``operations`` as `Operations` (the same object when it already is)."""
         return operations if isinstance(operations, Operations) else cls(operations)
+
+    @property
+    def last(self) -> Operation | None:
+        """The last operation, if there is one."""
+        return self._last
 
     def append(self, operation: Operation) -> Operations:
         """A new sequence with ``operation`` added at the end."""
@@ -376,5 +385,19 @@ def slot_evolver(cls: type[T]) -> Callable[[T, Mapping[str, Any]], T]:
         "    for name, value in changes.items():",
         "        _setters[name](new, value)",
         "    return new",
+    ]
+    return _unrolled(cls, source)
+
+
+def slot_updater(cls: type[T]) -> Callable[[T, Mapping[str, Any]], None]:
+    """Set slots of an instance of ``cls`` in place: ``updater(instance, changes)``.
+
+    Only for an instance nobody else has seen yet (the state owner's working copy
+    within a step): it then becomes exactly what ``attrs.evolve`` would have built.
+    """
+    source = [
+        "def function(instance, changes):",
+        "    for name, value in changes.items():",
+        "        _setters[name](instance, value)",
     ]
     return _unrolled(cls, source)

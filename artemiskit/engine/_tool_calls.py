@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from artemiskit._errors import ArtemisError, FileOperationError
-from artemiskit.engine._admission import admit_tool_call
+from artemiskit.engine._admission import ArgumentVerdicts, admit_tool_call
 from artemiskit.engine._faults import RETRYABLE_KINDS, ScheduledFault
-from artemiskit.engine._state import Denial, Stop, TraceEntry
+from artemiskit.engine._state import Denial, Stop, TraceEntry, slot_builder
 from artemiskit.engine._stops import stop_for
 from artemiskit.engine._tool_invocation import (
     Invoked,
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["ToolCallExecutor"]
+
+_trace = slot_builder(TraceEntry)
 
 
 class ToolCallExecutor:
@@ -68,30 +70,41 @@ class ToolCallExecutor:
         self._budget = budget
         self._hub = hub
         self._declared = {tool.name: tool for tool in workflow.tools}
+        self._tools = {tool.name: catalogue[tool.name] for tool in workflow.tools}
         self._allow = {tool.name: tool.allow.as_mapping() for tool in workflow.tools}
+        self._verdicts = ArgumentVerdicts()
 
-    async def _tool_call_stop(self, *, schedule: bool) -> Stop | None:
-        """Why another tool-call attempt may not be admitted, or ``None``.
+    async def _retry_stop(self) -> Stop | None:
+        """Why a retry of a tool call may not be admitted, or ``None``.
 
-        A first attempt does not yield unless a cancellation is pending: its
-        step's model request was the scheduling point. A retry yields.
+        A retry yields; a first attempt (`run_pending`) does not unless a
+        cancellation is pending: its step's model request was the scheduling
+        point.
         """
-        return await self._control.admission_stop(
-            schedule=schedule
-        ) or self._budget.tool_call_stop(self._run.state.counters)
+        return await self._control.admission_stop() or self._budget.tool_call_stop(
+            self._run.state.counters
+        )
 
     async def run_pending(self, environment: Environment) -> bool:
         """Answer every pending tool call; False when the execution stopped."""
+        control = self._control
         while self._run.state.pending_calls:
-            if not await self._control.safe_boundary():
+            if control.recording and not await control.safe_boundary():
                 return False
             call = self._run.state.pending_calls[0]
-            stop = await self._tool_call_stop(schedule=False)
+            await control.scheduling_point(schedule=False)
+            stop = control.stop_now() or self._budget.tool_call_stop(
+                self._run.state.counters
+            )
             if stop is not None:
                 self._run.stop(stop)
                 return False
             admission = admit_tool_call(
-                call, self._declared, self._catalogue, self._allow
+                call,
+                self._declared,
+                self._tools,
+                self._allow,
+                verdicts=self._verdicts,
             )
             if admission.denial is not None:
                 self._run.count_tool_attempt()
@@ -134,14 +147,16 @@ class ToolCallExecutor:
     ) -> None:
         """Run one admitted logical call, attempt by attempt."""
         name = call.name
-        schedule, occurrence = self._run.state.faults.begin_call(name)
-        self._run.update_faults(schedule)  # occurrence 0: no fault names the tool
+        faults = self._run.state.faults
+        schedule, occurrence = faults.begin_call(name)
+        if schedule is not faults:  # occurrence 0: no fault names the tool
+            self._run.update_faults(schedule)
         max_attempts = self._workflow.retry.max_attempts
         attempt = 1
         faulted = False
         while True:
             if attempt > 1:
-                stop = await self._tool_call_stop(schedule=True)
+                stop = await self._retry_stop()
                 if stop is not None:
                     self._finish_call(attempt - 1, succeeded=False, faulted=faulted)
                     self._run.stop(stop)
@@ -151,7 +166,8 @@ class ToolCallExecutor:
                 schedule, fault = self._run.state.faults.take(name, occurrence)
                 self._run.update_faults(schedule)
             op_id = self._run.admit_tool_attempt(name, attempt)
-            await self._control.commit()
+            if self._control.recording:
+                await self._control.commit()
             self._hub.emit("operation_admitted", operation_id=op_id, tool=name)
             if fault is not None:
                 faulted = True
@@ -178,12 +194,13 @@ class ToolCallExecutor:
                 self._run.stop(stop_for("invalid_evidence", "malformed_result"))
                 return
             await self._attempt(environment, call, arguments, op_id, fault, attempt)
-            self._finish_call(
-                attempt,
-                succeeded=self._run.state.stop is None
-                and self._run.state.trace[-1].status == "succeeded",
-                faulted=faulted,
-            )
+            if faulted:
+                self._finish_call(
+                    attempt,
+                    succeeded=self._run.state.stop is None
+                    and self._run.state.trace[-1].status == "succeeded",
+                    faulted=faulted,
+                )
             return
 
     def _finish_call(self, attempts: int, *, succeeded: bool, faulted: bool) -> None:
@@ -209,9 +226,15 @@ class ToolCallExecutor:
             assert fault.fixture is not None
             result = Invoked(output=dict(fault.fixture), local=None, change=None)
         else:
+            tool = self._tools[name]
+            if tool.effect == "write":
+                # a reader woken by the admission's event runs before the effect
+                # (trio runs a batch of tasks in random order, so it takes this
+                # point and the environment's own to be sure on every loop)
+                await self._control.scheduling_point()
             try:
                 result = await invoke_tool(
-                    self._catalogue[name],
+                    tool,
                     arguments,
                     environment=environment,
                     local=self._run.state.local,
@@ -243,7 +266,7 @@ class ToolCallExecutor:
             call,
             reason=reason,
             content=content,
-            trace=TraceEntry(tool=name, status="succeeded", attempts=attempt),
+            trace=_trace(name, "succeeded", attempt, None),
             local=result.local,
             change=result.change,
         )

@@ -14,35 +14,47 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from artemiskit.engine._state import slot_builder
 from artemiskit.records._verification import StateChange
-from artemiskit.tools._state import LocalState
 from artemiskit.tools._tool import Tool, ToolChange, ToolContext, ToolResult, digest
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from artemiskit.environments._base import Environment
+    from artemiskit.tools._state import LocalState
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["Invoked", "MalformedOutputError", "initial_sections", "invoke_tool"]
+
+_context = slot_builder(ToolContext)
 
 
 class MalformedOutputError(Exception):
     """A handler returned something its declaration does not allow."""
 
 
-@attrs.frozen(kw_only=True)
 class Invoked:
     """A successful call: the output, the next local state, the change evidence.
 
     ``encoded`` is the output's JSON text (non-ASCII kept), when it was encoded
-    while being checked.
+    while being checked. A per-call scratch object: a plain slotted class.
     """
 
-    output: dict[str, Any]
-    local: LocalState | None
-    change: StateChange | None
-    encoded: str | None = None
+    __slots__ = ("change", "encoded", "local", "output")
+
+    def __init__(
+        self,
+        *,
+        output: dict[str, Any],
+        local: LocalState | None,
+        change: StateChange | None,
+        encoded: str | None = None,
+    ) -> None:
+        self.output = output
+        self.local = local
+        self.change = change
+        self.encoded = encoded
 
 
 def initial_sections(
@@ -92,13 +104,7 @@ async def invoke_tool(
             section is not a JSON object.
     """
     section = local.sections.get(tool.name)
-    context = ToolContext(
-        environment=environment,
-        state=section,
-        allow=allow,
-        local=local,
-        new_id=new_id,
-    )
+    context = _context(environment, section, allow, local, new_id)
     result = await tool.handler(arguments, context)
     if not isinstance(result, ToolResult):
         raise MalformedOutputError(tool.name)

@@ -37,7 +37,9 @@ __all__ = [
     "MAX_CHANGES",
     "MAX_LEDGER",
     "account_usage",
+    "admission_fields",
     "admit_operation",
+    "answer_fields",
     "answer_tool_call",
     "complete",
     "count_tool_attempt",
@@ -50,12 +52,14 @@ __all__ = [
     "record_model_response",
     "record_preflight",
     "record_trace",
+    "response_fields",
     "resume",
     "settle_operation",
     "settle_response",
-    "settle_tool_success",
+    "settlement_fields",
     "start",
     "stop",
+    "tool_success_fields",
     "update_faults",
 ]
 
@@ -65,6 +69,8 @@ MAX_CHANGES = 200
 _evolve_state = slot_evolver(SessionState)
 _counters = slot_builder(Counters)
 _operation = slot_builder(Operation)
+_message = slot_builder(Message)
+_cursor = slot_builder(Cursor)
 
 
 def _replace(state: SessionState, **changes: Any) -> SessionState:
@@ -124,7 +130,16 @@ def open_turn(state: SessionState, user_text: str) -> SessionState:
     )
 
 
-def admit_operation(
+def admit_operation(state: SessionState, **options: Any) -> tuple[SessionState, str]:
+    """Record an operation as admitted, before it is invoked; return its id.
+
+    ``options`` are those of `admission_fields`, which says what changes.
+    """
+    fields, op_id = admission_fields(state, **options)
+    return _replace(state, **fields), op_id
+
+
+def admission_fields(
     state: SessionState,
     *,
     kind: str,
@@ -132,8 +147,8 @@ def admit_operation(
     attempt: int = 1,
     ledger_limit: int = MAX_LEDGER,
     count_attempt: bool = False,
-) -> tuple[SessionState, str]:
-    """Record an operation as admitted, before it is invoked; return its id.
+) -> tuple[dict[str, Any], str]:
+    """The changed fields of `admit_operation`, and the operation's id.
 
     The ledger keeps the newest ``ledger_limit`` operations; older ones are
     counted in ``ledger_omitted``. With ``count_attempt`` a tool call is also
@@ -155,14 +170,13 @@ def admit_operation(
         )
     elif count_attempt:
         counters = _counted(counters, actions=1, tool_calls=1)
-    changed = _replace(
-        state,
-        ledger=operations,
-        ledger_omitted=omitted,
-        next_operation=state.next_operation + 1,
-        counters=counters,
-    )
-    return changed, op_id
+    fields = {
+        "ledger": operations,
+        "ledger_omitted": omitted,
+        "next_operation": state.next_operation + 1,
+        "counters": counters,
+    }
+    return fields, op_id
 
 
 def settle_operation(
@@ -172,10 +186,19 @@ def settle_operation(
     reason: str | None = None,
 ) -> SessionState:
     """Mark an admitted operation succeeded, failed or unknown."""
+    fields = settlement_fields(state, op_id, status, reason)
+    return _replace(state, **fields) if fields else state
+
+
+def settlement_fields(
+    state: SessionState,
+    op_id: str,
+    status: OperationStatus,
+    reason: str | None = None,
+) -> dict[str, Any]:
+    """The changed fields of `settle_operation` (none when ``op_id`` is not kept)."""
     ledger = _settled(state, op_id, status, reason)
-    if ledger is state.ledger:
-        return state
-    return _replace(state, ledger=ledger)
+    return {} if ledger is state.ledger else {"ledger": ledger}
 
 
 def _settled(
@@ -183,7 +206,7 @@ def _settled(
 ) -> Operations:
     """The ledger with ``op_id`` settled (the latest operation, almost always)."""
     operations = Operations.of(state.ledger)
-    last = operations[-1] if operations else None
+    last = operations.last
     if last is None or last.id != op_id:
         return Ledger.of(state).settle(op_id, status, reason).operations
     return operations.replace_last(
@@ -244,10 +267,26 @@ def settle_response(
     The same as `settle_operation` then `account_usage` (then
     `record_model_response` with ``record``), in one copy.
     """
+    return _replace(
+        state,
+        **response_fields(state, op_id, response, max_tokens=max_tokens, record=record),
+    )
+
+
+def response_fields(
+    state: SessionState,
+    op_id: str,
+    response: TargetResponse,
+    *,
+    max_tokens: int | None,
+    record: bool = False,
+) -> dict[str, Any]:
+    """The changed fields of `settle_response`."""
     fields = _usage(state, response, max_tokens)
     if record:
         fields.update(_recorded(state, response))
-    return _replace(state, ledger=_settled(state, op_id, "succeeded", None), **fields)
+    fields["ledger"] = _settled(state, op_id, "succeeded", None)
+    return fields
 
 
 def record_model_response(
@@ -259,15 +298,13 @@ def record_model_response(
 
 def _recorded(state: SessionState, response: TargetResponse) -> dict[str, Any]:
     """The changed fields of `record_model_response`."""
-    message = Message(
-        role="assistant", content=response.text, tool_calls=response.tool_calls
-    )
+    message = _message("assistant", response.text, response.tool_calls, None, False)
     final = state.final_response if response.tool_calls else response.text
     return {
         "conversation": (*state.conversation, message),
         "pending_calls": response.tool_calls,
         "final_response": final,
-        "cursor": Cursor(turn=state.cursor.turn, step=state.cursor.step + 1),
+        "cursor": _cursor(state.cursor.turn, state.cursor.step + 1),
     }
 
 
@@ -281,10 +318,12 @@ def answer_tool_call(
     local: LocalState | None = None,
 ) -> SessionState:
     """Append the tool result for ``call`` (the first pending call) and its trace."""
-    return _replace(state, **_answer(state, call, content, is_error, trace, local))
+    return _replace(
+        state, **answer_fields(state, call, content, is_error, trace, local)
+    )
 
 
-def _answer(
+def answer_fields(
     state: SessionState,
     call: ToolCall,
     content: str,
@@ -296,9 +335,7 @@ def _answer(
     return {
         "conversation": (
             *state.conversation,
-            Message(
-                role="tool", content=content, tool_call_id=call.id, is_error=is_error
-            ),
+            _message("tool", content, (), call.id, is_error),
         ),
         "pending_calls": state.pending_calls[1:],
         "trace": (*state.trace, trace),
@@ -306,7 +343,7 @@ def _answer(
     }
 
 
-def settle_tool_success(
+def tool_success_fields(
     state: SessionState,
     op_id: str,
     call: ToolCall,
@@ -316,16 +353,17 @@ def settle_tool_success(
     trace: TraceEntry,
     local: LocalState | None,
     change: StateChange | None,
-) -> SessionState:
+) -> dict[str, Any]:
     """A tool call that succeeded: settle it, keep its evidence, answer the call.
 
-    The same as `settle_operation`, `record_change` (when there is a change) and
-    `answer_tool_call` in that order, in one copy.
+    The changed fields of `settle_operation`, `record_change` (when there is a
+    change) and `answer_tool_call` in that order, in one copy.
     """
-    fields = _answer(state, call, content, False, trace, local)
+    fields = answer_fields(state, call, content, False, trace, local)
     if change is not None:
         fields.update(_change(state, change))
-    return _replace(state, ledger=_settled(state, op_id, "succeeded", reason), **fields)
+    fields["ledger"] = _settled(state, op_id, "succeeded", reason)
+    return fields
 
 
 def record_denial(state: SessionState, denial: Denial) -> SessionState:

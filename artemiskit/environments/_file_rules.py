@@ -17,9 +17,14 @@ Messages never repeat the path, which may be sensitive.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
-from artemiskit._common._limits import MAX_ENVIRONMENT_BYTES, MAX_FILE_BYTES
+from artemiskit._common._limits import (
+    MAX_ENVIRONMENT_BYTES,
+    MAX_FILE_BYTES,
+    MAX_PATH_BYTES,
+)
 from artemiskit._common._paths import normalize_path
 from artemiskit._errors import FileOperationError
 
@@ -77,18 +82,32 @@ def checked_path(path: str) -> str:
     Raises:
         FileOperationError: ``invalid_path``, saying which rule the path breaks.
     """
+    if len(path) > MAX_PATH_BYTES:
+        normalized, problem = _checked(path)
+    else:  # a run names the same few paths again and again
+        normalized, problem = _remembered_check(path)
+    if problem is not None:
+        raise refusal("invalid_path", problem)
+    return normalized
+
+
+@functools.lru_cache(maxsize=1024)
+def _remembered_check(path: str) -> tuple[str, str | None]:
+    return _checked(path)
+
+
+def _checked(path: str) -> tuple[str, str | None]:
+    """The normalized path, and the rule it breaks (``None`` when valid)."""
     try:
         normalized = normalize_path(path)
     except ValueError as exc:
-        raise refusal("invalid_path", str(exc)) from None
+        return "", str(exc)
     if any(
         len(part.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES
         for part in normalized.split("/")
     ):
-        raise refusal(
-            "invalid_path", f"a path segment is longer than {MAX_SEGMENT_BYTES} bytes"
-        )
-    return normalized
+        return "", f"a path segment is longer than {MAX_SEGMENT_BYTES} bytes"
+    return normalized, None
 
 
 def checked_directory(directory: str | None) -> str | None:
@@ -198,6 +217,9 @@ class FileMap:
 
     def read(self, path: str) -> str:
         """Return the text at ``path``."""
+        content = self._files.get(path)
+        if content is not None:  # a file's parents are never files (see `write`)
+            return content
         self._check_parents(path)
         if path in self._files:
             return self._files[path]

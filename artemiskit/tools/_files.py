@@ -36,10 +36,6 @@ def _object(properties: dict[str, Any], *required: str) -> dict[str, Any]:
     }
 
 
-def _normalized(path: str) -> str:
-    return "/".join(s for s in path.split("/") if s not in ("", "."))
-
-
 def path_allowed(allow: Allow, arguments: Mapping[str, Any]) -> str | None:
     """A file tool's allow rule: a valid path that one of ``paths`` matches."""
     path = arguments["path"]
@@ -47,7 +43,7 @@ def path_allowed(allow: Allow, arguments: Mapping[str, Any]) -> str | None:
         return "invalid_path"
     return (
         None
-        if matches_any(allow.get("paths"), _normalized(path))
+        if matches_any(allow.get("paths"), normalize_path(path))
         else ("path_not_allowed")
     )
 
