@@ -96,6 +96,17 @@ class LoadedCheckpoint:
     torn_tail: bool
 
 
+class Compaction(dict[str, Any]):
+    """A snapshot payload that only compacts the journal: no new state in it.
+
+    It holds exactly what the snapshot and the journal already hold together, so
+    a store with ``compacts_in_background = True`` may return from
+    ``commit_snapshot`` before it is durable and switch to it later, as long as
+    the entries appended meanwhile stay in force and every crash leaves either
+    checkpoint. Any other store commits it like any payload.
+    """
+
+
 @runtime_checkable
 class CheckpointStore(Protocol):
     """Durable storage for one checkpoint, used by one session at a time.

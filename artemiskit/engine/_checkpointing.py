@@ -22,6 +22,7 @@ import attrs
 from artemiskit._common._converter import CONVERTER
 from artemiskit._common._digests import bytes_digest, json_digest
 from artemiskit._errors import CheckpointError
+from artemiskit.checkpoints._store import Compaction
 from artemiskit.engine._deltas import apply_delta, state_delta
 from artemiskit.engine._state import SessionState
 
@@ -167,9 +168,30 @@ class Checkpointer:
             return
         meta = attrs.evolve(self._meta, last_observed_epoch_ms=now_ms())
         if self._compaction_due():
-            await self._snapshot(state, meta)
-            return
+            if not getattr(self.store, "compacts_in_background", False):
+                await self._snapshot(state, meta)
+                return
+            await self._compact()
         await self._append(state, meta, self.store.append)
+
+    async def _compact(self) -> None:
+        """Compact into a snapshot of what is persisted, off the admission path.
+
+        The store may write it in the background: it holds nothing the journal
+        lacks, so the transition committed next goes to the journal, synced, as
+        any other.
+        """
+        assert self._persisted is not None
+        assert self._meta is not None
+        size = await self.store.commit_snapshot(
+            Compaction(
+                meta=CONVERTER.unstructure(self._meta),
+                state=CONVERTER.unstructure(self._persisted),
+            )
+        )
+        self._entries = 0
+        self._journal_bytes = 0
+        self._snapshot_bytes = size
 
     async def stage(self, state: SessionState) -> None:
         """Write the transition to ``state`` without waiting for the disk.
