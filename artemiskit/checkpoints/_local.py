@@ -348,7 +348,7 @@ class LocalCheckpointStore:
         if pending is not None:
             pending.thread.join()
             self._switch(session)
-        body = envelope.canonical_json(dict(payload))
+        body = payload.encoded
         generation = session.generation + 1
         parent = session.journal.snapshot
         covers = (session.journal.entry_count, session.journal.size)

@@ -11,20 +11,27 @@ a lost acknowledged entry, never one applied twice.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
-from artemiskit._errors import CheckpointError
-from artemiskit.checkpoints import LocalCheckpointStore
+from artemiskit._common._converter import CONVERTER
+from artemiskit._errors import CheckpointError, FileAccessError
+from artemiskit.checkpoints import LocalCheckpointStore, _local
 from artemiskit.checkpoints import _envelope as envelope
 from artemiskit.checkpoints._store import Compaction
 from artemiskit.engine import _checkpointing
+from artemiskit.engine._checkpointing import CheckpointBinding, CheckpointMeta
+from artemiskit.engine._state import SessionState
+from artemiskit.targets._protocol import Message
 from tests._runs import ReplayTarget, calling
 
 from ._helpers import refusal, resume_and_load, run
@@ -65,7 +72,7 @@ async def main():
     await store.commit_snapshot({"n": 0})
     for k in (1, 2, 3):
         await store.append({"k": k})
-    await store.commit_snapshot(Compaction({"n": 3}))
+    await store.commit_snapshot(Compaction(b'{"n":3}'))
     if stop != "writing":
         store._session.pending.thread.join()
     for k in (4, 5):
@@ -93,6 +100,21 @@ def killed_at(tmp_path: Path, stop: str) -> Path:
         running.process.send_signal(signal.SIGKILL)
     assert running.finish().code == -signal.SIGKILL
     return directory
+
+
+@contextlib.asynccontextmanager
+async def created(directory: Path) -> AsyncIterator[LocalCheckpointStore]:
+    """A new local checkpoint in ``directory``, open for the block."""
+    store = LocalCheckpointStore(directory)
+    await store.open(mode="create")
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+def compaction(payload: dict[str, Any]) -> Compaction:
+    return Compaction(envelope.canonical_json(payload))
 
 
 def header(directory: Path) -> dict[str, Any]:
@@ -183,14 +205,10 @@ def test_a_cut_is_signed_with_the_snapshot() -> None:
 async def test_a_compaction_before_any_snapshot_is_a_plain_commit(
     tmp_path: Path,
 ) -> None:
-    store = LocalCheckpointStore(tmp_path / "ckpt")
-    await store.open(mode="create")
-    try:
-        await store.commit_snapshot(Compaction({"n": 1}))
+    async with created(tmp_path / "ckpt") as store:
+        await store.commit_snapshot(compaction({"n": 1}))
         await store.append({"k": 1})
         loaded = await store.load()
-    finally:
-        await store.close()
     assert (loaded.snapshot, loaded.entries) == ({"n": 1}, ({"k": 1},))
 
 
@@ -198,15 +216,11 @@ async def test_a_final_snapshot_supersedes_a_compaction_in_the_background(
     tmp_path: Path,
 ) -> None:
     directory = tmp_path / "ckpt"
-    store = LocalCheckpointStore(directory)
-    await store.open(mode="create")
-    try:
+    async with created(directory) as store:
         await store.commit_snapshot({"n": 0})
         await store.append({"k": 1})
-        await store.commit_snapshot(Compaction({"n": 1}))
+        await store.commit_snapshot(compaction({"n": 1}))
         await store.commit_snapshot({"n": "final"})
-    finally:
-        await store.close()
     loaded = await resume_and_load(directory)
     assert (loaded.snapshot, loaded.entries) == ({"n": "final"}, ())
     assert "covers" not in header(directory)
@@ -215,17 +229,13 @@ async def test_a_final_snapshot_supersedes_a_compaction_in_the_background(
 
 async def test_compactions_one_after_another_keep_every_entry(tmp_path: Path) -> None:
     directory = tmp_path / "ckpt"
-    store = LocalCheckpointStore(directory)
-    await store.open(mode="create")
-    try:
+    async with created(directory) as store:
         await store.commit_snapshot({"n": 0})
         for k in range(1, 31):
             await store.append({"k": k})
             if k % 3 == 0:
-                await store.commit_snapshot(Compaction({"n": k}))
+                await store.commit_snapshot(compaction({"n": k}))
         loaded = await store.load()
-    finally:
-        await store.close()
     n = loaded.snapshot["n"]
     assert loaded.entries == tuple({"k": k} for k in range(n + 1, 31))
     assert header(directory)["generation"] > 2
@@ -233,9 +243,26 @@ async def test_compactions_one_after_another_keep_every_entry(tmp_path: Path) ->
     assert (reloaded.snapshot, reloaded.entries) == (loaded.snapshot, loaded.entries)
 
 
-async def test_a_run_compacting_at_every_commit_pauses_and_resumes(
+def full_payload(state: SessionState, meta: CheckpointMeta) -> bytes:
+    """The snapshot payload encoded whole, as a synchronous snapshot is."""
+    return envelope.canonical_json(
+        {"meta": CONVERTER.unstructure(meta), "state": CONVERTER.unstructure(state)}
+    )
+
+
+async def test_a_run_compacting_at_every_commit_pauses_resumes_and_splices_right(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    spliced = _checkpointing._EncodedConversation.payload
+    checked: list[int] = []
+
+    def checking(self: Any, state: SessionState, meta: CheckpointMeta) -> bytes:
+        encoded = spliced(self, state, meta)
+        assert encoded == full_payload(state, meta)
+        checked.append(len(state.conversation))
+        return encoded
+
+    monkeypatch.setattr(_checkpointing._EncodedConversation, "payload", checking)
     monkeypatch.setattr(_checkpointing, "COMPACT_MIN_BYTES", 1)
     monkeypatch.setattr(_checkpointing, "COMPACT_RATIO", 0)
     directory = tmp_path / "ckpt"
@@ -249,3 +276,65 @@ async def test_a_run_compacting_at_every_commit_pauses_and_resumes(
     assert (first.exit_code, second.exit_code, third.exit_code) == (10, 10, 0)
     assert third.record.recovery.attempt_number == 3
     assert header(directory)["generation"] > 4  # compacted in the background
+    assert len(checked) >= 2
+    assert max(checked) > min(checked)  # messages encoded in earlier steps
+
+
+def test_a_conversation_holding_the_marker_is_encoded_whole() -> None:
+    encoded = _checkpointing._EncodedConversation()
+    marker = encoded._marker
+    state = SessionState(
+        conversation=(Message(role="user", content=marker),),
+        final_response=marker,
+    )
+    binding = CheckpointBinding(
+        workflow_digest="w",
+        catalogue_digest="c",
+        policy_digest="p",
+        harness=_checkpointing.HARNESS,
+        configuration_id=None,
+        preflight="off",
+    )
+    meta = CheckpointMeta(
+        run_id="r",
+        attempt_id="a",
+        attempt_number=1,
+        resumed_from_attempt=None,
+        status="active",
+        deadline_epoch_ms=2,
+        last_observed_epoch_ms=1,
+        environment_kind="simulated",
+        environment_saved=False,
+        environment_digest=None,
+        binding=binding,
+    )
+    assert encoded.payload(state, meta) == full_payload(state, meta)
+    moved = attrs.evolve(state, final_response=None)
+    assert encoded.payload(moved, meta) == full_payload(moved, meta)
+
+
+async def test_a_failed_background_write_fails_the_store_at_the_switch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing(dir_fd: int, name: str, data: bytes, *, where: str) -> None:
+        raise FileAccessError(f"could not write {name} in {where}: No space left")
+
+    directory = tmp_path / "ckpt"
+    async with created(directory) as store:
+        await store.commit_snapshot({"n": 0})
+        await store.append({"k": 1})
+        monkeypatch.setattr(_local, "create_exclusive", failing)
+        await store.commit_snapshot(compaction({"n": 1}))
+        monkeypatch.undo()
+        assert store._session is not None
+        pending = store._session.pending
+        assert pending is not None
+        pending.thread.join()
+        await store.append_buffered({"k": 2})  # not synced: no switch yet
+        with pytest.raises(FileAccessError, match="No space left"):
+            await store.append({"k": 3})
+        with pytest.raises(FileAccessError, match="an earlier write"):
+            await store.append({"k": 4})
+    loaded = await resume_and_load(directory)
+    assert loaded.snapshot == {"n": 0}
+    assert loaded.entries == ({"k": 1}, {"k": 2}, {"k": 3})
