@@ -159,7 +159,9 @@ def _snapshot_digest(
     generation: int, parent: str, payload: bytes, covers: tuple[int, int] | None
 ) -> str:
     signed = canonical_json(_snapshot_header(generation, parent, payload, covers))
-    return hashlib.sha256(signed + b"\n" + payload).hexdigest()
+    digest = hashlib.sha256(signed + b"\n")
+    digest.update(payload)  # not joined: a snapshot payload may be megabytes
+    return digest.hexdigest()
 
 
 def _is_digest(value: object) -> TypeGuard[str]:
