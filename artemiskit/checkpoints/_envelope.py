@@ -12,10 +12,13 @@ the payload::
     <N bytes: the payload as canonical JSON>
 
 The checksum covers the header's other fields and the exact payload bytes; it is
-the snapshot's digest. The generation counts snapshot commits; ``parent`` is the
-digest of the snapshot this one replaced, or for the first a random value of the
-same form, so a checkpoint's snapshots form one chain that no other checkpoint
-shares, even one with the same payloads.
+the snapshot's digest. A snapshot written while its parent's journal went on
+(a compaction in the background) also names ``"covers":[ENTRIES,LENGTH]``: it
+holds the first ENTRIES entries of the parent's journal, which end at byte
+LENGTH; the entries after them still apply to it. The generation counts
+snapshot commits; ``parent`` is the digest of the snapshot this one replaced, or
+for the first a random value of the same form, so a checkpoint's snapshots form
+one chain that no other checkpoint shares, even one with the same payloads.
 
 Journal (``journal.ckpt``): an 84-byte file header (magic ``AKCKJRNL``, version,
 generation, the digest of its snapshot, sha256 of those), then frames::
@@ -48,6 +51,7 @@ from artemiskit._errors import CheckpointError
 
 __all__ = [
     "ARTIFACT_OVERHEAD",
+    "FRAME_OVERHEAD",
     "JOURNAL_HEADER_SIZE",
     "SNAPSHOT_FORMAT",
     "VERSION",
@@ -59,6 +63,7 @@ __all__ = [
     "decode_snapshot",
     "encode_artifact",
     "encode_frame",
+    "encode_journal",
     "encode_journal_header",
     "encode_snapshot",
     "scan_journal",
@@ -75,6 +80,7 @@ _FRAME_HEAD = struct.Struct(">4sQI")
 _FRAME_MAGIC = b"AKJE"
 _FRAME_CHECK = 8
 _FRAME_SIZE = _FRAME_HEAD.size + 32 + _FRAME_CHECK
+FRAME_OVERHEAD = _FRAME_SIZE
 _ARTIFACT_HEAD = struct.Struct(">8sIQ")
 _ARTIFACT_MAGIC = b"AKCKARTF"
 ARTIFACT_OVERHEAD = _ARTIFACT_HEAD.size + 32
@@ -127,18 +133,35 @@ class Snapshot:
         digest: This snapshot's sha256 (hex), which its journal names.
         parent: The digest of the snapshot it replaced (random for the first).
         payload: The engine's JSON object.
+        covers: For a snapshot written while its parent's journal went on: how
+            many of that journal's entries it holds, and the journal's byte
+            length after them. ``None``: it holds the whole parent journal.
     """
 
     generation: int
     digest: str
     parent: str
     payload: dict[str, Any]
+    covers: tuple[int, int] | None = None
 
 
-def _snapshot_digest(generation: int, parent: str, payload: bytes) -> str:
-    signed = {"format": SNAPSHOT_FORMAT, "generation": generation}
-    signed |= {"length": len(payload), "parent": parent, "version": VERSION}
-    return hashlib.sha256(canonical_json(signed) + b"\n" + payload).hexdigest()
+def _snapshot_header(
+    generation: int, parent: str, payload: bytes, covers: tuple[int, int] | None
+) -> dict[str, Any]:
+    header = {"format": SNAPSHOT_FORMAT, "generation": generation}
+    header |= {"length": len(payload), "parent": parent, "version": VERSION}
+    if covers is not None:
+        header["covers"] = list(covers)
+    return header
+
+
+def _snapshot_digest(
+    generation: int, parent: str, payload: bytes, covers: tuple[int, int] | None
+) -> str:
+    signed = canonical_json(_snapshot_header(generation, parent, payload, covers))
+    digest = hashlib.sha256(signed + b"\n")
+    digest.update(payload)  # not joined: a snapshot payload may be megabytes
+    return digest.hexdigest()
 
 
 def _is_digest(value: object) -> TypeGuard[str]:
@@ -150,7 +173,11 @@ def _is_digest(value: object) -> TypeGuard[str]:
 
 
 def encode_snapshot(
-    payload: bytes, generation: int, *, parent: str
+    payload: bytes,
+    generation: int,
+    *,
+    parent: str,
+    covers: tuple[int, int] | None = None,
 ) -> tuple[bytes, str]:
     """Frame canonical payload bytes as a snapshot file.
 
@@ -159,19 +186,14 @@ def encode_snapshot(
         generation: The snapshot's generation (from 1).
         parent: The digest of the snapshot this one replaces; for the first, 64
             random hex digits.
+        covers: See `Snapshot.covers`.
 
     Returns:
         The file's bytes and the snapshot's digest.
     """
-    digest = _snapshot_digest(generation, parent, payload)
-    header = {
-        "format": SNAPSHOT_FORMAT,
-        "generation": generation,
-        "length": len(payload),
-        "parent": parent,
-        "sha256": digest,
-        "version": VERSION,
-    }
+    header = _snapshot_header(generation, parent, payload, covers)
+    digest = _snapshot_digest(generation, parent, payload, covers)
+    header["sha256"] = digest
     return canonical_json(header) + b"\n" + payload, digest
 
 
@@ -199,8 +221,11 @@ def decode_snapshot(data: bytes) -> Snapshot:
         header.get("parent"),
         header.get("sha256"),
     )
+    covers = _covers(header.get("covers"))
     if (
-        set(header) != {"format", "generation", "length", "parent", "sha256", "version"}
+        set(header) - {"covers"}
+        != {"format", "generation", "length", "parent", "sha256", "version"}
+        or ("covers" in header and covers is None)
         or type(generation) is not int
         or generation < 1
         or type(length) is not int
@@ -212,7 +237,7 @@ def decode_snapshot(data: bytes) -> Snapshot:
     payload = data[end + 1 :]
     if (
         len(payload) != length
-        or _snapshot_digest(generation, parent, payload) != digest
+        or _snapshot_digest(generation, parent, payload, covers) != digest
     ):
         raise _corrupt(what)
     return Snapshot(
@@ -220,7 +245,20 @@ def decode_snapshot(data: bytes) -> Snapshot:
         digest=digest,
         parent=parent,
         payload=_decode_object(payload, what),
+        covers=covers,
     )
+
+
+def _covers(value: object) -> tuple[int, int] | None:
+    """A well-formed ``covers`` header field as a pair, else ``None``."""
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    entries, length = value
+    if type(entries) is not int or type(length) is not int or entries < 0:
+        return None
+    if length < JOURNAL_HEADER_SIZE:
+        return None
+    return entries, length
 
 
 def encode_journal_header(generation: int, snapshot: str) -> bytes:
@@ -269,6 +307,12 @@ def encode_frame(sequence: int, body: bytes) -> bytes:
     return signed + hashlib.sha256(signed).digest()[:_FRAME_CHECK] + body
 
 
+def encode_journal(generation: int, snapshot: str, bodies: list[bytes]) -> bytes:
+    """A whole journal file bound to a snapshot, holding ``bodies`` in order."""
+    frames = (encode_frame(number, body) for number, body in enumerate(bodies))
+    return encode_journal_header(generation, snapshot) + b"".join(frames)
+
+
 @attrs.frozen(kw_only=True)
 class JournalScan:
     """The verified content of a journal file.
@@ -279,6 +323,7 @@ class JournalScan:
         entries: Every complete entry, oldest first.
         clean_length: Byte length of the header plus the complete entries.
         torn_tail: Whether bytes of an incomplete final entry follow them.
+        bodies: The entries' canonical JSON, as framed.
     """
 
     generation: int
@@ -286,6 +331,7 @@ class JournalScan:
     entries: tuple[dict[str, Any], ...]
     clean_length: int
     torn_tail: bool
+    bodies: tuple[bytes, ...] = ()
 
 
 def scan_journal(data: bytes, *, max_entry_bytes: int) -> JournalScan:
@@ -297,6 +343,7 @@ def scan_journal(data: bytes, *, max_entry_bytes: int) -> JournalScan:
     """
     generation, snapshot = decode_journal_header(data)
     entries: list[dict[str, Any]] = []
+    bodies: list[bytes] = []
     cursor = JOURNAL_HEADER_SIZE
     torn = False
     while cursor < len(data):
@@ -323,6 +370,7 @@ def scan_journal(data: bytes, *, max_entry_bytes: int) -> JournalScan:
         if hashlib.sha256(body).digest() != signed[_FRAME_HEAD.size :]:
             raise _corrupt(f"journal entry {len(entries)}")
         entries.append(_decode_object(body, f"journal entry {len(entries)}"))
+        bodies.append(body)
         cursor += _FRAME_SIZE + length
     return JournalScan(
         generation=generation,
@@ -330,6 +378,7 @@ def scan_journal(data: bytes, *, max_entry_bytes: int) -> JournalScan:
         entries=tuple(entries),
         clean_length=cursor,
         torn_tail=torn,
+        bodies=tuple(bodies),
     )
 
 

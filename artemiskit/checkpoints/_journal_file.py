@@ -7,6 +7,12 @@ it (``fdatasync``: the data and the new length), so its cost does not depend on 
 many entries came before. A reset replaces
 the file atomically with an empty journal for a new snapshot.
 
+A compaction in the background marks a `cut`: the snapshot being written holds
+the entries before it, and the entries appended after it are kept until `switch`
+replaces the file with a journal of the new snapshot holding just those. A
+snapshot renamed into place before that switch names the cut (``covers``), and
+`recover` carries the entries after it over in the same way.
+
 `Journal` remembers the length it verified or wrote; a file that no longer has that
 length was changed by something else while the claim was held, which is refused.
 """
@@ -62,6 +68,7 @@ class Journal:
         self.entry_count = 0
         self.size = 0
         self.torn_tail = False
+        self._carried: list[bytes] | None = None
 
     def _changed(self) -> CheckpointError:
         return CheckpointError(
@@ -104,7 +111,10 @@ class Journal:
             generation - 1,
             snapshot.parent,
         ):
-            self.reset(generation, snapshot.digest)
+            if data is None or snapshot.covers is None:
+                self.reset(generation, snapshot.digest)
+            else:
+                self._carry_over(data, snapshot)
             return
         scan = envelope.scan_journal(data, max_entry_bytes=self._limits.max_entry_bytes)
         if (scan.generation, scan.snapshot) != (generation, snapshot.digest):
@@ -132,6 +142,58 @@ class Journal:
         self.size = scan.clean_length
         self.torn_tail = scan.torn_tail
 
+    def _carry_over(self, data: bytes, snapshot: envelope.Snapshot) -> None:
+        """Replace the parent's journal with the entries ``snapshot`` lacks.
+
+        A crash after a background compaction renamed its snapshot into place and
+        before the journal was switched left the parent's journal, of which the
+        snapshot holds the entries up to its cut.
+        """
+        assert snapshot.covers is not None
+        count, length = snapshot.covers
+        scan = envelope.scan_journal(data, max_entry_bytes=self._limits.max_entry_bytes)
+        held = scan.bodies[:count]
+        if len(held) != count or length != envelope.JOURNAL_HEADER_SIZE + sum(
+            envelope.FRAME_OVERHEAD + len(body) for body in held
+        ):
+            raise CheckpointError(
+                f"the journal in {self._where} lacks entries its snapshot holds",
+                reason="corrupt_checkpoint",
+            )
+        self._carried = list(scan.bodies[count:])
+        self.switch(snapshot.generation, snapshot.digest)
+        self.torn_tail = scan.torn_tail
+
+    def cut(self) -> tuple[int, int]:
+        """Start keeping the entries appended from now on, for `switch`.
+
+        Returns:
+            The entries so far and the journal's length after them: what a
+            snapshot of this point holds (its ``covers``).
+        """
+        self._carried = []
+        return self.entry_count, self.size
+
+    def drop_cut(self) -> None:
+        """Forget a `cut` whose snapshot will not be used."""
+        self._carried = None
+
+    def switch(self, generation: int, snapshot: str) -> None:
+        """Atomically replace the journal with one of a new snapshot taken at the cut.
+
+        The new journal holds the entries appended since `cut`, renumbered.
+        """
+        assert self._carried is not None
+        carried, self._carried = self._carried, None
+        self.close()
+        data = envelope.encode_journal(generation, snapshot, carried)
+        write_atomically(self._dir_fd, JOURNAL_NAME, data, where=self._where)
+        self.generation = generation
+        self.snapshot = snapshot
+        self.entry_count = len(carried)
+        self.size = len(data)
+        self.torn_tail = False
+
     def reset(self, generation: int, snapshot: str) -> None:
         """Atomically replace the journal with an empty one for a new snapshot.
 
@@ -140,6 +202,7 @@ class Journal:
             snapshot: The snapshot's digest.
         """
         self.close()
+        self._carried = None
         header = envelope.encode_journal_header(generation, snapshot)
         write_atomically(self._dir_fd, JOURNAL_NAME, header, where=self._where)
         self.generation = generation
@@ -192,6 +255,8 @@ class Journal:
             ) from exc
         self.entry_count += 1
         self.size += len(frame)
+        if self._carried is not None:
+            self._carried.append(body)
         return len(frame)
 
     def entries(self) -> tuple[dict[str, Any], ...]:

@@ -18,14 +18,26 @@ naming any other snapshot (for instance one copied from another checkpoint) is
 refused as corrupt. Resuming also cuts a torn final entry off the journal (it was
 never acknowledged) and reports it through `LoadedCheckpoint.torn_tail`.
 
+A `Compaction` is written in the background instead: a worker thread writes and
+syncs the new snapshot to a temporary file while appends go on to the current
+journal; the first synced append after that write finished renames it into place
+(it names the journal entries it holds, see ``covers`` in `_envelope`), syncs the
+directory and switches to a journal holding the entries appended since. A crash
+before the rename leaves the previous snapshot and its whole journal (the
+temporary file is removed as stale); a crash between the rename and the switch
+leaves the new snapshot with its parent's journal, whose entries after the cut a
+resume carries over.
+
 Nothing here deletes checkpoint data or sends it anywhere; only temporary files a
 crashed writer left behind are removed once the claim is held.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import threading
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -42,6 +54,7 @@ from artemiskit.checkpoints._claim import (
 )
 from artemiskit.checkpoints._journal_file import Journal
 from artemiskit.checkpoints._private_files import (
+    TEMP_SUFFIX,
     create_exclusive,
     fsync_directory,
     open_directory,
@@ -52,6 +65,7 @@ from artemiskit.checkpoints._private_files import (
 )
 from artemiskit.checkpoints._store import (
     CheckpointLimits,
+    Compaction,
     LoadedCheckpoint,
     OpenMode,
     check_artifact_name,
@@ -67,6 +81,36 @@ ARTIFACTS_NAME = "artifacts"
 GUARD_NAME = "recovery.guard"
 
 
+class _PendingSnapshot:
+    """A compaction snapshot a worker thread writes to a temporary file."""
+
+    __slots__ = ("digest", "error", "generation", "temporary", "thread")
+
+    def __init__(
+        self, session: _Session, data: bytes, generation: int, digest: str, where: str
+    ) -> None:
+        self.generation = generation
+        self.digest = digest
+        self.temporary = f".{SNAPSHOT_NAME}.{secrets.token_hex(8)}{TEMP_SUFFIX}"
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(
+            target=self._write, args=(session.dir_fd, data, where), daemon=True
+        )
+        self.thread.start()
+
+    def _write(self, dir_fd: int, data: bytes, where: str) -> None:
+        try:
+            create_exclusive(dir_fd, self.temporary, data, where=where)
+        except BaseException as exc:  # raised again by the switch
+            self.error = exc
+
+    def discard(self, dir_fd: int) -> None:
+        """Wait for the writer, then remove its file."""
+        self.thread.join()
+        with contextlib.suppress(OSError):
+            os.unlink(self.temporary, dir_fd=dir_fd)
+
+
 class _Session:
     """What an open store holds: the directory, the claim and the journal."""
 
@@ -76,6 +120,14 @@ class _Session:
         self.journal = journal
         self.in_recovery = False
         self.failed = False
+        self.pending: _PendingSnapshot | None = None
+
+    def drop_pending(self) -> None:
+        """Give up a compaction still in the background, if any."""
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            pending.discard(self.dir_fd)
+            self.journal.drop_cut()
 
     @property
     def generation(self) -> int:
@@ -93,6 +145,9 @@ class LocalCheckpointStore:
         directory: The checkpoint directory.
         limits: Size bounds; the defaults suit the engine.
     """
+
+    #: A `Compaction` passed to `commit_snapshot` is written in the background.
+    compacts_in_background = True
 
     def __init__(
         self,
@@ -268,6 +323,9 @@ class LocalCheckpointStore:
 
     def _commit_snapshot(self, payload: Mapping[str, Any]) -> int:
         session = self._session_for(writing=True)
+        if isinstance(payload, Compaction) and session.generation > 0:
+            return self._begin_compaction(session, payload)
+        session.drop_pending()
         body = envelope.canonical_json(dict(payload))
         generation = session.generation + 1
         parent = session.journal.snapshot or secrets.token_hex(32)
@@ -284,13 +342,65 @@ class LocalCheckpointStore:
             raise
         return len(data)
 
+    def _begin_compaction(self, session: _Session, payload: Compaction) -> int:
+        """Encode the snapshot here; write it in the background (module doc)."""
+        pending = session.pending
+        if pending is not None:
+            pending.thread.join()
+            self._switch(session)
+        body = payload.encoded
+        generation = session.generation + 1
+        parent = session.journal.snapshot
+        covers = (session.journal.entry_count, session.journal.size)
+        data, digest = envelope.encode_snapshot(
+            body, generation, parent=parent, covers=covers
+        )
+        if len(data) > self._limits.max_snapshot_bytes:
+            raise self._too_large("snapshot")
+        session.journal.cut()
+        session.pending = _PendingSnapshot(
+            session, data, generation, digest, self._directory
+        )
+        return len(data)
+
+    def _switch(self, session: _Session) -> None:
+        """Put a finished background snapshot in place; see the module doc.
+
+        Only after a synced append: every entry the snapshot holds is durable
+        in the journal before the snapshot that holds them replaces its parent.
+        """
+        pending, session.pending = session.pending, None
+        assert pending is not None
+        try:
+            if pending.error is not None:
+                raise pending.error
+            try:
+                os.rename(
+                    pending.temporary,
+                    SNAPSHOT_NAME,
+                    src_dir_fd=session.dir_fd,
+                    dst_dir_fd=session.dir_fd,
+                )
+            except OSError as exc:
+                raise FileAccessError(
+                    f"could not replace the snapshot in {self._directory}: "
+                    f"{exc.strerror}"
+                ) from exc
+            fsync_directory(session.dir_fd, self._directory)
+            session.journal.switch(pending.generation, pending.digest)
+        except BaseException:
+            session.failed = True
+            with contextlib.suppress(OSError):
+                os.unlink(pending.temporary, dir_fd=session.dir_fd)
+            raise
+
     def _append(self, entry: Mapping[str, Any], sync: bool = True) -> int:
         session = self._session_for(writing=True)
         if session.generation == 0:
             raise SessionStateError("append needs a committed snapshot first")
         body = envelope.canonical_json(dict(entry))
         try:
-            return session.journal.append(body, sync=sync)
+            size = session.journal.append(body, sync=sync)
         except FileAccessError:
             session.failed = True
             raise
@@ -298,6 +408,10 @@ class LocalCheckpointStore:
             if exc.reason != "checkpoint_too_large":
                 session.failed = True
             raise
+        pending = session.pending
+        if sync and pending is not None and not pending.thread.is_alive():
+            self._switch(session)
+        return size
 
     def _load(self) -> LoadedCheckpoint:
         session = self._session_for()
@@ -396,6 +510,7 @@ class LocalCheckpointStore:
         if session is None:
             return
         try:
+            session.drop_pending()
             session.journal.close()
             session.claim.release()
         finally:

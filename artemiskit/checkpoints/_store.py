@@ -23,15 +23,14 @@ Every refusal is a `CheckpointError` with a stable ``reason``; plain I/O failure
 
 from __future__ import annotations
 
+import json
 import re
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from collections.abc import Iterator, Mapping
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import attrs
 
 from artemiskit._errors import CheckpointError
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
 __all__ = [
     "ARTIFACT_NAME_PATTERN",
@@ -94,6 +93,41 @@ class LoadedCheckpoint:
     snapshot: dict[str, Any]
     entries: tuple[dict[str, Any], ...]
     torn_tail: bool
+
+
+class Compaction(Mapping[str, Any]):
+    """A snapshot payload, already canonical JSON, that only compacts the journal.
+
+    It holds exactly what the snapshot and the journal already hold together, so
+    a store with ``compacts_in_background = True`` may return from
+    ``commit_snapshot`` before it is durable and switch to it later, as long as
+    the entries appended meanwhile stay in force and every crash leaves either
+    checkpoint. Read as a mapping, it is the decoded object.
+
+    Args:
+        encoded: The payload: a JSON object as canonical JSON (sorted keys, no
+            spaces, ASCII only).
+    """
+
+    __slots__ = ("_decoded", "encoded")
+
+    def __init__(self, encoded: bytes) -> None:
+        self.encoded = encoded
+        self._decoded: dict[str, Any] | None = None
+
+    def _data(self) -> dict[str, Any]:
+        if self._decoded is None:
+            self._decoded = json.loads(self.encoded)
+        return self._decoded
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
 
 
 @runtime_checkable

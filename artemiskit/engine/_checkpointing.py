@@ -14,6 +14,7 @@ environment creation.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -22,8 +23,11 @@ import attrs
 from artemiskit._common._converter import CONVERTER
 from artemiskit._common._digests import bytes_digest, json_digest
 from artemiskit._errors import CheckpointError
-from artemiskit.engine._deltas import apply_delta, state_delta
+from artemiskit.checkpoints._envelope import canonical_json
+from artemiskit.checkpoints._store import Compaction
+from artemiskit.engine._deltas import _first_difference, apply_delta, state_delta
 from artemiskit.engine._state import SessionState
+from artemiskit.targets._protocol import Message
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Mapping
@@ -124,6 +128,47 @@ def _refuse(message: str, reason: str) -> CheckpointError:
     return CheckpointError(message, reason=reason)
 
 
+class _EncodedConversation:
+    """The persisted conversation's messages as canonical JSON, each encoded once.
+
+    A compaction snapshot then encodes the rest of the state and splices these
+    in, so its cost does not grow with the conversation: each message was
+    encoded in the step that added it.
+    """
+
+    __slots__ = ("_items", "_marker", "_messages")
+
+    def __init__(self) -> None:
+        self._messages: tuple[Message, ...] = ()
+        self._items: list[bytes] = []
+        # stands for the conversation in the encoded rest; JSON escapes the NUL
+        self._marker = "\x00" + secrets.token_hex(16)
+
+    def update(self, conversation: tuple[Message, ...]) -> None:
+        """Encode the messages ``conversation`` added since the last update."""
+        start = _first_difference(self._messages, conversation)
+        if start < 0:
+            return
+        del self._items[start:]
+        for message in conversation[start:]:
+            self._items.append(canonical_json(CONVERTER.unstructure(message, Message)))
+        self._messages = conversation
+
+    def payload(self, state: SessionState, meta: CheckpointMeta) -> bytes:
+        """The canonical JSON of the snapshot payload of ``state`` and ``meta``."""
+        self.update(state.conversation)
+        rest = CONVERTER.unstructure(attrs.evolve(state, conversation=()))
+        rest["conversation"] = self._marker
+        payload = {"meta": CONVERTER.unstructure(meta), "state": rest}
+        before, marker, after = canonical_json(payload).partition(
+            canonical_json(self._marker)
+        )
+        if not marker or canonical_json(self._marker) in after:
+            rest["conversation"] = CONVERTER.unstructure(state.conversation)
+            return canonical_json(payload)
+        return b"".join((before, b"[", b",".join(self._items), b"]", after))
+
+
 class Checkpointer:
     """Writes one run's checkpoint through a `CheckpointStore`."""
 
@@ -134,6 +179,11 @@ class Checkpointer:
         self._entries = 0
         self._journal_bytes: int | None = 0
         self._snapshot_bytes: int | None = 0
+        self._conversation: _EncodedConversation | None = (
+            _EncodedConversation()
+            if getattr(store, "compacts_in_background", False)
+            else None
+        )
 
     async def create(self, state: SessionState, meta: CheckpointMeta) -> None:
         """Open a new checkpoint and commit the first snapshot."""
@@ -167,9 +217,26 @@ class Checkpointer:
             return
         meta = attrs.evolve(self._meta, last_observed_epoch_ms=now_ms())
         if self._compaction_due():
-            await self._snapshot(state, meta)
-            return
+            if self._conversation is None:
+                await self._snapshot(state, meta)
+                return
+            await self._compact(self._conversation)
         await self._append(state, meta, self.store.append)
+
+    async def _compact(self, conversation: _EncodedConversation) -> None:
+        """Compact into a snapshot of what is persisted, off the admission path.
+
+        The store may write it in the background: it holds nothing the journal
+        lacks, so the transition committed next goes to the journal, synced, as
+        any other.
+        """
+        assert self._persisted is not None
+        assert self._meta is not None
+        encoded = conversation.payload(self._persisted, self._meta)
+        size = await self.store.commit_snapshot(Compaction(encoded))
+        self._entries = 0
+        self._journal_bytes = 0
+        self._snapshot_bytes = size
 
     async def stage(self, state: SessionState) -> None:
         """Write the transition to ``state`` without waiting for the disk.
@@ -206,6 +273,8 @@ class Checkpointer:
             self._journal_bytes = None
         else:
             self._journal_bytes += size
+        if self._conversation is not None:
+            self._conversation.update(state.conversation)
 
     async def finish(
         self,
