@@ -23,7 +23,7 @@ if TYPE_CHECKING:
         DockerSandboxFactory,
     )
 
-__all__ = ["OPERATIONS", "SIZES", "measure_sandbox"]
+__all__ = ["OPERATIONS", "SIZES", "main", "measure_sandbox"]
 
 #: File sizes of the round trips, in bytes.
 SIZES = {"64B": 64, "64KB": 64 * 1024}
@@ -162,3 +162,29 @@ async def measure_sandbox(*, containers: int, pairs: int) -> dict[str, Any]:
         "ms": {name: summarize(values, scale=1e3) for name, values in samples.items()},
         "exec_vs_helper": ratios,
     }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchmarks._sandbox``: this measure alone, its JSON on stdout."""
+    import argparse
+    import json
+    import sys
+
+    import anyio
+
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks._sandbox",
+        description="Time the Docker sandbox alone (the figures of measure 4).",
+    )
+    parser.add_argument("--containers", type=int, default=5)
+    parser.add_argument("--pairs", type=int, default=12)
+    arguments = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    results = anyio.run(
+        lambda: measure_sandbox(containers=arguments.containers, pairs=arguments.pairs)
+    )
+    sys.stdout.write(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from artemiskit._errors import EnvironmentFailureError
 from artemiskit.environments._file_rules import REFUSAL_MESSAGES, refusal
+from artemiskit.environments._sandbox_frames import FrameBuffer
 
 if TYPE_CHECKING:
     from aiodocker.stream import Stream
@@ -43,8 +44,6 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 # The longest answer line accepted: a full listing of a 64 MiB tmpfs of tiny files
 # stays far below this; anything longer means the helper is not ours.
 MAX_ANSWER_BYTES = 128 * 1024 * 1024
-_STDOUT = 1
-_STDERR = 2
 #: The helper's ``$small``: a file larger than this is read by a process (``dd``),
 #: and one whose size the host expects is read as ``R PATH =S`` (one process,
 #: no attempt with builtins first, the size before the bytes).
@@ -110,14 +109,16 @@ class HelperChannel:
 
     def __init__(self, stream: Stream) -> None:
         self._stream = stream
-        self._buffer = bytearray()
+        self._frames = FrameBuffer(stream)
+        self._buffer = self._frames.out
         self._scanned = 0
-        self._errors = bytearray()
+        self._errors = self._frames.err
         self._closed = False
 
     async def connect(self) -> None:
         """Attach to the container (before it starts, so no input is missed)."""
         await self._stream.__aenter__()
+        self._frames.attach()
 
     async def ping(self) -> None:
         """Check that the helper answers.
@@ -214,19 +215,14 @@ class HelperChannel:
                 raise refusal(reason)
         raise _protocol_error()
 
-    async def _fill(self) -> None:
-        """Append the helper's next chunk: stdout to the buffer, stderr apart."""
-        message = await self._stream.read_out()
-        if message is None:
+    async def _fill(self, size: int = 0) -> None:
+        """Wait for more of the helper's output (stdout up to ``size`` bytes)."""
+        if not await self._frames.more(out_at_least=size):
             raise EnvironmentFailureError(
                 "the sandbox helper exited", reason="sandbox_helper_gone"
             )
-        if message.stream == _STDOUT:
-            self._buffer.extend(message.data)
-        elif message.stream == _STDERR:
-            self._errors.extend(message.data)
-            if len(self._errors) > _MAX_COUNT_LINE:
-                raise _protocol_error()
+        if len(self._errors) > _MAX_COUNT_LINE:
+            raise _protocol_error()
 
     async def _read_count(self, limit: int) -> str:
         """Return the count line of an ``OK +`` answer from the helper's stderr.
@@ -246,9 +242,14 @@ class HelperChannel:
 
     async def _read_exactly(self, size: int) -> bytes:
         while len(self._buffer) < size:
-            await self._fill()
-        data = bytes(self._buffer[:size])
-        del self._buffer[:size]
+            await self._fill(size)
+        if len(self._buffer) == size:
+            data = bytes(self._buffer)
+            self._buffer.clear()
+        else:
+            with memoryview(self._buffer) as view:
+                data = bytes(view[:size])
+            del self._buffer[:size]
         self._scanned = 0
         return data
 

@@ -43,6 +43,16 @@ export LC_ALL=C
 umask 077
 cd "$1" || exit 1
 
+# A large write is copied by a `dd` forked ahead of its request (see spawn): the
+# fork is off the round trip. Its order comes through fd 7, a private pipe with
+# no name in any file system (an empty here-document is a pipe; reopened
+# read-write, it stays open). fd 9 is the helper's input, for the copier: a job
+# started with & reads /dev/null.
+exec 7<<EOF
+EOF
+exec 7<>/proc/self/fd/7 9<&0 || exit 1
+me=$$
+
 # The largest content moved by shell builtins alone (no process): they handle
 # one byte per system call, a process costs as much as a few hundred bytes.
 small=512
@@ -124,6 +134,36 @@ take() {
         fi
     done
     [ -z "$failed" ]
+}
+
+# spawn: unless one is waiting, forks the copier: it waits for an order N, then
+# becomes (exec, no further process) the dd that copies exactly N bytes of the
+# helper's input into the helper's fd 5, reopened. It ends with 3 if it cannot
+# open that file (it has read nothing then). If the fork fails, $copier stays
+# empty and a write forks its own dd.
+spawn() {
+    [ -z "$copier" ] || return 0
+    (
+        read -r size <&7 || exit 3
+        { exec dd bs="$size" count=1 iflag=fullblock <&9; } >/proc/$me/fd/5 || exit 3
+    ) &
+    copier=$!
+}
+
+# copy_in N: has the copier put the next N bytes of input into fd 5. Fails when
+# the copy failed; skips the payload if the copier read none of it; ends the
+# helper if the copier was killed (the stream may be out of step).
+copy_in() {
+    printf '%s\n' "$1" >&7
+    wait "$copier"
+    status=$?
+    copier=
+    case $status in
+        0) return 0 ;;
+        3) skip "$1" ;;
+        *) [ $status -le 128 ] || exit 2 ;;
+    esac
+    return 1
 }
 
 # send_small: answers with the content of fd 4 when it has at most $small bytes
@@ -226,11 +266,13 @@ op_write() {
     # The shell opens the file: if that fails, no byte of the payload has been
     # read and skip consumes it. A small payload is copied by builtins (no
     # process); a larger one streams straight from stdin to the file: exactly N
-    # bytes (dd fullblock), one process. Both report a short write (a full
-    # tmpfs) in their status.
+    # bytes (dd fullblock), one process, the copier forked ahead if there is one.
+    # Both report a short write (a full tmpfs) in their status.
     opened=
     if [ "$n" = 0 ] || { [ "$n" -le $small ] && [ "$3" != + ]; }; then
         { opened=1; take "$n"; } >"$p" && { ok; return; }
+    elif [ -n "$copier" ]; then
+        { opened=1; copy_in "$n"; } 5>"$p" && { ok; return; }
     else
         { opened=1; dd bs="$n" count=1 iflag=fullblock; } >"$p" && { ok; return; }
     fi
@@ -251,6 +293,8 @@ op_delete() {
     fi
 }
 
+copier=
+spawn
 while read -r op first second third; do
     case $op in
         P) ok ;;
@@ -260,4 +304,5 @@ while read -r op first second third; do
         D) op_delete "$first" ;;
         *) fatal ;;
     esac
+    spawn
 done

@@ -452,3 +452,24 @@ async def test_a_file_changed_inside_the_container_reads_back_as_it_is(
     assert await sandbox.read_file("f") == expected
     await sandbox.write_file("after.txt", "in step")
     assert await sandbox.read_file("after.txt") == "in step"
+
+
+async def test_a_killed_copier_ends_the_helper_cleanly(
+    sandbox: DockerSandboxEnvironment,
+) -> None:
+    # A large write is copied by a process the helper forked ahead of it. If
+    # that process is killed, the next large write ends the helper: its payload
+    # may be half read, so the stream is never trusted again.
+    await sandbox.write_file("big.txt", "x" * 4096)
+    code, output = await run_in_container(
+        sandbox.container_id,
+        "h=$(pidof sh | tr ' ' '\\n' | sort -n | head -1); killed=0; "
+        "for s in /proc/[0-9]*/stat; do "
+        "read -r pid _ _ ppid _ < $s 2>/dev/null || continue; "
+        '[ "$ppid" = "$h" ] && kill -9 $pid && killed=$((killed + 1)); done; '
+        'echo "$killed"',
+    )
+    assert (code, output.strip()) == (0, "1")
+    with pytest.raises(EnvironmentFailureError) as failed:
+        await sandbox.write_file("big.txt", "y" * 4096)
+    assert failed.value.reason == "sandbox_helper_gone"
