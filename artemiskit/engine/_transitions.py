@@ -126,7 +126,7 @@ def open_turn(state: SessionState, user_text: str) -> SessionState:
     return _replace(
         state,
         turn_open=True,
-        conversation=(*state.conversation, Message(role="user", content=user_text)),
+        conversation=state.conversation + (Message(role="user", content=user_text),),
     )
 
 
@@ -301,7 +301,7 @@ def _recorded(state: SessionState, response: TargetResponse) -> dict[str, Any]:
     message = _message("assistant", response.text, response.tool_calls, None, False)
     final = state.final_response if response.tool_calls else response.text
     return {
-        "conversation": (*state.conversation, message),
+        "conversation": state.conversation + (message,),
         "pending_calls": response.tool_calls,
         "final_response": final,
         "cursor": _cursor(state.cursor.turn, state.cursor.step + 1),
@@ -333,12 +333,10 @@ def answer_fields(
 ) -> dict[str, Any]:
     """The changed fields of `answer_tool_call`."""
     return {
-        "conversation": (
-            *state.conversation,
-            _message("tool", content, (), call.id, is_error),
-        ),
+        "conversation": state.conversation
+        + (_message("tool", content, (), call.id, is_error),),
         "pending_calls": state.pending_calls[1:],
-        "trace": (*state.trace, trace),
+        "trace": state.trace + (trace,),
         "local": state.local if local is None else local,
     }
 
@@ -368,7 +366,7 @@ def tool_success_fields(
 
 def record_denial(state: SessionState, denial: Denial) -> SessionState:
     """Remember a policy denial."""
-    return _replace(state, denials=(*state.denials, denial))
+    return _replace(state, denials=state.denials + (denial,))
 
 
 def record_change(state: SessionState, change: StateChange) -> SessionState:
@@ -380,7 +378,7 @@ def _change(state: SessionState, change: StateChange) -> dict[str, Any]:
     """The changed fields of `record_change`."""
     if len(state.changes) >= MAX_CHANGES:
         return {"changes_omitted": state.changes_omitted + 1}
-    return {"changes": (*state.changes, change)}
+    return {"changes": state.changes + (change,)}
 
 
 def finish_turn(state: SessionState) -> SessionState:
@@ -427,4 +425,4 @@ def resume(state: SessionState) -> SessionState:
 
 def record_trace(state: SessionState, entry: TraceEntry) -> SessionState:
     """Add a trace entry that answers no call (a denial that stops the run)."""
-    return _replace(state, trace=(*state.trace, entry))
+    return _replace(state, trace=state.trace + (entry,))
