@@ -539,16 +539,20 @@ def _explain_floor(results: dict[str, Any]) -> tuple[str, str]:
         f"{_f(step['plain_loop_step_us'])} µs. Under cProfile the engine makes "
         f"{_f(profile['calls_per_step'], 0)} Python calls per step against the "
         f"loop's {_f(profile['plain_loop_calls_per_step'], 0)} ({ratio:.1f}×); "
-        f"the top by own time: {_top(profile, 5)}.{_turns(profile)} {_NOTES} per "
-        "step the engine still makes 4 slot copies of its frozen session state "
-        "(one per folded transition: the model answer, the admission, the tool "
-        "result, the next request), builds about ten small attrs objects (the "
-        "ledger operation, trace entry, usage and request records), and takes 3 "
-        "event-loop turns where the loop takes 1.",
-        "fewer calls per step, not faster calls: one working state per step, "
-        "committed once as the frozen state at the step's end (the durable "
-        "journal already writes one delta per boundary), plain slotted classes "
-        "for the per-step objects, and one event-loop turn per step.",
+        f"the top by own time: {_top(profile, 5)}.{_turns(profile)} {_NOTES} a "
+        "run without a checkpoint store copies its frozen session state once per "
+        "step (later transitions of the step set the working copy's fields), the "
+        "ledger appends and settles in O(1), argument checks and path rules are "
+        "remembered per run; what is left is the protocol's own work that the "
+        "plain loop skips (checking the target's answer and the tool's output "
+        "against its schema, the ledger entries, the trace, the budget checks) "
+        "and one more event-loop turn: the scheduling point before each model "
+        "request, which lets a pending cancellation in and other sessions run "
+        "even when a target never yields.",
+        "fewer Python calls per step: the admission, invocation and settlement "
+        "of a tool call folded into one function with the ledger entries built "
+        "in place, and the conversation kept in an append-only structure shared "
+        "between states (one copy per request instead of one per message).",
     )
 
 
@@ -598,12 +602,11 @@ def _explain_durable(results: dict[str, Any]) -> tuple[str, str]:
         f"{_f(durable['step_us'])} µs per step against "
         f"{_f(durable['atomic_write_us'])} µs for the atomic write. "
         f"{_compaction(durable)} {_NOTES} the journal's compaction (by size) "
-        "still runs on the admission path, so the step that compacts pays for "
-        "rewriting the snapshot.",
-        "compaction off the admission path (a snapshot written by a background "
-        "task and swapped in at the next boundary) and, beyond that, only "
-        "cheaper syncs: what is left is the syncs the guarantee of SPEC 3.5 "
-        "requires.",
+        "is written in the background and switched to at a later synced "
+        "append, so no step waits for a snapshot to be rewritten; what a step "
+        "waits for is its two syncs.",
+        "only cheaper syncs: what is left is the syncs the guarantee of SPEC 3.5 "
+        "requires (one per admitted operation, before it runs).",
     )
 
 
@@ -636,10 +639,10 @@ def _explain_durable_growth(results: dict[str, Any]) -> tuple[str, str]:
         "the syncs, so a step's time follows the disk's sync latency, which "
         "moves with the other work on the machine (see the load average). "
         + _compaction(durable),
-        "where the bytes per step stay flat (as counted here) the growth is in "
-        "the time of the syncs and of the steps that compact: compaction off "
-        "the admission path, and a figure taken on a quieter disk (the range of "
-        "the runs shows how much of it is noise).",
+        "where the bytes per step stay flat (as counted here) and compaction "
+        "runs in the background, the growth is in the time of the syncs: a "
+        "figure taken on a quieter disk (the range of the runs shows how much "
+        "of it is noise).",
     )
 
 
