@@ -266,7 +266,8 @@ class HelperChannel:
         while self._errors.count(b"\n") < 2:
             if len(self._buffer) > limit:
                 raise _protocol_error()
-            await self._fill()
+            # Woken by stderr only, or by more content than there may be.
+            await self._fill(limit + 1)
         records = bytes(self._errors)
         self._errors.clear()
         return records
