@@ -5,7 +5,8 @@ container's attached stdin/stdout stream: a header line per request, one answer 
 per request. File content travels as raw bytes framed by its length (``W PATH N``
 then N bytes; a read answers ``OK N`` then N bytes, or ``OK +`` then the bytes with
 their count N as a line on the helper's stderr, or, read at an expected size S,
-``OK S`` then S + 1 bytes with ``dd``'s record lines on stderr), never encoded.
+``OK S`` then one or two blocks of S bytes with ``dd``'s record lines on stderr),
+never encoded.
 Requests never overlap (the environment holds a lock), and a request interrupted
 halfway leaves the stream out of step, so the environment stops using the channel
 after that.
@@ -42,11 +43,17 @@ _STREAMED = "+"
 _MAX_COUNT_LINE = 16
 #: The most stderr bytes accepted at once: a count line, or dd's two record lines.
 _MAX_STDERR_BYTES = 40
-#: dd's record lines after a read at an expected size S (``bs=S+1 count=1
-#: conv=sync``): the file held 1 to S bytes (then padded), more, or none.
-_RECORDS_SHORT = b"0+1 records in\n1+0 records out\n"
-_RECORDS_LONGER = b"1+0 records in\n1+0 records out\n"
-_RECORDS_EMPTY = b"0+0 records in\n0+0 records out\n"
+#: dd's record lines after a read at an expected size S (``bs=S count=2
+#: conv=sync``), and how many blocks of S bytes they say were sent: the file
+#: held exactly S bytes (the only answer taken), fewer, more, or none.
+_RECORD_BLOCKS = {
+    b"1+0 records in\n1+0 records out\n": 1,
+    b"0+1 records in\n1+0 records out\n": 1,
+    b"1+1 records in\n2+0 records out\n": 2,
+    b"2+0 records in\n2+0 records out\n": 2,
+    b"0+0 records in\n0+0 records out\n": 0,
+}
+_RECORDS_EXACT = b"1+0 records in\n1+0 records out\n"
 
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 
@@ -163,20 +170,17 @@ class HelperChannel:
     async def read_sized(self, header: str, *, size: int) -> bytes | None:
         """Send a read of a file expected to hold ``size`` bytes (``R PATH =S``).
 
-        The helper sends the file's first ``size + 1`` bytes, padded with NULs
-        (none for an empty file), and ``dd``'s record lines on stderr, which say
-        whether the file held more than ``size`` bytes, none, or at most
-        ``size``; in that last case the bytes are the file's when byte
-        ``size - 1`` is not NUL (a pad byte would be), else they are disowned
-        too (a file ending in NUL is read again unsized).
+        The helper sends the file in blocks of ``size`` bytes, at most two, the
+        last padded with NULs, and ``dd``'s record lines on stderr, which say
+        how many blocks came and whether the file held exactly ``size`` bytes
+        (one full block, then its end).
 
         Args:
             header: The request line, ending in a newline.
             size: The expected size, as in the header.
 
         Returns:
-            The bytes, or ``None`` when the file did not hold exactly ``size``
-            (or may not have: it ends in NUL).
+            The bytes, or ``None`` when the file did not hold exactly ``size``.
 
         Raises:
             FileOperationError: The helper refused the request (a complete answer).
@@ -185,16 +189,12 @@ class HelperChannel:
         """
         if await self.request(header) != str(size):
             raise _protocol_error()
-        records = await self._read_records(size + 1)
-        if records == _RECORDS_EMPTY:
-            return None
-        if records != _RECORDS_SHORT and records != _RECORDS_LONGER:
+        records = await self._read_records(2 * size)
+        blocks = _RECORD_BLOCKS.get(records)
+        if blocks is None:
             raise _protocol_error()
-        data = await self._read_exactly(size)
-        await self._read_exactly(1)
-        if records == _RECORDS_LONGER or data[-1] == 0:
-            return None
-        return data
+        data = await self._read_exactly(blocks * size)
+        return data if records == _RECORDS_EXACT else None
 
     async def request(self, header: str, payload: bytes = b"") -> str:
         """Send one request and return the text after ``OK``.

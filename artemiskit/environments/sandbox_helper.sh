@@ -14,11 +14,11 @@
 #                                                      following as the line "N"
 #                                                      on stderr (see op_read)
 #   R PATH =S         read a file expected to hold  -> OK S, a newline, then the
-#                     S > 0 bytes (one process,        first S + 1 bytes of the
-#                     forked ahead)                    file, padded with NULs
-#                                                      (none if it is empty), and
-#                                                      dd's two record lines on
-#                                                      stderr (see send_sized)
+#                     S > 0 bytes (one process,        file in blocks of S bytes
+#                     forked ahead)                    (at most 2, the last padded
+#                                                      with NULs), and dd's two
+#                                                      record lines on stderr
+#                                                      (see send_sized)
 #   L PATH|-          list files under a directory  -> OK <base64 of NUL-ended paths>
 #   W PATH N [+]      write a file; the header is followed by exactly N raw bytes
 #                     of content (no newline)       -> OK
@@ -149,7 +149,7 @@ spawn() {
     (
         read -r kind size <&7 || exit 3
         if [ "$kind" = r ]; then
-            { printf 'OK %s\n' "$size"; exec dd bs=$((size + 1)) count=1 \
+            { printf 'OK %s\n' "$size"; exec dd bs="$size" count=2 \
                 iflag=fullblock conv=sync 2>&3; } </proc/$me/fd/5 || exit 3
         fi
         { exec dd bs="$size" count=1 iflag=fullblock <&9; } >/proc/$me/fd/5 || exit 3
@@ -185,10 +185,10 @@ send_small() {
     printf 'OK %s\n%s' "${#v}" "$v"
 }
 
-# send_sized S: answers `OK S`, then one dd sends the first S + 1 bytes of fd 5
-# padded with NULs to S + 1 (nothing if it is empty), its record lines going to
-# stderr: `0+1 records in` when fd 5 held at most S bytes, `1+0` when more, `0+0`
-# when none. Nothing follows on stdout, so the answer is complete when dd ends:
+# send_sized S: answers `OK S`, then one dd sends fd 5 in blocks of S bytes, at
+# most two, the last padded with NULs, its record lines going to stderr: `1+0
+# records in` exactly when fd 5 held S bytes (one full block, then its end).
+# Nothing follows on stdout, so the answer is complete when dd ends:
 # the copier sends it, and the helper waits only to end if it was killed (the
 # stream may be out of step) and to send it itself if the copier could not.
 send_sized() {
@@ -197,7 +197,7 @@ send_sized() {
         case $status in 0) return ;; 3) ;; *) exit 2 ;; esac
     fi
     printf 'OK %s\n' "$1"
-    dd bs=$(($1 + 1)) count=1 iflag=fullblock conv=sync <&5 2>&3 || exit 2
+    dd bs="$1" count=2 iflag=fullblock conv=sync <&5 2>&3 || exit 2
 }
 
 # send_stream: answers `OK +`, then dd copies the content of fd 5 as it is, then
@@ -228,8 +228,8 @@ op_read() {
     else
         # Each answer is complete and in step whatever happens to the file: a
         # small one is read whole before its size is sent; dd's count is sent
-        # after its bytes; an expected size is sent exactly (plus one byte),
-        # then dd's records say how much of it is the file. A failing dd ends
+        # after its bytes; an expected size is sent in whole blocks, then
+        # dd's records say how many and whether they are the file. A failing dd ends
         # the helper: the host sees the stream end, never a frame out of step. Opened: a failed open (the file went
         # since the checks) runs no command.
         opened=

@@ -405,9 +405,10 @@ async def test_the_hints_choose_a_path_never_the_answer() -> None:
             # A wrong expected size is disowned (shorter or longer file).
             assert await channel.read_sized("R ~two =5\n", size=5) is None
             assert await channel.read_sized("R ~two =1\n", size=1) is None
-            # A file ending in NUL may be shorter than its pads say: disowned
-            # too, and read unsized.
-            assert await channel.read_sized("R ~end =3\n", size=3) is None
+            # A file ending in NUL is told from a padded shorter one.
+            assert await channel.read_sized("R ~end =3\n", size=3) == b"ab\0"
+            assert await channel.read_sized("R ~end =2\n", size=2) is None
+            assert await channel.read_sized("R ~end =4\n", size=4) is None
             assert await channel.read_frame("R ~end\n", limit=limit) == b"ab\0"
             await channel.ping()
         finally:
@@ -503,7 +504,8 @@ async def test_without_a_copier_the_helper_answers_the_same() -> None:
             assert await channel.read_sized("R ~text =700\n", size=700) == b"y" * 700
             assert await channel.read_sized("R ~text =699\n", size=699) is None
             assert await channel.read_sized("R ~text =701\n", size=701) is None
-            assert await channel.read_sized("R ~big =700\n", size=700) is None
+            assert await channel.read_sized("R ~big =700\n", size=700) == (b"x\0" * 350)
+            assert await channel.read_sized("R ~big =300\n", size=300) is None
             limit = MAX_FILE_BYTES
             assert await channel.read_frame("R ~big\n", limit=limit) == b"x\0" * 350
             await channel.ping()
