@@ -6,10 +6,9 @@ per request. File content travels as raw bytes framed by its length (``W PATH N`
 then N bytes; a read answers ``OK N`` then N bytes, or ``OK +`` then the bytes with
 their count N as a line on the helper's stderr, or, read at an expected size S,
 ``OK S`` then one or two blocks of S bytes with ``dd``'s record lines on stderr),
-never encoded.
-Requests never overlap (the environment holds a lock), and a request interrupted
-halfway leaves the stream out of step, so the environment stops using the channel
-after that.
+never encoded. Requests never overlap (the environment holds a lock), and a request
+interrupted halfway leaves the stream out of step, so the environment stops using
+the channel after that.
 """
 
 from __future__ import annotations

@@ -39,17 +39,18 @@
 # Directories exist only as parents of files: the last delete in one removes it.
 
 # fd 3 is the real stderr (the count of an `OK +` read, the records of a sized
-# read); everything else's is discarded. Bytes, not characters: ${#v} and `read -n` count bytes.
+# read); everything else's is discarded. Bytes, not characters: ${#v} and
+# `read -n` count bytes.
 exec 3>&2 2>/dev/null
 export LC_ALL=C
 umask 077
 cd "$1" || exit 1
 
 # A large write, and a read at an expected size, is copied by a `dd` forked
-# ahead of its request (see spawn): the fork is off the round trip. Its order comes through fd 7, a private pipe with
-# no name in any file system (an empty here-document is a pipe; reopened
-# read-write, it stays open). fd 9 is the helper's input, for the copier: a job
-# started with & reads /dev/null.
+# ahead of its request (see spawn): the fork is off the round trip. Its order
+# comes through fd 7, a private pipe with no name in any file system (an empty
+# here-document is a pipe; reopened read-write, it stays open). fd 9 is the
+# helper's input, for the copier: a job started with & reads /dev/null.
 exec 7<<EOF
 EOF
 exec 7<>/proc/self/fd/7 9<&0 || exit 1
@@ -188,9 +189,9 @@ send_small() {
 # send_sized S: answers `OK S`, then one dd sends fd 5 in blocks of S bytes, at
 # most two, the last padded with NULs, its record lines going to stderr: `1+0
 # records in` exactly when fd 5 held S bytes (one full block, then its end).
-# Nothing follows on stdout, so the answer is complete when dd ends:
-# the copier sends it, and the helper waits only to end if it was killed (the
-# stream may be out of step) and to send it itself if the copier could not.
+# Nothing follows on stdout, so the answer is complete when dd ends: the copier
+# sends it, and the helper waits only to end if it was killed (the stream may
+# be out of step) and to send it itself if the copier could not.
 send_sized() {
     if [ -n "$copier" ]; then
         order r "$1"
@@ -229,9 +230,10 @@ op_read() {
         # Each answer is complete and in step whatever happens to the file: a
         # small one is read whole before its size is sent; dd's count is sent
         # after its bytes; an expected size is sent in whole blocks, then
-        # dd's records say how many and whether they are the file. A failing dd ends
-        # the helper: the host sees the stream end, never a frame out of step. Opened: a failed open (the file went
-        # since the checks) runs no command.
+        # dd's records say how many and whether they are the file. A failing
+        # dd ends the helper: the host sees the stream end, never a frame out
+        # of step. Opened: a failed open (the file went since the checks) runs
+        # no command.
         opened=
         if [ -n "$expected" ]; then
             { opened=1; send_sized "$expected"; } 5<"$p"
