@@ -4,9 +4,11 @@ One `HelperChannel` drives the one long-lived helper process of a container over
 container's attached stdin/stdout stream: a header line per request, one answer line
 per request. File content travels as raw bytes framed by its length (``W PATH N``
 then N bytes; a read answers ``OK N`` then N bytes, or ``OK +`` then the bytes with
-their count N as a line on the helper's stderr), never encoded. Requests never
-overlap (the environment holds a lock), and a request interrupted halfway leaves the
-stream out of step, so the environment stops using the channel after that.
+their count N as a line on the helper's stderr, or, read at an expected size S,
+``OK S`` then one or two blocks of S bytes with ``dd``'s record lines on stderr),
+never encoded. Requests never overlap (the environment holds a lock), and a request
+interrupted halfway leaves the stream out of step, so the environment stops using
+the channel after that.
 """
 
 from __future__ import annotations
@@ -36,8 +38,21 @@ __all__ = [
 _SIZE = re.compile(r"(0|[1-9][0-9]{0,9})")
 #: The size of an ``OK +`` read: its count follows on stderr.
 _STREAMED = "+"
-#: The longest stderr line accepted (a count of at most 10 digits).
+#: The longest stderr line accepted for a count (at most 10 digits).
 _MAX_COUNT_LINE = 16
+#: The most stderr bytes accepted at once: a count line, or dd's two record lines.
+_MAX_STDERR_BYTES = 40
+#: dd's record lines after a read at an expected size S (``bs=S count=2
+#: conv=sync``), and how many blocks of S bytes they say were sent: the file
+#: held exactly S bytes (the only answer taken), fewer, more, or none.
+_RECORD_BLOCKS = {
+    b"1+0 records in\n1+0 records out\n": 1,
+    b"0+1 records in\n1+0 records out\n": 1,
+    b"1+1 records in\n2+0 records out\n": 2,
+    b"2+0 records in\n2+0 records out\n": 2,
+    b"0+0 records in\n0+0 records out\n": 0,
+}
+_RECORDS_EXACT = b"1+0 records in\n1+0 records out\n"
 
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 
@@ -154,8 +169,10 @@ class HelperChannel:
     async def read_sized(self, header: str, *, size: int) -> bytes | None:
         """Send a read of a file expected to hold ``size`` bytes (``R PATH =S``).
 
-        The helper sends exactly ``size`` bytes, then confirms them with ``OK``
-        or disowns them with ``STALE`` (the file held another size).
+        The helper sends the file in blocks of ``size`` bytes, at most two, the
+        last padded with NULs, and ``dd``'s record lines on stderr, which say
+        how many blocks came and whether the file held exactly ``size`` bytes
+        (one full block, then its end).
 
         Args:
             header: The request line, ending in a newline.
@@ -171,13 +188,12 @@ class HelperChannel:
         """
         if await self.request(header) != str(size):
             raise _protocol_error()
-        data = await self._read_exactly(size)
-        trailer = await self._read_line()
-        if trailer == b"OK":
-            return data
-        if trailer == b"STALE":
-            return None
-        raise _protocol_error()
+        records = await self._read_records(2 * size)
+        blocks = _RECORD_BLOCKS.get(records)
+        if blocks is None:
+            raise _protocol_error()
+        data = await self._read_exactly(blocks * size)
+        return data if records == _RECORDS_EXACT else None
 
     async def request(self, header: str, payload: bytes = b"") -> str:
         """Send one request and return the text after ``OK``.
@@ -221,7 +237,7 @@ class HelperChannel:
             raise EnvironmentFailureError(
                 "the sandbox helper exited", reason="sandbox_helper_gone"
             )
-        if len(self._errors) > _MAX_COUNT_LINE:
+        if len(self._errors) > _MAX_STDERR_BYTES:
             raise _protocol_error()
 
     async def _read_count(self, limit: int) -> str:
@@ -231,7 +247,7 @@ class HelperChannel:
         buffer meanwhile, and more than ``limit`` bytes of it is a protocol error.
         """
         while (end := self._errors.find(b"\n")) < 0:
-            if len(self._buffer) > limit:
+            if len(self._buffer) > limit or len(self._errors) > _MAX_COUNT_LINE:
                 raise _protocol_error()
             await self._fill()
         if end != len(self._errors) - 1:
@@ -239,6 +255,21 @@ class HelperChannel:
         count = self._errors[:end].decode("ascii", "replace")
         self._errors.clear()
         return count
+
+    async def _read_records(self, limit: int) -> bytes:
+        """Return dd's two record lines from the helper's stderr.
+
+        The content they describe collects in the buffer meanwhile; more than
+        ``limit`` bytes of it is a protocol error.
+        """
+        while self._errors.count(b"\n") < 2:
+            if len(self._buffer) > limit:
+                raise _protocol_error()
+            # Woken by stderr only, or by more content than there may be.
+            await self._fill(limit + 1)
+        records = bytes(self._errors)
+        self._errors.clear()
+        return records
 
     async def _read_exactly(self, size: int) -> bytes:
         while len(self._buffer) < size:

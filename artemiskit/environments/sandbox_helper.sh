@@ -13,11 +13,12 @@
 #                                                      raw bytes, their count N
 #                                                      following as the line "N"
 #                                                      on stderr (see op_read)
-#   R PATH =S         read a file expected to hold  -> OK S, a newline, exactly S
-#                     S > 0 bytes (one process)        raw bytes, then the line OK
-#                                                      if the file held exactly S
-#                                                      bytes, else STALE (the S
-#                                                      bytes are then meaningless)
+#   R PATH =S         read a file expected to hold  -> OK S, a newline, then the
+#                     S > 0 bytes (one process,        file in blocks of S bytes
+#                     forked ahead)                    (at most 2, the last padded
+#                                                      with NULs), and dd's two
+#                                                      record lines on stderr
+#                                                      (see send_sized)
 #   L PATH|-          list files under a directory  -> OK <base64 of NUL-ended paths>
 #   W PATH N [+]      write a file; the header is followed by exactly N raw bytes
 #                     of content (no newline)       -> OK
@@ -27,7 +28,8 @@
 # Content travels as raw bytes, framed by its length (no encoding, so NUL bytes,
 # newlines and any byte survive, and no process encodes or decodes it). Every
 # answer is one line (a read's content follows its line); stderr carries nothing
-# but the count line of an `OK +` read. A refusal is
+# but the count line of an `OK +` read and the record lines of an `R PATH =S`
+# read. A refusal is
 # `ERR <reason>`, reason being one of
 # not_found invalid_path is_directory not_a_directory environment_full. Anything
 # else is a protocol error: the helper answers `ERR protocol` and exits.
@@ -36,18 +38,19 @@
 # 512 bytes, and no symbolic link anywhere on the way (links are never followed).
 # Directories exist only as parents of files: the last delete in one removes it.
 
-# fd 3 is the real stderr (the count of an `OK +` read); everything else's is
-# discarded. Bytes, not characters: ${#v} and `read -n` count bytes.
+# fd 3 is the real stderr (the count of an `OK +` read, the records of a sized
+# read); everything else's is discarded. Bytes, not characters: ${#v} and
+# `read -n` count bytes.
 exec 3>&2 2>/dev/null
 export LC_ALL=C
 umask 077
 cd "$1" || exit 1
 
-# A large write is copied by a `dd` forked ahead of its request (see spawn): the
-# fork is off the round trip. Its order comes through fd 7, a private pipe with
-# no name in any file system (an empty here-document is a pipe; reopened
-# read-write, it stays open). fd 9 is the helper's input, for the copier: a job
-# started with & reads /dev/null.
+# A large write, and a read at an expected size, is copied by a `dd` forked
+# ahead of its request (see spawn): the fork is off the round trip. Its order
+# comes through fd 7, a private pipe with no name in any file system (an empty
+# here-document is a pipe; reopened read-write, it stays open). fd 9 is the
+# helper's input, for the copier: a job started with & reads /dev/null.
 exec 7<<EOF
 EOF
 exec 7<>/proc/self/fd/7 9<&0 || exit 1
@@ -136,28 +139,38 @@ take() {
     [ -z "$failed" ]
 }
 
-# spawn: unless one is waiting, forks the copier: it waits for an order N, then
-# becomes (exec, no further process) the dd that copies exactly N bytes of the
-# helper's input into the helper's fd 5, reopened. It ends with 3 if it cannot
-# open that file (it has read nothing then). If the fork fails, $copier stays
-# empty and a write forks its own dd.
+# spawn: unless one is waiting, forks the copier: it waits for an order, then
+# becomes (exec, no further process) a dd on the helper's fd 5, reopened. For
+# "w N" it copies exactly N bytes of the helper's input into that file; for
+# "r S" it sends the whole answer of send_sized S itself. It ends with 3 if it
+# cannot open that file (it has read and sent nothing then). If the fork fails,
+# $copier stays empty and the helper forks its own dd.
 spawn() {
     [ -z "$copier" ] || return 0
     (
-        read -r size <&7 || exit 3
+        read -r kind size <&7 || exit 3
+        if [ "$kind" = r ]; then
+            { printf 'OK %s\n' "$size"; exec dd bs="$size" count=2 \
+                iflag=fullblock conv=sync 2>&3; } </proc/$me/fd/5 || exit 3
+        fi
         { exec dd bs="$size" count=1 iflag=fullblock <&9; } >/proc/$me/fd/5 || exit 3
     ) &
     copier=$!
+}
+
+# order KIND N: gives the copier its order and waits for it; sets $status.
+order() {
+    printf '%s %s\n' "$1" "$2" >&7
+    wait "$copier"
+    status=$?
+    copier=
 }
 
 # copy_in N: has the copier put the next N bytes of input into fd 5. Fails when
 # the copy failed; skips the payload if the copier read none of it; ends the
 # helper if the copier was killed (the stream may be out of step).
 copy_in() {
-    printf '%s\n' "$1" >&7
-    wait "$copier"
-    status=$?
-    copier=
+    order w "$1"
     case $status in
         0) return 0 ;;
         3) skip "$1" ;;
@@ -173,18 +186,19 @@ send_small() {
     printf 'OK %s\n%s' "${#v}" "$v"
 }
 
-# send_sized S: answers `OK S` and exactly S bytes of fd 5 with one dd (cut to S,
-# or padded with NULs), then `OK` when fd 5 held exactly S bytes (dd stopped at
-# offset S and nothing follows), else `STALE`.
+# send_sized S: answers `OK S`, then one dd sends fd 5 in blocks of S bytes, at
+# most two, the last padded with NULs, its record lines going to stderr: `1+0
+# records in` exactly when fd 5 held S bytes (one full block, then its end).
+# Nothing follows on stdout, so the answer is complete when dd ends: the copier
+# sends it, and the helper waits only to end if it was killed (the stream may
+# be out of step) and to send it itself if the copier could not.
 send_sized() {
-    printf 'OK %s\n' "$1"
-    dd bs="$1" count=1 iflag=fullblock conv=sync <&5 || exit 2
-    read -r _ sent </proc/self/fdinfo/5 || exit 2
-    if [ "$sent" = "$1" ] && ! IFS= read -r -d '' -n 1 _ <&5; then
-        ok
-    else
-        printf 'STALE\n'
+    if [ -n "$copier" ]; then
+        order r "$1"
+        case $status in 0) return ;; 3) ;; *) exit 2 ;; esac
     fi
+    printf 'OK %s\n' "$1"
+    dd bs="$1" count=2 iflag=fullblock conv=sync <&5 2>&3 || exit 2
 }
 
 # send_stream: answers `OK +`, then dd copies the content of fd 5 as it is, then
@@ -215,9 +229,11 @@ op_read() {
     else
         # Each answer is complete and in step whatever happens to the file: a
         # small one is read whole before its size is sent; dd's count is sent
-        # after its bytes; an expected size is sent exactly, then confirmed. A failing dd ends the helper: the host sees the stream
-        # end, never a frame out of step. Opened: a failed open (the file went
-        # since the checks) runs no command.
+        # after its bytes; an expected size is sent in whole blocks, then
+        # dd's records say how many and whether they are the file. A failing
+        # dd ends the helper: the host sees the stream end, never a frame out
+        # of step. Opened: a failed open (the file went since the checks) runs
+        # no command.
         opened=
         if [ -n "$expected" ]; then
             { opened=1; send_sized "$expected"; } 5<"$p"

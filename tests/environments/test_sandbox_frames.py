@@ -29,6 +29,15 @@ def _frame(stream: int, payload: bytes) -> bytes:
     return struct.pack(">BxxxL", stream, len(payload)) + payload
 
 
+#: dd's record lines after a sized read: the file held exactly S bytes, fewer,
+#: up to 2 S, more, none.
+_EXACT = b"1+0 records in\n1+0 records out\n"
+_SHORT = b"0+1 records in\n1+0 records out\n"
+_LONGER = b"1+1 records in\n2+0 records out\n"
+_LONGEST = b"2+0 records in\n2+0 records out\n"
+_EMPTY = b"0+0 records in\n0+0 records out\n"
+
+
 class _Message(NamedTuple):
     stream: int
     data: bytes
@@ -130,7 +139,7 @@ async def test_frames_cut_anywhere_are_put_back_together() -> None:
         _frame(1, b"OK 5\nab")
         + _frame(0, b"ignored stdin echo")
         + _frame(1, b"cde")
-        + _frame(1, b"OK\n")
+        + _frame(2, _EXACT)
     )
     reading = asyncio.ensure_future(channel.read_sized("R ~f =5\n", size=5))
     for byte in range(len(wire)):
@@ -138,6 +147,58 @@ async def test_frames_cut_anywhere_are_put_back_together() -> None:
         stream.feed(wire[byte : byte + 1])
     assert await reading == b"abcde"
     assert stream._resp.connection.transport.written == b"R ~f =5\n"
+
+
+@pytest.mark.parametrize(
+    ("wire", "expected"),
+    [
+        ([_frame(1, b"OK 3\nab"), _frame(1, b"\0"), _frame(2, _EXACT)], b"ab\0"),
+        ([_frame(2, _EXACT), _frame(1, b"OK 3\nabc")], b"abc"),
+        ([_frame(1, b"OK 3\nab\0"), _frame(2, _SHORT)], None),
+        ([_frame(1, b"OK 3\nabcd\0\0"), _frame(2, _LONGER)], None),
+        ([_frame(1, b"OK 3\nabcdef"), _frame(2, _LONGEST)], None),
+        ([_frame(1, b"OK 3\n"), _frame(2, _EMPTY)], None),
+    ],
+    ids=["exact", "records-first", "shorter", "longer", "longest", "empty"],
+)
+@pytest.mark.anyio
+async def test_a_sized_read_is_judged_by_the_records(
+    wire: list[bytes], expected: bytes | None
+) -> None:
+    # One or two blocks of S bytes come (the last NUL padded) and dd's records:
+    # the bytes are the file's only when it held exactly S bytes (one full
+    # block, then its end); the stream stays in step in every case.
+    channel, stream = await _parsed_channel()
+    reading = asyncio.ensure_future(channel.read_sized("R ~f =3\n", size=3))
+    for chunk in wire:
+        await asyncio.sleep(0)
+        stream.feed(chunk)
+    assert await reading == expected
+    pinging = asyncio.ensure_future(channel.ping())
+    await asyncio.sleep(0)
+    stream.feed(_frame(1, b"OK\n"))
+    await pinging
+
+
+@pytest.mark.parametrize(
+    "wire",
+    [
+        _frame(1, b"OK 3\nabc") + _frame(2, b"0+1 records in\n0+1 records out\n"),
+        _frame(1, b"OK 3\nabc") + _frame(2, _EXACT + b"x\n"),
+        _frame(1, b"OK 3\nabcdefg") + _frame(2, b"1+0 records in\n"),
+        _frame(1, b"OK 4\nabc") + _frame(2, _EXACT),
+    ],
+    ids=["unknown-records", "more-stderr", "too-much-content", "other-size"],
+)
+@pytest.mark.anyio
+async def test_a_sized_read_outside_its_form_is_a_protocol_error(wire: bytes) -> None:
+    channel, stream = await _parsed_channel()
+    reading = asyncio.ensure_future(channel.read_sized("R ~f =3\n", size=3))
+    await asyncio.sleep(0)
+    stream.feed(wire)
+    with pytest.raises(EnvironmentFailureError) as failed:
+        await reading
+    assert failed.value.reason == "sandbox_protocol"
 
 
 @pytest.mark.anyio
@@ -198,7 +259,8 @@ async def test_a_stream_of_another_shape_is_read_frame_by_frame() -> None:
         [
             _Message(1, b"OK 5\nab"),
             _Message(0, b"ignored"),
-            _Message(1, b"cdeOK\n"),
+            _Message(1, b"cde"),
+            _Message(2, _EXACT),
             _Message(1, b"OK +\nxy"),
             _Message(2, b"2\n"),
         ]

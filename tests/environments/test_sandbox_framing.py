@@ -395,6 +395,7 @@ async def test_the_hints_choose_a_path_never_the_answer() -> None:
             await channel.request("W ~nul 3 +\n", b"a\0b")
             await channel.request("W ~two 2\n", b"xy")
             await channel.request("W ~none 0 +\n")
+            await channel.request("W ~end 3 +\n", b"ab\0")
             limit = MAX_FILE_BYTES
             assert await channel.read_frame("R ~nul\n", limit=limit) == b"a\0b"
             assert await channel.read_sized("R ~nul =3\n", size=3) == b"a\0b"
@@ -404,6 +405,11 @@ async def test_the_hints_choose_a_path_never_the_answer() -> None:
             # A wrong expected size is disowned (shorter or longer file).
             assert await channel.read_sized("R ~two =5\n", size=5) is None
             assert await channel.read_sized("R ~two =1\n", size=1) is None
+            # A file ending in NUL is told from a padded shorter one.
+            assert await channel.read_sized("R ~end =3\n", size=3) == b"ab\0"
+            assert await channel.read_sized("R ~end =2\n", size=2) is None
+            assert await channel.read_sized("R ~end =4\n", size=4) is None
+            assert await channel.read_frame("R ~end\n", limit=limit) == b"ab\0"
             await channel.ping()
         finally:
             await channel.close()
@@ -439,8 +445,10 @@ async def test_a_malformed_read_hint_is_a_protocol_error(header: str) -> None:
         "printf %0600d 7 > /work/f",  # shorter than written
         "printf %0650d 7 > /work/f",  # the same size, other bytes
         "printf 'a\\0b' > /work/f",  # small, with a NUL
+        ": > /work/f",  # empty
+        "printf %0649d 7 > /work/f; printf '\\0' >> /work/f",  # ends in NUL
     ],
-    ids=["longer", "shorter", "same-size", "small"],
+    ids=["longer", "shorter", "same-size", "small", "empty", "nul-ending"],
 )
 async def test_a_file_changed_inside_the_container_reads_back_as_it_is(
     sandbox: DockerSandboxEnvironment, change: str
@@ -454,12 +462,14 @@ async def test_a_file_changed_inside_the_container_reads_back_as_it_is(
     assert await sandbox.read_file("after.txt") == "in step"
 
 
+@pytest.mark.parametrize("operation", ["write", "read"])
 async def test_a_killed_copier_ends_the_helper_cleanly(
-    sandbox: DockerSandboxEnvironment,
+    sandbox: DockerSandboxEnvironment, operation: str
 ) -> None:
-    # A large write is copied by a process the helper forked ahead of it. If
-    # that process is killed, the next large write ends the helper: its payload
-    # may be half read, so the stream is never trusted again.
+    # A large write, and a read at the size written, is copied by a process
+    # the helper forked ahead of it. If that process is killed, the next such
+    # operation ends the helper: its payload may be half read, or its answer
+    # half sent, so the stream is never trusted again.
     await sandbox.write_file("big.txt", "x" * 4096)
     code, output = await run_in_container(
         sandbox.container_id,
@@ -470,6 +480,39 @@ async def test_a_killed_copier_ends_the_helper_cleanly(
         'echo "$killed"',
     )
     assert (code, output.strip()) == (0, "1")
+    large = (
+        sandbox.write_file("big.txt", "y" * 4096)
+        if operation == "write"
+        else sandbox.read_file("big.txt")
+    )
     with pytest.raises(EnvironmentFailureError) as failed:
-        await sandbox.write_file("big.txt", "y" * 4096)
+        await large
     assert failed.value.reason == "sandbox_helper_gone"
+
+
+async def test_without_a_copier_the_helper_answers_the_same() -> None:
+    # If the helper cannot fork its copier ahead, it runs each dd itself: the
+    # same answers, at every size and for a file changed behind its back.
+    script = "set -- /tmp\n" + helper_program().replace(
+        "spawn() {\n", "spawn() {\n    return 0\n", 1
+    )
+    async with aiodocker.Docker() as docker:
+        channel, container_id = await _scripted_channel(docker, script)
+        try:
+            await channel.request("W ~big 700\n", b"x\0" * 350)
+            await channel.request("W ~text 700\n", b"y" * 700)
+            assert await channel.read_sized("R ~text =700\n", size=700) == b"y" * 700
+            assert await channel.read_sized("R ~text =699\n", size=699) is None
+            assert await channel.read_sized("R ~text =701\n", size=701) is None
+            assert await channel.read_sized("R ~big =700\n", size=700) == (b"x\0" * 350)
+            assert await channel.read_sized("R ~big =300\n", size=300) is None
+            limit = MAX_FILE_BYTES
+            assert await channel.read_frame("R ~big\n", limit=limit) == b"x\0" * 350
+            await channel.ping()
+        finally:
+            await channel.close()
+            try:
+                await docker.containers.container(container_id).delete(force=True)
+            except aiodocker.DockerError as exc:
+                if exc.status not in (404, 409):
+                    raise
