@@ -118,8 +118,12 @@ class SimulatedEnvironment:
         self._map.delete(checked_path(path))
 
     async def snapshot(self) -> dict[str, str]:
-        """Return a copy of every file, sorted by path."""
-        await anyio.lowlevel.checkpoint()
+        """Return a copy of every file, sorted by path.
+
+        A pending cancellation lands here; otherwise it answers without giving
+        the event loop a turn (a copy in memory waits for nothing).
+        """
+        await anyio.lowlevel.checkpoint_if_cancelled()
         self._check_open()
         return self._map.files()
 
@@ -163,5 +167,8 @@ class SimulatedFactory:
         Raises:
             FileOperationError: An initial file breaks the path or size rules.
         """
-        await anyio.lowlevel.checkpoint()
+        # a pending cancellation lands here, as at any scheduling point, but
+        # without one the map is built without a turn of the event loop: a
+        # session's run gives the loop its turn at its first admission
+        await anyio.lowlevel.checkpoint_if_cancelled()
         return SimulatedEnvironment(files, run_id=run_id)

@@ -1,0 +1,86 @@
+"""The simulated environment's scheduling points, counted, never timed (SPEC 10).
+
+Creating the environment and taking its snapshot wait for nothing, so they give
+the event loop no turn of their own; a pending cancellation still lands at both,
+as at any scheduling point.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from anyio.lowlevel import checkpoint
+
+from artemiskit import ArtemisKit, TargetRequest, TargetResponse
+from artemiskit.environments._simulated import SimulatedFactory
+from tests._builders import workflow_dict
+from tests._runs import DONE, workflow_of
+
+FILES = {"docs/notes.md": "Notes."}
+
+
+class _Ticker:
+    """Another task that counts the turns the event loop gives it."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+        self.finished = anyio.Event()
+
+    async def run(self) -> None:
+        while not self.finished.is_set():
+            self.ticks += 1
+            await checkpoint()
+
+
+async def test_creating_and_snapshotting_give_the_loop_no_turn() -> None:
+    ticker = _Ticker()
+    async with anyio.create_task_group() as group:
+        group.start_soon(ticker.run)
+        await checkpoint()
+        before = ticker.ticks
+        environment = await SimulatedFactory().create(run_id="r", files=FILES)
+        files = await environment.snapshot()
+        after = ticker.ticks
+        ticker.finished.set()
+    assert files == FILES
+    assert after == before
+
+
+async def test_a_pending_cancel_lands_at_creation_and_at_the_snapshot() -> None:
+    factory = SimulatedFactory()
+    with anyio.CancelScope() as scope:
+        scope.cancel()
+        await factory.create(run_id="r", files=FILES)
+        pytest.fail("creation went on under a cancelled scope")
+    assert scope.cancelled_caught
+    environment = await factory.create(run_id="r", files=FILES)
+    with anyio.CancelScope() as scope:
+        scope.cancel()
+        await environment.snapshot()
+        pytest.fail("the snapshot went on under a cancelled scope")
+    assert scope.cancelled_caught
+
+
+class _Immediate:
+    """Answers at once, without a scheduling point of its own."""
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        return DONE
+
+
+async def test_a_session_of_one_request_yields_at_its_admission_only() -> None:
+    ticker = _Ticker()
+    workflow = workflow_of(workflow_dict(outcomes=[]))
+    async with anyio.create_task_group() as group:
+        group.start_soon(ticker.run)
+        await checkpoint()
+        before = ticker.ticks
+        result = await ArtemisKit().run_workflow(workflow=workflow, target=_Immediate())
+        after = ticker.ticks
+        ticker.finished.set()
+    assert result.record.execution.status == "completed"
+    assert result.record.cleanup.status == "complete"
+    # the model request's admission is the session's one scheduling point: the
+    # environment's creation and snapshot add none (trio orders the tasks of
+    # one batch at random, so a tick may land on either side)
+    assert after - before <= 2
