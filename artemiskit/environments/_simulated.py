@@ -130,8 +130,15 @@ class SimulatedEnvironment:
     async def close(self) -> CleanupReport:
         """Drop the files; idempotent, always ``complete``."""
         self._closed = True
-        self._map = FileMap()
-        return CleanupReport(status="complete")
+        self._map = _CLOSED_MAP
+        return _COMPLETE
+
+
+#: What a closed environment holds: no file (never written: every operation of a
+#: closed environment is refused before it reaches the map).
+_CLOSED_MAP = FileMap()
+#: The report of every close (frozen: one serves every environment).
+_COMPLETE = CleanupReport(status="complete")
 
 
 class SimulatedFactory:

@@ -11,7 +11,12 @@ import anyio
 import pytest
 from anyio.lowlevel import checkpoint
 
-from artemiskit import ArtemisKit, TargetRequest, TargetResponse
+from artemiskit import (
+    ArtemisKit,
+    EnvironmentFailureError,
+    TargetRequest,
+    TargetResponse,
+)
 from artemiskit.environments._simulated import SimulatedFactory
 from tests._builders import workflow_dict
 from tests._runs import DONE, workflow_of
@@ -84,3 +89,25 @@ async def test_a_session_of_one_request_yields_at_its_admission_only() -> None:
     # environment's creation and snapshot add none (trio orders the tasks of
     # one batch at random, so a tick may land on either side)
     assert after - before <= 2
+
+
+async def test_a_closed_environment_refuses_everything_and_shares_nothing() -> None:
+    factory = SimulatedFactory()
+    first = await factory.create(run_id="a", files=FILES)
+    second = await factory.create(run_id="b", files=FILES)
+    assert (await first.close()).status == "complete"
+    assert (await first.close()).status == "complete"
+    for operation in (
+        first.read_file("docs/notes.md"),
+        first.write_file("docs/new.md", "x"),
+        first.delete_file("docs/notes.md"),
+        first.list_files(),
+        first.snapshot(),
+    ):
+        with pytest.raises(EnvironmentFailureError) as refused:
+            await operation
+        assert refused.value.reason == "environment_closed"
+    await second.close()
+    third = await factory.create(run_id="c", files={})
+    await third.write_file("docs/new.md", "x")
+    assert await third.snapshot() == {"docs/new.md": "x"}
