@@ -269,9 +269,17 @@ def _folder_of(path: str | os.PathLike[str]) -> Path:
     """The absolute folder of a workflow file named by ``path`` (not normalized).
 
     Only the working directory is read (no file), so it runs inline: a
-    worker-thread hop per session cost more than the rest of its setup.
+    worker-thread hop per session cost more than the rest of its setup. The
+    folder of a name in a working directory is remembered (1000 sessions of
+    one file parse its path once).
     """
-    return Path(path).absolute().parent
+    return _folder_in(os.getcwd(), os.fspath(path))
+
+
+@functools.lru_cache(maxsize=64)
+def _folder_in(directory: str, path: str) -> Path:
+    """``Path(path).absolute().parent`` with ``directory`` as the working one."""
+    return Path(directory, path).parent
 
 
 _PREFLIGHT_MODES: dict[bool | str, PreflightMode] = {
