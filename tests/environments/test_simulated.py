@@ -14,9 +14,11 @@ from anyio.lowlevel import checkpoint
 from artemiskit import (
     ArtemisKit,
     EnvironmentFailureError,
+    FileOperationError,
     TargetRequest,
     TargetResponse,
 )
+from artemiskit._common._limits import MAX_ENVIRONMENT_BYTES, MAX_FILE_BYTES
 from artemiskit.environments._simulated import SimulatedFactory
 from tests._builders import workflow_dict
 from tests._runs import DONE, workflow_of
@@ -73,7 +75,7 @@ class _Immediate:
         return DONE
 
 
-async def test_a_session_of_one_request_yields_at_its_admission_only() -> None:
+async def test_a_session_of_one_request_yields_for_the_engine_only() -> None:
     ticker = _Ticker()
     workflow = workflow_of(workflow_dict(outcomes=[]))
     async with anyio.create_task_group() as group:
@@ -85,10 +87,11 @@ async def test_a_session_of_one_request_yields_at_its_admission_only() -> None:
         ticker.finished.set()
     assert result.record.execution.status == "completed"
     assert result.record.cleanup.status == "complete"
-    # the model request's admission is the session's one scheduling point: the
-    # environment's creation and snapshot add none (trio orders the tasks of
-    # one batch at random, so a tick may land on either side)
-    assert after - before <= 2
+    # the session's scheduling points are the model request's admission and the
+    # check before completing: the environment's creation and snapshot add none
+    # (trio orders the tasks of one batch at random, so a tick may land on
+    # either side)
+    assert after - before <= 3
 
 
 async def test_a_closed_environment_refuses_everything_and_shares_nothing() -> None:
@@ -111,3 +114,43 @@ async def test_a_closed_environment_refuses_everything_and_shares_nothing() -> N
     third = await factory.create(run_id="c", files={})
     await third.write_file("docs/new.md", "x")
     assert await third.snapshot() == {"docs/new.md": "x"}
+
+
+async def test_environments_of_the_same_files_share_nothing() -> None:
+    factory = SimulatedFactory()
+    files = {f"docs/{number}.md": "x" * number for number in range(1, 30)}
+    first = await factory.create(run_id="a", files=files)
+    second = await factory.create(run_id="b", files=dict(files))
+    await first.write_file("docs/new.md", "first")
+    await first.delete_file("docs/1.md")
+    await first.write_file("docs/2.md", "changed")
+    assert await second.snapshot() == files
+    third = await factory.create(run_id="c", files=files)
+    assert await third.snapshot() == files
+    snapshot = await first.snapshot()
+    assert snapshot["docs/new.md"] == "first"
+    assert "docs/1.md" not in snapshot
+
+
+async def test_files_that_break_the_rules_are_refused_every_time() -> None:
+    factory = SimulatedFactory()
+    for files in ({"../escape.md": "x"}, {"docs/a": "x", "docs/a/b.md": "y"}):
+        for _ in range(2):
+            with pytest.raises(FileOperationError):
+                await factory.create(run_id="r", files=files)
+
+
+async def test_a_copied_map_keeps_the_size_bounds() -> None:
+    factory = SimulatedFactory()
+    files = {"docs/start.md": "x" * 1000}
+    big = "x" * MAX_FILE_BYTES
+    for _ in range(2):  # the second environment starts from a copied map
+        environment = await factory.create(run_id="r", files=files)
+        for number in range(MAX_ENVIRONMENT_BYTES // MAX_FILE_BYTES - 1):
+            await environment.write_file(f"docs/{number}.md", big)
+        await environment.write_file("docs/last.md", "x" * (MAX_FILE_BYTES - 1000))
+        with pytest.raises(FileOperationError) as refused:
+            await environment.write_file("docs/more.md", "x")
+        assert refused.value.reason == "environment_full"
+        await environment.write_file("docs/start.md", "")
+        await environment.write_file("docs/more.md", "x")
