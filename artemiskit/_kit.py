@@ -162,7 +162,46 @@ def create_agent_workflow_session(
         UnsupportedError: No environment is registered for the workflow's kind.
     """
     settings = merge_run_options(options, run)
-    if workflow.environment.fixture is not None and settings.fixture_root is None:
+    return _new_session(
+        workflow,
+        target,
+        settings,
+        catalogue=catalogue_with(settings.tools),
+        environment=settings.environment,
+        fixture_root=settings.fixture_root,
+        judge=judge,
+        checkpoint_store=checkpoint_store,
+        checkpoint_mode=checkpoint_mode,
+        configuration_id=configuration_id,
+        provider_label=provider_label,
+        target_label=target_label,
+        transport_digest=transport_digest,
+    )
+
+
+def _new_session(
+    workflow: Workflow,
+    target: AgentTarget,
+    settings: RunOptions,
+    *,
+    catalogue: Catalogue,
+    environment: EnvironmentFactory | None,
+    fixture_root: str | os.PathLike[str] | None,
+    judge: JudgeSettings | None,
+    checkpoint_store: CheckpointStore | None,
+    checkpoint_mode: Literal["create", "resume"],
+    configuration_id: str | None,
+    provider_label: str | None = None,
+    target_label: str | None = None,
+    transport_digest: str | None = None,
+) -> WorkflowSession:
+    """Check the options and build the session (`create_agent_workflow_session`).
+
+    ``catalogue``, ``environment`` and ``fixture_root`` stand for the fields of
+    ``settings`` of the same names, so that `ArtemisKit` can fill them in
+    without copying its options for every session.
+    """
+    if workflow.environment.fixture is not None and fixture_root is None:
         raise WorkflowError(
             "the workflow references environment.fixture, so a fixture_root is "
             "required",
@@ -187,7 +226,6 @@ def create_agent_workflow_session(
         raise WorkflowError(
             f"ledger_limit must be between 1 and {MAX_LEDGER}", reason="invalid_option"
         )
-    catalogue = catalogue_with(settings.tools)
     unknown = [tool.name for tool in workflow.tools if tool.name not in catalogue]
     if unknown:
         raise WorkflowError(
@@ -197,11 +235,10 @@ def create_agent_workflow_session(
             reason="unknown_tool",
         )
     spec = workflow.environment
-    fixture_root = settings.fixture_root
     return WorkflowSession(
         workflow=workflow,
         target=target,
-        environment=settings.environment
+        environment=environment
         or _environment_factory(workflow, None, cleanup_timeout_ms),
         files=spec.files,
         local=LocalState(
@@ -232,9 +269,17 @@ def _folder_of(path: str | os.PathLike[str]) -> Path:
     """The absolute folder of a workflow file named by ``path`` (not normalized).
 
     Only the working directory is read (no file), so it runs inline: a
-    worker-thread hop per session cost more than the rest of its setup.
+    worker-thread hop per session cost more than the rest of its setup. The
+    folder of a name in a working directory is remembered (1000 sessions of
+    one file parse its path once).
     """
-    return Path(path).absolute().parent
+    return _folder_in(os.getcwd(), os.fspath(path))
+
+
+@functools.lru_cache(maxsize=64)
+def _folder_in(directory: str, path: str) -> Path:
+    """``Path(path).absolute().parent`` with ``directory`` as the working one."""
+    return Path(directory, path).parent
 
 
 _PREFLIGHT_MODES: dict[bool | str, PreflightMode] = {
@@ -348,17 +393,16 @@ class ArtemisKit:
             )
         settings = merge_run_options(options, run)
         catalogue = self._session_catalogue(settings.tools)
-        changes: RunKeywords = {}
-        if settings.tools is not catalogue:
-            changes["tools"] = catalogue
+        root = settings.fixture_root
         if isinstance(workflow, Workflow):
             loaded = workflow
         else:
             loaded = await load_agent_workflow(workflow, tools=catalogue)
-            if settings.fixture_root is None:
-                changes["fixture_root"] = _folder_of(workflow)
-        root = changes.get("fixture_root", settings.fixture_root)
-        config = await self._trusted_config()
+            if root is None:
+                root = _folder_of(workflow)
+        config = self._config
+        if config is None:
+            config = await self._trusted_config()
         digest = None
         label = None
         if target is None and client is not None:
@@ -382,16 +426,16 @@ class ArtemisKit:
             configuration_id = checkpoint.configuration_id or derived_configuration_id(
                 digest, judge_settings
             )
-        if settings.environment is None:
-            changes["environment"] = _environment_factory(
-                loaded, config, settings.cleanup_timeout_ms
-            )
-        if changes:
-            settings = attrs.evolve(settings, **changes)
-        return create_agent_workflow_session(
-            workflow=loaded,
-            target=target,
-            options=settings,
+        # the session's catalogue, fixture root and environment are passed as
+        # they are: no copy of the options per session
+        return _new_session(
+            loaded,
+            target,
+            settings,
+            catalogue=catalogue,
+            environment=settings.environment
+            or _environment_factory(loaded, config, settings.cleanup_timeout_ms),
+            fixture_root=root,
             transport_digest=digest,
             target_label=label,
             judge=judge_settings,

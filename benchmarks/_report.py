@@ -204,6 +204,18 @@ def _concurrency(concurrency: dict[str, Any]) -> list[str]:
         for label, words in (("from_path", "from a file path"), ("loaded", "loaded"))
         for figure in (concurrency["vs_one_session"][label],)
     ]
+    floor = concurrency.get("floor")
+    if floor is not None:
+        rows.append(
+            [
+                "plain loop (floor, no engine)",
+                _f(floor["one_session_ms"]),
+                _f(floor["sessions_ms"]),
+                _spread(floor),
+                str(floor["pairs"]),
+                _f(floor["cpu_ms_per_session"], 2),
+            ]
+        )
     count = concurrency["sessions"]
     return [
         f"In-process, one event loop. {count} sessions started together in one "
@@ -216,6 +228,7 @@ def _concurrency(concurrency: dict[str, Any]) -> list[str]:
         "times. The workflow is given as a file path (read again for every "
         "session; an unchanged file is not validated again) or as a `Workflow` "
         "already loaded.",
+        *_floor_words(concurrency),
         "",
         *_table(
             [
@@ -234,6 +247,29 @@ def _concurrency(concurrency: dict[str, Any]) -> list[str]:
         "first model answer, divided by the number of sessions. “CPU ms per "
         "session” is the process's CPU time over a pair divided by the sessions "
         "it ran.",
+    ]
+
+
+def _floor_words(concurrency: dict[str, Any]) -> list[str]:
+    """What the floor row is, and what the engine spends beyond it (if measured)."""
+    floor = concurrency.get("floor")
+    if floor is None:
+        return []
+    count = concurrency["sessions"]
+    beyond = (
+        concurrency["vs_one_session"]["loaded"]["cpu_ms_per_session"]
+        - floor["cpu_ms_per_session"]
+    )
+    return [
+        "",
+        "The floor is a plain hand-written agent loop (section 1's, no engine: the "
+        "same argument parsing, path rules, `allow` glob, file read and JSON "
+        "encoding per step, a conversation and a ledger of dicts) on the same "
+        f"latency target, {count} loops at once against one, interleaved in the "
+        f"same sitting: even it reaches **{_spread(floor)}** one loop's wall here, "
+        f"with {_f(floor['cpu_ms_per_session'], 2)} ms of CPU per loop (the event "
+        "loop, the tasks and the plain work). A session of the engine (loaded "
+        f"workflow) spends **{_f(beyond, 2)} ms of CPU beyond the floor**.",
     ]
 
 
@@ -675,7 +711,9 @@ def _explain_sessions(results: dict[str, Any]) -> tuple[str, str]:
     count = concurrency["sessions"]
     figure = concurrency["vs_one_session"]["loaded"]
     cpu = figure["cpu_ms_per_session"]
-    budget = figure["one_session_ms"] / count
+    # CPU-bound, the N sessions' wall is about their CPU time (their waits
+    # overlap it), so the target's 2x bounds the CPU per session
+    budget = 2 * figure["one_session_ms"] / count
     profile = concurrency.get("profile")
     where = ""
     if profile is not None:
@@ -684,6 +722,25 @@ def _explain_sessions(results: dict[str, Any]) -> tuple[str, str]:
             "answering at once so that only CPU work shows) a session "
             f"makes {_f(profile['calls_per_session'], 0)} Python calls; the top by "
             f"own time: {_top(profile, 5, per='session', count_key='sessions')}."
+        )
+    floor = concurrency.get("floor")
+    against_floor = ""
+    left = ""
+    if floor is not None:
+        floor_cpu = floor["cpu_ms_per_session"]
+        against_floor = (
+            f" A plain hand-written loop doing the same work without the engine "
+            f"reaches {_spread(floor)} one loop's wall in the same sitting, at "
+            f"{floor_cpu:.2f} ms of CPU per loop: the engine spends "
+            f"{cpu - floor_cpu:.2f} ms per session beyond it."
+        )
+        left = (
+            f" Of that, the plain loop already takes {floor_cpu:.2f} ms, which "
+            f"leaves the engine {budget - floor_cpu:.2f} ms per session beyond it."
+            if budget > floor_cpu
+            else f" The plain loop alone already takes {floor_cpu:.2f} ms, no less "
+            f"than that budget: the {_spread(floor)} it reaches is the ratio to hold "
+            "the engine's beside."
         )
     return (
         f"The measure is CPU-bound: each session costs {cpu:.2f} ms of CPU (10 "
@@ -694,10 +751,12 @@ def _explain_sessions(results: dict[str, Any]) -> tuple[str, str]:
         f"of CPU in {_f((figure['a_median'] + figure['b_median']) * 1e3, 0)} ms of "
         "wall (medians): the rest of the wall is other work on the machine "
         f"(load average {figure['load_average_1min']:.1f} on "
-        f"{results['machine']['cores']} cores)." + where,
+        f"{results['machine']['cores']} cores)." + against_floor + where,
         f"about {budget:.2f} ms of CPU per session or less ({count} sessions' CPU "
-        "within one session's wall): the per-step work of the floor target, plus "
-        "a cheaper session setup, outcome evaluation and record.",
+        "within twice one session's wall: CPU-bound, their wall is about their "
+        "CPU time, as their waits overlap it)." + left + " That is the per-step "
+        "work of the "
+        "floor target, plus a cheaper session setup, outcome evaluation and record.",
     )
 
 

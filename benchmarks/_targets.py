@@ -121,6 +121,9 @@ def _sessions_wall(results: Results) -> Verdict:
     ]
     met = count >= 1000 and all(f["ratio_median"] <= 2 for f in figures.values())
     scope = f"{count} sessions" if count >= 1000 else f"only {count} sessions"
+    floor = results["concurrency"].get("floor")
+    if floor is not None:  # for comparison only: the target judges the engine
+        shown.append(f"a plain loop without the engine: {_spread(floor)}")
     return f"{scope}, " + "; ".join(shown), met
 
 

@@ -26,13 +26,13 @@ from typing import Any
 
 import anyio
 
-from artemiskit import Message, TargetRequest, ToolDefinition
+from artemiskit import AgentTarget, Message, TargetRequest, ToolDefinition
 from artemiskit._common._glob import glob_matches
 from benchmarks._engine import per_step_marks, profile_run, run_instant, step_window
 from benchmarks._pairs import interleave, pair_summary
 from benchmarks._workload import TEXT_BYTES, InstantTarget, filler_text, step_workflow
 
-__all__ = ["measure_hot_path", "plain_loop", "profile_calls"]
+__all__ = ["measure_hot_path", "plain_agent_loop", "plain_loop", "profile_calls"]
 
 _ALLOW = ("docs/**",)
 _TOOLS = (
@@ -51,6 +51,15 @@ _TOOLS = (
 async def plain_loop(steps: int) -> InstantTarget:
     """The floor: a hand-written agent loop with no framework around it."""
     target = InstantTarget(steps)
+    await plain_agent_loop(target)
+    return target
+
+
+async def plain_agent_loop(target: AgentTarget) -> None:
+    """`plain_loop`'s agent loop on any target, until it answers without a call.
+
+    The sessions measure runs it on the latency target for its floor.
+    """
     files = {"docs/notes.md": filler_text()}
     conversation: list[Message] = [Message(role="user", content="Read the notes.")]
     ledger: list[dict[str, Any]] = []
@@ -69,7 +78,7 @@ async def plain_loop(steps: int) -> InstantTarget:
             )
         )
         if not response.tool_calls:
-            return target
+            return
         for call in response.tool_calls:
             arguments = json.loads(call.arguments)
             path = arguments["path"] if isinstance(arguments, dict) else None

@@ -8,6 +8,12 @@
   from a workflow file path through ``ArtemisKit.run_workflow`` (the workflow is
   re-read every time; an unchanged file is not validated again) and from a
   workflow object already loaded;
+- ``floor``: the same pairs and figures for a plain hand-written agent loop
+  (`benchmarks.hot_path.plain_agent_loop`: the same parsing, policy check, file
+  read and encoding per step, no engine) on the same latency target, N loops at
+  once against one, interleaved in the same sitting: the ratio even a plain loop
+  reaches on this machine, and its CPU per session, which the engine's exceeds
+  by ``engine_cpu_ms_per_session_beyond_floor``;
 - ``memory_per_session_kib``: Python allocations (``tracemalloc``) at the moment
   every session is waiting on its first model answer, divided by N.
 
@@ -25,6 +31,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +41,7 @@ from artemiskit import ArtemisKit, TargetRequest, TargetResponse, Workflow
 from benchmarks._engine import profile_run
 from benchmarks._pairs import interleave, pair_summary
 from benchmarks._workload import LatencyTarget, filler_text, step_workflow
+from benchmarks.hot_path import plain_agent_loop
 
 __all__ = ["measure_sessions", "profile_sessions"]
 
@@ -75,6 +83,42 @@ async def _sessions(
     if codes != [0] * count:
         raise RuntimeError(f"sessions failed: exit codes {sorted(set(codes))}")
     return wall
+
+
+async def _plain_loops(count: int, steps: int, latency_s: float) -> float:
+    """The wall of ``count`` plain agent loops started at once (the floor)."""
+    targets = [LatencyTarget(steps, latency_s) for _ in range(count)]
+    started = time.perf_counter()
+    async with anyio.create_task_group() as group:
+        for target in targets:
+            group.start_soon(plain_agent_loop, target)
+    wall = time.perf_counter() - started
+    if any(target.requests != steps for target in targets):
+        raise RuntimeError("a plain loop did not make every model request")
+    return wall
+
+
+async def _paired(
+    one: Callable[[], Awaitable[float]],
+    many: Callable[[], Awaitable[float]],
+    *,
+    count: int,
+    pairs: int,
+) -> dict[str, Any]:
+    """Interleaved pairs (one, ``count`` at once): walls, CPU and their ratio."""
+    cpu_before = time.process_time()
+    single, multiple = await interleave(one, many, pairs=pairs)
+    cpu = (time.process_time() - cpu_before) / len(multiple)
+    return {
+        "one_session_ms": min(single) * 1e3,
+        "sessions_ms": min(multiple) * 1e3,
+        # the CPU time this process got per pair: on a loaded machine the
+        # wall of N sessions is this CPU time stretched by the load
+        "cpu_ms_per_pair": cpu * 1e3,
+        "cpu_ms_per_session": cpu * 1e3 / (count + 1),
+        "load_average_1min": os.getloadavg()[0],
+        **pair_summary(single, multiple),
+    }
 
 
 class _GatedTarget:
@@ -127,6 +171,7 @@ async def measure_sessions(
         path = _workflow_file(Path(name), steps)
         workflow = step_workflow(steps=steps, name="benchmark-sessions")
         await _sessions(path, 10, steps, latency)  # warm-up
+        await _plain_loops(10, steps, latency)
         figures: dict[str, Any] = {}
         for label, source in (("from_path", path), ("loaded", workflow)):
 
@@ -136,25 +181,25 @@ async def measure_sessions(
             async def many(source: Path | Workflow = source) -> float:
                 return await _sessions(source, count, steps, latency)
 
-            cpu_before = time.process_time()
-            single, multiple = await interleave(one, many, pairs=pairs)
-            cpu = (time.process_time() - cpu_before) / len(multiple)
-            figures[label] = {
-                "one_session_ms": min(single) * 1e3,
-                "sessions_ms": min(multiple) * 1e3,
-                # the CPU time this process got per pair: on a loaded machine the
-                # wall of N sessions is this CPU time stretched by the load
-                "cpu_ms_per_pair": cpu * 1e3,
-                "cpu_ms_per_session": cpu * 1e3 / (count + 1),
-                "load_average_1min": os.getloadavg()[0],
-                **pair_summary(single, multiple),
-            }
+            figures[label] = await _paired(one, many, count=count, pairs=pairs)
+
+        async def one_loop() -> float:
+            return await _plain_loops(1, steps, latency)
+
+        async def many_loops() -> float:
+            return await _plain_loops(count, steps, latency)
+
+        floor = await _paired(one_loop, many_loops, count=count, pairs=pairs)
         memory = await _memory_per_session(workflow, count)
     return {
         "sessions": count,
         "steps_per_session": steps,
         "model_latency_ms": latency_ms,
         "vs_one_session": figures,
+        "floor": floor,
+        "engine_cpu_ms_per_session_beyond_floor": (
+            figures["loaded"]["cpu_ms_per_session"] - floor["cpu_ms_per_session"]
+        ),
         "memory_per_session_kib": memory,
     }
 

@@ -97,6 +97,20 @@ async def test_file_workflow_uses_its_folder_as_fixture_root(tmp_path: Path) -> 
     assert result.state["files"]["docs/extra.md"] == "from the fixture"
 
 
+async def test_a_relative_path_resolves_in_the_working_directory_of_each_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kit = ArtemisKit()
+    for name in ("first", "second"):
+        folder = tmp_path / name
+        folder.mkdir()
+        write_workflow(folder, workflow_dict(outcomes=[]), [{"text": name}])
+    for name in ("first", "second", "first"):
+        monkeypatch.chdir(tmp_path / name)
+        result = await kit.run_workflow(workflow="workflow.yaml")
+        assert result.transcript[-1].content == name
+
+
 async def test_client_and_target_together_are_refused(tmp_path: Path) -> None:
     path = write_workflow(tmp_path)
     client = CountingClient()

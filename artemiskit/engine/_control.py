@@ -46,20 +46,19 @@ class RunControl:
     def start(self, remaining_s: float) -> None:
         """Set the deadline ``remaining_s`` from now, inside the running event loop.
 
-        The running backend's clock and checkpoints are looked up here once, not
-        at every admission (anyio finds the backend anew at each call). On
-        asyncio the loop's own clock and ``sleep(0)`` are what
-        `anyio.current_time` and `anyio.lowlevel.checkpoint` call there.
+        The running backend's clock and checkpoints are looked up here, not at
+        every admission (anyio finds the backend anew at each call), and only
+        once per backend in a process (`_backend_calls`). On asyncio the loop's
+        own clock and ``sleep(0)`` are what `anyio.current_time` and
+        `anyio.lowlevel.checkpoint` call there.
         """
-        current_token = getattr(anyio.lowlevel, "current_token", None)
-        if current_token is not None:  # anyio 4.11 and later
-            backend = current_token().backend_class
-            self.now = backend.current_time
-            self._yield = backend.checkpoint
-            self._yield_if_cancelled = backend.checkpoint_if_cancelled
-        if anyio.get_cancelled_exc_class() is asyncio.CancelledError:
+        cancelled = anyio.get_cancelled_exc_class()
+        calls = _BACKEND_CALLS.get(cancelled)
+        if calls is None:
+            calls = _BACKEND_CALLS[cancelled] = _backend_calls(cancelled)
+        self.now, self._yield, self._yield_if_cancelled = calls
+        if cancelled is asyncio.CancelledError:
             self.now = asyncio.get_running_loop().time
-            self._yield = _sleep0
         self.deadline = self.now() + remaining_s
 
     def cancel(self) -> None:
@@ -133,3 +132,30 @@ class RunControl:
 
 def _sleep0() -> Awaitable[None]:
     return asyncio.sleep(0)
+
+
+_BackendCalls = tuple[
+    "Callable[[], float]",
+    "Callable[[], Awaitable[None]]",
+    "Callable[[], Awaitable[None]]",
+]
+
+#: `_backend_calls` by the backend's cancellation exception (which tells the
+#: backends apart); the asyncio clock is replaced by the running loop's own.
+_BACKEND_CALLS: dict[type[BaseException], _BackendCalls] = {}
+
+
+def _backend_calls(cancelled: type[BaseException]) -> _BackendCalls:
+    """The running backend's clock, checkpoint and checkpoint-if-cancelled."""
+    now: Callable[[], float] = anyio.current_time
+    checkpoint: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint
+    if_cancelled: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint_if_cancelled
+    current_token = getattr(anyio.lowlevel, "current_token", None)
+    if current_token is not None:  # anyio 4.11 and later
+        backend = current_token().backend_class
+        now = backend.current_time
+        checkpoint = backend.checkpoint
+        if_cancelled = backend.checkpoint_if_cancelled
+    if cancelled is asyncio.CancelledError:
+        checkpoint = _sleep0
+    return now, checkpoint, if_cancelled

@@ -180,6 +180,13 @@ class SizeLedger:
         self._sizes.clear()
         self._total = 0
 
+    def copy(self) -> SizeLedger:
+        """A ledger recording the same sizes, independent of this one."""
+        copied = SizeLedger()
+        copied._sizes = dict(self._sizes)
+        copied._total = self._total
+        return copied
+
 
 class FileMap:
     """A path → text map that applies the file rules; the simulated file system.
@@ -202,6 +209,17 @@ class FileMap:
         for path, content in sorted((checked_path(p), c) for p, c in files.items()):
             built.write(path, content)
         return built
+
+    def copy(self) -> FileMap:
+        """A map holding the same files, independent of this one.
+
+        The files were checked when they came into this map, so nothing is
+        checked again.
+        """
+        copied = FileMap()
+        copied._files = dict(self._files)
+        copied.sizes = self.sizes.copy()
+        return copied
 
     def files(self) -> dict[str, str]:
         """Return a copy of every file, sorted by path."""

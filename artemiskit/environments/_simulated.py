@@ -46,7 +46,7 @@ class SimulatedEnvironment:
     def __init__(
         self, files: Mapping[str, str] | None = None, *, run_id: str = ""
     ) -> None:
-        self._map = FileMap.from_files(files or {})
+        self._map = _checked_map(files or {})
         self._run_id = run_id
         self._closed = False
 
@@ -118,16 +118,58 @@ class SimulatedEnvironment:
         self._map.delete(checked_path(path))
 
     async def snapshot(self) -> dict[str, str]:
-        """Return a copy of every file, sorted by path."""
-        await anyio.lowlevel.checkpoint()
+        """Return a copy of every file, sorted by path.
+
+        A pending cancellation lands here; otherwise it answers without giving
+        the event loop a turn (a copy in memory waits for nothing).
+        """
+        await anyio.lowlevel.checkpoint_if_cancelled()
         self._check_open()
         return self._map.files()
 
     async def close(self) -> CleanupReport:
         """Drop the files; idempotent, always ``complete``."""
         self._closed = True
-        self._map = FileMap()
-        return CleanupReport(status="complete")
+        self._map = _CLOSED_MAP
+        return _COMPLETE
+
+
+def _checked_map(files: Mapping[str, str]) -> FileMap:
+    """A new map holding ``files``, whose rules are checked once per content.
+
+    Every session of a workflow starts from the same files, and checking them
+    costs more the more files there are (each against the others), so the
+    checked map of recent contents is kept and copied.
+
+    Raises:
+        FileOperationError: A file breaks the path or size rules (refused
+            every time: nothing is kept).
+    """
+    key = tuple(files.items())
+    try:
+        checked = _CHECKED.get(key)
+    except TypeError:  # not text: the rules refuse it below
+        return FileMap.from_files(files)
+    if checked is None:
+        checked = FileMap.from_files(files)
+        if checked.sizes.total_bytes <= _CHECKED_BYTES:
+            if len(_CHECKED) >= _CHECKED_KEPT:
+                _CHECKED.clear()
+            _CHECKED[key] = checked
+    return checked.copy()
+
+
+#: Checked maps (never written to) by their files in the order given.
+_CHECKED: dict[tuple[tuple[str, str], ...], FileMap] = {}
+_CHECKED_KEPT = 16
+#: Larger file sets are checked for every environment (memory stays bounded).
+_CHECKED_BYTES = 1024 * 1024
+
+#: What a closed environment holds: no file (never written: every operation of a
+#: closed environment is refused before it reaches the map).
+_CLOSED_MAP = FileMap()
+#: The report of every close (frozen: one serves every environment).
+_COMPLETE = CleanupReport(status="complete")
 
 
 class SimulatedFactory:
@@ -163,5 +205,8 @@ class SimulatedFactory:
         Raises:
             FileOperationError: An initial file breaks the path or size rules.
         """
-        await anyio.lowlevel.checkpoint()
+        # a pending cancellation lands here, as at any scheduling point, but
+        # without one the map is built without a turn of the event loop: a
+        # session's run gives the loop its turn at its first admission
+        await anyio.lowlevel.checkpoint_if_cancelled()
         return SimulatedEnvironment(files, run_id=run_id)

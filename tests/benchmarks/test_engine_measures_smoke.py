@@ -14,6 +14,7 @@ import pytest
 
 from benchmarks import durable, hot_path, sessions
 from benchmarks._targets import TARGETS, evaluate_targets
+from benchmarks._workload import LatencyTarget
 
 asyncio_only = pytest.mark.parametrize("anyio_backend", ["asyncio"])
 
@@ -67,6 +68,14 @@ def test_the_profile_counts_calls_per_step_of_both_loops() -> None:
 async def test_the_sessions_measure_feeds_both_session_targets() -> None:
     result = await sessions.measure_sessions(count=5, steps=3, latency_ms=1, pairs=3)
     assert result["vs_one_session"]["from_path"]["pairs"] == 3
+    assert set(result["vs_one_session"]) == {"from_path", "loaded"}
+    floor = result["floor"]
+    assert floor["pairs"] == 3
+    assert floor["cpu_ms_per_session"] > 0
+    assert result["engine_cpu_ms_per_session_beyond_floor"] == (
+        result["vs_one_session"]["loaded"]["cpu_ms_per_session"]
+        - floor["cpu_ms_per_session"]
+    )
     assert result["memory_per_session_kib"] > 0
     judged = _judged("concurrency", result)
     assert len(judged) == 2
@@ -75,6 +84,13 @@ async def test_the_sessions_measure_feeds_both_session_targets() -> None:
     wall = by_target["wall ≤ 2× one session's wall"]
     assert wall["met"] is False
     assert wall["measured"].startswith("only 5 sessions, from a file path: ")
+    assert "; a plain loop without the engine: " in wall["measured"]
+
+
+async def test_the_plain_agent_loop_makes_every_model_request() -> None:
+    target = LatencyTarget(4, 0.0)
+    await hot_path.plain_agent_loop(target)
+    assert target.requests == 4
 
 
 def test_the_sessions_profile_counts_calls_per_session() -> None:

@@ -107,3 +107,67 @@ def test_a_miss_is_explained_or_says_why_not() -> None:
     lines = explain_misses(results, evaluate_targets(results))
     assert "500 Python calls per step against the loop's 60" in lines[2]
     assert lines[4].startswith("**What would close it:**")
+
+
+def _pairs(one_ms: float, many_ms: float, cpu_ms: float) -> dict[str, Any]:
+    ratio = many_ms / one_ms
+    return {
+        "one_session_ms": one_ms,
+        "sessions_ms": many_ms,
+        "cpu_ms_per_pair": cpu_ms * 1001,
+        "cpu_ms_per_session": cpu_ms,
+        "load_average_1min": 0.5,
+        "pairs": 3,
+        "a_median": one_ms / 1e3,
+        "b_median": many_ms / 1e3,
+        "ratio_median": ratio,
+        "ratio_min": ratio,
+        "ratio_max": ratio,
+    }
+
+
+def _concurrency(*, floor: bool) -> dict[str, Any]:
+    figures = {label: _pairs(250.0, 1250.0, 1.0) for label in ("from_path", "loaded")}
+    concurrency: dict[str, Any] = {
+        "sessions": 1000,
+        "steps_per_session": 10,
+        "model_latency_ms": 20,
+        "vs_one_session": figures,
+        "memory_per_session_kib": 20.0,
+    }
+    if floor:
+        concurrency["floor"] = _pairs(250.0, 375.0, 0.25)
+        concurrency["engine_cpu_ms_per_session_beyond_floor"] = 0.75
+    return concurrency
+
+
+def test_the_sessions_miss_names_the_plain_loop_floor() -> None:
+    results = {"concurrency": _concurrency(floor=True), "machine": {"cores": 2}}
+    targets = evaluate_targets(results)
+    (wall,) = [t for t in targets if t["target"] == "wall ≤ 2× one session's wall"]
+    assert wall["met"] is False
+    assert wall["measured"].endswith(
+        "; a plain loop without the engine: 1.50× (1.50–1.50)"
+    )
+    lines = explain_misses(results, targets)
+    why = lines[lines.index(f"### {wall['target']} (missed)") + 2]
+    assert "reaches 1.50× (1.50–1.50) one loop's wall" in why
+    assert "the engine spends 0.75 ms per session beyond it" in why
+    close = lines[lines.index(f"### {wall['target']} (missed)") + 4]
+    assert close.startswith("**What would close it:** about 0.50 ms of CPU per")
+    assert "leaves the engine 0.25 ms per session beyond it" in close
+    results["concurrency"]["floor"]["cpu_ms_per_session"] = 0.6
+    lines = explain_misses(results, evaluate_targets(results))
+    close = lines[lines.index(f"### {wall['target']} (missed)") + 4]
+    assert "plain loop alone already takes 0.60 ms, no less than that budget" in close
+
+
+def test_sessions_figures_without_a_floor_still_read() -> None:
+    results = {"concurrency": _concurrency(floor=False), "machine": {"cores": 2}}
+    targets = evaluate_targets(results)
+    (wall,) = [t for t in targets if t["target"] == "wall ≤ 2× one session's wall"]
+    assert "plain loop" not in wall["measured"]
+    lines = explain_misses(results, targets)
+    why = lines[lines.index(f"### {wall['target']} (missed)") + 2]
+    assert why.startswith("The measure is CPU-bound")
+    assert "plain" not in why
