@@ -68,11 +68,14 @@ def _settings(quick: bool) -> dict[str, Any]:
             "peer_sync_pairs": 0,
             "suite_runs": 200,
         }
+    # The in-process pairs are cheap (a pair of 500-step runs takes well under a
+    # second), so the full run takes enough of them that a slow spell of a
+    # shared machine moves the median little.
     return {
-        "per_step_pairs": 7,
-        "durable_pairs": 5,
+        "per_step_pairs": 21,
+        "durable_pairs": 9,
         "sessions": 1000,
-        "session_pairs": 3,
+        "session_pairs": 5,
         "cold_runs": 15,
         "containers": 5,
         "sandbox_pairs": 12,
