@@ -9,6 +9,7 @@ the stream out of step, and a helper that dies in the middle of a frame is a cle
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import uuid
@@ -180,27 +181,38 @@ async def test_bytes_that_are_not_utf8_read_back_with_replacement(
     assert await sandbox.read_file("next.txt") == "still in step"
 
 
-async def _scripted_channel(
-    docker: aiodocker.Docker, script: str
-) -> tuple[HelperChannel, str]:
-    """A channel to a container whose 'helper' is ``script`` (real stream)."""
-    container = await docker.containers.create(
-        {
-            "Image": SANDBOX_IMAGE,
-            "Cmd": ["/bin/sh", "-c", script],
-            "AttachStdin": True,
-            "AttachStdout": True,
-            "AttachStderr": True,
-            "OpenStdin": True,
-            "StdinOnce": True,
-            "NetworkDisabled": True,
-            "HostConfig": {"NetworkMode": "none", "AutoRemove": True},
-        }
-    )
-    channel = HelperChannel(container.attach(stdin=True, stdout=True, stderr=True))
-    await channel.connect()
-    await container.start()
-    return channel, container.id
+@contextlib.asynccontextmanager
+async def _scripted_channel(script: str) -> AsyncIterator[HelperChannel]:
+    """A channel to a container whose 'helper' is ``script`` (real stream).
+
+    The channel is closed and the container removed when the block ends.
+    """
+    async with aiodocker.Docker() as docker:
+        container = await docker.containers.create(
+            {
+                "Image": SANDBOX_IMAGE,
+                "Cmd": ["/bin/sh", "-c", script],
+                "AttachStdin": True,
+                "AttachStdout": True,
+                "AttachStderr": True,
+                "OpenStdin": True,
+                "StdinOnce": True,
+                "NetworkDisabled": True,
+                "HostConfig": {"NetworkMode": "none", "AutoRemove": True},
+            }
+        )
+        channel = HelperChannel(container.attach(stdin=True, stdout=True, stderr=True))
+        try:
+            await channel.connect()
+            await container.start()
+            yield channel
+        finally:
+            await channel.close()
+            try:
+                await docker.containers.container(container.id).delete(force=True)
+            except aiodocker.DockerError as exc:
+                if exc.status not in (404, 409):
+                    raise
 
 
 @pytest.mark.parametrize(
@@ -220,19 +232,10 @@ async def _scripted_channel(
     ids=["short-content", "half-line", "killed", "no-count", "short-stream"],
 )
 async def test_a_helper_that_dies_mid_frame_is_a_clean_failure(script: str) -> None:
-    async with aiodocker.Docker() as docker:
-        channel, container_id = await _scripted_channel(docker, script)
-        try:
-            with pytest.raises(EnvironmentFailureError) as failed:
-                await channel.read_frame("R ~a\n", limit=MAX_FILE_BYTES)
-            assert failed.value.reason == "sandbox_helper_gone"
-        finally:
-            await channel.close()
-            try:
-                await docker.containers.container(container_id).delete(force=True)
-            except aiodocker.DockerError as exc:
-                if exc.status not in (404, 409):
-                    raise
+    async with _scripted_channel(script) as channel:
+        with pytest.raises(EnvironmentFailureError) as failed:
+            await channel.read_frame("R ~a\n", limit=MAX_FILE_BYTES)
+        assert failed.value.reason == "sandbox_helper_gone"
 
 
 @pytest.mark.parametrize(
@@ -253,19 +256,10 @@ async def test_a_malformed_or_oversized_length_is_a_protocol_error(
     answer: str,
 ) -> None:
     script = f"read line; printf '{answer}'; sleep 60"
-    async with aiodocker.Docker() as docker:
-        channel, container_id = await _scripted_channel(docker, script)
-        try:
-            with pytest.raises(EnvironmentFailureError) as failed:
-                await channel.read_frame("R ~a\n", limit=MAX_FILE_BYTES)
-            assert failed.value.reason == "sandbox_protocol"
-        finally:
-            await channel.close()
-            try:
-                await docker.containers.container(container_id).delete(force=True)
-            except aiodocker.DockerError as exc:
-                if exc.status not in (404, 409):
-                    raise
+    async with _scripted_channel(script) as channel:
+        with pytest.raises(EnvironmentFailureError) as failed:
+            await channel.read_frame("R ~a\n", limit=MAX_FILE_BYTES)
+        assert failed.value.reason == "sandbox_protocol"
 
 
 async def test_an_unreadable_file_is_refused_and_the_stream_stays_usable(
@@ -291,20 +285,9 @@ async def test_a_streamed_content_is_taken_by_its_count_in_either_order(
     count, content = "printf '5\\n' >&2", "printf 'OK +\\na\\0\\nb\\n'"
     steps = [count, content] if first == "count" else [content, count]
     script = f"read line; {'; '.join(steps)}; read line; printf 'OK\\n'; sleep 60"
-    async with aiodocker.Docker() as docker:
-        channel, container_id = await _scripted_channel(docker, script)
-        try:
-            assert await channel.read_frame("R ~a\n", limit=MAX_FILE_BYTES) == (
-                b"a\0\nb\n"
-            )
-            await channel.ping()
-        finally:
-            await channel.close()
-            try:
-                await docker.containers.container(container_id).delete(force=True)
-            except aiodocker.DockerError as exc:
-                if exc.status not in (404, 409):
-                    raise
+    async with _scripted_channel(script) as channel:
+        assert await channel.read_frame("R ~a\n", limit=MAX_FILE_BYTES) == (b"a\0\nb\n")
+        await channel.ping()
 
 
 #: A writer in the container that rewrites ``/work/f`` with two contents in
@@ -389,53 +372,35 @@ async def test_the_hints_choose_a_path_never_the_answer() -> None:
     # The real helper, on a scratch dir: the write hint ("+": use dd) and the
     # expected size of a read choose how the bytes move, never which bytes.
     script = "set -- /tmp\n" + helper_program()
-    async with aiodocker.Docker() as docker:
-        channel, container_id = await _scripted_channel(docker, script)
-        try:
-            await channel.request("W ~nul 3 +\n", b"a\0b")
-            await channel.request("W ~two 2\n", b"xy")
-            await channel.request("W ~none 0 +\n")
-            await channel.request("W ~end 3 +\n", b"ab\0")
-            limit = MAX_FILE_BYTES
-            assert await channel.read_frame("R ~nul\n", limit=limit) == b"a\0b"
-            assert await channel.read_sized("R ~nul =3\n", size=3) == b"a\0b"
-            assert await channel.read_frame("R ~two\n", limit=limit) == b"xy"
-            assert await channel.read_sized("R ~two =2\n", size=2) == b"xy"
-            assert await channel.read_frame("R ~none\n", limit=limit) == b""
-            # A wrong expected size is disowned (shorter or longer file).
-            assert await channel.read_sized("R ~two =5\n", size=5) is None
-            assert await channel.read_sized("R ~two =1\n", size=1) is None
-            # A file ending in NUL is told from a padded shorter one.
-            assert await channel.read_sized("R ~end =3\n", size=3) == b"ab\0"
-            assert await channel.read_sized("R ~end =2\n", size=2) is None
-            assert await channel.read_sized("R ~end =4\n", size=4) is None
-            assert await channel.read_frame("R ~end\n", limit=limit) == b"ab\0"
-            await channel.ping()
-        finally:
-            await channel.close()
-            try:
-                await docker.containers.container(container_id).delete(force=True)
-            except aiodocker.DockerError as exc:
-                if exc.status not in (404, 409):
-                    raise
+    async with _scripted_channel(script) as channel:
+        await channel.request("W ~nul 3 +\n", b"a\0b")
+        await channel.request("W ~two 2\n", b"xy")
+        await channel.request("W ~none 0 +\n")
+        await channel.request("W ~end 3 +\n", b"ab\0")
+        limit = MAX_FILE_BYTES
+        assert await channel.read_frame("R ~nul\n", limit=limit) == b"a\0b"
+        assert await channel.read_sized("R ~nul =3\n", size=3) == b"a\0b"
+        assert await channel.read_frame("R ~two\n", limit=limit) == b"xy"
+        assert await channel.read_sized("R ~two =2\n", size=2) == b"xy"
+        assert await channel.read_frame("R ~none\n", limit=limit) == b""
+        # A wrong expected size is disowned (shorter or longer file).
+        assert await channel.read_sized("R ~two =5\n", size=5) is None
+        assert await channel.read_sized("R ~two =1\n", size=1) is None
+        # A file ending in NUL is told from a padded shorter one.
+        assert await channel.read_sized("R ~end =3\n", size=3) == b"ab\0"
+        assert await channel.read_sized("R ~end =2\n", size=2) is None
+        assert await channel.read_sized("R ~end =4\n", size=4) is None
+        assert await channel.read_frame("R ~end\n", limit=limit) == b"ab\0"
+        await channel.ping()
 
 
 @pytest.mark.parametrize("header", ["R ~two +\n", "R ~two =0\n", "R ~two =x\n"])
 async def test_a_malformed_read_hint_is_a_protocol_error(header: str) -> None:
     script = "set -- /tmp\nprintf xy > /tmp/two\n" + helper_program()
-    async with aiodocker.Docker() as docker:
-        channel, container_id = await _scripted_channel(docker, script)
-        try:
-            with pytest.raises(EnvironmentFailureError) as failed:
-                await channel.read_frame(header, limit=MAX_FILE_BYTES)
-            assert failed.value.reason == "sandbox_protocol"
-        finally:
-            await channel.close()
-            try:
-                await docker.containers.container(container_id).delete(force=True)
-            except aiodocker.DockerError as exc:
-                if exc.status not in (404, 409):
-                    raise
+    async with _scripted_channel(script) as channel:
+        with pytest.raises(EnvironmentFailureError) as failed:
+            await channel.read_frame(header, limit=MAX_FILE_BYTES)
+        assert failed.value.reason == "sandbox_protocol"
 
 
 @pytest.mark.parametrize(
@@ -496,23 +461,14 @@ async def test_without_a_copier_the_helper_answers_the_same() -> None:
     script = "set -- /tmp\n" + helper_program().replace(
         "spawn() {\n", "spawn() {\n    return 0\n", 1
     )
-    async with aiodocker.Docker() as docker:
-        channel, container_id = await _scripted_channel(docker, script)
-        try:
-            await channel.request("W ~big 700\n", b"x\0" * 350)
-            await channel.request("W ~text 700\n", b"y" * 700)
-            assert await channel.read_sized("R ~text =700\n", size=700) == b"y" * 700
-            assert await channel.read_sized("R ~text =699\n", size=699) is None
-            assert await channel.read_sized("R ~text =701\n", size=701) is None
-            assert await channel.read_sized("R ~big =700\n", size=700) == (b"x\0" * 350)
-            assert await channel.read_sized("R ~big =300\n", size=300) is None
-            limit = MAX_FILE_BYTES
-            assert await channel.read_frame("R ~big\n", limit=limit) == b"x\0" * 350
-            await channel.ping()
-        finally:
-            await channel.close()
-            try:
-                await docker.containers.container(container_id).delete(force=True)
-            except aiodocker.DockerError as exc:
-                if exc.status not in (404, 409):
-                    raise
+    async with _scripted_channel(script) as channel:
+        await channel.request("W ~big 700\n", b"x\0" * 350)
+        await channel.request("W ~text 700\n", b"y" * 700)
+        assert await channel.read_sized("R ~text =700\n", size=700) == b"y" * 700
+        assert await channel.read_sized("R ~text =699\n", size=699) is None
+        assert await channel.read_sized("R ~text =701\n", size=701) is None
+        assert await channel.read_sized("R ~big =700\n", size=700) == (b"x\0" * 350)
+        assert await channel.read_sized("R ~big =300\n", size=300) is None
+        limit = MAX_FILE_BYTES
+        assert await channel.read_frame("R ~big\n", limit=limit) == b"x\0" * 350
+        await channel.ping()
