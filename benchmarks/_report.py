@@ -585,10 +585,14 @@ def _explain_floor(results: dict[str, Any]) -> tuple[str, str]:
         "and one more event-loop turn: the scheduling point before each model "
         "request, which lets a pending cancellation in and other sessions run "
         "even when a target never yields.",
-        "fewer Python calls per step: the admission, invocation and settlement "
-        "of a tool call folded into one function with the ledger entries built "
-        "in place, and the conversation kept in an append-only structure shared "
-        "between states (one copy per request instead of one per message).",
+        "fewer Python calls per step (counted under callgrind at this stop, a "
+        "step runs about 1.8× the plain loop's instructions, and the ratio in "
+        "time moves with the machine's speed: 1.8–1.9× in a fast sitting, about "
+        "2× in a slow one): the admission, invocation and settlement of a tool "
+        "call folded into one function with the ledger entries built in place, "
+        "and a cheaper check of the tool's output against its schema. An "
+        "append-only conversation shared between states was tried and ran more "
+        "instructions, not fewer (the tuple copies it saves are cheap).",
     )
 
 
