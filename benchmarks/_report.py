@@ -740,11 +740,14 @@ def _explain_sessions(results: dict[str, Any]) -> tuple[str, str]:
         )
         left = (
             f" Of that, the plain loop already takes {floor_cpu:.2f} ms, which "
-            f"leaves the engine {budget - floor_cpu:.2f} ms per session beyond it."
+            f"leaves the engine {budget - floor_cpu:.2f} ms per session beyond it: "
+            "the per-step work of the floor target, plus a cheaper session setup, "
+            "outcome evaluation and record."
             if budget > floor_cpu
             else f" The plain loop alone already takes {floor_cpu:.2f} ms, no less "
-            f"than that budget: the {_spread(floor)} it reaches is the ratio to hold "
-            "the engine's beside."
+            f"than that budget, and reaches {_spread(floor)}: on this machine the "
+            "target asks for less CPU per session than a loop with no engine "
+            "spends, so the engine's ratio is to be read beside the floor's."
         )
     return (
         f"The measure is CPU-bound: each session costs {cpu:.2f} ms of CPU (10 "
@@ -758,9 +761,12 @@ def _explain_sessions(results: dict[str, Any]) -> tuple[str, str]:
         f"{results['machine']['cores']} cores)." + against_floor + where,
         f"about {budget:.2f} ms of CPU per session or less ({count} sessions' CPU "
         "within twice one session's wall: CPU-bound, their wall is about their "
-        "CPU time, as their waits overlap it)." + left + " That is the per-step "
-        "work of the "
-        "floor target, plus a cheaper session setup, outcome evaluation and record.",
+        "CPU time, as their waits overlap it)."
+        + (
+            left
+            or " That is the per-step work of the floor target, plus a cheaper "
+            "session setup, outcome evaluation and record."
+        ),
     )
 
 
