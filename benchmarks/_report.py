@@ -204,18 +204,22 @@ def _concurrency(concurrency: dict[str, Any]) -> list[str]:
         for label, words in (("from_path", "from a file path"), ("loaded", "loaded"))
         for figure in (concurrency["vs_one_session"][label],)
     ]
-    floor = concurrency.get("floor")
-    if floor is not None:
-        rows.append(
-            [
-                "plain loop (floor, no engine)",
-                _f(floor["one_session_ms"]),
-                _f(floor["sessions_ms"]),
-                _spread(floor),
-                str(floor["pairs"]),
-                _f(floor["cpu_ms_per_session"], 2),
-            ]
-        )
+    for key, words in (
+        ("floor", "plain loop (floor, no engine)"),
+        ("waits", "waits alone (no work)"),
+    ):
+        figure = concurrency.get(key)
+        if figure is not None:
+            rows.append(
+                [
+                    words,
+                    _f(figure["one_session_ms"]),
+                    _f(figure["sessions_ms"]),
+                    _spread(figure),
+                    str(figure["pairs"]),
+                    _f(figure["cpu_ms_per_session"], 2),
+                ]
+            )
     count = concurrency["sessions"]
     return [
         f"In-process, one event loop. {count} sessions started together in one "
@@ -270,6 +274,37 @@ def _floor_words(concurrency: dict[str, Any]) -> list[str]:
         f"with {_f(floor['cpu_ms_per_session'], 2)} ms of CPU per loop (the event "
         "loop, the tasks and the plain work). A session of the engine (loaded "
         f"workflow) spends **{_f(beyond, 2)} ms of CPU beyond the floor**.",
+        *_waits_words(concurrency),
+    ]
+
+
+def _waits_words(concurrency: dict[str, Any]) -> list[str]:
+    """What the waits-alone row is, and the collector's share (if measured)."""
+    waits = concurrency.get("waits")
+    if waits is None:
+        return []
+    count = concurrency["sessions"]
+    shares = ", ".join(
+        f"{words} {figure['gc_share']:.0%}"
+        for words, figure in (
+            ("the engine (loaded)", concurrency["vs_one_session"]["loaded"]),
+            ("the plain loop", concurrency["floor"]),
+        )
+        if "gc_share" in figure
+    )
+    return [
+        "",
+        f"“Waits alone” is {count} tasks that only sleep as the target does "
+        f"({concurrency['steps_per_session']} sleeps of "
+        f"{concurrency['model_latency_ms']} ms, no work at all): the event loop's "
+        f"own cost, {_f(waits['cpu_ms_per_session'], 2)} ms of CPU per task."
+        + (
+            f" Share of the CPU spent in the garbage collector during these "
+            f"pairs: {shares} (with many sessions alive, each collection "
+            "traverses all of them)."
+            if shares
+            else ""
+        ),
     ]
 
 
@@ -737,6 +772,7 @@ def _explain_sessions(results: dict[str, Any]) -> tuple[str, str]:
             f"reaches {_spread(floor)} one loop's wall in the same sitting, at "
             f"{floor_cpu:.2f} ms of CPU per loop: the engine spends "
             f"{cpu - floor_cpu:.2f} ms per session beyond it."
+            + _allowance_words(concurrency, figure["one_session_ms"])
         )
         left = (
             f" Of that, the plain loop already takes {floor_cpu:.2f} ms, which "
@@ -767,6 +803,36 @@ def _explain_sessions(results: dict[str, Any]) -> tuple[str, str]:
             or " That is the per-step work of the floor target, plus a cheaper "
             "session setup, outcome evaluation and record."
         ),
+    )
+
+
+def _allowance_words(concurrency: dict[str, Any], one_session_ms: float) -> str:
+    """What the per-step target's allowance implies for many sessions at once.
+
+    The per-step target lets a step's work cost twice the plain loop's; the
+    event loop's own share (the waits-alone row) does not double. CPU-bound, N
+    sessions' wall is about N times a session's CPU.
+    """
+    waits = concurrency.get("waits")
+    if waits is None:
+        return ""
+    count = concurrency["sessions"]
+    floor_cpu = concurrency["floor"]["cpu_ms_per_session"]
+    waits_cpu = waits["cpu_ms_per_session"]
+    allowed = waits_cpu + 2 * (floor_cpu - waits_cpu)
+    ratio = count * allowed / one_session_ms
+    return (
+        f" The event loop alone (tasks that only wait) takes {waits_cpu:.2f} ms "
+        f"per session. A session whose work costs the 2× of the plain loop that "
+        f"the per-step target allows would spend about {allowed:.2f} ms of CPU, "
+        f"so {count} of them about {_f(count * allowed, 0)} ms of CPU, "
+        f"{ratio:.1f}× one session's wall"
+        + (
+            ": on this machine the per-step target's allowance and this target "
+            "cannot both hold."
+            if ratio > 2
+            else "."
+        )
     )
 
 

@@ -14,6 +14,11 @@
   once against one, interleaved in the same sitting: the ratio even a plain loop
   reaches on this machine, and its CPU per session, which the engine's exceeds
   by ``engine_cpu_ms_per_session_beyond_floor``;
+- ``waits``: the same pairs for tasks that only wait (each ``steps`` sleeps of
+  ``latency_ms``, no work at all): what the event loop alone spends per session
+  of the CPU the target allows;
+- ``gc_share`` of each: the share of the process's CPU spent inside the garbage
+  collector during those pairs (many live sessions make every collection longer);
 - ``memory_per_session_kib``: Python allocations (``tracemalloc``) at the moment
   every session is waiting on its first model answer, divided by N.
 
@@ -25,13 +30,15 @@ functions by own time). The targets these figures meet or miss are judged in
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +105,39 @@ async def _plain_loops(count: int, steps: int, latency_s: float) -> float:
     return wall
 
 
+async def _waits(count: int, steps: int, latency_s: float) -> float:
+    """The wall of ``count`` tasks that only sleep ``steps`` times (no work)."""
+
+    async def wait() -> None:
+        for _ in range(steps):
+            await anyio.sleep(latency_s)
+
+    started = time.perf_counter()
+    async with anyio.create_task_group() as group:
+        for _ in range(count):
+            group.start_soon(wait)
+    return time.perf_counter() - started
+
+
+@contextmanager
+def _collector_time() -> Iterator[list[float]]:
+    """Seconds spent inside the garbage collector while the block runs."""
+    spent = [0.0]
+    started = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.process_time()
+        else:
+            spent[0] += time.process_time() - started[0]
+
+    gc.callbacks.append(callback)
+    try:
+        yield spent
+    finally:
+        gc.callbacks.remove(callback)
+
+
 async def _paired(
     one: Callable[[], Awaitable[float]],
     many: Callable[[], Awaitable[float]],
@@ -105,10 +145,15 @@ async def _paired(
     count: int,
     pairs: int,
 ) -> dict[str, Any]:
-    """Interleaved pairs (one, ``count`` at once): walls, CPU and their ratio."""
+    """Interleaved pairs (one, ``count`` at once): walls, CPU and their ratio.
+
+    ``gc_share`` is the share of that CPU spent inside the garbage collector.
+    """
     cpu_before = time.process_time()
-    single, multiple = await interleave(one, many, pairs=pairs)
-    cpu = (time.process_time() - cpu_before) / len(multiple)
+    with _collector_time() as collected:
+        single, multiple = await interleave(one, many, pairs=pairs)
+    spent = time.process_time() - cpu_before
+    cpu = spent / len(multiple)
     return {
         "one_session_ms": min(single) * 1e3,
         "sessions_ms": min(multiple) * 1e3,
@@ -116,6 +161,7 @@ async def _paired(
         # wall of N sessions is this CPU time stretched by the load
         "cpu_ms_per_pair": cpu * 1e3,
         "cpu_ms_per_session": cpu * 1e3 / (count + 1),
+        "gc_share": collected[0] / spent if spent > 0 else 0.0,
         "load_average_1min": os.getloadavg()[0],
         **pair_summary(single, multiple),
     }
@@ -190,6 +236,14 @@ async def measure_sessions(
             return await _plain_loops(count, steps, latency)
 
         floor = await _paired(one_loop, many_loops, count=count, pairs=pairs)
+
+        async def one_wait() -> float:
+            return await _waits(1, steps, latency)
+
+        async def many_waits() -> float:
+            return await _waits(count, steps, latency)
+
+        waits = await _paired(one_wait, many_waits, count=count, pairs=pairs)
         memory = await _memory_per_session(workflow, count)
     return {
         "sessions": count,
@@ -197,6 +251,7 @@ async def measure_sessions(
         "model_latency_ms": latency_ms,
         "vs_one_session": figures,
         "floor": floor,
+        "waits": waits,
         "engine_cpu_ms_per_session_beyond_floor": (
             figures["loaded"]["cpu_ms_per_session"] - floor["cpu_ms_per_session"]
         ),

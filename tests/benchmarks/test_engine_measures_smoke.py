@@ -76,6 +76,11 @@ async def test_the_sessions_measure_feeds_both_session_targets() -> None:
         result["vs_one_session"]["loaded"]["cpu_ms_per_session"]
         - floor["cpu_ms_per_session"]
     )
+    waits = result["waits"]
+    assert waits["pairs"] == 3
+    assert waits["cpu_ms_per_session"] > 0
+    for figure in (*result["vs_one_session"].values(), floor, waits):
+        assert 0 <= figure["gc_share"] <= 1
     assert result["memory_per_session_kib"] > 0
     judged = _judged("concurrency", result)
     assert len(judged) == 2

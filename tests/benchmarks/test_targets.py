@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchmarks._report import _concurrency as _sessions_section
 from benchmarks._report import explain_misses
 from benchmarks._targets import TARGETS, Target, evaluate_targets
 
@@ -160,6 +161,35 @@ def test_the_sessions_miss_names_the_plain_loop_floor() -> None:
     lines = explain_misses(results, evaluate_targets(results))
     close = lines[lines.index(f"### {wall['target']} (missed)") + 4]
     assert "plain loop alone already takes 0.60 ms, no less than that budget" in close
+
+
+def test_the_sessions_miss_weighs_the_per_step_allowance_against_the_waits() -> None:
+    results = {"concurrency": _concurrency(floor=True), "machine": {"cores": 2}}
+    results["concurrency"]["waits"] = _pairs(250.0, 260.0, 0.1)
+    lines = explain_misses(results, evaluate_targets(results))
+    heading = "### wall ≤ 2× one session's wall (missed)"
+    why = lines[lines.index(heading) + 2]
+    # the event loop's 0.10 ms stays, the plain work of 0.15 ms doubles: 0.40 ms
+    assert "The event loop alone (tasks that only wait) takes 0.10 ms" in why
+    assert "about 0.40 ms of CPU, so 1000 of them about 400 ms of CPU, 1.6×" in why
+    assert "cannot both hold" not in why
+    results["concurrency"]["floor"]["cpu_ms_per_session"] = 0.4
+    lines = explain_misses(results, evaluate_targets(results))
+    why = lines[lines.index(heading) + 2]
+    assert "about 0.70 ms of CPU, so 1000 of them about 700 ms of CPU, 2.8×" in why
+    assert why.endswith(
+        "the per-step target's allowance and this target cannot both hold."
+    )
+
+
+def test_the_sessions_section_shows_the_waits_row_and_the_collector() -> None:
+    concurrency = _concurrency(floor=True)
+    concurrency["waits"] = _pairs(250.0, 260.0, 0.1)
+    for figure in (*concurrency["vs_one_session"].values(), concurrency["floor"]):
+        figure["gc_share"] = 0.25
+    text = "\n".join(_sessions_section(concurrency))
+    assert "| waits alone (no work) | 250.0 | 260.0 |" in text
+    assert "the engine (loaded) 25%, the plain loop 25%" in text
 
 
 def test_sessions_figures_without_a_floor_still_read() -> None:
