@@ -1,7 +1,8 @@
 # ArtemisKit sandbox helper: the only program the sandbox runs (POSIX sh, busybox).
 #
 # Started once per container as `sh -c "$(cat sandbox_helper.sh)" helper WORK_DIR`.
-# It serves file requests read from stdin, one at a time, and answers on stdout.
+# It serves file requests read from stdin, one at a time, and answers on stdout
+# (C and S requests: on stderr, after the content moved on stdin or stdout).
 #
 # Requests: one header line, fields separated by one space. PATH is "~" and the
 # relative path when it holds only [A-Za-z0-9._/-], else the base64 of the path
@@ -25,12 +26,25 @@
 #                     "+" says the content holds many NUL bytes: dd copies it
 #                     even when it is small (builtins take one step per NUL)
 #   D PATH            delete a file                 -> OK
+#   S PATH S          R PATH =S answered on stderr  -> the same blocks on stdout
+#                     alone: no OK line; refusals      (no line before them), and
+#                     as ERR lines on stderr           dd's two record lines on
+#                                                      stderr (see send_sized)
+#   C PATH N          W PATH N + answered on        -> dd's two record lines on
+#                     stderr alone: N > 0              stderr, `1+0 records in`,
+#                                                      `1+0 records out` exactly
+#                                                      when all N bytes are in
+#                                                      the file; otherwise, and
+#                                                      for a refusal, the last
+#                                                      stderr line is ERR <reason>
+#                                                      (after dd's message and
+#                                                      records if it ran)
 # Content travels as raw bytes, framed by its length (no encoding, so NUL bytes,
 # newlines and any byte survive, and no process encodes or decodes it). Every
-# answer is one line (a read's content follows its line); stderr carries nothing
-# but the count line of an `OK +` read and the record lines of an `R PATH =S`
-# read. A refusal is
-# `ERR <reason>`, reason being one of
+# answer is one line (a read's content follows its line) except those of S and
+# C, which end on stderr; stderr carries nothing but the count line of an `OK +`
+# read, the record lines of an `R PATH =S` read, and the answers of S and C. A
+# refusal is `ERR <reason>`, reason being one of
 # not_found invalid_path is_directory not_a_directory environment_full. Anything
 # else is a protocol error: the helper answers `ERR protocol` and exits.
 #
@@ -61,7 +75,7 @@ me=$$
 small=512
 
 ok() { printf 'OK%s\n' "${1:+ $1}"; }
-err() { printf 'ERR %s\n' "$1"; }
+err() { printf 'ERR %s\n' "$1" >&$answers; }
 fatal() { err protocol; exit 2; }
 
 # decode WIRE: sets $p to the checked path; fails on a bad path. A path of only
@@ -141,26 +155,29 @@ take() {
 
 # spawn: unless one is waiting, forks the copier: it waits for an order, then
 # becomes (exec, no further process) a dd on the helper's fd 5, reopened. For
-# "w N" it copies exactly N bytes of the helper's input into that file; for
-# "r S" it sends the whole answer of send_sized S itself. It ends with 3 if it
-# cannot open that file (it has read and sent nothing then). If the fork fails,
-# $copier stays empty and the helper forks its own dd.
+# "w N" it copies exactly N bytes of the helper's input into that file, its
+# record lines going to fd $records; for "r S" (or "s S") it sends the whole
+# answer of send_sized S itself. It ends with 3 if it cannot open that file
+# (it has read and sent nothing then). If the fork fails, $copier stays empty
+# and the helper forks its own dd.
 spawn() {
     [ -z "$copier" ] || return 0
     (
-        read -r kind size <&7 || exit 3
-        if [ "$kind" = r ]; then
-            { printf 'OK %s\n' "$size"; exec dd bs="$size" count=2 \
-                iflag=fullblock conv=sync 2>&3; } </proc/$me/fd/5 || exit 3
+        read -r kind size records <&7 || exit 3
+        if [ "$kind" = w ]; then
+            { exec dd bs="$size" count=1 iflag=fullblock <&9 2>&$records; } \
+                >/proc/$me/fd/5 || exit 3
         fi
-        { exec dd bs="$size" count=1 iflag=fullblock <&9; } >/proc/$me/fd/5 || exit 3
+        { [ "$kind" = s ] || printf 'OK %s\n' "$size"
+          exec dd bs="$size" count=2 iflag=fullblock conv=sync 2>&3; } \
+            </proc/$me/fd/5 || exit 3
     ) &
     copier=$!
 }
 
-# order KIND N: gives the copier its order and waits for it; sets $status.
+# order KIND N [FD]: gives the copier its order and waits for it; sets $status.
 order() {
-    printf '%s %s\n' "$1" "$2" >&7
+    printf '%s\n' "$*" >&7
     wait "$copier"
     status=$?
     copier=
@@ -170,7 +187,7 @@ order() {
 # the copy failed; skips the payload if the copier read none of it; ends the
 # helper if the copier was killed (the stream may be out of step).
 copy_in() {
-    order w "$1"
+    order w "$1" "$records"
     case $status in
         0) return 0 ;;
         3) skip "$1" ;;
@@ -186,18 +203,18 @@ send_small() {
     printf 'OK %s\n%s' "${#v}" "$v"
 }
 
-# send_sized S: answers `OK S`, then one dd sends fd 5 in blocks of S bytes, at
-# most two, the last padded with NULs, its record lines going to stderr: `1+0
-# records in` exactly when fd 5 held S bytes (one full block, then its end).
-# Nothing follows on stdout, so the answer is complete when dd ends: the copier
-# sends it, and the helper waits only to end if it was killed (the stream may
-# be out of step) and to send it itself if the copier could not.
+# send_sized S: answers `OK S` (not for S requests), then one dd sends fd 5 in
+# blocks of S bytes, at most two, the last padded with NULs, its record lines
+# going to stderr: `1+0 records in` exactly when fd 5 held S bytes (one full
+# block, then its end). Nothing follows, so the answer is complete when dd
+# ends: the copier sends it, and the helper waits only to end if it was killed
+# (the stream may be out of step) and to send it itself if the copier could not.
 send_sized() {
     if [ -n "$copier" ]; then
-        order r "$1"
+        order "$sized" "$1"
         case $status in 0) return ;; 3) ;; *) exit 2 ;; esac
     fi
-    printf 'OK %s\n' "$1"
+    [ "$sized" = s ] || printf 'OK %s\n' "$1"
     dd bs="$1" count=2 iflag=fullblock conv=sync <&5 2>&3 || exit 2
 }
 
@@ -266,6 +283,7 @@ op_list() {
 op_write() {
     n=$2
     case $n in '' | *[!0-9]*) fatal ;; esac
+    [ "$records" = 2 ] || [ "$n" -gt 0 ] || fatal
     decode "$1" || { skip "$n"; err invalid_path; return; }
     walk "$p"
     parents=$?
@@ -283,17 +301,25 @@ op_write() {
     # read and skip consumes it. A small payload is copied by builtins (no
     # process); a larger one streams straight from stdin to the file: exactly N
     # bytes (dd fullblock), one process, the copier forked ahead if there is one.
-    # Both report a short write (a full tmpfs) in their status.
+    # Both report a short write (a full tmpfs) in their status. dd's records
+    # go to fd $records: they are the answer to C (fd 3), discarded for W (2).
     opened=
     if [ "$n" = 0 ] || { [ "$n" -le $small ] && [ "$3" != + ]; }; then
         { opened=1; take "$n"; } >"$p" && { ok; return; }
     elif [ -n "$copier" ]; then
-        { opened=1; copy_in "$n"; } 5>"$p" && { ok; return; }
+        { opened=1; copy_in "$n"; } 5>"$p" && { copied; return; }
     else
-        { opened=1; dd bs="$n" count=1 iflag=fullblock; } >"$p" && { ok; return; }
+        { opened=1; dd bs="$n" count=1 iflag=fullblock 2>&$records; } >"$p" &&
+            { copied; return; }
     fi
     [ -n "$opened" ] || skip "$n"
     rm -f -- "$p"; prune "$p"; err environment_full
+}
+
+# copied: answers a write that dd copied whole: OK for W; for C, dd's records
+# on stderr already are the answer.
+copied() {
+    [ "$records" = 3 ] || ok
 }
 
 op_delete() {
@@ -309,14 +335,21 @@ op_delete() {
     fi
 }
 
+# The answers of S and C requests, refusals included, end on stderr (fd 3):
+# $answers is the fd of refusals, $sized the copier's order for a sized read,
+# $records where dd's records of a copied write go.
 copier=
+answers=1
 spawn
 while read -r op first second third; do
+    answers=1 sized=r records=2
     case $op in
         P) ok ;;
         R) op_read "$first" "$second" ;;
+        S) answers=3 sized=s; op_read "$first" "=$second" ;;
         L) op_list "$first" ;;
         W) op_write "$first" "$second" "$third" ;;
+        C) answers=3 records=3; op_write "$first" "$second" + ;;
         D) op_delete "$first" ;;
         *) fatal ;;
     esac
