@@ -3,7 +3,7 @@
 A read at an expected size (``S``) and a write copied by ``dd`` (``C``) are
 answered by the ``dd`` that moves their content: its record lines on stderr, or a
 last ``ERR <reason>`` line there. Against the real helper (with and without its
-copier forked ahead) the answers are the same bytes as ``R PATH =S`` and
+worker forked ahead) the answers are the same bytes as ``R PATH =S`` and
 ``W PATH N +``, refusals keep the stream in step, and a malformed request is a
 protocol error; without an engine, scripted wire answers of every shape are taken
 or refused as the protocol says.
@@ -25,7 +25,7 @@ from .test_sandbox_framing import _scripted_channel
 pytestmark = pytest.mark.docker
 
 _HELPER = "set -- /tmp\n" + helper_program()
-_WITHOUT_COPIER = _HELPER.replace("spawn() {\n", "spawn() {\n    return 0\n", 1)
+_WITHOUT_WORKER = _HELPER.replace("spawn() {\n", "spawn() {\n    return 0\n", 1)
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.mark.parametrize("script", [_HELPER, _WITHOUT_COPIER], ids=["copier", "own"])
+@pytest.mark.parametrize("script", [_HELPER, _WITHOUT_WORKER], ids=["worker", "own"])
 @pytest.mark.parametrize(
     "content",
     [b"\0" * 33, b"a\0" * 300, b"y" * 513, bytes(range(256)) * 256, b"z\n" * 98304],
@@ -54,7 +54,7 @@ async def test_a_copied_write_is_answered_by_its_records(
         await channel.ping()
 
 
-@pytest.mark.parametrize("script", [_HELPER, _WITHOUT_COPIER], ids=["copier", "own"])
+@pytest.mark.parametrize("script", [_HELPER, _WITHOUT_WORKER], ids=["worker", "own"])
 async def test_a_refused_copied_write_keeps_the_stream_in_step(script: str) -> None:
     async with _scripted_channel(script) as channel:
         await channel.request("W ~d/f 2\n", b"ok")
@@ -70,7 +70,7 @@ async def test_a_refused_copied_write_keeps_the_stream_in_step(script: str) -> N
             assert await channel.read_frame("R ~d/f\n", limit=10) == b"ok"
 
 
-@pytest.mark.parametrize("script", [_HELPER, _WITHOUT_COPIER], ids=["copier", "own"])
+@pytest.mark.parametrize("script", [_HELPER, _WITHOUT_WORKER], ids=["worker", "own"])
 async def test_a_read_at_size_answers_on_stderr(script: str) -> None:
     async with _scripted_channel(script) as channel:
         await channel.request("W ~two 2\n", b"xy")
