@@ -21,6 +21,7 @@ import time
 from typing import TYPE_CHECKING, TypeVar
 
 import anyio
+import anyio.lowlevel
 
 from artemiskit._errors import EnvironmentFailureError, FileOperationError
 from artemiskit.environments._file_rules import (
@@ -127,7 +128,8 @@ class DockerSandboxEnvironment:
 
     async def _call(self, request: Callable[[], Awaitable[_T]]) -> _T:
         """Run one channel request alone; anything but a refusal breaks the sandbox."""
-        async with self._lock:
+        await self._acquire()
+        try:
             self._check_usable()
             try:
                 return await request()
@@ -136,6 +138,21 @@ class DockerSandboxEnvironment:
             except BaseException:
                 self._broken = True
                 raise
+        finally:
+            self._lock.release()
+
+    async def _acquire(self) -> None:
+        """Take the lock; when it is free (the usual case), without yielding.
+
+        A pending cancellation is still raised first. Not yielding keeps the
+        event loop's other callbacks for while the helper works, off the round
+        trip.
+        """
+        await anyio.lowlevel.checkpoint_if_cancelled()
+        try:
+            self._lock.acquire_nowait()
+        except anyio.WouldBlock:
+            await self._lock.acquire()
 
     def _check_usable(self) -> None:
         if self._closed or self._broken:
