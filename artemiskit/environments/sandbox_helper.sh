@@ -159,8 +159,8 @@ take() {
 # the answer, so nothing waits for the helper. Just before, it reports that
 # request's first two fields on fd 7 ("e" if its input ends instead); the
 # helper reads the report once the worker has ended (see finish) and forks the
-# next. $worker is its pid; if the fork fails, it stays empty and the helper
-# serves the next request itself.
+# next. $worker is its pid; when spawn forks none, the helper serves the next
+# request itself. (A fork that fails ends busybox sh itself, and so the helper.)
 spawn() {
     (
         exec 0<&9
