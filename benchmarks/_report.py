@@ -852,21 +852,22 @@ def _explain_sandbox(results: dict[str, Any]) -> tuple[str, str]:
     return (
         f"A helper ping, answered by shell builtins alone, takes {ping:.2f} ms. "
         "Files of up to 512 bytes are read and written by shell builtins too (no "
-        "process). A larger file is copied by one busybox `dd` forked ahead of "
-        "its request, waiting for its order on a private pipe: no fork is on the "
-        "round trip, and a read at the size written is sent whole by that `dd` "
-        "(in whole blocks of the size written; its record lines on stderr say "
-        "whether they are the file), so nothing waits for the helper after the "
-        "order. What is left of a 64 KB round trip is handing the work to that "
-        "second process and the 64 KB themselves passing through the container's "
-        "shim and the Docker engine (in pieces of up to 32 KiB, some of 4 KiB, "
-        "each a wake-up of idle CPUs right after the `docker exec` it is timed "
-        "against, on a machine shared with other work). The content travels raw "
-        "(no encoding on either side).",
-        "fewer hand-offs per large file: a write answered by its `dd` too (its "
-        "success has to be told from its errors without the helper), or content "
-        "that reaches the host without the engine's copy (not possible through "
-        "the attach stream).",
+        "process). A larger file's request is served by the helper's worker, "
+        "forked ahead of it, becoming one busybox `dd` (exec: no fork on the round "
+        "trip; the next worker is forked after the answer), and that `dd` "
+        "answers: a write's record lines on stderr say the content is in the "
+        "file, and a read at the "
+        "size written is sent whole, in whole blocks with its record lines after "
+        "them, so nothing waits for the helper. What is left of a 64 KB round "
+        "trip is the 64 KB themselves passing through the container's shim "
+        "(which copies a container's output 4 KiB at a time) and the Docker "
+        "engine, each piece a wake-up of processes on a machine still busy with "
+        "the `docker exec` it is timed right after (containerd and the shim "
+        "removing the exec process), and shared with other work. The content "
+        "travels raw (no encoding on either side).",
+        "content that reaches the host in fewer pieces: the shim's 4 KiB copies "
+        "and the engine's hand-offs are outside the helper's reach through the "
+        "attach stream.",
     )
 
 

@@ -18,9 +18,10 @@ trio the factory refuses with `UnsupportedError`.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import anyio
+import anyio.lowlevel
 
 from artemiskit._errors import EnvironmentFailureError, FileOperationError
 from artemiskit.environments._file_rules import (
@@ -54,7 +55,7 @@ from artemiskit.environments._sandbox_engine import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Awaitable, Callable, Mapping
 
     from aiodocker import Docker
 
@@ -69,6 +70,8 @@ __all__ = [
     "SandboxSettings",
 ]
 
+
+_T = TypeVar("_T")
 
 #: The longest a close waits for a healthy container to end and go by itself.
 _SELF_REMOVAL_S = 1.0
@@ -123,38 +126,33 @@ class DockerSandboxEnvironment:
         """The run this environment was created for."""
         return self._run_id
 
-    async def _call(self, header: str, payload: bytes = b"") -> str:
-        async with self._lock:
+    async def _call(self, request: Callable[[], Awaitable[_T]]) -> _T:
+        """Run one channel request alone; anything but a refusal breaks the sandbox."""
+        await self._acquire()
+        try:
             self._check_usable()
             try:
-                return await self._channel.request(header, payload)
+                return await request()
             except FileOperationError:
                 raise
             except BaseException:
                 self._broken = True
                 raise
+        finally:
+            self._lock.release()
 
-    async def _call_frame(self, header: str) -> bytes:
-        async with self._lock:
-            self._check_usable()
-            try:
-                return await self._channel.read_frame(header, limit=MAX_ANSWER_BYTES)
-            except FileOperationError:
-                raise
-            except BaseException:
-                self._broken = True
-                raise
+    async def _acquire(self) -> None:
+        """Take the lock; when it is free (the usual case), without yielding.
 
-    async def _call_sized(self, header: str, size: int) -> bytes | None:
-        async with self._lock:
-            self._check_usable()
-            try:
-                return await self._channel.read_sized(header, size=size)
-            except FileOperationError:
-                raise
-            except BaseException:
-                self._broken = True
-                raise
+        A pending cancellation is still raised first. Not yielding keeps the
+        event loop's other callbacks for while the helper works, off the round
+        trip.
+        """
+        await anyio.lowlevel.checkpoint_if_cancelled()
+        try:
+            self._lock.acquire_nowait()
+        except anyio.WouldBlock:
+            await self._lock.acquire()
 
     def _check_usable(self) -> None:
         if self._closed or self._broken:
@@ -177,11 +175,16 @@ class DockerSandboxEnvironment:
         # at the size written, which the helper confirms; else (changed from
         # inside the container) it is read again, sized by the helper.
         size = self._ledger.size(target)
+        channel = self._channel
         if size is not None and size > BUILTIN_READ_BYTES:
-            sized = await self._call_sized(f"R {wire} ={size}\n", size)
+            header = f"S {wire} {size}\n"
+            sized = await self._call(lambda: channel.read_at_size(header, size=size))
             if sized is not None:
                 return decode_text(sized)
-        return decode_text(await self._call_frame(f"R {wire}\n"))
+        header = f"R {wire}\n"
+        return decode_text(
+            await self._call(lambda: channel.read_frame(header, limit=MAX_ANSWER_BYTES))
+        )
 
     async def list_files(self, directory: str | None = None) -> list[str]:
         """Return every file path under ``directory`` (or all), sorted.
@@ -192,7 +195,8 @@ class DockerSandboxEnvironment:
         """
         target = checked_directory(directory)
         argument = "-" if target is None else encode_path(target)
-        return decode_listing(await self._call(f"L {argument}\n"))
+        header = f"L {argument}\n"
+        return decode_listing(await self._call(lambda: self._channel.request(header)))
 
     async def write_file(self, path: str, content: str) -> None:
         """Create or replace a file, creating parent directories.
@@ -205,10 +209,19 @@ class DockerSandboxEnvironment:
         target = checked_path(path)
         size = self._ledger.check(target, content)
         payload = content.encode("utf-8", "surrogatepass")
-        hint = " +" if payload.count(0) > BUILTIN_WRITE_NULS else ""
-        header = f"W {encode_path(target)} {len(payload)}{hint}\n"
+        wire = encode_path(target)
+        channel = self._channel
         try:
-            await self._call(header, payload)
+            # Larger than the builtins take, or with many NUL bytes (a step
+            # each for them): copied by dd, answered by its records (C).
+            if len(payload) > BUILTIN_READ_BYTES or (
+                payload.count(0) > BUILTIN_WRITE_NULS
+            ):
+                header = f"C {wire} {len(payload)}\n"
+                await self._call(lambda: channel.write_copied(header, payload))
+            else:
+                header = f"W {wire} {len(payload)}\n"
+                await self._call(lambda: channel.request(header, payload))
         except FileOperationError as exc:
             if exc.reason == "environment_full":
                 self._ledger.drop(target)
@@ -224,7 +237,8 @@ class DockerSandboxEnvironment:
             EnvironmentFailureError: The container or its helper failed.
         """
         target = checked_path(path)
-        await self._call(f"D {encode_path(target)}\n")
+        header = f"D {encode_path(target)}\n"
+        await self._call(lambda: self._channel.request(header))
         self._ledger.drop(target)
 
     async def snapshot(self) -> dict[str, str]:

@@ -6,9 +6,13 @@ per request. File content travels as raw bytes framed by its length (``W PATH N`
 then N bytes; a read answers ``OK N`` then N bytes, or ``OK +`` then the bytes with
 their count N as a line on the helper's stderr, or, read at an expected size S,
 ``OK S`` then one or two blocks of S bytes with ``dd``'s record lines on stderr),
-never encoded. Requests never overlap (the environment holds a lock), and a request
-interrupted halfway leaves the stream out of step, so the environment stops using
-the channel after that.
+never encoded. Two forms are answered on stderr alone, by the ``dd`` that moves
+their content, so no answer line waits for the helper: a read at an expected size
+``S PATH S`` (the blocks, then the records, no line before them) and a write
+copied by ``dd``, ``C PATH N`` (the records say all N bytes are in the file).
+Requests never overlap (the environment holds a lock), and a request interrupted
+halfway leaves the stream out of step, so the environment stops using the channel
+after that.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from artemiskit._errors import EnvironmentFailureError
 from artemiskit.environments._file_rules import REFUSAL_MESSAGES, refusal
@@ -40,8 +44,12 @@ _SIZE = re.compile(r"(0|[1-9][0-9]{0,9})")
 _STREAMED = "+"
 #: The longest stderr line accepted for a count (at most 10 digits).
 _MAX_COUNT_LINE = 16
-#: The most stderr bytes accepted at once: a count line, or dd's two record lines.
+#: The most stderr bytes accepted at once: a count line, dd's two record lines,
+#: or a refusal line.
 _MAX_STDERR_BYTES = 40
+#: The most stderr bytes of a copied write that failed: dd's message and record
+#: lines, then the helper's refusal line.
+_MAX_COPY_FAILURE_BYTES = 512
 #: dd's record lines after a read at an expected size S (``bs=S count=2
 #: conv=sync``), and how many blocks of S bytes they say were sent: the file
 #: held exactly S bytes (the only answer taken), fewer, more, or none.
@@ -53,6 +61,9 @@ _RECORD_BLOCKS = {
     b"0+0 records in\n0+0 records out\n": 0,
 }
 _RECORDS_EXACT = b"1+0 records in\n1+0 records out\n"
+_REFUSAL = b"ERR "
+#: How a refusal line (valid or not) starts: on stderr, it ends the answer.
+_REFUSAL_START = b"ERR"
 
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 
@@ -60,11 +71,11 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 # stays far below this; anything longer means the helper is not ours.
 MAX_ANSWER_BYTES = 128 * 1024 * 1024
 #: The helper's ``$small``: a file larger than this is read by a process (``dd``),
-#: and one whose size the host expects is read as ``R PATH =S`` (one process,
-#: no attempt with builtins first, the size before the bytes).
+#: and one whose size the host expects is read as ``S PATH S`` (one process, no
+#: attempt with builtins first); a larger write is copied by ``dd`` (``C``).
 BUILTIN_READ_BYTES = 512
-#: A small write payload with more NUL bytes than this is sent with the hint
-#: ``W PATH N +``: one ``dd`` beats the helper's builtins, one step per NUL.
+#: A small write payload with more NUL bytes than this is copied by ``dd`` too
+#: (``C``): one ``dd`` beats the helper's builtins, one step per NUL.
 BUILTIN_WRITE_NULS = 32
 
 
@@ -98,6 +109,15 @@ def decode_listing(payload: str) -> list[str]:
         text = entry.decode("utf-8", "surrogateescape")
         paths.append(text.removeprefix("./"))
     return sorted(paths)
+
+
+def _raise_refusal(line: bytes) -> NoReturn:
+    """Raise the refusal of an ``ERR <reason>`` line, or a protocol error."""
+    if line.startswith(_REFUSAL):
+        reason = line[len(_REFUSAL) :].decode("ascii", "replace")
+        if reason in REFUSAL_MESSAGES:
+            raise refusal(reason)
+    raise _protocol_error()
 
 
 def _protocol_error() -> EnvironmentFailureError:
@@ -188,12 +208,57 @@ class HelperChannel:
         """
         if await self.request(header) != str(size):
             raise _protocol_error()
-        records = await self._read_records(2 * size)
-        blocks = _RECORD_BLOCKS.get(records)
-        if blocks is None:
-            raise _protocol_error()
-        data = await self._read_exactly(blocks * size)
-        return data if records == _RECORDS_EXACT else None
+        return await self._read_blocks(size)
+
+    async def read_at_size(self, header: str, *, size: int) -> bytes | None:
+        """Send a read answered on stderr (``S PATH S``); see `read_sized`.
+
+        The same blocks and records as ``R PATH =S``, without the ``OK S`` line
+        before them: the records, or a refusal, come as lines on the helper's
+        stderr, so the answer is the ``dd`` that sends the blocks, alone.
+
+        Args:
+            header: The request line, ending in a newline.
+            size: The expected size, as in the header.
+
+        Returns:
+            The bytes, or ``None`` when the file did not hold exactly ``size``.
+
+        Raises:
+            FileOperationError: The helper refused the request (a complete answer).
+            EnvironmentFailureError: The helper is gone (also midway through the
+                bytes) or answered outside protocol.
+        """
+        await self._send(header)
+        return await self._read_blocks(size)
+
+    async def write_copied(self, header: str, payload: bytes) -> None:
+        """Send a write copied by ``dd`` (``C PATH N`` and N > 0 bytes).
+
+        Its answer comes on the helper's stderr alone: ``dd``'s record lines,
+        exactly ``1+0 records in`` and ``1+0 records out`` when all N bytes are
+        in the file; otherwise (``dd``'s message and records first if it ran)
+        a last line ``ERR <reason>``.
+
+        Args:
+            header: The request line, ending in a newline.
+            payload: The N bytes of content.
+
+        Raises:
+            FileOperationError: The helper refused the write (a complete answer).
+            EnvironmentFailureError: The helper is gone or answered outside protocol.
+        """
+        await self._send(header, payload)
+        while self._errors != _RECORDS_EXACT:
+            if self._buffer or len(self._errors) > _MAX_COPY_FAILURE_BYTES:
+                raise _protocol_error()
+            if self._errors.endswith(b"\n"):
+                last = self._errors[:-1].rpartition(b"\n")[2]
+                if last.startswith(_REFUSAL_START):
+                    self._errors.clear()
+                    _raise_refusal(bytes(last))
+            await self._fill(stderr_limit=_MAX_COPY_FAILURE_BYTES)
+        self._errors.clear()
 
     async def request(self, header: str, payload: bytes = b"") -> str:
         """Send one request and return the text after ``OK``.
@@ -209,6 +274,15 @@ class HelperChannel:
             FileOperationError: The helper refused the request (a complete answer).
             EnvironmentFailureError: The helper is gone or answered outside protocol.
         """
+        await self._send(header, payload)
+        line = await self._read_line()
+        if line == b"OK":
+            return ""
+        if line.startswith(b"OK "):
+            return line[3:].decode("ascii", "replace")
+        _raise_refusal(line)
+
+    async def _send(self, header: str, payload: bytes = b"") -> None:
         if self._closed:
             raise EnvironmentFailureError(
                 "the sandbox helper channel is closed", reason="sandbox_closed"
@@ -220,24 +294,16 @@ class HelperChannel:
                 "the sandbox helper stopped accepting requests",
                 reason="sandbox_helper_gone",
             ) from exc
-        line = (await self._read_line()).decode("ascii", "replace")
-        if line == "OK":
-            return ""
-        if line.startswith("OK "):
-            return line[3:]
-        if line.startswith("ERR "):
-            reason = line[4:]
-            if reason in REFUSAL_MESSAGES:
-                raise refusal(reason)
-        raise _protocol_error()
 
-    async def _fill(self, size: int = 0) -> None:
+    async def _fill(
+        self, size: int = 0, *, stderr_limit: int = _MAX_STDERR_BYTES
+    ) -> None:
         """Wait for more of the helper's output (stdout up to ``size`` bytes)."""
         if not await self._frames.more(out_at_least=size):
             raise EnvironmentFailureError(
                 "the sandbox helper exited", reason="sandbox_helper_gone"
             )
-        if len(self._errors) > _MAX_STDERR_BYTES:
+        if len(self._errors) > stderr_limit:
             raise _protocol_error()
 
     async def _read_count(self, limit: int) -> str:
@@ -256,15 +322,32 @@ class HelperChannel:
         self._errors.clear()
         return count
 
+    async def _read_blocks(self, size: int) -> bytes | None:
+        """Take a sized read's blocks by the records on stderr (see `read_sized`)."""
+        records = await self._read_records(2 * size)
+        blocks = _RECORD_BLOCKS.get(records)
+        # Nothing but the blocks the records count comes before the next request.
+        if blocks is None or len(self._buffer) > blocks * size:
+            raise _protocol_error()
+        data = await self._read_exactly(blocks * size)
+        return data if records == _RECORDS_EXACT else None
+
     async def _read_records(self, limit: int) -> bytes:
         """Return dd's two record lines from the helper's stderr.
 
         The content they describe collects in the buffer meanwhile; more than
-        ``limit`` bytes of it is a protocol error.
+        ``limit`` bytes of it is a protocol error. A refusal line there instead
+        (an ``S`` read) is raised, once nothing but it came.
         """
         while self._errors.count(b"\n") < 2:
             if len(self._buffer) > limit:
                 raise _protocol_error()
+            if self._errors.startswith(_REFUSAL_START) and self._errors.endswith(b"\n"):
+                if self._buffer:
+                    raise _protocol_error()
+                line = bytes(self._errors[:-1])
+                self._errors.clear()
+                _raise_refusal(line)
             # Woken by stderr only, or by more content than there may be.
             await self._fill(limit + 1)
         records = bytes(self._errors)

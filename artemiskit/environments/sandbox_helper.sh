@@ -1,7 +1,9 @@
 # ArtemisKit sandbox helper: the only program the sandbox runs (POSIX sh, busybox).
 #
 # Started once per container as `sh -c "$(cat sandbox_helper.sh)" helper WORK_DIR`.
-# It serves file requests read from stdin, one at a time, and answers on stdout.
+# It serves file requests read from stdin, one at a time, and answers on stdout
+# (C and S requests: on stderr, after the content moved on stdin or stdout).
+# Requests are read and served by a worker forked ahead of them (see spawn).
 #
 # Requests: one header line, fields separated by one space. PATH is "~" and the
 # relative path when it holds only [A-Za-z0-9._/-], else the base64 of the path
@@ -25,12 +27,25 @@
 #                     "+" says the content holds many NUL bytes: dd copies it
 #                     even when it is small (builtins take one step per NUL)
 #   D PATH            delete a file                 -> OK
+#   S PATH S          R PATH =S answered on stderr  -> the same blocks on stdout
+#                     alone: no OK line; refusals      (no line before them), and
+#                     as ERR lines on stderr           dd's two record lines on
+#                                                      stderr (see send_sized)
+#   C PATH N          W PATH N + answered on        -> dd's two record lines on
+#                     stderr alone: N > 0              stderr, `1+0 records in`,
+#                                                      `1+0 records out` exactly
+#                                                      when all N bytes are in
+#                                                      the file; otherwise, and
+#                                                      for a refusal, the last
+#                                                      stderr line is ERR <reason>
+#                                                      (after dd's message and
+#                                                      records if it ran)
 # Content travels as raw bytes, framed by its length (no encoding, so NUL bytes,
 # newlines and any byte survive, and no process encodes or decodes it). Every
-# answer is one line (a read's content follows its line); stderr carries nothing
-# but the count line of an `OK +` read and the record lines of an `R PATH =S`
-# read. A refusal is
-# `ERR <reason>`, reason being one of
+# answer is one line (a read's content follows its line) except those of S and
+# C, which end on stderr; stderr carries nothing but the count line of an `OK +`
+# read, the record lines of an `R PATH =S` read, and the answers of S and C. A
+# refusal is `ERR <reason>`, reason being one of
 # not_found invalid_path is_directory not_a_directory environment_full. Anything
 # else is a protocol error: the helper answers `ERR protocol` and exits.
 #
@@ -46,22 +61,21 @@ export LC_ALL=C
 umask 077
 cd "$1" || exit 1
 
-# A large write, and a read at an expected size, is copied by a `dd` forked
-# ahead of its request (see spawn): the fork is off the round trip. Its order
-# comes through fd 7, a private pipe with no name in any file system (an empty
-# here-document is a pipe; reopened read-write, it stays open). fd 9 is the
-# helper's input, for the copier: a job started with & reads /dev/null.
+# Requests are served by a worker forked ahead of them (see spawn): the fork
+# is off the round trip. A worker that ends tells the helper why through fd 7,
+# a private pipe with no name in any file system (an empty here-document is a
+# pipe; reopened read-write, it stays open). fd 9 is the helper's input, for
+# the worker: a job started with & reads /dev/null.
 exec 7<<EOF
 EOF
 exec 7<>/proc/self/fd/7 9<&0 || exit 1
-me=$$
 
 # The largest content moved by shell builtins alone (no process): they handle
 # one byte per system call, a process costs as much as a few hundred bytes.
 small=512
 
 ok() { printf 'OK%s\n' "${1:+ $1}"; }
-err() { printf 'ERR %s\n' "$1"; }
+err() { printf 'ERR %s\n' "$1" >&$answers; }
 fatal() { err protocol; exit 2; }
 
 # decode WIRE: sets $p to the checked path; fails on a bad path. A path of only
@@ -139,44 +153,50 @@ take() {
     [ -z "$failed" ]
 }
 
-# spawn: unless one is waiting, forks the copier: it waits for an order, then
-# becomes (exec, no further process) a dd on the helper's fd 5, reopened. For
-# "w N" it copies exactly N bytes of the helper's input into that file; for
-# "r S" it sends the whole answer of send_sized S itself. It ends with 3 if it
-# cannot open that file (it has read and sent nothing then). If the fork fails,
-# $copier stays empty and the helper forks its own dd.
+# spawn: forks the worker, which reads requests and serves them one at a time
+# until one is a large write (C) or a sized read: that one it serves by
+# becoming (exec, no further process) the dd that moves the content and sends
+# the answer, so nothing waits for the helper. Just before, it reports that
+# request's first two fields on fd 7 ("e" if its input ends instead); the
+# helper reads the report once the worker has ended (see finish) and forks the
+# next. $worker is its pid; when spawn forks none, the helper serves the next
+# request itself. (A fork that fails ends busybox sh itself, and so the helper.)
 spawn() {
-    [ -z "$copier" ] || return 0
     (
-        read -r kind size <&7 || exit 3
-        if [ "$kind" = r ]; then
-            { printf 'OK %s\n' "$size"; exec dd bs="$size" count=2 \
-                iflag=fullblock conv=sync 2>&3; } </proc/$me/fd/5 || exit 3
-        fi
-        { exec dd bs="$size" count=1 iflag=fullblock <&9; } >/proc/$me/fd/5 || exit 3
+        exec 0<&9
+        inline=1
+        while serve; do :; done
+        report e
+        exit 0
     ) &
-    copier=$!
+    worker=$!
 }
 
-# order KIND N: gives the copier its order and waits for it; sets $status.
-order() {
-    printf '%s %s\n' "$1" "$2" >&7
-    wait "$copier"
+# finish: waits for the worker, then acts on its status and report: ends the
+# helper at end of input, after a protocol error, after a dd that failed to
+# send a read, or if the worker was killed (the stream may be out of step);
+# undoes a C write whose dd failed (a full tmpfs) and answers it.
+finish() {
+    wait "$worker"
     status=$?
-    copier=
+    case $status in 0 | 1) ;; *) exit 2 ;; esac
+    read -r op first <&7 || exit 2
+    case $op:$status in
+        e:0) exit 0 ;;
+        [CRS]:0) ;;
+        C:1)
+            decode "$first" || exit 2
+            rm -f -- "$p"; prune "$p"
+            answers=3; err environment_full
+            ;;
+        *) exit 2 ;;
+    esac
 }
 
-# copy_in N: has the copier put the next N bytes of input into fd 5. Fails when
-# the copy failed; skips the payload if the copier read none of it; ends the
-# helper if the copier was killed (the stream may be out of step).
-copy_in() {
-    order w "$1"
-    case $status in
-        0) return 0 ;;
-        3) skip "$1" ;;
-        *) [ $status -le 128 ] || exit 2 ;;
-    esac
-    return 1
+# report FIELDS: in a worker, tells the helper why it ends (just before it
+# becomes a dd, or at end of input).
+report() {
+    [ -z "$inline" ] || printf '%s\n' "$*" >&7
 }
 
 # send_small: answers with the content of fd 4 when it has at most $small bytes
@@ -186,18 +206,17 @@ send_small() {
     printf 'OK %s\n%s' "${#v}" "$v"
 }
 
-# send_sized S: answers `OK S`, then one dd sends fd 5 in blocks of S bytes, at
-# most two, the last padded with NULs, its record lines going to stderr: `1+0
-# records in` exactly when fd 5 held S bytes (one full block, then its end).
-# Nothing follows on stdout, so the answer is complete when dd ends: the copier
-# sends it, and the helper waits only to end if it was killed (the stream may
-# be out of step) and to send it itself if the copier could not.
+# send_sized S: answers `OK S` (not for S requests), then one dd sends fd 5 in
+# blocks of S bytes, at most two, the last padded with NULs, its record lines
+# going to stderr: `1+0 records in` exactly when fd 5 held S bytes (one full
+# block, then its end). Nothing follows, so the answer is complete when dd
+# ends: a worker becomes that dd (a failing one ends the helper, see finish).
 send_sized() {
-    if [ -n "$copier" ]; then
-        order r "$1"
-        case $status in 0) return ;; 3) ;; *) exit 2 ;; esac
+    [ "$sized" = s ] || printf 'OK %s\n' "$1"
+    if [ -n "$inline" ]; then
+        report "$op" "$first"
+        exec dd bs="$1" count=2 iflag=fullblock conv=sync <&5 2>&3
     fi
-    printf 'OK %s\n' "$1"
     dd bs="$1" count=2 iflag=fullblock conv=sync <&5 2>&3 || exit 2
 }
 
@@ -266,6 +285,7 @@ op_list() {
 op_write() {
     n=$2
     case $n in '' | *[!0-9]*) fatal ;; esac
+    [ "$records" = 2 ] || [ "$n" -gt 0 ] || fatal
     decode "$1" || { skip "$n"; err invalid_path; return; }
     walk "$p"
     parents=$?
@@ -282,18 +302,28 @@ op_write() {
     # The shell opens the file: if that fails, no byte of the payload has been
     # read and skip consumes it. A small payload is copied by builtins (no
     # process); a larger one streams straight from stdin to the file: exactly N
-    # bytes (dd fullblock), one process, the copier forked ahead if there is one.
-    # Both report a short write (a full tmpfs) in their status.
+    # bytes (dd fullblock), one process: the worker itself for C. Both report a
+    # short write (a full tmpfs) in their status (for the worker's dd, to the
+    # helper: see finish). dd's records go to fd $records: they are the answer
+    # to C (fd 3), discarded for W (2).
     opened=
     if [ "$n" = 0 ] || { [ "$n" -le $small ] && [ "$3" != + ]; }; then
         { opened=1; take "$n"; } >"$p" && { ok; return; }
-    elif [ -n "$copier" ]; then
-        { opened=1; copy_in "$n"; } 5>"$p" && { ok; return; }
+    elif [ -n "$inline" ] && [ "$records" = 3 ]; then
+        { opened=1; report C "$1"; exec dd bs="$n" count=1 iflag=fullblock 2>&3; } \
+            >"$p"
     else
-        { opened=1; dd bs="$n" count=1 iflag=fullblock; } >"$p" && { ok; return; }
+        { opened=1; dd bs="$n" count=1 iflag=fullblock 2>&$records; } >"$p" &&
+            { copied; return; }
     fi
     [ -n "$opened" ] || skip "$n"
     rm -f -- "$p"; prune "$p"; err environment_full
+}
+
+# copied: answers a write that dd copied whole: OK for W; for C, dd's records
+# on stderr already are the answer.
+copied() {
+    [ "$records" = 3 ] || ok
 }
 
 op_delete() {
@@ -309,16 +339,34 @@ op_delete() {
     fi
 }
 
-copier=
-spawn
-while read -r op first second third; do
+# serve: reads one request and answers it; fails at end of input only. The answers
+# of S and C requests, refusals included, end on stderr (fd 3): $answers is
+# the fd of refusals, $sized the kind of a sized read, $records where dd's
+# records of a copied write go.
+serve() {
+    read -r op first second third || return 1
+    answers=1 sized=r records=2
     case $op in
         P) ok ;;
         R) op_read "$first" "$second" ;;
+        S) answers=3 sized=s; op_read "$first" "=$second" ;;
         L) op_list "$first" ;;
         W) op_write "$first" "$second" "$third" ;;
+        C) answers=3 records=3; op_write "$first" "$second" + ;;
         D) op_delete "$first" ;;
         *) fatal ;;
     esac
+    return 0
+}
+
+inline=
+answers=1
+while :; do
+    worker=
     spawn
+    if [ -n "$worker" ]; then
+        finish
+    else
+        serve || exit 0
+    fi
 done
