@@ -807,30 +807,34 @@ def _explain_sessions(results: dict[str, Any]) -> tuple[str, str]:
 
 
 def _allowance_words(concurrency: dict[str, Any], one_session_ms: float) -> str:
-    """What the per-step target's allowance implies for many sessions at once.
+    """How much work per session this target leaves, next to the per-step target.
 
     The per-step target lets a step's work cost twice the plain loop's; the
-    event loop's own share (the waits-alone row) does not double. CPU-bound, N
-    sessions' wall is about N times a session's CPU.
+    event loop's own share (the waits-alone row) is the same for any loop.
+    CPU-bound, N sessions' wall is about N times a session's CPU, so the target
+    bounds a session's work at ``(2 * one session's wall / N - waits)``, which
+    is said as a multiple of the plain loop's work (its CPU beyond the waits).
     """
     waits = concurrency.get("waits")
     if waits is None:
         return ""
     count = concurrency["sessions"]
-    floor_cpu = concurrency["floor"]["cpu_ms_per_session"]
     waits_cpu = waits["cpu_ms_per_session"]
-    allowed = waits_cpu + 2 * (floor_cpu - waits_cpu)
-    ratio = count * allowed / one_session_ms
+    work = concurrency["floor"]["cpu_ms_per_session"] - waits_cpu
+    if work <= 0:
+        return ""
+    multiple = (2 * one_session_ms / count - waits_cpu) / work
+    at_allowance = count * (waits_cpu + 2 * work) / one_session_ms
     return (
         f" The event loop alone (tasks that only wait) takes {waits_cpu:.2f} ms "
-        f"per session. A session whose work costs the 2× of the plain loop that "
-        f"the per-step target allows would spend about {allowed:.2f} ms of CPU, "
-        f"so {count} of them about {_f(count * allowed, 0)} ms of CPU, "
-        f"{ratio:.1f}× one session's wall"
+        f"per session, the plain loop's work {work:.2f} ms beyond it: this target "
+        f"leaves a session's work at most {max(multiple, 0):.2f}× the plain "
+        f"loop's, where the per-step target allows 2× (at 2× a session would "
+        f"take {at_allowance:.1f}× one session's wall)"
         + (
-            ": on this machine the per-step target's allowance and this target "
-            "cannot both hold."
-            if ratio > 2
+            ", less than the plain loop's own work: on this machine an engine "
+            "would have to do that work faster than the hand-written loop does."
+            if multiple < 1
             else "."
         )
     )
