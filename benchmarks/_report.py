@@ -192,6 +192,12 @@ def _checkpointed(durable: dict[str, Any]) -> list[str]:
 
 
 def _concurrency(concurrency: dict[str, Any]) -> list[str]:
+    labelled = (
+        ("from a file path", concurrency["vs_one_session"]["from_path"]),
+        ("loaded", concurrency["vs_one_session"]["loaded"]),
+        ("plain loop (floor, no engine)", concurrency.get("floor")),
+        ("waits alone (no work)", concurrency.get("waits")),
+    )
     rows = [
         [
             words,
@@ -201,25 +207,9 @@ def _concurrency(concurrency: dict[str, Any]) -> list[str]:
             str(figure["pairs"]),
             _f(figure["cpu_ms_per_session"], 2),
         ]
-        for label, words in (("from_path", "from a file path"), ("loaded", "loaded"))
-        for figure in (concurrency["vs_one_session"][label],)
+        for words, figure in labelled
+        if figure is not None
     ]
-    for key, words in (
-        ("floor", "plain loop (floor, no engine)"),
-        ("waits", "waits alone (no work)"),
-    ):
-        figure = concurrency.get(key)
-        if figure is not None:
-            rows.append(
-                [
-                    words,
-                    _f(figure["one_session_ms"]),
-                    _f(figure["sessions_ms"]),
-                    _spread(figure),
-                    str(figure["pairs"]),
-                    _f(figure["cpu_ms_per_session"], 2),
-                ]
-            )
     count = concurrency["sessions"]
     return [
         f"In-process, one event loop. {count} sessions started together in one "
