@@ -132,6 +132,21 @@ async def _parsed_channel() -> tuple[HelperChannel, _ParsedStream]:
     return channel, stream
 
 
+async def _feed(stream: _ParsedStream, chunks: list[bytes]) -> None:
+    """Give the channel each chunk in turn, letting it read between them."""
+    for chunk in chunks:
+        await asyncio.sleep(0)
+        stream.feed(chunk)
+
+
+async def _pings_in_step(channel: HelperChannel, stream: _ParsedStream) -> None:
+    """The next request is answered normally: nothing of an answer was left over."""
+    pinging = asyncio.ensure_future(channel.ping())
+    await asyncio.sleep(0)
+    stream.feed(_frame(1, b"OK\n"))
+    await pinging
+
+
 @pytest.mark.anyio
 async def test_frames_cut_anywhere_are_put_back_together() -> None:
     channel, stream = await _parsed_channel()
@@ -170,14 +185,9 @@ async def test_a_sized_read_is_judged_by_the_records(
     # block, then its end); the stream stays in step in every case.
     channel, stream = await _parsed_channel()
     reading = asyncio.ensure_future(channel.read_sized("R ~f =3\n", size=3))
-    for chunk in wire:
-        await asyncio.sleep(0)
-        stream.feed(chunk)
+    await _feed(stream, wire)
     assert await reading == expected
-    pinging = asyncio.ensure_future(channel.ping())
-    await asyncio.sleep(0)
-    stream.feed(_frame(1, b"OK\n"))
-    await pinging
+    await _pings_in_step(channel, stream)
 
 
 @pytest.mark.parametrize(

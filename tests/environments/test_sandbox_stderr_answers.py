@@ -19,7 +19,13 @@ from artemiskit._common._limits import MAX_FILE_BYTES
 from artemiskit._errors import EnvironmentFailureError, FileOperationError
 from artemiskit.environments._sandbox_engine import helper_program
 
-from .test_sandbox_frames import _EXACT, _frame, _parsed_channel
+from .test_sandbox_frames import (
+    _EXACT,
+    _feed,
+    _frame,
+    _parsed_channel,
+    _pings_in_step,
+)
 from .test_sandbox_framing import _scripted_channel
 
 pytestmark = pytest.mark.docker
@@ -132,9 +138,7 @@ async def test_a_copied_write_is_judged_by_its_stderr(
 ) -> None:
     channel, stream = await _parsed_channel()
     writing = asyncio.ensure_future(channel.write_copied("C ~f 3\n", b"abc"))
-    for chunk in wire:
-        await asyncio.sleep(0)
-        stream.feed(chunk)
+    await _feed(stream, wire)
     if reason is None:
         await writing
     else:
@@ -143,10 +147,7 @@ async def test_a_copied_write_is_judged_by_its_stderr(
         assert refused.value.reason == reason
     assert stream._resp.connection.transport.written == b"C ~f 3\nabc"
     # Nothing of the answer is left over: the next request is answered normally.
-    pinging = asyncio.ensure_future(channel.ping())
-    await asyncio.sleep(0)
-    stream.feed(_frame(1, b"OK\n"))
-    await pinging
+    await _pings_in_step(channel, stream)
 
 
 @pytest.mark.parametrize(
@@ -189,19 +190,14 @@ async def test_a_read_at_size_takes_its_answer_from_stderr(
 ) -> None:
     channel, stream = await _parsed_channel()
     reading = asyncio.ensure_future(channel.read_at_size("S ~f 3\n", size=3))
-    for chunk in wire:
-        await asyncio.sleep(0)
-        stream.feed(chunk)
+    await _feed(stream, wire)
     if isinstance(expected, bytes):
         assert await reading == expected
     else:
         with pytest.raises(FileOperationError) as refused:
             await reading
         assert refused.value.reason == expected
-    pinging = asyncio.ensure_future(channel.ping())
-    await asyncio.sleep(0)
-    stream.feed(_frame(1, b"OK\n"))
-    await pinging
+    await _pings_in_step(channel, stream)
 
 
 @pytest.mark.parametrize(
