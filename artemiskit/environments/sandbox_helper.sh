@@ -345,6 +345,11 @@ op_delete() {
 # records of a copied write go.
 serve() {
     read -r op first second third || return 1
+    # A worker whose helper is gone (it is its parent no longer) answers
+    # nothing: the helper owns the stream, and the container ends with it.
+    if [ -n "$inline" ]; then
+        read -r _ _ _ parent _ </proc/self/stat && [ "$parent" = "$$" ] || exit 2
+    fi
     answers=1 sized=r records=2
     case $op in
         P) ok ;;
