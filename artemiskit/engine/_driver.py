@@ -425,7 +425,7 @@ class RunDriver:
             record=record,
             state=exported,
             transcript=self.run.state.conversation,
-            failure=self._failure,
+            failure=self._failure or self._tool_calls.failure,
         )
 
     async def _release(
