@@ -332,7 +332,11 @@ class RunDriver:
             record=folded,
         )
         stop = self._budget.usage_stop(run.state.counters)
-        if stop is not None:
+        if stop is not None and not (
+            # an answer that asks for nothing is no new work: the turn it ends
+            # counts (the overshoot is disclosed); a next turn is refused
+            record and stop.reason == "max_tokens_overshoot" and not response.tool_calls
+        ):
             run.stop(stop)
             return None
         if record and not folded:
