@@ -25,8 +25,8 @@ def import_tools(spec: str) -> tuple[Tool, ...]:
     Raises:
         click.BadParameter: The reference is malformed, the module or attribute is
             missing, or the attribute is not a sequence of `Tool` objects (exit 2).
-        click.ClickException: Making a tool was refused (`ToolDefinitionError`,
-            exit 1): its message, never a traceback.
+        click.ClickException: Making a tool was refused (a `ToolDefinitionError`
+            is a configuration error, exit 1): its message, never a traceback.
     """
     from artemiskit import ArtemisError, Tool  # only when tools are given
 
@@ -43,9 +43,7 @@ def import_tools(spec: str) -> tuple[Tool, ...]:
             f"cannot import module {module_name!r} ({type(exc).__name__})"
         ) from None
     except ArtemisError as exc:  # a tool the module makes was refused
-        refused = click.ClickException(f"{spec}: {exc.message}")
-        refused.exit_code = exc.exit_code
-        raise refused from None
+        raise click.ClickException(f"{spec}: {exc.message}") from None
     value: Any = module
     for part in attribute.split("."):
         if not hasattr(value, part):

@@ -103,8 +103,15 @@ class RunDriver:
         target_label: str | None,
         ledger_limit: int,
         catalogue: Catalogue,
+        owns_target: bool = False,
+        owns_judge: bool = False,
     ) -> None:
         self.workflow = workflow
+        # a session closes only what its builder made for it, never the caller's
+        self._owned = (
+            target if owns_target else None,
+            judge.target if owns_judge and judge is not None else None,
+        )
         self._target_label = target_label or (
             f"provider {target_info.provider!r}, model {target_info.model!r}"
         )
@@ -517,9 +524,12 @@ class RunDriver:
         return judged, judge_usage, False
 
     async def _close_targets(self) -> None:
-        """Close transports the session owns (the target's, the judge's)."""
-        owners = [self._target, None if self._judge is None else self._judge.target]
-        for owner in owners:
+        """Close the transports the session owns (a target or judge built for it).
+
+        A target or judge the caller passed in is the caller's to close: a
+        session that closed it would break the caller's next session.
+        """
+        for owner in self._owned:
             aclose = getattr(owner, "aclose", None)
             if aclose is None:
                 continue
