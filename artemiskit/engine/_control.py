@@ -17,16 +17,12 @@ from artemiskit.engine._stops import stop_for
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
-    from typing import TypeVar
 
     from artemiskit.engine._recovery import RunCheckpoints
     from artemiskit.engine._run_state import RunState
     from artemiskit.engine._state import Stop
 
 __all__ = ["RunControl"]
-
-if TYPE_CHECKING:
-    T = TypeVar("T")
 
 
 class RunControl:
@@ -82,18 +78,6 @@ class RunControl:
             self._scope.cancel()
         if self.wake is not None:
             self.wake.set()
-
-    async def unless_abandoned(self, invocation: Awaitable[T]) -> T:
-        """Await a target or tool invocation; end quietly if the run left it.
-
-        Raises:
-            Abandoned: The run finished without waiting for this invocation.
-        """
-        try:
-            return await invocation
-        finally:
-            if self.abandoned:
-                raise Abandoned
 
     def open_scope(self) -> anyio.CancelScope:
         """A new cancel scope for ``cancel()`` to reach (cancelled if already asked)."""

@@ -263,7 +263,7 @@ class RunDriver:
         Left behind, the operation in flight is settled ``unknown`` with
         ``target_did_not_stop`` (or ``tool_did_not_stop``) and the run stops as
         cancelled or past its deadline; the abandoned task changes nothing
-        more (`RunControl.unless_abandoned`).
+        more (it raises `Abandoned` when the call returns).
         """
         if not turns.finished:
             with anyio.move_on_after(self._cleanup_timeout_ms / 1000, shield=True):
@@ -368,7 +368,11 @@ class RunDriver:
             retry_admission,
         )
         try:
-            response = await control.unless_abandoned(self._target.respond(request))
+            try:
+                response = await self._target.respond(request)
+            finally:
+                if control.abandoned:  # the run ended without this call
+                    raise Abandoned
             check_response(response)
         except anyio.get_cancelled_exc_class():
             run.settle_unmeasured(op_id, "unknown", "interrupted")

@@ -279,8 +279,8 @@ class ToolCallExecutor:
                 # point and the environment's own to be sure on every loop)
                 await self._control.scheduling_point()
             try:
-                result = await self._control.unless_abandoned(
-                    invoke_tool(
+                try:
+                    result = await invoke_tool(
                         tool,
                         arguments,
                         environment=environment,
@@ -288,7 +288,9 @@ class ToolCallExecutor:
                         allow=self._allow[name],
                         new_id=lambda prefix: f"{prefix}-{op_id.removeprefix('op-')}",
                     )
-                )
+                finally:
+                    if self._control.abandoned:  # the run ended without this call
+                        raise Abandoned
             except MalformedOutputError:
                 self._run.settle(op_id, "failed", "malformed_result")
                 self._stop_call(
