@@ -40,7 +40,12 @@ from artemiskit.engine._run_state import RunState
 from artemiskit.engine._state import slot_builder
 from artemiskit.engine._stops import error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallExecutor
-from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
+from artemiskit.environments._base import (
+    MAX_CLEANUP_TIMEOUT_MS,
+    CleanupReport,
+    Environment,
+    EnvironmentFactory,
+)
 from artemiskit.records._record import (
     CleanupInfo,
     EventInfo,
@@ -67,9 +72,7 @@ if TYPE_CHECKING:
     from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
 
-__all__ = ["MAX_CLEANUP_TIMEOUT_MS", "RunDriver"]
-
-MAX_CLEANUP_TIMEOUT_MS = 10_000
+__all__ = ["RunDriver"]
 
 _request = slot_builder(TargetRequest)
 
