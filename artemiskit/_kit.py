@@ -262,6 +262,7 @@ def _new_session(
         target_label=target_label,
         ledger_limit=ledger_limit,
         catalogue=catalogue,
+        telemetry=None if settings.telemetry is None else settings.telemetry.for_run(),
     )
 
 
