@@ -81,8 +81,9 @@ class Receiver:
 
     @property
     def endpoint(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+
+        port = self._server.server_address[1]
+        return f"http://127.0.0.1:{port}"
 
     def start(self) -> Receiver:
         self._thread.start()
@@ -128,9 +129,9 @@ class Receiver:
 def closed_port_endpoint() -> str:
     """An endpoint on 127.0.0.1 where nothing listens (a collector that is down)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
-    host, port = server.server_address[:2]
+    port = server.server_address[1]
     server.server_close()
-    return f"http://{host}:{port}"
+    return f"http://127.0.0.1:{port}"
 
 
 def receiving() -> Iterator[Receiver]:

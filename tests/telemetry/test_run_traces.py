@@ -96,7 +96,7 @@ async def test_no_content_ever_reaches_the_collector(
             "turns": [{"user": f"{SENTINEL}-prompt"}],
         },
     )
-    script = [
+    script: list[dict[str, Any]] = [
         {
             "tool_calls": [
                 {"name": "read_file", "arguments": {"path": "docs/policy.md"}}
@@ -139,7 +139,7 @@ async def test_no_content_ever_reaches_the_collector(
 async def test_a_denied_call_has_its_own_span_with_the_denial_reason(
     tmp_path: Path, receiver: Receiver
 ) -> None:
-    script = [
+    script: list[dict[str, Any]] = [
         {
             "tool_calls": [
                 {"name": "read_file", "arguments": {"path": "secrets/keys.md"}}
