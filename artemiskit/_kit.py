@@ -531,6 +531,7 @@ class ArtemisKit:
             executor=chosen.executor,
             judge=chosen.judge,
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
+            telemetry=chosen.telemetry,
             tools=self._catalogue,
             remote_kit=functools.partial(ArtemisKit, config=config, tools=self._tools),
         )
