@@ -88,12 +88,8 @@ class _RunTrace:
         self._shipper = shipper
         self._parent = parent
         self._recorder = RunRecorder()
-
-    def tap(
-        self, at_ns: int, type: str, fields: Mapping[str, str | int | None]
-    ) -> None:
-        """Keep one engine event (bounded; never blocks)."""
-        self._recorder(at_ns, type, fields)
+        #: Keeps one engine event (bounded; never blocks): the hub calls it.
+        self.tap = self._recorder.record
 
     async def export_run(self, record: ExecutionRecord) -> TelemetryInfo:
         """Export the attempt's spans; say how many went out and how many not."""
