@@ -90,6 +90,8 @@ class CheckpointOptions:
     Attributes:
         directory: A private local directory (created 0700) for the checkpoint.
             It holds sensitive working data: keep it out of version control.
+            ``None`` when a custom store is given instead (``checkpoint_store=``
+            of `ArtemisKit.run_workflow` / `ArtemisKit.create_workflow_session`).
         mode: ``create`` for a fresh run, ``resume`` to continue a paused one.
         configuration_id: The host's attestation of its transport/credentials/
             implementation; change it whenever they change materially. ``None``
@@ -98,7 +100,7 @@ class CheckpointOptions:
             own ``client`` or ``target`` it is required.
     """
 
-    directory: str | os.PathLike[str]
+    directory: str | os.PathLike[str] | None = None
     mode: Literal["create", "resume"] = "create"
     configuration_id: str | None = None
 
