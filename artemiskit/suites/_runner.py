@@ -44,6 +44,7 @@ from artemiskit.suites._record import (
     validate_workflow_entry,
     write_atomically,
 )
+from artemiskit.suites._statistics import exact_rate
 from artemiskit.suites._transcript import transcript_to_dict
 
 if TYPE_CHECKING:
@@ -446,7 +447,7 @@ class SuiteSession:
             exit_code = suite_exit_code(
                 status,
                 self._filed,
-                [w["pass_rate"] for w in workflows],
+                [exact_rate(w["passed"], w["passed"] + w["failed"]) for w in workflows],
                 settings.min_pass_rate,
             )
         duration = int((time.monotonic() - self._clock) * 1000)
