@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import hashlib
 import json
 import math
@@ -13,7 +14,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -67,6 +68,7 @@ __all__ = [
     "prepare_output_dir",
 ]
 
+_T = TypeVar("_T")
 _REWRITE_INTERVAL_S = 1.0
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
 
@@ -246,19 +248,32 @@ def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
 
 
 def _folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
-    """A safe, distinct folder name per workflow name."""
+    """A safe folder name per workflow name, distinct even without case.
+
+    A plain name is its own folder; another gets a slug and a short digest of
+    the name. Whatever a folder would be, one already taken (a plain name can
+    look like another's slug and digest, or differ only in case) gets a number.
+    """
     names: dict[str, str] = {}
+    taken: set[str] = set()
     for item in workflows:
         name = item.name
-        if _SAFE.fullmatch(name) and name.lower() not in {
-            n.lower() for n in names.values()
-        }:
-            names[name] = name
-        else:
+        folder = name
+        if not _SAFE.fullmatch(name):
             slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "w"
             suffix = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
-            names[name] = f"{slug}-{suffix}"
+            folder = f"{slug}-{suffix}"
+        chosen, number = folder, 1
+        while chosen.lower() in taken:
+            number += 1
+            chosen = f"{folder}-{number}"
+        taken.add(chosen.lower())
+        names[name] = chosen
     return names
+
+
+async def _ready(value: _T) -> _T:
+    return value
 
 
 def _syncfs(folder: Path) -> bool:
@@ -759,6 +774,13 @@ class SuiteSession:
         finally:
             self._rewriting = False
 
+    async def _share_scripts(self) -> None:
+        """Hand the runs each script as validated: a later edit changes no run."""
+        for item in self._workflows:
+            if item.script is not None:
+                key, script = item.script
+                await self._transports.get(key, functools.partial(_ready, script))
+
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
 
@@ -782,6 +804,7 @@ class SuiteSession:
             if self._remote is not None:
                 # Reach the cluster before anything runs: a plain error if not.
                 await self._remote.start()
+            await self._share_scripts()
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:
