@@ -105,6 +105,37 @@ async def test_fail_fast_stops_new_starts(tmp_path: Path) -> None:
     assert result.exit_code == 8
 
 
+async def test_fail_fast_stops_on_an_unavailable_run(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "judged", [PASSING_SCRIPT], outcomes=JUDGED_OUTCOMES)
+    result = await ArtemisKit().run_suite(
+        paths=[suite], repeat=3, concurrency=1, fail_fast=True
+    )
+    summary = result.summary
+    assert (summary["status"], summary["reason"]) == ("failed_fast", "run_not_passed")
+    assert summary["totals"]["runs_finished"] == 1
+    assert summary["totals"]["unavailable"] == 1
+    assert summary["totals"]["runs_not_started"] == 2
+
+
+async def test_fail_fast_stops_on_a_lost_run(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "judged", [PASSING_SCRIPT], outcomes=JUDGED_OUTCOMES)
+    judge = tmp_path / "judge.yaml"
+    judge.write_text('{"provider": "scripted", "model": "judge"}', "utf-8")
+    session = await ArtemisKit().create_suite_session(
+        paths=[suite], repeat=3, concurrency=1, fail_fast=True, judge=judge
+    )
+    # The judge configuration disappears after validation: the run is lost.
+    await anyio.Path(judge).unlink()
+    result = await session.run()
+    summary = result.summary
+    assert (summary["status"], summary["reason"]) == ("failed_fast", "run_not_passed")
+    assert summary["totals"]["runs_finished"] == 1
+    assert summary["totals"]["runs_lost"] == 1
+    assert summary["totals"]["runs_not_started"] == 2
+
+
 async def test_suite_budget_stops_at_measured_tokens(tmp_path: Path) -> None:
     suite = tmp_path / "suite"
     write_member(suite, "only", [PASSING_SCRIPT])
