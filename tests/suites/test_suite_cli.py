@@ -222,8 +222,16 @@ def test_a_cancelled_suite_exits_130_even_when_an_export_then_fails(
     suite = _slow_suite(tmp_path)
     out, exported = tmp_path / "out", tmp_path / "export.txt"
     with subprocess.Popen(
-        [*AKIT, "workflow", "run", str(suite), "--output-dir", str(out)]
-        + [export, str(exported)],
+        [
+            *AKIT,
+            "workflow",
+            "run",
+            str(suite),
+            "--output-dir",
+            str(out),
+            export,
+            str(exported),
+        ],
         stderr=subprocess.PIPE,
         text=True,
     ) as process:
