@@ -1,32 +1,22 @@
 """Markdown views for a CI job summary (``$GITHUB_STEP_SUMMARY``).
 
-GitHub renders Markdown with inline HTML, so every string from a record is
-escaped for both: HTML's ``<``, ``>`` and ``&`` become entities, Markdown's
-punctuation is backslash-escaped, and table cells lose their pipes and newlines.
+GitHub renders Markdown with inline HTML, so every string from a record goes
+through the one Markdown escaping of the exports (`markdown_text`): control
+characters shown as escapes, HTML's ``<``, ``>`` and ``&`` as entities, ASCII
+punctuation backslash-escaped, one line, shortened.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
+
+from artemiskit._common._escaping import markdown_text as text
 
 if TYPE_CHECKING:
     from artemiskit.reports._compare import Comparison
     from artemiskit.reports._inputs import ReportInput
 
 __all__ = ["comparison_markdown", "report_markdown"]
-
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
-_MAX_CELL = 120
-
-
-def text(value: object) -> str:
-    """``value`` as Markdown text that shows literally, on one line."""
-    shown = " ".join(str(value).split())
-    if len(shown) > _MAX_CELL:
-        shown = shown[: _MAX_CELL - 1] + "…"
-    shown = shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", shown)
 
 
 def _rate(value: float | None) -> str:
@@ -180,5 +170,8 @@ def comparison_markdown(comparison: Comparison) -> str:
         ("Only in the candidate", comparison.only_in_candidate),
     ):
         if names:
-            lines += ["", f"{label}: " + ", ".join(text(n) for n in names) + "."]
+            lines += [
+                "",
+                f"{label}: " + ", ".join(text(n) for n in names) + ".",
+            ]
     return "\n".join(lines) + "\n"

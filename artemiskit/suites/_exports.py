@@ -1,10 +1,16 @@
-"""Exports for CI: JUnit XML and a Markdown summary, metadata only."""
+"""Exports for CI: JUnit XML and a Markdown summary, metadata only.
+
+Every string from a workflow or a record goes through the one escaping of its
+format (`artemiskit._common._escaping`): `xml_text` for JUnit (control characters
+shown as escapes, so the XML is well-formed), `markdown_text` for Markdown.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
 
+from artemiskit._common._escaping import markdown_text, xml_text
 from artemiskit._exit_codes import ExitCode
 
 if TYPE_CHECKING:
@@ -52,12 +58,13 @@ def junit_xml(result: SuiteResult) -> str:
     for workflow in summary["workflows"]:
         name = workflow["name"]
         runs = {run["repetition"]: run for run in workflow["runs"]}
-        suite = ElementTree.SubElement(root, "testsuite", name=name)
+        shown = xml_text(name)
+        suite = ElementTree.SubElement(root, "testsuite", name=shown)
         counts = {"tests": repeat, "failures": 0, "errors": 0, "skipped": 0}
         duration = 0
         for repetition in range(1, repeat + 1):
             case = ElementTree.SubElement(
-                suite, "testcase", name=f"{name} #{repetition:03d}", classname=name
+                suite, "testcase", name=f"{shown} #{repetition:03d}", classname=shown
             )
             run = runs.get(repetition)
             if run is None:
@@ -84,9 +91,12 @@ def junit_xml(result: SuiteResult) -> str:
                         else f"{run['execution_status']}: {run['execution_reason']}"
                     )
                 element = ElementTree.SubElement(
-                    case, kind, message=message, type=str(run["execution_reason"])
+                    case,
+                    kind,
+                    message=xml_text(message),
+                    type=xml_text(run["execution_reason"]),
                 )
-                element.text = text
+                element.text = xml_text(text)
                 counts[counter] += 1
         for key, value in counts.items():
             suite.set(key, str(value))
@@ -99,10 +109,6 @@ def junit_xml(result: SuiteResult) -> str:
     ElementTree.indent(root)
     body = ElementTree.tostring(root, encoding="unicode")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def _rate(value: float | None) -> str:
@@ -120,7 +126,8 @@ def markdown_summary(summary: dict[str, Any]) -> str:
     lines = [
         "# ArtemisKit suite",
         "",
-        f"Status: **{summary['status']}** ({summary['reason']}), "
+        f"Status: **{markdown_text(summary['status'])}** "
+        f"({markdown_text(summary['reason'])}), "
         f"exit code {summary['exit_code']}.",
         "",
         "| runs planned | finished | not started | lost | passed | failed "
@@ -145,7 +152,7 @@ def markdown_summary(summary: dict[str, Any]) -> str:
         hat = workflow["pass_hat_k"]
         last = _rate(hat[str(len(hat))]) if hat else "n/a"
         lines.append(
-            f"| {_cell(workflow['name'])} | {workflow['passed']} "
+            f"| {markdown_text(workflow['name'])} | {workflow['passed']} "
             f"| {workflow['failed']} | {workflow['unavailable']} "
             f"| {_rate(workflow['pass_rate'])} | {shown} | {last} |"
         )
@@ -156,5 +163,7 @@ def markdown_summary(summary: dict[str, Any]) -> str:
     ]
     if reasons:
         lines += ["", "| workflow | failure reason | runs |", "|---|---|---:|"]
-        lines += [f"| {_cell(n)} | {_cell(c)} | {k} |" for n, c, k in reasons]
+        lines += [
+            f"| {markdown_text(n)} | {markdown_text(c)} | {k} |" for n, c, k in reasons
+        ]
     return "\n".join(lines) + "\n"

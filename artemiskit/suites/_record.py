@@ -23,10 +23,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 import fastjsonschema
 
+from artemiskit._common._json import StrictJsonError, load_strict_json
 from artemiskit._errors import FileAccessError, WorkflowError
 from artemiskit._exit_codes import ExitCode
 from artemiskit.records import ExecutionRecord
+from artemiskit.suites._consistency import check_suite_consistency
 from artemiskit.suites._statistics import (
+    exact_threshold,
     pass_at_k,
     pass_hat_k,
     percentile,
@@ -35,6 +38,7 @@ from artemiskit.suites._statistics import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
+    from fractions import Fraction
 
 __all__ = [
     "SUITE_SCHEMA",
@@ -286,22 +290,24 @@ def summarize_workflow(
 def suite_exit_code(
     status: SuiteStatus,
     outcomes: Sequence[RunOutcome],
-    pass_rates: Sequence[float | None],
+    pass_rates: Sequence[Fraction | None],
     min_pass_rate: float,
 ) -> int:
     """The SPEC 13 exit code of a suite.
 
     130 when cancelled; else 7 when any run ended 7 or was lost; else 9 when any
     run's evaluation was unavailable (9); else 8 when any workflow's pass rate is
-    below ``min_pass_rate`` or null; else 0.
+    below ``min_pass_rate`` or null; else 0. Pass rates are exact fractions and
+    the threshold the decimal it names (`exact_threshold`), so 7/10 meets 0.7.
     """
+    threshold = exact_threshold(min_pass_rate)
     if status == "cancelled":
         return ExitCode.CANCELLED
     if any(o.exit_code == ExitCode.RUNTIME_FAILURE or o.lost for o in outcomes):
         return ExitCode.RUNTIME_FAILURE
     if any(o.exit_code == ExitCode.EVALUATION_UNAVAILABLE for o in outcomes):
         return ExitCode.EVALUATION_UNAVAILABLE
-    if any(rate is None or rate < min_pass_rate for rate in pass_rates):
+    if any(rate is None or rate < threshold for rate in pass_rates):
         return ExitCode.TASK_FAILED
     return ExitCode.OK
 
@@ -460,11 +466,14 @@ def validate_suite_record(
     """Check ``data`` against the suite record schema.
 
     ``workflows=False`` leaves the workflow entries to `validate_workflow_entry`
-    (the suite checks each one once, when it changes).
+    (the suite checks each one once, when it changes). With the workflows, the
+    numbers must also agree with each other (`check_suite_consistency`), as a
+    hand-edited file may not.
 
     Raises:
-        WorkflowError: Not a suite record, an unknown version, or invalid
-            (``invalid_suite_record``).
+        WorkflowError: Not a suite record, an unknown version, invalid
+            (``invalid_suite_record``) or inconsistent
+            (``inconsistent_suite_record``).
     """
     if data.get("schema") != SUITE_SCHEMA:
         raise WorkflowError(
@@ -482,6 +491,8 @@ def validate_suite_record(
         raise WorkflowError(
             f"invalid suite record: {exc.message}", reason="invalid_suite_record"
         ) from None
+    if workflows:
+        check_suite_consistency(data)
     return dict(data)
 
 
@@ -547,10 +558,10 @@ def load_suite_record(path: str | os.PathLike[str]) -> dict[str, Any]:
             f"cannot read suite record {os.fspath(path)}", reason="file_unreadable"
         ) from exc
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+        data = load_strict_json(text)
+    except StrictJsonError as exc:
         raise WorkflowError(
-            "the suite record is not JSON", reason="invalid_suite_record"
+            f"invalid suite record: {exc.message}", reason="invalid_suite_record"
         ) from None
     if not isinstance(data, dict):
         raise WorkflowError(

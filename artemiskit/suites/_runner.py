@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import hashlib
 import json
 import math
@@ -13,7 +14,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -44,6 +45,7 @@ from artemiskit.suites._record import (
     validate_workflow_entry,
     write_atomically,
 )
+from artemiskit.suites._statistics import exact_rate
 from artemiskit.suites._transcript import transcript_to_dict
 
 if TYPE_CHECKING:
@@ -69,6 +71,7 @@ __all__ = [
     "prepare_output_dir",
 ]
 
+_T = TypeVar("_T")
 _REWRITE_INTERVAL_S = 1.0
 #: Totals the suite span carries as ``artemiskit.suite.<name>``.
 _SUITE_COUNTS = (
@@ -259,19 +262,32 @@ def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
 
 
 def _folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
-    """A safe, distinct folder name per workflow name."""
+    """A safe folder name per workflow name, distinct even without case.
+
+    A plain name is its own folder; another gets a slug and a short digest of
+    the name. Whatever a folder would be, one already taken (a plain name can
+    look like another's slug and digest, or differ only in case) gets a number.
+    """
     names: dict[str, str] = {}
+    taken: set[str] = set()
     for item in workflows:
         name = item.name
-        if _SAFE.fullmatch(name) and name.lower() not in {
-            n.lower() for n in names.values()
-        }:
-            names[name] = name
-        else:
+        folder = name
+        if not _SAFE.fullmatch(name):
             slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "w"
             suffix = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
-            names[name] = f"{slug}-{suffix}"
+            folder = f"{slug}-{suffix}"
+        chosen, number = folder, 1
+        while chosen.lower() in taken:
+            number += 1
+            chosen = f"{folder}-{number}"
+        taken.add(chosen.lower())
+        names[name] = chosen
     return names
+
+
+async def _ready(value: _T) -> _T:
+    return value
 
 
 def _syncfs(folder: Path) -> bool:
@@ -472,7 +488,7 @@ class SuiteSession:
             exit_code = suite_exit_code(
                 status,
                 self._filed,
-                [w["pass_rate"] for w in workflows],
+                [exact_rate(w["passed"], w["passed"] + w["failed"]) for w in workflows],
                 settings.min_pass_rate,
             )
         duration = int((time.monotonic() - self._clock) * 1000)
@@ -826,6 +842,13 @@ class SuiteSession:
             error=None if summary["exit_code"] == 0 else summary["reason"],
         )
 
+    async def _share_scripts(self) -> None:
+        """Hand the runs each script as validated: a later edit changes no run."""
+        for item in self._workflows:
+            if item.script is not None:
+                key, script = item.script
+                await self._transports.get(key, functools.partial(_ready, script))
+
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
 
@@ -849,6 +872,7 @@ class SuiteSession:
             if self._remote is not None:
                 # Reach the cluster before anything runs: a plain error if not.
                 await self._remote.start()
+            await self._share_scripts()
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:

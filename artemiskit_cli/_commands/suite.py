@@ -29,6 +29,7 @@ from artemiskit.suites import (
     markdown_summary,
 )
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._render import printable
 from artemiskit_cli._telemetry import telemetry_of
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ class _Progress:
         outcome = event.verdict or "lost"
         if event.verdict != "passed":
             outcome += f" ({event.status or 'lost'}, exit {event.exit_code})"
-        return (
+        return printable(
             f"[{self.finished}/{self.planned}] {event.workflow} "
             f"#{event.repetition:03d}: {outcome}"
         )
@@ -205,6 +206,7 @@ async def _live(events: AsyncIterator[SuiteEvent], progress: _Progress) -> None:
     from rich.console import Console
     from rich.live import Live
     from rich.table import Table
+    from rich.text import Text
 
     def render() -> Table:
         tokens = "unmeasured" if progress.tokens is None else str(progress.tokens)
@@ -222,8 +224,13 @@ async def _live(events: AsyncIterator[SuiteEvent], progress: _Progress) -> None:
         for name, (passed, failed, unavailable) in progress.rows.items():
             judged = passed + failed
             rate = None if judged == 0 else passed / judged
+            # A Text is shown as it is: no rich markup (links, styles) in names.
             table.add_row(
-                name, str(passed), str(failed), str(unavailable), _percent(rate)
+                Text(printable(name)),
+                str(passed),
+                str(failed),
+                str(unavailable),
+                _percent(rate),
             )
         return table
 
@@ -368,7 +375,8 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
         )
         for workflow in summary["workflows"]:
             click.echo(
-                f"  {workflow['name']}: pass rate {_percent(workflow['pass_rate'])} "
+                f"  {printable(workflow['name'])}: "
+                f"pass rate {_percent(workflow['pass_rate'])} "
                 f"({workflow['passed']}/{workflow['passed'] + workflow['failed']})",
                 err=True,
             )

@@ -215,6 +215,42 @@ def test_signal_cancels_keeps_records_and_exits_130(
     assert not list(out.rglob(".akit-*"))
 
 
+@pytest.mark.parametrize("export", ["--junit", "--markdown"])
+def test_a_cancelled_suite_exits_130_even_when_an_export_then_fails(
+    tmp_path: Path, export: str
+) -> None:
+    suite = _slow_suite(tmp_path)
+    out, exported = tmp_path / "out", tmp_path / "export.txt"
+    with subprocess.Popen(
+        [
+            *AKIT,
+            "workflow",
+            "run",
+            str(suite),
+            "--output-dir",
+            str(out),
+            export,
+            str(exported),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if "fast #001: passed" in line:
+                break
+        # The export path was checked before any run; now it is taken, so the
+        # export fails once the cancelled suite has finished.
+        exported.write_text("taken", "utf-8")
+        process.send_signal(signal.SIGINT)
+        _, rest = process.communicate(timeout=60)
+    assert process.returncode == 130, rest
+    assert f"error: output {exported} appeared while the run was going" in rest
+    assert "Traceback" not in rest
+    assert exported.read_text("utf-8") == "taken"
+    assert load_suite_record(out / "suite.json")["exit_code"] == 130
+
+
 def test_sigkill_leaves_a_valid_suite_record(tmp_path: Path) -> None:
     suite = _slow_suite(tmp_path)
     out = tmp_path / "out"
