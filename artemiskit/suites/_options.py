@@ -32,6 +32,8 @@ class SuiteOptions:
         executor: Where runs execute (default: `LocalExecutor` with
             ``concurrency``).
         cleanup_timeout_ms: Each run's cleanup drain period.
+        max_errored: Errored runs (lost ones included) tolerated before the
+            suite exits 7.
     """
 
     output_dir: str | os.PathLike[str] | None = None
@@ -44,6 +46,7 @@ class SuiteOptions:
     judge: JudgeSettings | str | os.PathLike[str] | None = None
     executor: SuiteExecutor | None = None
     cleanup_timeout_ms: int | None = None
+    max_errored: int = 0
 
 
 class SuiteKeywords(TypedDict, total=False):
@@ -59,6 +62,7 @@ class SuiteKeywords(TypedDict, total=False):
     judge: JudgeSettings | str | os.PathLike[str] | None
     executor: SuiteExecutor | None
     cleanup_timeout_ms: int | None
+    max_errored: int
 
 
 def merge_suite_options(

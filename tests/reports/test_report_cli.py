@@ -65,7 +65,7 @@ def test_suite_json_and_its_folder_give_the_same_report(example_suite: Path) -> 
 
 def _older(current: dict[str, Any], version: int) -> dict[str, Any]:
     """``current`` as the record of an older schema version would have it."""
-    dropped = {"timeline"} | ({"recovery"} if version < 2 else set())
+    dropped = {"timeline", "verdict"} | ({"recovery"} if version < 2 else set())
     older = {k: v for k, v in current.items() if k not in dropped}
     older["target"] = {
         k: v for k, v in current["target"].items() if k != "provider_retries"
@@ -84,7 +84,7 @@ def test_records_of_every_schema_version_are_read(
 ) -> None:
     v3 = example_suite / "runs" / "answer" / "001.record.json"
     current = json.loads(v3.read_text("utf-8"))
-    assert current["schema_version"] == 3
+    assert current["schema_version"] == 4
     given = [str(V0_RECORD), str(v3)]
     for version in (1, 2):
         path = tmp_path / f"v{version}.record.json"
