@@ -21,6 +21,14 @@ def _why(run: dict[str, Any]) -> str:
     return f"why: {cause_text(run['why'])}"
 
 
+def _reason(run: dict[str, Any]) -> str:
+    """The reason code of a run's cause (its execution reason if unrecorded)."""
+    why = run["why"]
+    if why is not None:
+        return str(why["reason"])
+    return str(run["execution_reason"] or run["lost_reason"])
+
+
 def _failure_text(run: dict[str, Any], requirements: list[tuple[str, str]]) -> str:
     if run["lost"]:
         return f"{_why(run)}\nthe run was lost: no record was returned"
@@ -87,7 +95,7 @@ def junit_xml(result: SuiteResult) -> str:
                     case,
                     kind,
                     message=message,
-                    type=str(run["execution_reason"] or run["lost_reason"]),
+                    type=_reason(run),
                 )
                 element.text = text
                 counts[counter] += 1

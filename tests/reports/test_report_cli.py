@@ -96,8 +96,10 @@ def test_records_of_every_schema_version_are_read(
     shown = akit("report", *given).stdout
     assert "Read from record files (no suite record)." in shown
     # The 0.6.1 record predates task verification: its run is unavailable.
-    assert "| quickstart | n/a | n/a | 0 | 0 | 1 |" in shown
-    assert "| answer | 100.0% | 43.9% – 100.0% | 3 | 0 | 0 |" in shown
+    assert "| quickstart | n/a | n/a | 0 | 0 | 0 | 1 | 0.0% – 100.0% |" in shown
+    assert "| answer | 100.0% | 43.9% – 100.0% | 3 | 0 | 0 | 0 | – |" in shown
+    # Records from before schema version 4 derive their verdict, not its cause.
+    assert "| 1 | unavailable | not recorded | 0 |" in shown
     page = html.read_text("utf-8")
     assert "predates_task_verification" in page
     # The version 3 record shows its operations in order; older ones their counts.
