@@ -79,9 +79,7 @@ def suite_failure_text(result: SuiteResult, *, only: str | None = None) -> str:
     summary = result.summary
     threshold = summary["settings"]["min_pass_rate"]
     results = {(run.workflow, run.repetition): run.result for run in result.runs}
-    workflows = [
-        w for w in summary["workflows"] if only is None or w["name"] == only
-    ]
+    workflows = [w for w in summary["workflows"] if only is None or w["name"] == only]
     lines = [
         f"why: {cause_text(cause)} × {cause['runs']}"
         for workflow in workflows

@@ -169,7 +169,9 @@ def _requirement_cause(verification: TaskVerification) -> Cause:
     """The first requirement (in declaration order) that decided the verification."""
     for requirement in verification.requirements:
         if requirement.status == verification.status:
-            return Cause(kind="requirement", id=requirement.id, reason=requirement.reason)
+            return Cause(
+                kind="requirement", id=requirement.id, reason=requirement.reason
+            )
     return Cause(kind="requirement", id="task_verification", reason=verification.reason)
 
 

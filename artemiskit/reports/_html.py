@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from artemiskit._errors import ConfigError
 from artemiskit._version import __version__
-from artemiskit.suites import cause_text
 from artemiskit.reports._views import (
     budget_fractions,
     budget_gauges,
@@ -23,6 +22,7 @@ from artemiskit.reports._views import (
     run_timeline,
     transcript_steps,
 )
+from artemiskit.suites import cause_text
 
 if TYPE_CHECKING:
     import jinja2

@@ -97,7 +97,7 @@ def cause_groups(suite: dict[str, Any]) -> list[CauseGroup]:
                 continue
             why = run["why"]
             text = cause_text(why)
-            kind, verdicts, runs = groups.setdefault(
+            _kind, verdicts, runs = groups.setdefault(
                 text, (None if why is None else why["kind"], [], [])
             )
             if run["verdict"] not in verdicts:

@@ -88,7 +88,9 @@ def junit_xml(result: SuiteResult) -> str:
                 requirements = failed_requirements.get((name, repetition), [])
                 text = _failure_text(run, requirements)
                 kind, counter = (
-                    ("failure", "failures") if verdict == "failed" else ("error", "errors")
+                    ("failure", "failures")
+                    if verdict == "failed"
+                    else ("error", "errors")
                 )
                 message = f"{_why(run)}; {verdict}"
                 element = ElementTree.SubElement(

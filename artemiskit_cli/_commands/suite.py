@@ -22,10 +22,10 @@ from artemiskit import ArtemisError, ArtemisKit, ExitCode, FileAccessError
 from artemiskit.config import load_trusted_config
 from artemiskit.suites import (
     RayExecutor,
-    cause_text,
     SuiteEvent,
     SuiteResult,
     SuiteSession,
+    cause_text,
     junit_xml,
     markdown_summary,
 )

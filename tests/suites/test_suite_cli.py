@@ -280,9 +280,7 @@ def test_live_display_on_a_terminal(tmp_path: Path) -> None:
     assert process.returncode == 8
     assert "\x1b[" in shown  # the live display redraws with control sequences
     assert "runs 6/6" in shown
-    assert re.search(
-        r"flaky\s*│\s*2\s*│\s*1\s*│\s*0\s*│\s*0\s*│\s*67%", shown
-    ), shown
+    assert re.search(r"flaky\s*│\s*2\s*│\s*1\s*│\s*0\s*│\s*0\s*│\s*67%", shown), shown
     assert "[6/6]" not in shown  # not the piped one-line-per-run form
 
 
