@@ -582,6 +582,7 @@ class ArtemisKit:
             max_suite_tokens=chosen.max_suite_tokens,
             fail_fast=chosen.fail_fast,
             transcripts=chosen.transcripts,
+            max_errored=chosen.max_errored,
         )
         config = await self._trusted_config()
         return await create_suite_session(

@@ -11,6 +11,7 @@ from typing import Literal
 
 import attrs
 
+from artemiskit.records._verdict import RunVerdict
 from artemiskit.records._verification import StateChange, TaskVerification
 
 __all__ = [
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 RECORD_SCHEMA = "artemiskit.workflow-record"
-RECORD_SCHEMA_VERSION = 3
+RECORD_SCHEMA_VERSION = 4
 
 
 @attrs.frozen(kw_only=True)
@@ -306,7 +307,10 @@ class TelemetryInfo:
 
 @attrs.frozen(kw_only=True)
 class ExecutionRecord:
-    """The bounded, metadata-only record of one run attempt (schema version 3)."""
+    """The bounded, metadata-only record of one run attempt (schema version 4).
+
+    ``verdict`` says what the run amounts to (SPEC 20) and why when it did not pass.
+    """
 
     run_id: str
     attempt_id: str
@@ -327,6 +331,7 @@ class ExecutionRecord:
     faults: FaultInfo
     recovery: RecoveryInfo
     task_verification: TaskVerification
+    verdict: RunVerdict
     timeline: TimelineInfo = attrs.field(factory=TimelineInfo)
     #: ``None`` when telemetry export was not asked for.
     telemetry: TelemetryInfo | None = None

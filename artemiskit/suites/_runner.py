@@ -28,7 +28,7 @@ from artemiskit._errors import (
 )
 from artemiskit.engine._session import WorkflowResult
 from artemiskit.providers import SharedTransports
-from artemiskit.records import record_to_dict
+from artemiskit.records import Cause, record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost, ship_folder
@@ -41,6 +41,8 @@ from artemiskit.suites._record import (
     WorkflowTally,
     encode_suite_record,
     suite_exit_code,
+    target_id,
+    unit_of,
     validate_suite_record,
     validate_workflow_entry,
     write_atomically,
@@ -121,6 +123,8 @@ class SuiteSettings:
         fail_fast: No new run starts after the first run that did not pass.
         transcripts: Keep each run's conversation (sensitive; needs an output
             folder).
+        max_errored: Errored runs (lost ones included) tolerated before the
+            suite exits 7 (SPEC 20).
     """
 
     repeat: int = 1
@@ -129,6 +133,7 @@ class SuiteSettings:
     max_suite_tokens: int | None = None
     fail_fast: bool = False
     transcripts: bool = False
+    max_errored: int = 0
 
     def __attrs_post_init__(self) -> None:
         """Refuse values out of range.
@@ -148,6 +153,10 @@ class SuiteSettings:
             raise WorkflowError(
                 "max_suite_tokens must be at least 1", reason="invalid_option"
             )
+        if self.max_errored < 0:
+            raise WorkflowError(
+                "max_errored must be at least 0", reason="invalid_option"
+            )
 
 
 @attrs.frozen(kw_only=True)
@@ -161,7 +170,10 @@ class SuiteEvent:
         workflow: The workflow's name, for run events.
         repetition: The repetition (from 1), for run events.
         run_id: The run, once finished.
-        verdict: ``passed``, ``failed`` or ``unavailable``, once finished.
+        verdict: ``passed``, ``failed``, ``errored`` or ``unavailable``, once
+            finished (a lost run is errored).
+        why: The finished run's first decisive cause when it did not pass
+            (``None`` when it passed); metadata only.
         exit_code: The run's (or, at the end, the suite's) exit code.
         status: The run's execution status, or the suite's status at the end.
         input_tokens: Measured input tokens of a finished run (``None`` if not).
@@ -174,6 +186,7 @@ class SuiteEvent:
     repetition: int | None = None
     run_id: str | None = None
     verdict: str | None = None
+    why: Cause | None = None
     exit_code: int | None = None
     status: str | None = None
     input_tokens: int | None = None
@@ -393,7 +406,14 @@ class SuiteSession:
         self._covered = -1
         self._written_at = 0.0
         self._rewrite_cost = 0.0
-        self._tallies = {w.name: WorkflowTally(w.name, w.digest) for w in workflows}
+        self._tallies = {
+            w.name: WorkflowTally(
+                w.name,
+                w.digest,
+                target_id(w.workflow.target.provider, w.workflow.target.model),
+            )
+            for w in workflows
+        }
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
         self._entries: dict[str, dict[str, Any]] = {}
@@ -490,6 +510,7 @@ class SuiteSession:
                 self._filed,
                 [exact_rate(w["passed"], w["passed"] + w["failed"]) for w in workflows],
                 settings.min_pass_rate,
+                settings.max_errored,
             )
         duration = int((time.monotonic() - self._clock) * 1000)
         totals = self._totals.totals(self.planned, duration)
@@ -509,9 +530,11 @@ class SuiteSession:
                 "executor": self._executor.name,
                 "min_pass_rate": settings.min_pass_rate,
                 "max_suite_tokens": settings.max_suite_tokens,
+                "max_errored": settings.max_errored,
             },
             "totals": totals,
             "exit_code": exit_code,
+            "units": [unit_of(entry) for entry in workflows],
             "workflows": workflows,
         }
 
@@ -638,7 +661,7 @@ class SuiteSession:
         if self._stop is not None:
             return
         settings = self._settings
-        if settings.fail_fast and outcome.verdict != "passed":
+        if settings.fail_fast and outcome.verdict.status != "passed":
             self._stop = ("failed_fast", "run_not_passed")
             return
         if settings.max_suite_tokens is None:
@@ -760,7 +783,8 @@ class SuiteSession:
                 workflow=item.name,
                 repetition=job.repetition,
                 run_id=None if record is None else record.run_id,
-                verdict=outcome.verdict,
+                verdict=outcome.verdict.status,
+                why=outcome.verdict.why,
                 exit_code=outcome.exit_code,
                 status=None if record is None else record.execution.status,
                 input_tokens=None

@@ -56,9 +56,10 @@ def test_the_failure_report_is_statuses_and_reasons_only(
     report = text.split(" workflow bad _", 1)[1].split("\n", 1)[1].split("=====")[0]
     lines = [line for line in report.strip().splitlines() if line]
     assert lines == [
+        "why: answer-is-42 (missing_content) × 1",
         "workflow 'bad': pass rate 0% (0/1), min pass rate 1, exit code 8",
-        "  run 1: execution completed (all_turns_completed), verification failed, "
-        "exit code 8",
+        "  run 1: failed, why: answer-is-42 (missing_content); execution completed "
+        "(all_turns_completed), verification failed, exit code 8",
         "    requirement answer-is-42: failed (missing_content)",
     ]
     assert "Traceback" not in text
@@ -73,9 +74,10 @@ def test_a_pass_rate_threshold_decides_a_repeated_workflow(
     strict.assert_outcomes(failed=1)
     strict.stdout.fnmatch_lines(
         [
+            "why: answer-is-42 (missing_content) × 1",
             "workflow 'flaky': pass rate 67% (2/3), min pass rate 1, exit code 8",
-            "  run 2: execution completed (all_turns_completed), verification "
-            "failed, exit code 8",
+            "  run 2: failed, why: answer-is-42 (missing_content); execution "
+            "completed (all_turns_completed), verification failed, exit code 8",
         ]
     )
     lenient = pytester.runpytest_subprocess(

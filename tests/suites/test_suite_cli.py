@@ -42,7 +42,7 @@ def _markdown_rows(text: str) -> dict[str, list[str]]:
     rows: dict[str, list[str]] = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if line.startswith("| ") and len(cells) == 7:
+        if line.startswith("| ") and len(cells) == 9:
             rows[cells[0]] = cells[1:]
     return rows
 
@@ -76,17 +76,20 @@ def test_example_suite_as_typed_and_exports_agree(tmp_path: Path) -> None:
     root = ElementTree.parse(junit_path).getroot()
     assert int(root.get("tests", "")) == summary["totals"]["runs_planned"]
     assert int(root.get("failures", "")) == summary["totals"]["failed"]
-    assert int(root.get("errors", "")) == summary["totals"]["unavailable"]
+    totals = summary["totals"]
+    assert int(root.get("errors", "")) == totals["errored"] + totals["unavailable"]
     markdown = _markdown_rows((out / "summary.md").read_text("utf-8"))
     for workflow in summary["workflows"]:
         suite = root.find(f"testsuite[@name='{workflow['name']}']")
         assert suite is not None
         assert int(suite.get("failures", "")) == workflow["failed"]
-        assert int(suite.get("errors", "")) == workflow["unavailable"]
+        errors = workflow["errored"] + workflow["unavailable"]
+        assert int(suite.get("errors", "")) == errors
         assert len(suite.findall("testcase")) == len(workflow["runs"])
-        passed, failed, unavailable, rate = markdown[workflow["name"]][:4]
+        passed, failed, errored, unavailable, rate = markdown[workflow["name"]][:5]
         assert int(passed) == workflow["passed"]
         assert int(failed) == workflow["failed"]
+        assert int(errored) == workflow["errored"]
         assert int(unavailable) == workflow["unavailable"]
         assert float(rate) == pytest.approx(workflow["pass_rate"], abs=5e-4)
     answer = root.find("testsuite[@name='answer']")
@@ -313,7 +316,7 @@ def test_live_display_on_a_terminal(tmp_path: Path) -> None:
     assert process.returncode == 8
     assert "\x1b[" in shown  # the live display redraws with control sequences
     assert "runs 6/6" in shown
-    assert re.search(r"flaky\s*│\s*2\s*│\s*1\s*│\s*0\s*│\s*67%", shown), shown
+    assert re.search(r"flaky\s*│\s*2\s*│\s*1\s*│\s*0\s*│\s*0\s*│\s*67%", shown), shown
     assert "[6/6]" not in shown  # not the piped one-line-per-run form
 
 
@@ -378,6 +381,7 @@ def test_suite_options_reach_the_suite(tmp_path: Path) -> None:
         "executor": "local",
         "min_pass_rate": 1.0,
         "max_suite_tokens": 100000,
+        "max_errored": 0,
     }
     # Given order is kept: steady#1, flaky#1, steady#2, flaky#2 (fails): stop.
     assert summary["status"] == "failed_fast"
