@@ -165,7 +165,7 @@ def _vector(raw: bytes, label: str) -> list[float]:
     try:
         data: Any = json.loads(raw)
         vector = data["data"][0]["embedding"]
-    except (ValueError, KeyError, IndexError, TypeError):
+    except (ValueError, KeyError, IndexError, TypeError, RecursionError):
         raise TargetError(f"{label}: the embeddings answer holds no vector") from None
     if not isinstance(vector, list) or not all(
         isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)

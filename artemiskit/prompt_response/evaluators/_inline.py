@@ -177,7 +177,7 @@ def expression_problem(expression: str) -> str | None:
 def _parse_json(response: str) -> Any:
     try:
         parsed = json.loads(response)
-    except ValueError:
+    except (ValueError, RecursionError):
         return _MISSING
     return _MISSING if parsed is None else parsed
 
