@@ -639,14 +639,17 @@ class ArtemisKit:
             ConfigError: No model, or an unusable provider entry.
         """
         from artemiskit.config import load_judge_config
-        from artemiskit.prompt_response import load_scenario, run_scenario
+        from artemiskit.prompt_response import (
+            known_secrets,
+            load_scenario,
+            run_scenario,
+        )
 
-        scenario = await load_scenario(path)
         if judge is not None and not isinstance(judge, JudgeConfig):
             judge = await load_judge_config(judge)
-        return await run_scenario(
-            scenario, options=options, config=await self._trusted_config(), judge=judge
-        )
+        config = await self._trusted_config()
+        scenario = await load_scenario(path, withheld=known_secrets(config, judge))
+        return await run_scenario(scenario, options=options, config=config, judge=judge)
 
 
 def _registered(catalogue: Catalogue) -> tuple[Tool, ...]:
