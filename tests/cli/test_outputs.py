@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests._builders import workflow_dict, write_workflow
+from tests._cli import akit
 from tests._permissions import obey_permission_bits
-from tests.cli.test_workflow_run import akit
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
