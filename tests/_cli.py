@@ -48,7 +48,7 @@ _TIMEOUT = 60
 def akit(
     *args: str | Path,
     cwd: str | Path | None = None,
-    env: Mapping[str, str | None] | None = None,
+    env: Mapping[str, str] | None = None,
     input: str | bytes | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run ``akit ARGS`` in this process, as the console script would.
@@ -56,8 +56,8 @@ def akit(
     Args:
         *args: The command line after ``akit``.
         cwd: The working directory during the call (restored afterwards).
-        env: Variables to set (``None`` removes one) during the call only; the rest
-            of the environment is the test process's.
+        env: The CLI's whole environment during the call, as for `subprocess.run`
+            (default: this process's); the process's own is restored afterwards.
         input: What the CLI reads from stdin (empty when ``None``; never a tty).
 
     Returns:
@@ -76,7 +76,7 @@ def akit(
             cli,
             arguments,
             input=input,
-            env=dict(env) if env else None,
+            env=None if env is None else _changes_to(env),
             prog_name="akit",
             catch_exceptions=True,
         )
@@ -122,6 +122,11 @@ def akit_process(
         check=False,
         **popen,
     )
+
+
+def _changes_to(env: Mapping[str, str]) -> dict[str, str | None]:
+    """What to set and remove so that `os.environ` becomes ``env``."""
+    return {**dict.fromkeys(os.environ.keys() - env.keys()), **env}
 
 
 def _in_event_loop() -> bool:
