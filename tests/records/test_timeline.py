@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,28 +15,13 @@ from artemiskit.records import (
     record_from_dict,
     record_to_dict,
 )
+from tests._cli import akit
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(workflow: str, output: Path) -> dict[str, Any]:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "artemiskit_cli",
-            "workflow",
-            "run",
-            workflow,
-            "--output",
-            str(output),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        cwd=ROOT,
-    )
+    done = akit("workflow", "run", workflow, "--output", output, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     record: dict[str, Any] = json.loads(output.read_text("utf-8"))
     return record
