@@ -83,6 +83,7 @@ EXPORTS: dict[str, set[str]] = {
     },
     "artemiskit.config": {
         "JudgeConfig",
+        "McpServerConfig",
         "ProviderConfig",
         "RetryPolicy",
         "SandboxConfig",
@@ -316,6 +317,8 @@ EXPORTS: dict[str, set[str]] = {
         "InitialState",
         "JudgeOutcome",
         "JudgeSpec",
+        "McpResource",
+        "McpToolRef",
         "Outcome",
         "Policy",
         "RecordOutcome",

@@ -10,10 +10,12 @@ from artemiskit.config._config import (
     load_trusted_config,
     parse_trusted_config,
 )
+from artemiskit.config._mcp import McpServerConfig
 from artemiskit.config._judge import JudgeConfig, load_judge_config, parse_judge_config
 
 __all__ = [
     "JudgeConfig",
+    "McpServerConfig",
     "ProviderConfig",
     "RetryPolicy",
     "SandboxConfig",
