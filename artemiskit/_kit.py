@@ -37,7 +37,11 @@ from artemiskit.config._config import (
     TrustedConfig,
     load_trusted_config,
 )
-from artemiskit.engine._session import WorkflowResult, WorkflowSession
+from artemiskit.engine._session import (
+    MAX_CLEANUP_TIMEOUT_MS,
+    WorkflowResult,
+    WorkflowSession,
+)
 from artemiskit.engine._state import LocalState
 from artemiskit.engine._tool_invocation import initial_sections
 from artemiskit.engine._transitions import MAX_LEDGER
@@ -56,6 +60,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.config._mcp import McpServerConfig
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
@@ -70,6 +75,7 @@ if TYPE_CHECKING:
         AgentTarget,
         ModelClient,
     )
+    from artemiskit.tools._mcp_tools import McpToolSet
     from artemiskit.tools._tool import Tool
 
 __all__ = ["ArtemisKit", "WorkflowSource", "create_agent_workflow_session"]
@@ -194,6 +200,7 @@ def _new_session(
     provider_label: str | None = None,
     target_label: str | None = None,
     transport_digest: str | None = None,
+    mcp_servers: Mapping[str, McpServerConfig] | None = None,
 ) -> WorkflowSession:
     """Check the options and build the session (`create_agent_workflow_session`).
 
@@ -226,7 +233,11 @@ def _new_session(
         raise WorkflowError(
             f"ledger_limit must be between 1 and {MAX_LEDGER}", reason="invalid_option"
         )
-    unknown = [tool.name for tool in workflow.tools if tool.name not in catalogue]
+    unknown = [
+        tool.name
+        for tool in workflow.tools
+        if tool.mcp is None and tool.name not in catalogue
+    ]
     if unknown:
         raise WorkflowError(
             f"the workflow declares tools that are neither built in nor registered: "
@@ -235,11 +246,12 @@ def _new_session(
             reason="unknown_tool",
         )
     spec = workflow.environment
+    factory = environment or _environment_factory(workflow, None, cleanup_timeout_ms)
+    mcp = _mcp_tools(workflow, settings, factory, cleanup_timeout_ms, mcp_servers)
     return WorkflowSession(
         workflow=workflow,
         target=target,
-        environment=environment
-        or _environment_factory(workflow, None, cleanup_timeout_ms),
+        environment=factory,
         files=spec.files,
         local=LocalState(
             documents=dict(spec.state.documents),
@@ -262,7 +274,36 @@ def _new_session(
         target_label=target_label,
         ledger_limit=ledger_limit,
         catalogue=catalogue,
+        mcp=mcp,
     )
+
+
+def _mcp_tools(
+    workflow: Workflow,
+    settings: RunOptions,
+    environment: EnvironmentFactory,
+    cleanup_timeout_ms: int | None,
+    configured: Mapping[str, McpServerConfig] | None,
+) -> McpToolSet | None:
+    """The run's MCP tools (SPEC 24), or ``None`` when it declares none.
+
+    Raises:
+        ConfigError: A declared server is not configured (exit 1).
+    """
+    declarations = tuple(tool for tool in workflow.tools if tool.mcp is not None)
+    if not declarations:
+        return None
+    from artemiskit.tools._mcp_tools import McpToolSet
+
+    cleanup = cleanup_timeout_ms or environment.default_cleanup_timeout_ms
+    servers = settings.mcp_servers if settings.mcp_servers is not None else configured
+    tools = McpToolSet(
+        declarations,
+        servers or {},
+        cleanup_s=min(cleanup, MAX_CLEANUP_TIMEOUT_MS) / 1000,
+    )
+    tools.check_configured()
+    return tools
 
 
 def _folder_of(path: str | os.PathLike[str]) -> Path:
@@ -442,6 +483,7 @@ class ArtemisKit:
             checkpoint_store=store,
             checkpoint_mode=checkpoint.mode if checkpoint else "create",
             configuration_id=configuration_id,
+            mcp_servers=config.mcp_servers,
         )
 
     def _session_catalogue(self, tools: Sequence[Tool] | Catalogue | None) -> Catalogue:

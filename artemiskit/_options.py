@@ -8,11 +8,12 @@ settings as keywords (`RunKeywords`); keywords override the fields of ``options`
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, TypedDict
 
 import attrs
 
+from artemiskit.config._mcp import McpServerConfig
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
 from artemiskit.tools import Catalogue, Tool
@@ -42,6 +43,9 @@ class RunOptions:
         tools: User-defined tools (trusted host code) the workflow may declare,
             beside the built-in catalogue; the workflow must have been validated
             with the same tools. Through `ArtemisKit` they add to the kit's own.
+        mcp_servers: The MCP servers (trusted configuration's ``mcp_servers``,
+            by name) whose tools the workflow may declare; through `ArtemisKit`
+            the configuration's by default.
     """
 
     fixture_root: str | os.PathLike[str] | None = None
@@ -51,6 +55,7 @@ class RunOptions:
     pause_after_actions: int | None = None
     ledger_limit: int = MAX_LEDGER
     tools: Sequence[Tool] | Catalogue | None = None
+    mcp_servers: Mapping[str, McpServerConfig] | None = None
 
 
 _DEFAULT_RUN_OPTIONS = RunOptions()
@@ -66,6 +71,7 @@ class RunKeywords(TypedDict, total=False):
     pause_after_actions: int | None
     ledger_limit: int
     tools: Sequence[Tool] | Catalogue | None
+    mcp_servers: Mapping[str, McpServerConfig] | None
 
 
 def merge_run_options(options: RunOptions | None, keywords: RunKeywords) -> RunOptions:

@@ -10,8 +10,8 @@ from artemiskit.config._config import (
     load_trusted_config,
     parse_trusted_config,
 )
-from artemiskit.config._mcp import McpServerConfig
 from artemiskit.config._judge import JudgeConfig, load_judge_config, parse_judge_config
+from artemiskit.config._mcp import McpServerConfig
 
 __all__ = [
     "JudgeConfig",

@@ -24,6 +24,7 @@ MCP_SERVER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
 _KEYS = ("command", "env", "cwd", "url", "lifetime", "startup_timeout_ms")
 _MAX_STARTUP_MS = 120_000
 
+
 @attrs.frozen(kw_only=True)
 class McpServerConfig:
     """How to start or reach one MCP server.

@@ -55,6 +55,7 @@ from artemiskit.targets._protocol import (
     TargetResponse,
     ToolDefinition,
 )
+from artemiskit.tools._catalogue import Catalogue
 from artemiskit.workflow import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome
 
@@ -63,10 +64,25 @@ if TYPE_CHECKING:
 
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._state import LocalState
-    from artemiskit.tools._catalogue import Catalogue
+    from artemiskit.tools._mcp_tools import McpToolSet
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "RunDriver"]
+
+
+def _tool_definitions(
+    workflow: Workflow, catalogue: Catalogue
+) -> tuple[ToolDefinition, ...]:
+    """What the model is offered: the declared tools, and nothing else."""
+    return tuple(
+        ToolDefinition(
+            name=tool.name,
+            description=catalogue[tool.name].description,
+            input_schema=catalogue[tool.name].input_schema,
+        )
+        for tool in workflow.tools
+    )
+
 
 MAX_CLEANUP_TIMEOUT_MS = 10_000
 
@@ -103,8 +119,11 @@ class RunDriver:
         target_label: str | None,
         ledger_limit: int,
         catalogue: Catalogue,
+        mcp: McpToolSet | None = None,
     ) -> None:
         self.workflow = workflow
+        self._catalogue = catalogue
+        self._mcp = mcp
         self._target_label = target_label or (
             f"provider {target_info.provider!r}, model {target_info.model!r}"
         )
@@ -121,14 +140,9 @@ class RunDriver:
         self.run_id = uuid.uuid4().hex
         self.attempt_id = uuid.uuid4().hex
         self._digest = workflow_digest(workflow)
-        self._tool_defs = tuple(
-            ToolDefinition(
-                name=tool.name,
-                description=catalogue[tool.name].description,
-                input_schema=catalogue[tool.name].input_schema,
-            )
-            for tool in workflow.tools
-        )
+        self._tool_defs: tuple[ToolDefinition, ...] = ()
+        if mcp is None:
+            self._tool_defs = _tool_definitions(workflow, catalogue)
         self.hub = EventHub(run_id=self.run_id)
         self.run = RunState.start(
             workflow.conversation.system,
@@ -153,16 +167,54 @@ class RunDriver:
             caps=workflow.budgets,
             max_output_tokens=workflow.target.parameters.max_output_tokens,
         )
-        self._tool_calls = ToolCallExecutor(
-            workflow=workflow,
+        self._tool_calls: ToolCallExecutor | None = None
+        if mcp is None:
+            self._tool_calls = self._executor(catalogue)
+        #: The result of a run its caller cancelled (``execute`` then raises).
+        self.interrupted: WorkflowResult | None = None
+
+    def _executor(self, catalogue: Catalogue) -> ToolCallExecutor:
+        return ToolCallExecutor(
+            workflow=self.workflow,
             catalogue=catalogue,
             run=self.run,
             control=self.control,
             budget=self._budget,
             hub=self.hub,
         )
-        #: The result of a run its caller cancelled (``execute`` then raises).
-        self.interrupted: WorkflowResult | None = None
+
+    async def _open_mcp(self, mcp: McpToolSet) -> float:
+        """Start the run's MCP servers and take their declared tools in.
+
+        The servers' tools join the catalogue before the checkpoint binding is
+        made or checked, so their schema digests are part of it (a resume under
+        a changed server schema is refused before any tool is called). Returns
+        the seconds it took (they count against the deadline).
+
+        Raises:
+            UnsupportedError: A server cannot start, lacks a declared tool, or a
+                pinned schema differs (exit 3): before any model request.
+        """
+        started = anyio.current_time()
+        try:
+            tools = await mcp.open()
+        except BaseException:
+            await self._close_mcp()
+            raise
+        catalogue = Catalogue((*self._catalogue.values(), *tools))
+        self._tool_defs = _tool_definitions(self.workflow, catalogue)
+        self._tool_calls = self._executor(catalogue)
+        self.checkpoints.use_catalogue(catalogue)
+        return anyio.current_time() - started
+
+    async def _close_mcp(self) -> None:
+        """End the run's own MCP servers within the cleanup bound (shielded).
+
+        Called outside any cancel scope entered after the servers started: their
+        task group is left in the scope it was entered in.
+        """
+        if self._mcp is not None:
+            await self._mcp.aclose()
 
     async def execute(self) -> WorkflowResult:
         """Run the workflow once: checkpoint, environment, turns, finish.
@@ -171,15 +223,19 @@ class RunDriver:
         result in `interrupted`, and propagates.
         """
         await self._load_fixture()
+        spent = 0.0
+        if self._mcp is not None:
+            spent = await self._open_mcp(self._mcp)
         try:
             resumption = await self.checkpoints.begin(
                 self.run.published(), run_id=self.run_id, attempt_id=self.attempt_id
             )
-        except ArtemisError:
+        except BaseException:
             with anyio.CancelScope(shield=True):
                 await self.checkpoints.close()
+            await self._close_mcp()
             raise
-        remaining = self.workflow.budgets.timeout_ms / 1000
+        remaining = max(self.workflow.budgets.timeout_ms / 1000 - spent, 0.0)
         if resumption is not None:
             self.run_id = resumption.run_id
             self.hub.run_id = resumption.run_id
@@ -244,6 +300,7 @@ class RunDriver:
                 self.run.open_turn(turns[cursor.turn].user)
                 self.hub.emit("turn_started", turn=cursor.turn)
             if self.run.state.pending_calls:
+                assert self._tool_calls is not None
                 if not await self._tool_calls.run_pending(environment):
                     return
                 continue
@@ -412,6 +469,7 @@ class RunDriver:
         """Release, evaluate, judge, build the record."""
         self.run.settle_interrupted()
         files, cleanup = await self._release(environment)
+        await self._close_mcp()
         await self.checkpoints.end(
             self.run.published(), files, cleanup_complete=cleanup.status == "complete"
         )

@@ -284,9 +284,7 @@ def _mcp_declaration(
             if key in tool
         ]
     if not isinstance(spec, McpDeclaration):
-        message = (
-            "an MCP tool needs a name of its own: this one is a catalogue tool's"
-        )
+        message = "an MCP tool needs a name of its own: this one is a catalogue tool's"
         return [doc.problem(message, (*here, "name"))]
     return []
 

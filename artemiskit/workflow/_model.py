@@ -381,7 +381,6 @@ def _omit_empty_tags(hook: Any) -> Any:
     return unstructure
 
 
-
 _MCP_FIELDS = ("mcp", "resource", "effect", "schema_digest", "timeout_ms")
 
 

@@ -1,0 +1,135 @@
+"""Real MCP servers for the tests, written with the official ``mcp`` SDK.
+
+``python servers.py KIND [--http PORT]`` serves one kind over stdio (default) or
+streamable HTTP on 127.0.0.1:
+
+- ``notes``: a read-only file server over the folder ``$NOTES_DIR`` (``read_note``,
+  ``list_notes``) plus ``erase_notes``, a tool workflows never declare;
+- ``counter``: ``bump`` adds one to the integer in the file ``$COUNTER_FILE``
+  (its effect is counted from outside);
+- ``crashy``: ``crash`` ends the server's process in the middle of the call;
+  ``fail`` answers ``isError``; ``big`` answers more than the result bound;
+- ``silent``: ``wait`` never answers.
+
+Every call is appended to ``$MCP_LOG`` (one JSON line: tool name and arguments), so
+a test can prove what the server saw. The server's pid goes to ``$MCP_PID_FILE``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from mcp.server.mcpserver import MCPServer
+
+
+def _log(tool: str, arguments: dict[str, object]) -> None:
+    log = os.environ.get("MCP_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"tool": tool, "arguments": arguments}) + "\n")
+
+
+def notes() -> MCPServer:
+    """The read-only file server (and one undeclared, destructive tool)."""
+    app = MCPServer("notes")
+    folder = Path(os.environ.get("NOTES_DIR", "."))
+
+    @app.tool()
+    def read_note(name: str) -> str:
+        """Read the note called ``name``."""
+        _log("read_note", {"name": name})
+        return (folder / f"{name}.txt").read_text(encoding="utf-8")
+
+    @app.tool()
+    def list_notes() -> list[str]:
+        """List the names of every note."""
+        _log("list_notes", {})
+        return sorted(p.stem for p in folder.glob("*.txt"))
+
+    @app.tool()
+    def erase_notes() -> str:
+        """Erase every note (never declared by a workflow)."""
+        _log("erase_notes", {})
+        for path in folder.glob("*.txt"):
+            path.unlink()
+        return "erased"
+
+    return app
+
+
+def counter() -> MCPServer:
+    """A side-effecting counter kept in a file."""
+    app = MCPServer("counter")
+    path = Path(os.environ["COUNTER_FILE"])
+
+    @app.tool()
+    def bump(label: str) -> int:
+        """Add one to the counter and return it."""
+        _log("bump", {"label": label})
+        value = int(path.read_text() or "0") + 1 if path.exists() else 1
+        path.write_text(str(value))
+        return value
+
+    return app
+
+
+def crashy() -> MCPServer:
+    """A server whose tools crash, fail or answer too much."""
+    app = MCPServer("crashy")
+
+    @app.tool()
+    def crash() -> str:
+        """End the process in the middle of the call."""
+        _log("crash", {})
+        os._exit(1)
+
+    @app.tool()
+    def fail() -> str:
+        """Answer with isError."""
+        _log("fail", {})
+        raise ValueError("the tool failed on purpose")
+
+    @app.tool()
+    def big() -> str:
+        """Answer more than the result bound."""
+        _log("big", {})
+        return "x" * (5 * 1024 * 1024)
+
+    @app.tool()
+    def ok() -> str:
+        """Answer at once."""
+        _log("ok", {})
+        return "fine"
+
+    return app
+
+
+def silent() -> MCPServer:
+    """A server that never answers a call."""
+    app = MCPServer("silent")
+
+    @app.tool()
+    def wait() -> str:
+        """Never answer."""
+        _log("wait", {})
+        while True:
+            time.sleep(3600)
+
+    return app
+
+
+KINDS = {"notes": notes, "counter": counter, "crashy": crashy, "silent": silent}
+
+if __name__ == "__main__":
+    pid_file = os.environ.get("MCP_PID_FILE")
+    if pid_file:
+        Path(pid_file).write_text(str(os.getpid()))
+    server = KINDS[sys.argv[1]]()
+    if len(sys.argv) > 3 and sys.argv[2] == "--http":
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[3]))
+    else:
+        server.run()
