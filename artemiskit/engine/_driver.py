@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
+from artemiskit._common._converter import CONVERTER
 from artemiskit._errors import ArtemisError, InvalidResponseError, TargetError
 from artemiskit.engine._budget import Budget
 from artemiskit.engine._control import RunControl
@@ -44,6 +45,7 @@ from artemiskit.records._record import (
     CleanupInfo,
     EventInfo,
     ExecutionRecord,
+    McpInfo,
     TargetInfo,
 )
 from artemiskit.records._verification import TaskVerification
@@ -607,4 +609,7 @@ class RunDriver:
             ),
             started=started,
             finished=datetime.now(UTC),
+            mcp=None
+            if self._mcp is None or not self._mcp.tools
+            else CONVERTER.structure(self._mcp.summary(), McpInfo),
         )

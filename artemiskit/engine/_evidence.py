@@ -27,6 +27,7 @@ from artemiskit.records._record import (
     FaultInfo,
     FaultKindInfo,
     JudgeInfo,
+    McpInfo,
     OperationEntry,
     OperationSummary,
     PolicyInfo,
@@ -186,6 +187,7 @@ def build_record(
     judge_usage: JudgeUsage | None = None,
     evaluation_cancelled: bool = False,
     recovery: RecoveryInfo | None = None,
+    mcp: McpInfo | None = None,
 ) -> ExecutionRecord:
     """Assemble the metadata-only record of one attempt."""
     counters = state.counters
@@ -260,6 +262,7 @@ def build_record(
         recovery=recovery or RecoveryInfo(),
         task_verification=verification,
         timeline=_timeline(state),
+        mcp=mcp,
     )
 
 

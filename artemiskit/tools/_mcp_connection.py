@@ -256,10 +256,14 @@ async def _end_process(process: Process, cleanup_s: float) -> None:
         await process.wait()
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    for stream in (process.stdout, process.stdin):
-        if stream is not None:
-            with contextlib.suppress(OSError, anyio.BrokenResourceError):
-                await stream.aclose()
+    with anyio.move_on_after(max(cleanup_s, 0.05)), contextlib.suppress(OSError):
+        await process.aclose()
+    # the asyncio transport stays open (and warns) until closed explicitly
+    transport = getattr(getattr(process, "_process", None), "_transport", None)
+    close = getattr(transport, "close", None)
+    if callable(close):
+        with contextlib.suppress(OSError):
+            close()
 
 
 @contextlib.asynccontextmanager

@@ -6,7 +6,7 @@ Do not edit: ``python scripts/generate_workflow_schema.py`` rewrites this file.
 # ruff: noqa
 # mypy: ignore-errors
 
-SCHEMA_DIGEST = "e90acb5285c6d9e2b0132888b5aa1e2479f37559c81cde384e36b8c77c425832"
+SCHEMA_DIGEST = "67d0cbfd1bd5c6337f7be31059340127b7b455fbc1f2f708e0110c466531620d"
 
 #: The built-in tools as validation reads them, in catalogue order:
 #: name -> (effect, allow keys a declaration must give, further allow keys).
@@ -35,7 +35,7 @@ REGEX_PATTERNS = {
     '^[A-Za-z_][A-Za-z0-9_-]*$': re.compile('^[A-Za-z_][A-Za-z0-9_-]*\\Z'),
     '^[A-Za-z0-9][A-Za-z0-9_.:-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9_.:-]*\\Z'),
     '^[A-Za-z][A-Za-z0-9_.-]*$': re.compile('^[A-Za-z][A-Za-z0-9_.-]*\\Z'),
-    '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
+    '^sha256:[0-9a-f]{64}$': re.compile('^sha256:[0-9a-f]{64}\\Z')
 }
 
 NoneType = type(None)
@@ -886,7 +886,7 @@ def validate____defs_tool(data, custom_formats={}, name_prefix=None):
             if not isinstance(data__schemadigest, (str)):
                 raise SchemaMismatch
             if isinstance(data__schemadigest, str):
-                if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__schemadigest):
+                if not REGEX_PATTERNS['^sha256:[0-9a-f]{64}$'].search(data__schemadigest):
                     raise SchemaMismatch
         if "timeout_ms" in data_keys:
             data_keys.remove("timeout_ms")
