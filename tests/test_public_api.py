@@ -295,6 +295,7 @@ EXPORTS: dict[str, set[str]] = {
         "Delegation",
         "Draft",
         "LocalState",
+        "McpToolListing",
         "Tool",
         "ToolChange",
         "ToolContext",
@@ -302,6 +303,7 @@ EXPORTS: dict[str, set[str]] = {
         "ToolResource",
         "ToolResult",
         "catalogue_with",
+        "list_mcp_tools",
     },
     "artemiskit.workflow": {
         "Budgets",

@@ -66,13 +66,26 @@ def counter() -> MCPServer:
     app = MCPServer("counter")
     path = Path(os.environ["COUNTER_FILE"])
 
-    @app.tool()
-    def bump(label: str) -> int:
-        """Add one to the counter and return it."""
-        _log("bump", {"label": label})
+    def add_one() -> int:
         value = int(path.read_text() or "0") + 1 if path.exists() else 1
         path.write_text(str(value))
         return value
+
+    if os.environ.get("COUNTER_SCHEMA") == "v2":  # a changed input schema
+
+        @app.tool()
+        def bump(label: str, step: int = 1) -> int:
+            """Add one to the counter and return it."""
+            _log("bump", {"label": label, "step": step})
+            return add_one()
+
+    else:
+
+        @app.tool()
+        def bump(label: str) -> int:
+            """Add one to the counter and return it."""
+            _log("bump", {"label": label})
+            return add_one()
 
     return app
 
