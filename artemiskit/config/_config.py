@@ -501,8 +501,13 @@ def build_trusted_config(
             )
     mcp_servers: dict[str, McpServerConfig] = {}
     if "mcp_servers" in expanded:
+        folder = None
+        if not source.startswith("<"):
+            folder = os.path.dirname(os.path.abspath(source))
         mcp_servers = mcp_servers_from(
-            expanded["mcp_servers"], lambda path, message: report(path, message)
+            expanded["mcp_servers"],
+            lambda path, message: report(path, message),
+            folder=folder,
         )
     if problems:
         raise invalid_configuration(source, problems)

@@ -2,13 +2,15 @@
 
 An MCP server is trusted host code, like a custom tool: the configuration (never a
 workflow) says how to start or reach it. A stdio server is a command (a list: no
-shell) with optional environment variables and working folder; a streamable HTTP
-server is a URL. ``lifetime`` says whether each run starts its own server (``run``,
+shell) with optional environment variables and working folder (relative to the
+configuration file's folder, which is also the default); a streamable HTTP server
+is a URL. ``lifetime`` says whether each run starts its own server (``run``,
 the default) or a suite shares one across its runs (``suite``).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -33,7 +35,8 @@ class McpServerConfig:
         name: The entry name workflows refer to (``mcp: {server: NAME}``).
         command: For stdio: the executable and its arguments (no shell).
         env: For stdio: extra environment variables (values never shown).
-        cwd: For stdio: the working folder of the server process.
+        cwd: For stdio: the working folder of the server process (from a file:
+            resolved against the file's folder, which is the default).
         url: For streamable HTTP: the endpoint URL.
         lifetime: ``run`` (a server per run, the default) or ``suite`` (one server
             shared by every run of a suite; records say so).
@@ -59,13 +62,18 @@ def _strings(value: Any) -> bool:
 
 
 def mcp_servers_from(
-    raw: Any, report: Callable[[tuple[str | int, ...], str], None]
+    raw: Any,
+    report: Callable[[tuple[str | int, ...], str], None],
+    *,
+    folder: str | None = None,
 ) -> dict[str, McpServerConfig]:
     """Check and build the ``mcp_servers`` mapping.
 
     Args:
         raw: The expanded ``mcp_servers`` value.
         report: Records a problem at a key path.
+        folder: The configuration file's folder: a stdio server's default and
+            the base of a relative ``cwd`` (``None``: the process's own).
 
     Returns:
         The entries by name (those without problems).
@@ -79,7 +87,7 @@ def mcp_servers_from(
         if not isinstance(name, str) or not MCP_SERVER_NAME.fullmatch(name):
             report(path, "an MCP server name must match [A-Za-z][A-Za-z0-9_.-]*")
             continue
-        built = _server(name, entry, path, report)
+        built = _server(name, entry, path, report, folder)
         if built is not None:
             servers[name] = built
     return servers
@@ -90,6 +98,7 @@ def _server(
     entry: Any,
     path: tuple[str | int, ...],
     report: Callable[[tuple[str | int, ...], str], None],
+    folder: str | None,
 ) -> McpServerConfig | None:
     if not isinstance(entry, dict):
         report(path, "must be a mapping with command (stdio) or url (HTTP)")
@@ -138,6 +147,8 @@ def _server(
         ok = False
     if not ok:
         return None
+    if command is not None and folder is not None:
+        cwd = os.path.join(folder, cwd) if cwd is not None else folder
     return McpServerConfig(
         name=name,
         command=None if command is None else tuple(command),

@@ -30,6 +30,10 @@ HEAVY = (
     "ray",
     "litellm",
     "playwright",
+    "mcp",
+    "mcp_types",
+    "httpx2",
+    "opentelemetry",
 )
 #: ArtemisKit packages a validation has no use for.
 NOT_FOR_VALIDATION = (

@@ -71,22 +71,19 @@ def counter() -> MCPServer:
         path.write_text(str(value))
         return value
 
-    if os.environ.get("COUNTER_SCHEMA") == "v2":  # a changed input schema
+    def bump(label: str) -> int:
+        """Add one to the counter and return it."""
+        _log("bump", {"label": label})
+        return add_one()
 
-        @app.tool()
-        def bump(label: str, step: int = 1) -> int:
-            """Add one to the counter and return it."""
-            _log("bump", {"label": label, "step": step})
-            return add_one()
+    def bump_v2(label: str, step: int = 1) -> int:
+        """Add one to the counter and return it."""
+        _log("bump", {"label": label, "step": step})
+        return add_one()
 
-    else:
-
-        @app.tool()
-        def bump(label: str) -> int:
-            """Add one to the counter and return it."""
-            _log("bump", {"label": label})
-            return add_one()
-
+    # COUNTER_SCHEMA=v2 lists bump with a changed input schema
+    changed = os.environ.get("COUNTER_SCHEMA") == "v2"
+    app.tool(name="bump")(bump_v2 if changed else bump)
     return app
 
 
