@@ -75,7 +75,7 @@ if TYPE_CHECKING:
         AgentTarget,
         ModelClient,
     )
-    from artemiskit.tools._mcp_tools import McpToolSet
+    from artemiskit.tools._mcp_tools import McpServers, McpToolSet
     from artemiskit.tools._tool import Tool
 
 __all__ = ["ArtemisKit", "WorkflowSource", "create_agent_workflow_session"]
@@ -201,6 +201,7 @@ def _new_session(
     target_label: str | None = None,
     transport_digest: str | None = None,
     mcp_servers: Mapping[str, McpServerConfig] | None = None,
+    mcp_shared: McpServers | None = None,
 ) -> WorkflowSession:
     """Check the options and build the session (`create_agent_workflow_session`).
 
@@ -247,7 +248,9 @@ def _new_session(
         )
     spec = workflow.environment
     factory = environment or _environment_factory(workflow, None, cleanup_timeout_ms)
-    mcp = _mcp_tools(workflow, settings, factory, cleanup_timeout_ms, mcp_servers)
+    mcp = _mcp_tools(
+        workflow, settings, factory, cleanup_timeout_ms, mcp_servers, mcp_shared
+    )
     return WorkflowSession(
         workflow=workflow,
         target=target,
@@ -284,6 +287,7 @@ def _mcp_tools(
     environment: EnvironmentFactory,
     cleanup_timeout_ms: int | None,
     configured: Mapping[str, McpServerConfig] | None,
+    shared: McpServers | None,
 ) -> McpToolSet | None:
     """The run's MCP tools (SPEC 24), or ``None`` when it declares none.
 
@@ -300,10 +304,25 @@ def _mcp_tools(
     tools = McpToolSet(
         declarations,
         servers or {},
+        shared=shared,
         cleanup_s=min(cleanup, MAX_CLEANUP_TIMEOUT_MS) / 1000,
     )
     tools.check_configured()
     return tools
+
+
+async def _suite_servers(
+    shared: SharedTransports | None, workflow: Workflow
+) -> McpServers | None:
+    """The ``lifetime: suite`` MCP servers a suite shares with its runs, if any."""
+    if shared is None or not any(tool.mcp for tool in workflow.tools):
+        return None
+    from artemiskit.tools._mcp_tools import SUITE_SERVERS_KEY
+
+    async def none() -> McpServers | None:
+        return None
+
+    return await shared.get(SUITE_SERVERS_KEY, none)
 
 
 def _folder_of(path: str | os.PathLike[str]) -> Path:
@@ -484,6 +503,7 @@ class ArtemisKit:
             checkpoint_mode=checkpoint.mode if checkpoint else "create",
             configuration_id=configuration_id,
             mcp_servers=config.mcp_servers,
+            mcp_shared=await _suite_servers(shared_transports, loaded),
         )
 
     def _session_catalogue(self, tools: Sequence[Tool] | Catalogue | None) -> Catalogue:

@@ -16,7 +16,12 @@ import anyio
 import attrs
 
 from artemiskit._common._converter import CONVERTER
-from artemiskit._errors import ArtemisError, InvalidResponseError, TargetError
+from artemiskit._errors import (
+    ArtemisError,
+    InvalidResponseError,
+    TargetError,
+    WorkflowError,
+)
 from artemiskit.engine._budget import Budget
 from artemiskit.engine._control import RunControl
 from artemiskit.engine._events import EventHub
@@ -67,6 +72,7 @@ if TYPE_CHECKING:
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._state import LocalState
     from artemiskit.tools._mcp_tools import McpToolSet
+    from artemiskit.tools._tool import Tool
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "RunDriver"]
@@ -96,6 +102,29 @@ class _Verdict:
     verification: TaskVerification
     judge_usage: JudgeUsage | None = None
     evaluation_cancelled: bool = False
+
+
+def _check_fault_fixtures(workflow: Workflow, tools: tuple[Tool, ...]) -> None:
+    """A read fixture of an MCP tool must satisfy the schema its server lists.
+
+    Offline validation cannot know that schema, so the check happens here, before
+    the checkpoint or any model request.
+
+    Raises:
+        WorkflowError: A fixture breaks it (exit 2).
+    """
+    by_name = {tool.name: tool for tool in tools}
+    for index, fault in enumerate(workflow.faults):
+        tool = by_name.get(fault.tool)
+        if tool is None or fault.fixture is None:
+            continue
+        problem = tool.schema_problem("output", fault.fixture)
+        if problem is not None:
+            raise WorkflowError(
+                f"$.faults[{index}].fixture: does not satisfy the output schema of "
+                f"{fault.tool} (as its MCP server lists it): {problem}",
+                reason="invalid_fault_fixture",
+            )
 
 
 class RunDriver:
@@ -200,6 +229,11 @@ class RunDriver:
         started = anyio.current_time()
         try:
             tools = await mcp.open()
+        except BaseException:
+            await self._close_mcp()
+            raise
+        try:
+            _check_fault_fixtures(self.workflow, tools)
         except BaseException:
             await self._close_mcp()
             raise

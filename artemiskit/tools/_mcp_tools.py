@@ -41,12 +41,15 @@ __all__ = [
     "CONTENT_OUTPUT_SCHEMA",
     "DEFAULT_TIMEOUT_MS",
     "MAX_RESULT_BYTES",
+    "SUITE_SERVERS_KEY",
     "McpServers",
     "McpTool",
     "McpToolSet",
     "mcp_tool",
 ]
 
+#: Where a suite's shared ``lifetime: suite`` servers sit in its `SharedTransports`.
+SUITE_SERVERS_KEY = "artemiskit.mcp.suite-servers"
 #: A call's default timeout (SPEC 26, MCP).
 DEFAULT_TIMEOUT_MS = 30_000
 #: The largest tool result (as JSON) the model may receive from a server.

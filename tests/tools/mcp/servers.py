@@ -9,7 +9,10 @@ streamable HTTP on 127.0.0.1:
   (its effect is counted from outside);
 - ``crashy``: ``crash`` ends the server's process in the middle of the call;
   ``fail`` answers ``isError``; ``big`` answers more than the result bound;
-- ``silent``: ``wait`` never answers.
+- ``silent``: ``wait`` never answers;
+- ``patterns``: ``check`` takes a ``code`` whose schema ``pattern`` backtracks
+  catastrophically in Python's ``re`` (``^(a+)+$``); ``refused`` has a pattern with a
+  backreference, which the linear engine cannot take.
 
 Every call is appended to ``$MCP_LOG`` (one JSON line: tool name and arguments), so
 a test can prove what the server saw. The server's pid goes to ``$MCP_PID_FILE``.
@@ -22,15 +25,18 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
+from pydantic import Field
 
 
 def _log(tool: str, arguments: dict[str, object]) -> None:
     log = os.environ.get("MCP_LOG")
     if log:
         with open(log, "a", encoding="utf-8") as out:
-            out.write(json.dumps({"tool": tool, "arguments": arguments}) + "\n")
+            entry = {"tool": tool, "arguments": arguments, "pid": os.getpid()}
+            out.write(json.dumps(entry) + "\n")
 
 
 def notes() -> MCPServer:
@@ -132,7 +138,37 @@ def silent() -> MCPServer:
     return app
 
 
-KINDS = {"notes": notes, "counter": counter, "crashy": crashy, "silent": silent}
+def patterns() -> MCPServer:
+    """Tools whose input schemas carry patterns."""
+    app = MCPServer("patterns")
+    refuse = os.environ.get("PATTERNS_REFUSED") == "1"
+
+    @app.tool()
+    def check(code: Annotated[str, Field(pattern=r"^(a+)+$")]) -> str:
+        """Accept a code of a's."""
+        _log("check", {"code": code})
+        return "ok"
+
+    if refuse:
+
+        @app.tool()
+        def refused(
+            word: Annotated[str, Field(json_schema_extra={"pattern": r"^(a)\1$"})],
+        ) -> str:
+            """A pattern with a backreference."""
+            _log("refused", {"word": word})
+            return "ok"
+
+    return app
+
+
+KINDS = {
+    "notes": notes,
+    "counter": counter,
+    "crashy": crashy,
+    "silent": silent,
+    "patterns": patterns,
+}
 
 if __name__ == "__main__":
     pid_file = os.environ.get("MCP_PID_FILE")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import pytest
 
 from artemiskit import ArtemisKit, UnsupportedError
@@ -273,3 +274,76 @@ async def test_two_tools_of_a_streamable_http_server_pass(
     assert _record(result)["mcp"]["servers"] == [
         {"name": "notes", "transport": "streamable_http", "lifetime": "run"}
     ]
+
+
+async def test_a_server_pattern_matches_in_linear_time(tmp_path: Path) -> None:
+    """``^(a+)+$`` against 'a' * 40 + 'b' would not finish in Python's ``re``."""
+    env = {"MCP_LOG": str(tmp_path / "server.log")}
+    tools = [{"name": "check", "mcp": {"server": "patterns", "tool": "check"}}]
+    target = ReplayTarget(
+        [
+            calling(call("check", {"code": "a" * 40 + "b"})),
+            calling(call("check", {"code": "aaaa"})),
+        ]
+    )
+    result = await _run(
+        mcp_workflow(tools, outcomes=[]),
+        [],
+        {"patterns": stdio_server("patterns", "patterns", env)},
+        target,
+    )
+    assert result.record.policy.denial_reasons == {"invalid_arguments": 1}
+    assert [c["arguments"] for c in logged(tmp_path / "server.log")] == [
+        {"code": "aaaa"}
+    ]
+
+
+async def test_a_pattern_the_linear_engine_cannot_take_refuses_the_tool(
+    tmp_path: Path,
+) -> None:
+    env = {"MCP_LOG": str(tmp_path / "server.log"), "PATTERNS_REFUSED": "1"}
+    tools = [{"name": "refused", "mcp": {"server": "patterns", "tool": "refused"}}]
+    target = ReplayTarget([])
+    with pytest.raises(UnsupportedError) as caught:
+        await _run(
+            mcp_workflow(tools, outcomes=[]),
+            [],
+            {"patterns": stdio_server("patterns", "patterns", env)},
+            target,
+        )
+    assert caught.value.reason == "mcp_schema_refused"
+    assert target.requests == []
+
+
+async def test_suite_lifetime_shares_one_server_and_says_so(tmp_path: Path) -> None:
+    from artemiskit.config import TrustedConfig
+    from tests._builders import write_workflow
+
+    env = {"COUNTER_FILE": str(tmp_path / "count"), "MCP_LOG": str(tmp_path / "log")}
+    tools = [{"name": "bump", "mcp": {"server": "counter", "tool": "bump"}}]
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    write_workflow(
+        folder,
+        mcp_workflow(tools, outcomes=[{"id": "bumped", "tool_called": "bump"}]),
+        [
+            {"tool_calls": [{"name": "bump", "arguments": {"label": "x"}}]},
+            {"text": "ok"},
+        ],
+    )
+    for lifetime, servers in (("suite", 1), ("run", 3)):
+        (tmp_path / "log").unlink(missing_ok=True)
+        entry = stdio_server("counter", "counter", env)
+        config = TrustedConfig(
+            mcp_servers={"counter": attrs.evolve(entry, lifetime=lifetime)}
+        )
+        suite = await ArtemisKit(config=config).run_suite(
+            paths=[folder / "workflow.yaml"], repeat=3, concurrency=2
+        )
+        assert suite.exit_code == 0
+        pids = {c["pid"] for c in logged(tmp_path / "log")}
+        assert len(pids) == servers
+        for run in suite.runs:
+            assert run.result is not None
+            servers_info = _record(run.result)["mcp"]["servers"]
+            assert servers_info[0]["lifetime"] == lifetime
