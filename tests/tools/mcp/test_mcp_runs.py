@@ -7,7 +7,7 @@ stdio or streamable HTTP on 127.0.0.1, and runs on asyncio and trio.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 import pytest
@@ -331,7 +331,8 @@ async def test_suite_lifetime_shares_one_server_and_says_so(tmp_path: Path) -> N
             {"text": "ok"},
         ],
     )
-    for lifetime, servers in (("suite", 1), ("run", 3)):
+    cases: tuple[tuple[Literal["run", "suite"], int], ...] = (("suite", 1), ("run", 3))
+    for lifetime, servers in cases:
         (tmp_path / "log").unlink(missing_ok=True)
         entry = stdio_server("counter", "counter", env)
         config = TrustedConfig(
