@@ -107,7 +107,7 @@ def crashy() -> MCPServer:
     def fail() -> str:
         """Answer with isError."""
         _log("fail", {})
-        raise ValueError("the tool failed on purpose")
+        raise ValueError("SENTINEL-SERVER-ERROR: the tool failed on purpose")
 
     @app.tool()
     def big() -> str:

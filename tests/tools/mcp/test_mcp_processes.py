@@ -234,3 +234,25 @@ def test_validate_checks_mcp_declarations_offline_without_the_sdk(
     invalid = _akit("scenario", "validate", _write(tmp_path, bad, []))
     assert invalid.returncode == 2
     assert "$.tools[0].resource.key" in invalid.stderr
+
+
+def test_server_stderr_reaches_neither_the_terminal_nor_the_record(
+    tmp_path: Path,
+) -> None:
+    tools = [{"name": "fail", "mcp": {"server": "crashy", "tool": "fail"}}]
+    workflow = _write(
+        tmp_path,
+        mcp_workflow(
+            tools, outcomes=[{"id": "done", "final_response": {"contains": ["Done"]}}]
+        ),
+        [{"tool_calls": [{"name": "fail", "arguments": {}}]}, {"text": "Done."}],
+    )
+    config = _config(tmp_path, "crashy", {"MCP_LOG": str(tmp_path / "server.log")})
+    done = _akit(
+        "workflow", "run", workflow, "--config", config,
+        "--output", tmp_path / "record.json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert logged(tmp_path / "server.log")  # the server ran the tool and failed
+    assert "SENTINEL-SERVER-ERROR" not in done.stderr + done.stdout
+    assert "SENTINEL" not in (tmp_path / "record.json").read_text()

@@ -348,3 +348,71 @@ async def test_suite_lifetime_shares_one_server_and_says_so(tmp_path: Path) -> N
             assert run.result is not None
             servers_info = _record(run.result)["mcp"]["servers"]
             assert servers_info[0]["lifetime"] == lifetime
+
+
+async def test_a_declared_fault_and_retry_apply_before_the_server_is_called(
+    tmp_path: Path,
+) -> None:
+    env = {"COUNTER_FILE": str(tmp_path / "count"), "MCP_LOG": str(tmp_path / "log")}
+    tools = [{"name": "bump", "mcp": {"server": "counter", "tool": "bump"}}]
+    data = mcp_workflow(
+        tools,
+        outcomes=[{"id": "bumped", "tool_called": "bump", "min": 1, "max": 1}],
+        faults=[
+            {"id": "down", "tool": "bump", "occurrence": 1, "kind": "unavailable_tool"}
+        ],
+        retry={"max_attempts": 2},
+    )
+    result = await _run(
+        data,
+        [calling(call("bump", {"label": "x"}))],
+        {"counter": stdio_server("counter", "counter", env)},
+    )
+    assert result.record.task_verification.status == "passed"
+    assert (tmp_path / "count").read_text() == "1"
+    assert len(logged(tmp_path / "log")) == 1  # the faulted attempt never ran
+    assert _failures(result, "bump") == {"fault_unavailable_tool": 1}
+    assert result.record.budget.used.tool_calls == 2
+
+
+async def test_arguments_results_and_server_errors_stay_out_of_evidence(
+    tmp_path: Path, notes_env: dict[str, str]
+) -> None:
+    (tmp_path / "notes" / "policy.txt").write_text("SENTINEL-NOTE-CONTENT")
+    crashy = stdio_server("crashy", "crashy", {"MCP_LOG": str(tmp_path / "c.log")})
+    tools = [*NOTES, {"name": "fail", "mcp": {"server": "crashy", "tool": "fail"}}]
+    target = ReplayTarget(
+        [
+            calling(call("read_note", {"name": "policy"})),
+            calling(call("read_note", {"name": "SENTINEL-ARGUMENT"})),
+            calling(call("fail", {})),
+        ]
+    )
+    kit = ArtemisKit()
+    session = await kit.create_workflow_session(
+        workflow=workflow_of(mcp_workflow(tools, outcomes=[])),
+        target=target,
+        mcp_servers={
+            "notes": stdio_server("notes", "notes", notes_env),
+            "crashy": crashy,
+        },
+    )
+    events: list[str] = []
+
+    async def collect() -> None:
+        async for event in session.events():
+            events.append(repr(event))
+
+    import anyio
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(collect)
+        result = await session.run()
+    # the model saw the content and the isError text (its working data); the
+    # server wrote the exception (SENTINEL-SERVER-ERROR) to its stderr only
+    seen = [m.content or "" for r in target.requests for m in r.messages]
+    assert any("SENTINEL-NOTE-CONTENT" in text for text in seen)
+    assert any("Error executing tool fail" in text for text in seen)
+    evidence = json.dumps(_record(result)) + "".join(events) + repr(result)
+    for sentinel in ("SENTINEL-NOTE-CONTENT", "SENTINEL-ARGUMENT", "SENTINEL-SERVER"):
+        assert sentinel not in evidence
