@@ -19,7 +19,7 @@ crash, hang or protocol error is ``mcp_unavailable``; an answer over
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import anyio
 import attrs
@@ -35,13 +35,15 @@ if TYPE_CHECKING:
     from artemiskit.config._mcp import McpServerConfig
     from artemiskit.tools._mcp_connection import ListedTool
     from artemiskit.tools._tool import ToolContext
-    from artemiskit.workflow._model import ToolDeclaration
 
 __all__ = [
     "CONTENT_OUTPUT_SCHEMA",
     "DEFAULT_TIMEOUT_MS",
     "MAX_RESULT_BYTES",
     "SUITE_SERVERS_KEY",
+    "McpDeclaration",
+    "McpReference",
+    "McpResourceKey",
     "McpServers",
     "McpTool",
     "McpToolSet",
@@ -73,6 +75,62 @@ CONTENT_OUTPUT_SCHEMA: dict[str, Any] = {
     "required": ["content"],
     "additionalProperties": False,
 }
+
+
+class McpReference(Protocol):
+    """Which server tool a declaration stands for (``mcp: {server, tool}``)."""
+
+    @property
+    def server(self) -> str:
+        """The ``mcp_servers`` entry."""
+
+    @property
+    def tool(self) -> str:
+        """The tool's name on the server."""
+
+
+class McpResourceKey(Protocol):
+    """The declared ``resource: {key, argument}``."""
+
+    @property
+    def key(self) -> str:
+        """The ``allow`` key."""
+
+    @property
+    def argument(self) -> str | None:
+        """The string argument checked against the key's globs."""
+
+
+class McpDeclaration(Protocol):
+    """What this module reads of a workflow's MCP tool declaration.
+
+    The workflow's `ToolDeclaration` is one (tools sit below the workflow layer,
+    so they name this protocol instead).
+    """
+
+    @property
+    def name(self) -> str:
+        """The name the model calls."""
+
+    @property
+    def mcp(self) -> McpReference | None:
+        """The server tool."""
+
+    @property
+    def resource(self) -> McpResourceKey | None:
+        """The resource checked against ``allow``."""
+
+    @property
+    def effect(self) -> Literal["read", "write"] | None:
+        """The declared effect (``write`` when ``None``)."""
+
+    @property
+    def schema_digest(self) -> str | None:
+        """The pinned schema digest, if any."""
+
+    @property
+    def timeout_ms(self) -> int | None:
+        """One call's timeout (default `DEFAULT_TIMEOUT_MS`)."""
 
 
 @attrs.frozen(kw_only=True, repr=False, eq=False)
@@ -176,7 +234,7 @@ def _handler(
 
 
 def mcp_tool(
-    declaration: ToolDeclaration,
+    declaration: McpDeclaration,
     listed: ListedTool,
     connection: Callable[[], McpConnection],
     *,
@@ -331,7 +389,7 @@ class McpToolSet:
 
     def __init__(
         self,
-        declarations: tuple[ToolDeclaration, ...],
+        declarations: tuple[McpDeclaration, ...],
         configs: Mapping[str, McpServerConfig],
         *,
         shared: McpServers | None = None,
