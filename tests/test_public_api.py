@@ -83,6 +83,7 @@ EXPORTS: dict[str, set[str]] = {
     },
     "artemiskit.config": {
         "JudgeConfig",
+        "McpServerConfig",
         "ProviderConfig",
         "RetryPolicy",
         "SandboxConfig",
@@ -311,6 +312,7 @@ EXPORTS: dict[str, set[str]] = {
         "Delegation",
         "Draft",
         "LocalState",
+        "McpToolListing",
         "Tool",
         "ToolChange",
         "ToolContext",
@@ -318,6 +320,7 @@ EXPORTS: dict[str, set[str]] = {
         "ToolResource",
         "ToolResult",
         "catalogue_with",
+        "list_mcp_tools",
     },
     "artemiskit.workflow": {
         "Budgets",
@@ -333,6 +336,8 @@ EXPORTS: dict[str, set[str]] = {
         "InitialState",
         "JudgeOutcome",
         "JudgeSpec",
+        "McpResource",
+        "McpToolRef",
         "Outcome",
         "Policy",
         "RecordOutcome",

@@ -27,6 +27,7 @@ from artemiskit.records._record import (
     FaultInfo,
     FaultKindInfo,
     JudgeInfo,
+    McpInfo,
     OperationEntry,
     OperationSummary,
     PolicyInfo,
@@ -187,6 +188,7 @@ def build_record(
     judge_usage: JudgeUsage | None = None,
     evaluation_cancelled: bool = False,
     recovery: RecoveryInfo | None = None,
+    mcp: McpInfo | None = None,
 ) -> ExecutionRecord:
     """Assemble the metadata-only record of one attempt."""
     counters = state.counters
@@ -273,6 +275,7 @@ def build_record(
             step=_last_step(state),
         ),
         timeline=_timeline(state),
+        mcp=mcp,
     )
 
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from artemiskit.records._record import TargetInfo
     from artemiskit.targets._protocol import AgentTarget
     from artemiskit.telemetry._protocol import RunTelemetry
+    from artemiskit.tools._mcp_tools import McpToolSet
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]
@@ -69,6 +70,7 @@ class WorkflowSession:
         telemetry: RunTelemetry | None = None,
         owns_target: bool = False,
         owns_judge: bool = False,
+        mcp: McpToolSet | None = None,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,
@@ -91,6 +93,7 @@ class WorkflowSession:
             telemetry=telemetry,
             owns_target=owns_target,
             owns_judge=owns_judge,
+            mcp=mcp,
         )
         self._workflow = workflow
         self._started = False

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
     from anyio.streams.memory import MemoryObjectSendStream
 
+    from artemiskit.config._mcp import McpServerConfig
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.records import TelemetryInfo
@@ -274,6 +275,24 @@ def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
     return path
 
 
+def _suite_servers(
+    workflows: Sequence[SuiteWorkflow], configs: Mapping[str, McpServerConfig]
+) -> dict[str, McpServerConfig] | None:
+    """The ``lifetime: suite`` MCP servers the suite's workflows use, if any."""
+    used = {
+        tool.mcp.server
+        for item in workflows
+        for tool in item.workflow.tools
+        if tool.mcp is not None
+    }
+    shared = {
+        name: configs[name]
+        for name in sorted(used)
+        if name in configs and configs[name].lifetime == "suite"
+    }
+    return shared or None
+
+
 def _folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
     """A safe folder name per workflow name, distinct even without case.
 
@@ -357,6 +376,7 @@ class SuiteSession:
         cleanup_timeout_ms: int | None = None,
         remote_kit: Callable[[], SessionFactory] | None = None,
         telemetry: Telemetry | None = None,
+        mcp_servers: Mapping[str, McpServerConfig] | None = None,
     ) -> None:
         if settings.transcripts and output_dir is None:
             raise WorkflowError(
@@ -401,6 +421,7 @@ class SuiteSession:
         self._streams: list[MemoryObjectSendStream[SuiteEvent]] = []
         self._write_lock = anyio.Lock()
         self._transports = SharedTransports()
+        self._mcp_shared = _suite_servers(self._workflows, mcp_servers or {})
         self._tokens = 0
         self._folders_made: set[Path] = set()
         self._covered = -1
@@ -873,6 +894,26 @@ class SuiteSession:
                 key, script = item.script
                 await self._transports.get(key, functools.partial(_ready, script))
 
+    async def _execute(self, jobs: list[_Job]) -> None:
+        """Run the jobs, inside the suite's shared MCP servers when it has any.
+
+        ``lifetime: suite`` servers are started on first use and ended once the
+        last run finished, in this task (their task group's own).
+        """
+        if self._mcp_shared is None:
+            await self._executor.execute(jobs, self._run_one, self._may_start)
+            return
+        from artemiskit.tools._mcp_tools import SUITE_SERVERS_KEY, McpServers
+
+        cleanup_ms = min(self._cleanup_timeout_ms or 1000, 10_000)
+        async with McpServers(self._mcp_shared, cleanup_s=cleanup_ms / 1000) as pool:
+
+            async def shared() -> McpServers:
+                return pool
+
+            await self._transports.get(SUITE_SERVERS_KEY, shared)
+            await self._executor.execute(jobs, self._run_one, self._may_start)
+
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
 
@@ -900,7 +941,7 @@ class SuiteSession:
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:
-                await self._executor.execute(jobs, self._run_one, self._may_start)
+                await self._execute(jobs)
             except anyio.get_cancelled_exc_class():
                 # The caller cancelled the suite: still leave a final record.
                 self._cancelled = True

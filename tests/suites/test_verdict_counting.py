@@ -15,6 +15,7 @@ import json
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
@@ -284,9 +285,9 @@ def test_the_exit_order_is_130_7_9_8_0() -> None:
     assert suite_exit_code("cancelled", lost, [None], 1.0) == 130
     assert suite_exit_code("completed", lost, [None], 1.0) == 7
     assert suite_exit_code("completed", lost, [None], 1.0, max_errored=1) == 8
-    assert suite_exit_code("completed", [], [1.0], 1.0) == 0
-    assert suite_exit_code("completed", [], [0.5], 0.5) == 0
-    assert suite_exit_code("completed", [], [0.4], 0.5) == 8
+    assert suite_exit_code("completed", [], [Fraction(1)], 1.0) == 0
+    assert suite_exit_code("completed", [], [Fraction(1, 2)], 0.5) == 0
+    assert suite_exit_code("completed", [], [Fraction(2, 5)], 0.5) == 8
 
 
 def _akit(*args: str) -> subprocess.CompletedProcess[str]:
