@@ -34,6 +34,7 @@ __all__ = [
     "RecoveryInfo",
     "StateChangeInfo",
     "TargetInfo",
+    "TelemetryInfo",
     "TimelineInfo",
     "ToolSummary",
     "WorkflowInfo",
@@ -291,6 +292,20 @@ class RecoveryInfo:
 
 
 @attrs.frozen(kw_only=True)
+class TelemetryInfo:
+    """What OpenTelemetry export did for this attempt (SPEC 25).
+
+    Attributes:
+        exported: Spans the collector accepted.
+        dropped: Spans not exported: refused, unanswered within the 1 s flush
+            bound, or over the per-run cap.
+    """
+
+    exported: int
+    dropped: int
+
+
+@attrs.frozen(kw_only=True)
 class ExecutionRecord:
     """The bounded, metadata-only record of one run attempt (schema version 4).
 
@@ -318,5 +333,7 @@ class ExecutionRecord:
     task_verification: TaskVerification
     verdict: RunVerdict
     timeline: TimelineInfo = attrs.field(factory=TimelineInfo)
+    #: ``None`` when telemetry export was not asked for.
+    telemetry: TelemetryInfo | None = None
     schema: str = RECORD_SCHEMA
     schema_version: int = RECORD_SCHEMA_VERSION
