@@ -39,7 +39,10 @@ from artemiskit.config._config import (
     TrustedConfig,
     load_trusted_config,
 )
-from artemiskit.engine._session import WorkflowResult, WorkflowSession
+from artemiskit.engine._session import (
+    WorkflowResult,
+    WorkflowSession,
+)
 from artemiskit.engine._state import LocalState
 from artemiskit.engine._tool_invocation import initial_sections
 from artemiskit.engine._transitions import MAX_LEDGER
@@ -59,6 +62,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.config._mcp import McpServerConfig
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
@@ -73,6 +77,7 @@ if TYPE_CHECKING:
         AgentTarget,
         ModelClient,
     )
+    from artemiskit.tools._mcp_tools import McpServers, McpToolSet
     from artemiskit.tools._tool import Tool
 
 __all__ = ["ArtemisKit", "WorkflowSource", "create_agent_workflow_session"]
@@ -229,6 +234,8 @@ def _new_session(
     transport_digest: str | None = None,
     owns_target: bool = False,
     owns_judge: bool = False,
+    mcp_servers: Mapping[str, McpServerConfig] | None = None,
+    mcp_shared: McpServers | None = None,
 ) -> WorkflowSession:
     """Check the options and build the session (`create_agent_workflow_session`).
 
@@ -264,7 +271,11 @@ def _new_session(
         raise WorkflowError(
             f"ledger_limit must be between 1 and {MAX_LEDGER}", reason="invalid_option"
         )
-    unknown = [tool.name for tool in workflow.tools if tool.name not in catalogue]
+    unknown = [
+        tool.name
+        for tool in workflow.tools
+        if tool.mcp is None and tool.name not in catalogue
+    ]
     if unknown:
         raise WorkflowError(
             f"the workflow declares tools that are neither built in nor registered: "
@@ -273,11 +284,14 @@ def _new_session(
             reason="unknown_tool",
         )
     spec = workflow.environment
+    factory = environment or _environment_factory(workflow, None, cleanup_timeout_ms)
+    mcp = _mcp_tools(
+        workflow, settings, factory, cleanup_timeout_ms, mcp_servers, mcp_shared
+    )
     return WorkflowSession(
         workflow=workflow,
         target=target,
-        environment=environment
-        or _environment_factory(workflow, None, cleanup_timeout_ms),
+        environment=factory,
         files=spec.files,
         local=LocalState(
             documents=dict(spec.state.documents),
@@ -300,9 +314,55 @@ def _new_session(
         target_label=target_label,
         ledger_limit=ledger_limit,
         catalogue=catalogue,
+        telemetry=None if settings.telemetry is None else settings.telemetry.for_run(),
         owns_target=owns_target,
         owns_judge=owns_judge,
+        mcp=mcp,
     )
+
+
+def _mcp_tools(
+    workflow: Workflow,
+    settings: RunOptions,
+    environment: EnvironmentFactory,
+    cleanup_timeout_ms: int | None,
+    configured: Mapping[str, McpServerConfig] | None,
+    shared: McpServers | None,
+) -> McpToolSet | None:
+    """The run's MCP tools (SPEC 24), or ``None`` when it declares none.
+
+    Raises:
+        ConfigError: A declared server is not configured (exit 1).
+    """
+    declarations = tuple(tool for tool in workflow.tools if tool.mcp is not None)
+    if not declarations:
+        return None
+    from artemiskit.tools._mcp_tools import McpToolSet
+
+    cleanup = cleanup_timeout_ms or environment.default_cleanup_timeout_ms
+    servers = settings.mcp_servers if settings.mcp_servers is not None else configured
+    tools = McpToolSet(
+        declarations,
+        servers or {},
+        shared=shared,
+        cleanup_s=min(cleanup, MAX_CLEANUP_TIMEOUT_MS) / 1000,
+    )
+    tools.check_configured()
+    return tools
+
+
+async def _suite_servers(
+    shared: SharedTransports | None, workflow: Workflow
+) -> McpServers | None:
+    """The ``lifetime: suite`` MCP servers a suite shares with its runs, if any."""
+    if shared is None or not any(tool.mcp for tool in workflow.tools):
+        return None
+    from artemiskit.tools._mcp_tools import SUITE_SERVERS_KEY
+
+    async def none() -> McpServers | None:
+        return None
+
+    return await shared.get(SUITE_SERVERS_KEY, none)
 
 
 def _folder_of(path: str | os.PathLike[str]) -> Path:
@@ -506,6 +566,8 @@ class ArtemisKit:
             configuration_id=configuration_id,
             owns_target=owns_target,
             owns_judge=judge is not None and judge_settings is not judge,
+            mcp_servers=config.mcp_servers,
+            mcp_shared=await _suite_servers(shared_transports, loaded),
         )
 
     def _session_catalogue(self, tools: Sequence[Tool] | Catalogue | None) -> Catalogue:
@@ -585,6 +647,7 @@ class ArtemisKit:
             max_suite_tokens=chosen.max_suite_tokens,
             fail_fast=chosen.fail_fast,
             transcripts=chosen.transcripts,
+            max_errored=chosen.max_errored,
         )
         config = await self._trusted_config()
         return await create_suite_session(
@@ -596,6 +659,7 @@ class ArtemisKit:
             executor=chosen.executor,
             judge=chosen.judge,
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
+            telemetry=chosen.telemetry,
             tools=self._catalogue,
             remote_kit=functools.partial(ArtemisKit, config=config, tools=self._tools),
         )
@@ -640,14 +704,17 @@ class ArtemisKit:
             ConfigError: No model, or an unusable provider entry.
         """
         from artemiskit.config import load_judge_config
-        from artemiskit.prompt_response import load_scenario, run_scenario
+        from artemiskit.prompt_response import (
+            known_secrets,
+            load_scenario,
+            run_scenario,
+        )
 
-        scenario = await load_scenario(path)
         if judge is not None and not isinstance(judge, JudgeConfig):
             judge = await load_judge_config(judge)
-        return await run_scenario(
-            scenario, options=options, config=await self._trusted_config(), judge=judge
-        )
+        config = await self._trusted_config()
+        scenario = await load_scenario(path, withheld=known_secrets(config, judge))
+        return await run_scenario(scenario, options=options, config=config, judge=judge)
 
 
 def _registered(catalogue: Catalogue) -> tuple[Tool, ...]:

@@ -8,13 +8,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m pip install --quiet --disable-pip-version-check -e '.[test,ray]'
+python3 -m pip install --quiet --disable-pip-version-check -e '.[test,ray,mcp]'
 
 # The LiteLLM proxy of the gateway interop test lives in its own virtualenv.
 if [ "${CI:-}" = "true" ]; then
     bash scripts/litellm-env.sh
 else
     bash scripts/litellm-env.sh || echo "note: the LiteLLM proxy could not be installed; the gateway tests will skip" >&2
+fi
+
+# The Arize Phoenix server of the tracing interop test lives in its own virtualenv.
+if [ "${CI:-}" = "true" ]; then
+    bash scripts/phoenix-env.sh
+else
+    bash scripts/phoenix-env.sh || echo "note: Phoenix could not be installed; the Phoenix interop test will skip" >&2
 fi
 
 if [ "${CI:-}" = "true" ]; then

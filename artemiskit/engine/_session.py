@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from artemiskit.environments._base import EnvironmentFactory
     from artemiskit.records._record import TargetInfo
     from artemiskit.targets._protocol import AgentTarget
+    from artemiskit.telemetry._protocol import RunTelemetry
+    from artemiskit.tools._mcp_tools import McpToolSet
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["WorkflowResult", "WorkflowSession"]
@@ -65,8 +67,10 @@ class WorkflowSession:
         target_label: str | None = None,
         ledger_limit: int = MAX_LEDGER,
         catalogue: Catalogue = BUILTIN_CATALOGUE,
+        telemetry: RunTelemetry | None = None,
         owns_target: bool = False,
         owns_judge: bool = False,
+        mcp: McpToolSet | None = None,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,
@@ -86,8 +90,10 @@ class WorkflowSession:
             target_label=target_label,
             ledger_limit=ledger_limit,
             catalogue=catalogue,
+            telemetry=telemetry,
             owns_target=owns_target,
             owns_judge=owns_judge,
+            mcp=mcp,
         )
         self._workflow = workflow
         self._started = False

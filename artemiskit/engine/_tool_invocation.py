@@ -77,7 +77,7 @@ def initial_sections(
     return {
         declared.name: json.loads(json.dumps(dict(tool.state)))
         for declared in workflow.tools
-        if (tool := catalogue[declared.name]).state is not None
+        if (tool := catalogue.get(declared.name)) is not None and tool.state is not None
     }
 
 

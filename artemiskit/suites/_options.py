@@ -9,6 +9,7 @@ import attrs
 
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.suites._executor import SuiteExecutor
+from artemiskit.telemetry._telemetry import Telemetry
 
 __all__ = ["SuiteKeywords", "SuiteOptions", "merge_suite_options"]
 
@@ -32,6 +33,10 @@ class SuiteOptions:
         executor: Where runs execute (default: `LocalExecutor` with
             ``concurrency``).
         cleanup_timeout_ms: Each run's cleanup drain period.
+        telemetry: Export the suite as one OpenTelemetry trace (SPEC 25): the
+            suite span its root, each run a child (local executor).
+        max_errored: Errored runs (lost ones included) tolerated before the
+            suite exits 7.
     """
 
     output_dir: str | os.PathLike[str] | None = None
@@ -44,6 +49,8 @@ class SuiteOptions:
     judge: JudgeSettings | str | os.PathLike[str] | None = None
     executor: SuiteExecutor | None = None
     cleanup_timeout_ms: int | None = None
+    telemetry: Telemetry | None = None
+    max_errored: int = 0
 
 
 class SuiteKeywords(TypedDict, total=False):
@@ -59,6 +66,8 @@ class SuiteKeywords(TypedDict, total=False):
     judge: JudgeSettings | str | os.PathLike[str] | None
     executor: SuiteExecutor | None
     cleanup_timeout_ms: int | None
+    telemetry: Telemetry | None
+    max_errored: int
 
 
 def merge_suite_options(

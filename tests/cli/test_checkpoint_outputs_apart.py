@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests._builders import write_workflow
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 
 
 @pytest.mark.parametrize(
