@@ -15,8 +15,8 @@ from artemiskit.config import parse_judge_config
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.environments import MAX_CLEANUP_TIMEOUT_MS
 from tests._builders import workflow_dict
+from tests._cli import akit
 from tests._runs import ReplayTarget
-from tests.cli.test_workflow_run import akit
 
 
 def test_the_cleanup_bound_is_10_000_ms() -> None:
