@@ -40,7 +40,6 @@ from artemiskit.config._config import (
     load_trusted_config,
 )
 from artemiskit.engine._session import (
-    MAX_CLEANUP_TIMEOUT_MS,
     WorkflowResult,
     WorkflowSession,
 )
@@ -48,6 +47,7 @@ from artemiskit.engine._state import LocalState
 from artemiskit.engine._tool_invocation import initial_sections
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import (
+    MAX_CLEANUP_TIMEOUT_MS,
     EnvironmentFactory,
     EnvironmentOptions,
     SandboxSettings,
@@ -257,9 +257,12 @@ def _new_session(
             reason="configuration_id_required",
         )
     cleanup_timeout_ms = settings.cleanup_timeout_ms
-    if cleanup_timeout_ms is not None and not 1 <= cleanup_timeout_ms <= 10_000:
+    if cleanup_timeout_ms is not None and not (
+        1 <= cleanup_timeout_ms <= MAX_CLEANUP_TIMEOUT_MS
+    ):
         raise WorkflowError(
-            "cleanup_timeout_ms must be between 1 and 10000", reason="invalid_option"
+            f"cleanup_timeout_ms must be between 1 and {MAX_CLEANUP_TIMEOUT_MS}",
+            reason="invalid_option",
         )
     ledger_limit = settings.ledger_limit
     if isinstance(ledger_limit, bool) or not (

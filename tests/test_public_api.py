@@ -95,6 +95,7 @@ EXPORTS: dict[str, set[str]] = {
         "parse_trusted_config",
     },
     "artemiskit.environments": {
+        "MAX_CLEANUP_TIMEOUT_MS",
         "CleanupReport",
         "DockerSandboxEnvironment",
         "DockerSandboxFactory",

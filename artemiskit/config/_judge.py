@@ -25,7 +25,20 @@ from artemiskit.config._config import (
     invalid_configuration,
 )
 
-__all__ = ["JudgeConfig", "load_judge_config", "parse_judge_config"]
+__all__ = [
+    "DEFAULT_JUDGE_MAX_REQUESTS",
+    "DEFAULT_JUDGE_MAX_TOKENS",
+    "DEFAULT_JUDGE_TIMEOUT_MS",
+    "JudgeConfig",
+    "load_judge_config",
+    "parse_judge_config",
+]
+
+#: The judge's own limits when its configuration leaves them out (the one home of
+#: these defaults: `JudgeSettings` takes them too).
+DEFAULT_JUDGE_MAX_REQUESTS = 4
+DEFAULT_JUDGE_MAX_TOKENS = 8000
+DEFAULT_JUDGE_TIMEOUT_MS = 30_000
 
 _WHAT = "judge configuration"
 _KEYS = {"provider", "model", "max_requests", "max_tokens", "timeout_ms", "providers"}
@@ -87,9 +100,9 @@ def parse_judge_config(text: str, *, source: str = "<string>") -> JudgeConfig:
             report(key, "is required and must be a string")
     limits: dict[str, Any] = {}
     for key, default, maximum in (
-        ("max_requests", 4, 1000),
-        ("max_tokens", 8000, 10_000_000),
-        ("timeout_ms", 30_000, 3_600_000),
+        ("max_requests", DEFAULT_JUDGE_MAX_REQUESTS, 1000),
+        ("max_tokens", DEFAULT_JUDGE_MAX_TOKENS, 10_000_000),
+        ("timeout_ms", DEFAULT_JUDGE_TIMEOUT_MS, 3_600_000),
     ):
         value = data.get(key, default)
         if (

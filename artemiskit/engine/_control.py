@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from artemiskit.engine._detached import Abandoned
 from artemiskit.engine._stops import stop_for
 
 if TYPE_CHECKING:
@@ -31,6 +32,13 @@ class RunControl:
         self._run = run
         self._checkpoints = checkpoints
         self.cancel_requested = False
+        #: ``cancelled`` (`cancel`) or ``caller_cancelled`` (the caller's scope).
+        self.cancel_reason = "cancelled"
+        #: Set by `cancel` to wake the caller waiting for the run's turns.
+        self.wake: anyio.Event | None = None
+        #: Whether the caller finished the run without its turns' task (which
+        #: did not stop within the drain period): that task must change nothing.
+        self.abandoned = False
         self.deadline = math.inf
         self._scope: anyio.CancelScope | None = None
         #: Whether a checkpoint store records the run (else `commit` and
@@ -61,11 +69,15 @@ class RunControl:
             self.now = asyncio.get_running_loop().time
         self.deadline = self.now() + remaining_s
 
-    def cancel(self) -> None:
+    def cancel(self, reason: str = "cancelled") -> None:
         """Stop new work now, and cancel whatever the run is waiting on."""
+        if not self.cancel_requested:
+            self.cancel_reason = reason
         self.cancel_requested = True
         if self._scope is not None:
             self._scope.cancel()
+        if self.wake is not None:
+            self.wake.set()
 
     def open_scope(self) -> anyio.CancelScope:
         """A new cancel scope for ``cancel()`` to reach (cancelled if already asked)."""
@@ -101,13 +113,15 @@ class RunControl:
     def stop_now(self) -> Stop | None:
         """The stop a cancel request or the passed deadline calls for, if any."""
         if self.cancel_requested:
-            return stop_for("cancelled", "cancelled")
+            return stop_for("cancelled", self.cancel_reason)
         if self.now() >= self.deadline:
             return stop_for("deadline_exceeded", "timeout_ms")
         return None
 
     async def commit(self) -> None:
         """Durably record the current state (before any invocation)."""
+        if self.abandoned:
+            raise Abandoned
         if self.recording:
             await self._checkpoints.commit(self._run.published())
 
@@ -122,6 +136,8 @@ class RunControl:
         """
         if not self.recording:  # no store: nothing to record, no pause
             return True
+        if self.abandoned:
+            raise Abandoned
         pause = self._checkpoints.pause_due(self._run.state.counters)
         if pause is not None:
             self._run.stop(pause)

@@ -24,6 +24,7 @@ from artemiskit._errors import (
 )
 from artemiskit.engine._budget import Budget
 from artemiskit.engine._control import RunControl
+from artemiskit.engine._detached import Abandoned, Detached
 from artemiskit.engine._events import EventHub
 from artemiskit.engine._evidence import build_record, final_state, workflow_digest
 from artemiskit.engine._faults import schedule_from
@@ -45,7 +46,12 @@ from artemiskit.engine._run_state import RunState
 from artemiskit.engine._state import slot_builder
 from artemiskit.engine._stops import error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallExecutor
-from artemiskit.environments._base import CleanupReport, Environment, EnvironmentFactory
+from artemiskit.environments._base import (
+    MAX_CLEANUP_TIMEOUT_MS,
+    CleanupReport,
+    Environment,
+    EnvironmentFactory,
+)
 from artemiskit.records._record import (
     CleanupInfo,
     EventInfo,
@@ -76,7 +82,7 @@ if TYPE_CHECKING:
     from artemiskit.tools._tool import Tool
     from artemiskit.workflow._model import Workflow
 
-__all__ = ["MAX_CLEANUP_TIMEOUT_MS", "RunDriver"]
+__all__ = ["RunDriver"]
 
 
 def _tool_definitions(
@@ -92,8 +98,6 @@ def _tool_definitions(
         for tool in workflow.tools
     )
 
-
-MAX_CLEANUP_TIMEOUT_MS = 10_000
 
 _request = slot_builder(TargetRequest)
 
@@ -215,6 +219,7 @@ class RunDriver:
             self._tool_calls = self._executor(catalogue)
         #: The result of a run its caller cancelled (``execute`` then raises).
         self.interrupted: WorkflowResult | None = None
+        self._environment: Environment | None = None
 
     def _executor(self, catalogue: Catalogue) -> ToolCallExecutor:
         return ToolCallExecutor(
@@ -295,34 +300,82 @@ class RunDriver:
         started = datetime.now(UTC)
         self.hub.emit("run_started")
         self.control.start(remaining)
-        environment: Environment | None = None
+        self.control.wake = anyio.Event()
+        turns = Detached(self._turns, self.control.wake)
+        turns.start()
         try:
-            with self.control.open_scope() as cancel_scope:
-                with anyio.CancelScope(
-                    deadline=self.control.deadline
-                ) as deadline_scope:
-                    try:
-                        environment = await self._factory.create(
-                            run_id=self.run_id, files=self._files
-                        )
-                        self.hub.emit("environment_ready")
-                        await self._drive(environment)
-                    except ArtemisError as exc:
-                        if self._failure is None and isinstance(
-                            exc, TargetError | InvalidResponseError
-                        ):
-                            self._failure = f"{self._target_label}: {exc.message}"
-                        self.run.stop(error_stop(exc))
-                if deadline_scope.cancelled_caught:
-                    self.run.stop(stop_for("deadline_exceeded", "timeout_ms"))
-            if cancel_scope.cancelled_caught:
-                self.run.stop(stop_for("cancelled", "cancelled"))
+            await self._await_turns(turns)
         except anyio.get_cancelled_exc_class():
-            self.run.stop(stop_for("cancelled", "caller_cancelled"))
+            self.control.cancel("caller_cancelled")
             with anyio.CancelScope(shield=True):
-                self.interrupted = await self._finish(environment, started)
+                await self._drain(turns)
+                self.interrupted = await self._finish(self._environment, started)
             raise
-        return await self._finish(environment, started)
+        return await self._finish(self._environment, started)
+
+    async def _turns(self) -> None:
+        """Create the environment and drive every turn (in a `Detached` task).
+
+        Runs inside the run's cancel scope and deadline scope; see
+        `_await_turns` for how the caller waits for it.
+        """
+        with self.control.open_scope() as cancel_scope:
+            with anyio.CancelScope(deadline=self.control.deadline) as deadline_scope:
+                try:
+                    environment = await self._factory.create(
+                        run_id=self.run_id, files=self._files
+                    )
+                    if self.control.abandoned:  # created after the run finished
+                        with anyio.move_on_after(
+                            self._cleanup_timeout_ms / 1000, shield=True
+                        ):
+                            await environment.close()
+                        raise Abandoned
+                    self._environment = environment
+                    self.hub.emit("environment_ready")
+                    await self._drive(environment)
+                except ArtemisError as exc:
+                    if self._failure is None and isinstance(
+                        exc, TargetError | InvalidResponseError
+                    ):
+                        self._failure = f"{self._target_label}: {exc.message}"
+                    self.run.stop(error_stop(exc))
+            if deadline_scope.cancelled_caught:
+                self.run.stop(stop_for("deadline_exceeded", "timeout_ms"))
+        if cancel_scope.cancelled_caught:
+            self.run.stop(stop_for("cancelled", self.control.cancel_reason))
+
+    async def _await_turns(self, turns: Detached) -> None:
+        """Wait for the turns to end; after a cancel or the deadline, a drain.
+
+        The turns end by themselves, or stop soon after a cancel request or
+        the deadline, since the target and the tools honour cancellation. One
+        that ignores it is left behind after the drain period (`_drain`).
+        """
+        control = self.control
+        with anyio.move_on_after(max(control.deadline - control.now(), 0)):
+            await turns.wake.wait()  # the turns ended, or a cancel request
+        await self._drain(turns)
+
+    async def _drain(self, turns: Detached) -> None:
+        """Wait at most the drain period for the turns; else leave them behind.
+
+        Left behind, the operation in flight is settled ``unknown`` with
+        ``target_did_not_stop`` (or ``tool_did_not_stop``) and the run stops as
+        cancelled or past its deadline; the abandoned task changes nothing
+        more (it raises `Abandoned` when the call returns).
+        """
+        if not turns.finished:
+            with anyio.move_on_after(self._cleanup_timeout_ms / 1000, shield=True):
+                await turns.ended.wait()
+        if turns.finished:
+            turns.outcome()
+            return
+        control = self.control
+        control.abandoned = True
+        self.run.settle_abandoned()
+        stop = control.stop_now() or stop_for("cancelled", control.cancel_reason)
+        self.run.stop(stop)
 
     async def _load_fixture(self) -> None:
         """Merge a referenced fixture into the initial files and state."""
@@ -416,7 +469,11 @@ class RunDriver:
             retry_admission,
         )
         try:
-            response = await self._target.respond(request)
+            try:
+                response = await self._target.respond(request)
+            finally:
+                if control.abandoned:  # the run ended without this call
+                    raise Abandoned
             check_response(response)
         except anyio.get_cancelled_exc_class():
             run.settle_unmeasured(op_id, "unknown", "interrupted")

@@ -15,6 +15,11 @@ import anyio
 import attrs
 
 from artemiskit._errors import InvalidResponseError
+from artemiskit.config._judge import (
+    DEFAULT_JUDGE_MAX_REQUESTS,
+    DEFAULT_JUDGE_MAX_TOKENS,
+    DEFAULT_JUDGE_TIMEOUT_MS,
+)
 from artemiskit.engine._responses import check_response
 from artemiskit.targets._protocol import AgentTarget, Message, TargetRequest
 
@@ -46,9 +51,9 @@ class JudgeSettings:
     target: AgentTarget
     provider: str
     model: str
-    max_requests: int = 4
-    max_tokens: int | None = 8000
-    timeout_ms: int = 30_000
+    max_requests: int = DEFAULT_JUDGE_MAX_REQUESTS
+    max_tokens: int | None = DEFAULT_JUDGE_MAX_TOKENS
+    timeout_ms: int = DEFAULT_JUDGE_TIMEOUT_MS
     transport_digest: str | None = None
 
 

@@ -195,6 +195,19 @@ class RunState:
                 t.settlement_fields(self.state, op.id, "unknown", "interrupted")
             )
 
+    def settle_abandoned(self) -> None:
+        """Settle every operation still admitted as one that did not stop.
+
+        The run was cancelled or passed its deadline and the target (or a tool
+        handler) ignored it for the whole drain period: the outcome is unknown,
+        a model request's usage too.
+        """
+        for op in tuple(Ledger.of(self.state).unsettled()):
+            if op.kind == "model_request":
+                self.settle_unmeasured(op.id, "unknown", "target_did_not_stop")
+            else:
+                self.settle(op.id, "unknown", "tool_did_not_stop")
+
     def count_tool_attempt(self) -> None:
         """Count one attempted tool call."""
         self._adopt(t.count_tool_attempt(self.state))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 from artemiskit._errors import SessionStateError
-from artemiskit.engine._driver import MAX_CLEANUP_TIMEOUT_MS, RunDriver
+from artemiskit.engine._driver import RunDriver
 from artemiskit.engine._ledger import MAX_LEDGER
 from artemiskit.engine._result import WorkflowResult
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from artemiskit.tools._mcp_tools import McpToolSet
     from artemiskit.workflow._model import Workflow
 
-__all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]
+__all__ = ["WorkflowResult", "WorkflowSession"]
 
 
 class WorkflowSession:

@@ -22,6 +22,7 @@ import anyio
 
 from artemiskit._errors import ArtemisError, FileOperationError
 from artemiskit.engine._admission import ArgumentVerdicts, admit_tool_call
+from artemiskit.engine._detached import Abandoned
 from artemiskit.engine._faults import RETRYABLE_KINDS, ScheduledFault
 from artemiskit.engine._state import Denial, Stop, TraceEntry, slot_builder
 from artemiskit.engine._stops import stop_for
@@ -278,14 +279,18 @@ class ToolCallExecutor:
                 # point and the environment's own to be sure on every loop)
                 await self._control.scheduling_point()
             try:
-                result = await invoke_tool(
-                    tool,
-                    arguments,
-                    environment=environment,
-                    local=self._run.state.local,
-                    allow=self._allow[name],
-                    new_id=lambda prefix: f"{prefix}-{op_id.removeprefix('op-')}",
-                )
+                try:
+                    result = await invoke_tool(
+                        tool,
+                        arguments,
+                        environment=environment,
+                        local=self._run.state.local,
+                        allow=self._allow[name],
+                        new_id=lambda prefix: f"{prefix}-{op_id.removeprefix('op-')}",
+                    )
+                finally:
+                    if self._control.abandoned:  # the run ended without this call
+                        raise Abandoned
             except MalformedOutputError:
                 self._run.settle(op_id, "failed", "malformed_result")
                 self._stop_call(
@@ -304,7 +309,7 @@ class ToolCallExecutor:
                 self._run.settle(op_id, "unknown", exc.reason)
                 self._run.record_trace(_trace(name, "failed", attempt, exc.reason))
                 raise
-            except anyio.get_cancelled_exc_class():
+            except (Abandoned, anyio.get_cancelled_exc_class()):
                 raise
             except BaseException as exc:
                 if _holds_cancellation(exc):

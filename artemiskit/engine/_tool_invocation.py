@@ -1,10 +1,11 @@
 """Invoking one tool handler: its context, its output check, its state section.
 
-The single place where the engine calls a tool (built-in or user-defined): the
-handler gets a handle on the environment (`ToolEnvironment`: read-only for a
-``read`` tool, dead once the call returned), a copy of its own local-state section
-and the declaration's ``allow``; its output must satisfy the tool's output schema
-and its new section must be a JSON object, else the attempt is
+The single place where the engine calls a tool (built-in or user-defined): a
+user-defined handler gets a handle on the environment (`ToolEnvironment`:
+read-only for a ``read`` tool, dead once the call returned) and copies of its own
+local-state section and of the local state (the built-in handlers, trusted, get
+them as they are), and the declaration's ``allow``; its output must satisfy the
+tool's output schema and its new section must be a JSON object, else the attempt is
 `MalformedOutputError` (``invalid_evidence``, never shown to the model). Only a
 ``write`` tool's returned section or local state changes state: changing the copies
 it was handed changes nothing.
@@ -117,21 +118,23 @@ async def invoke_tool(
     """
     section = local.sections.get(tool.name)
     write = tool.effect == "write"
-    handle = ToolEnvironment(environment, writable=write)
-    given_local = local
-    if not isinstance(tool, BuiltinTool):  # trusted not to change what it reads
-        given_local = copy.deepcopy(local)
-    context = _context(
-        handle,
-        None if section is None else copy.deepcopy(section),
-        allow,
-        given_local,
-        new_id,
-    )
-    try:
+    if isinstance(tool, BuiltinTool):
+        # trusted: changes nothing it reads, keeps no handle, writes only if write
+        context = _context(environment, section, allow, local, new_id)
         result = await tool.handler(arguments, context)
-    finally:
-        handle.retire()
+    else:
+        handle = ToolEnvironment(environment, writable=write)
+        context = _context(
+            handle,
+            None if section is None else copy.deepcopy(section),
+            allow,
+            copy.deepcopy(local),
+            new_id,
+        )
+        try:
+            result = await tool.handler(arguments, context)
+        finally:
+            handle.retire()
     if not isinstance(result, ToolResult):
         raise MalformedOutputError(tool.name)
     output = result.output

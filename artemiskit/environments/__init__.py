@@ -16,6 +16,7 @@ import typing
 
 if typing.TYPE_CHECKING:
     from artemiskit.environments._base import (
+        MAX_CLEANUP_TIMEOUT_MS,
         CleanupReport,
         Environment,
         EnvironmentFactory,
@@ -45,6 +46,7 @@ __all__ = [
     "EnvironmentBuilder",
     "EnvironmentFactory",
     "EnvironmentOptions",
+    "MAX_CLEANUP_TIMEOUT_MS",
     "SandboxSettings",
     "SimulatedEnvironment",
     "SimulatedFactory",
@@ -54,6 +56,7 @@ __all__ = [
 ]
 
 _EXPORTS: dict[str, str] = {
+    "MAX_CLEANUP_TIMEOUT_MS": "artemiskit.environments._base",
     "CleanupReport": "artemiskit.environments._base",
     "Environment": "artemiskit.environments._base",
     "EnvironmentFactory": "artemiskit.environments._base",

@@ -17,7 +17,16 @@ import attrs
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["CleanupReport", "Environment", "EnvironmentFactory"]
+__all__ = [
+    "MAX_CLEANUP_TIMEOUT_MS",
+    "CleanupReport",
+    "Environment",
+    "EnvironmentFactory",
+]
+
+#: The longest cleanup drain period anyone may choose, in ms (SPEC 3.2): the one
+#: bound of ``cleanup_timeout_ms``, ``--cleanup-timeout`` and the sandbox's removal.
+MAX_CLEANUP_TIMEOUT_MS = 10_000
 
 
 @attrs.frozen(kw_only=True)

@@ -17,7 +17,7 @@ import anyio
 import attrs
 
 from artemiskit._errors import EnvironmentFailureError, UnsupportedError
-from artemiskit.environments._base import CleanupReport
+from artemiskit.environments._base import MAX_CLEANUP_TIMEOUT_MS, CleanupReport
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -44,7 +44,6 @@ DEFAULT_SANDBOX_IMAGE = "artemiskit-sandbox:busybox"
 SANDBOX_LABEL = "io.artemiskit.sandbox"
 RUN_ID_LABEL = "io.artemiskit.run-id"
 SANDBOX_CLEANUP_TIMEOUT_MS = 6_000
-MAX_CLEANUP_TIMEOUT_MS = 10_000
 #: Builds a busybox image from Debian's busybox-static with plain commands, as
 #: scripts/ci-docker.sh does; the image name is appended to the last line.
 _BUILD_RECIPE = (

@@ -104,11 +104,15 @@ class ToolContext:
 
     Attributes:
         environment: The run's environment; the only way to reach files (simulated
-            or inside the Docker sandbox alike).
-        state: The tool's own local-state section (a JSON object), or ``None`` when
-            the tool declares none. Return a new section in `ToolResult.state`.
+            or inside the Docker sandbox alike). A user-defined tool gets a handle
+            for this one call: read-only for a ``read`` tool, never closable, and
+            dead once the call returned.
+        state: A copy of the tool's own local-state section (a JSON object), or
+            ``None`` when the tool declares none: changing it changes nothing;
+            a ``write`` tool returns the new section in `ToolResult.state`.
         allow: The workflow's ``allow`` for this tool, key → globs.
-        local: The detached state of the built-in document, record and message tools.
+        local: The detached state of the built-in document, record and message
+            tools (a copy, for a user-defined tool).
         new_id: Makes an id unique within the run from a prefix.
     """
 

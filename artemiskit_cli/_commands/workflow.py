@@ -22,6 +22,7 @@ from artemiskit import (
     WorkflowSession,
 )
 from artemiskit.config import SandboxConfig, TrustedConfig, load_trusted_config
+from artemiskit.environments import MAX_CLEANUP_TIMEOUT_MS
 from artemiskit.providers import load_provider_entry_points
 from artemiskit.records import record_to_dict
 from artemiskit.suites import transcript_to_dict
@@ -77,7 +78,7 @@ _FIXTURE_ROOT = click.option(
 )
 _CLEANUP_TIMEOUT = click.option(
     "--cleanup-timeout",
-    type=click.IntRange(1, 10_000),
+    type=click.IntRange(1, MAX_CLEANUP_TIMEOUT_MS),
     help="Cleanup drain period in ms (default 1000 simulated / 6000 sandbox).",
 )
 _PREFLIGHT = click.option(

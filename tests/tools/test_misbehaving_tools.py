@@ -13,9 +13,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +28,7 @@ from artemiskit import (
 )
 from artemiskit.records import record_to_dict
 from tests._builders import USAGE, workflow_dict, write_workflow
+from tests._cli import akit
 from tests._runs import ReplayTarget, call, calling
 from tests.tools._misbehaving_tools import (
     COUNT,
@@ -138,25 +136,15 @@ def test_the_cli_records_a_raising_handler_without_a_traceback(tmp_path: Path) -
         [{"tool_calls": [{"name": RAISE_WRITE.name, "arguments": {}}], "usage": USAGE}],
     )
     output = tmp_path / "record.json"
-    completed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "artemiskit_cli",
-            "workflow",
-            "run",
-            str(path),
-            "--tools",
-            "tests.tools._misbehaving_tools:TOOLS",
-            "--output",
-            str(output),
-        ],
+    completed = akit(
+        "workflow",
+        "run",
+        path,
+        "--tools",
+        "tests.tools._misbehaving_tools:TOOLS",
+        "--output",
+        output,
         cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert completed.returncode == 7, completed.stderr
     assert "Traceback" not in completed.stderr

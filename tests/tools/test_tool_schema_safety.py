@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 import threading
 from collections.abc import Iterator, Mapping
@@ -31,6 +29,7 @@ from artemiskit import (
     parse_agent_workflow,
 )
 from tests._builders import workflow_dict
+from tests._cli import akit_process
 from tests._runs import ReplayTarget, call, calling
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,22 +145,14 @@ def test_scenario_validate_never_fetches_a_tool_schema(
     )
     data = workflow_dict(tools=[{"name": "remote"}])
     (tmp_path / "workflow.yaml").write_text(json.dumps(data))
-    completed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "artemiskit_cli",
-            "scenario",
-            "validate",
-            "workflow.yaml",
-            "--tools",
-            "remote_tools:TOOLS",
-        ],
+    # a real process: --tools imports a module from the working directory
+    completed = akit_process(
+        "scenario",
+        "validate",
+        "workflow.yaml",
+        "--tools",
+        "remote_tools:TOOLS",
         cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert completed.returncode == 1, completed.stderr

@@ -1,0 +1,64 @@
+"""Constants and defaults live once: every entry point reads the same value.
+
+The cleanup bound (SPEC 3.2, at most 10,000 ms) is `MAX_CLEANUP_TIMEOUT_MS` for the
+SDK, the sandbox and the CLI alike; a judge configuration that leaves its limits
+out gets the same defaults as a `JudgeSettings` made in code.
+"""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from artemiskit import ArtemisKit, WorkflowError
+from artemiskit.config import parse_judge_config
+from artemiskit.engine._judge import JudgeSettings
+from artemiskit.environments import MAX_CLEANUP_TIMEOUT_MS
+from tests._builders import workflow_dict
+from tests._cli import akit
+from tests._runs import ReplayTarget
+
+
+def test_the_cleanup_bound_is_10_000_ms() -> None:
+    assert MAX_CLEANUP_TIMEOUT_MS == 10_000
+
+
+async def test_the_sdk_takes_the_bound_and_refuses_past_it() -> None:
+    kit = ArtemisKit()
+    data = workflow_dict(outcomes=[])
+    result = await kit.run_workflow(
+        workflow=data, target=ReplayTarget(), cleanup_timeout_ms=MAX_CLEANUP_TIMEOUT_MS
+    )
+    assert result.record.cleanup.timeout_ms == MAX_CLEANUP_TIMEOUT_MS
+    with pytest.raises(WorkflowError, match=str(MAX_CLEANUP_TIMEOUT_MS)):
+        await kit.run_workflow(
+            workflow=data,
+            target=ReplayTarget(),
+            cleanup_timeout_ms=MAX_CLEANUP_TIMEOUT_MS + 1,
+        )
+
+
+def test_the_cli_refuses_past_the_same_bound() -> None:
+    done = akit(
+        "workflow",
+        "run",
+        "workflow.yaml",
+        "--cleanup-timeout",
+        str(MAX_CLEANUP_TIMEOUT_MS + 1),
+    )
+    assert done.returncode == 2
+    assert f"1<=x<={MAX_CLEANUP_TIMEOUT_MS}" in done.stderr
+
+
+def test_judge_defaults_are_the_same_from_a_file_and_in_code() -> None:
+    parsed = parse_judge_config("provider: scripted\nmodel: judge\n")
+    defaults = {
+        name: field.default
+        for name, field in attrs.fields_dict(JudgeSettings).items()
+        if name in ("max_requests", "max_tokens", "timeout_ms")
+    }
+    assert defaults == {
+        "max_requests": parsed.max_requests,
+        "max_tokens": parsed.max_tokens,
+        "timeout_ms": parsed.timeout_ms,
+    }
