@@ -9,12 +9,10 @@ killed mid-write) only ever sees a whole, valid file.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import copy
 import functools
 import json
 import os
-import tempfile
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -54,7 +52,6 @@ __all__ = [
     "summarize_workflow",
     "validate_run_entry",
     "validate_suite_record",
-    "write_atomically",
 ]
 
 SUITE_SCHEMA = "artemiskit.suite-record"
@@ -568,56 +565,3 @@ def load_suite_record(path: str | os.PathLike[str]) -> dict[str, Any]:
             "not an ArtemisKit suite record", reason="not_a_suite_record"
         )
     return validate_suite_record(data)
-
-
-def write_atomically(
-    path: Path,
-    data: bytes,
-    *,
-    mode: int = 0o644,
-    replace: bool = True,
-    durable: bool = True,
-) -> None:
-    """Write ``data`` to ``path`` whole or not at all.
-
-    The bytes go to a private temporary file in the same folder, are flushed to
-    disk (``durable``), and are then renamed over ``path`` (``replace``) or
-    hard-linked to it (failing if it exists). Without ``durable`` the file is
-    still whole or absent for any reader and after a killed process; only a
-    power loss could lose it.
-
-    Raises:
-        FileAccessError: The file could not be written (exit 1).
-    """
-    folder = path.parent
-    try:
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".tmp")
-    except OSError as exc:
-        raise FileAccessError(
-            f"cannot write into {folder}: {exc.strerror}", reason="output_unwritable"
-        ) from exc
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), mode)
-            handle.write(data)
-            handle.flush()
-            if durable:
-                os.fsync(handle.fileno())
-        if replace:
-            os.replace(temp, path)
-        else:
-            os.link(temp, path)
-        if not durable:
-            return
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError as exc:
-        raise FileAccessError(
-            f"cannot write {path.name}: {exc.strerror}", reason="output_unwritable"
-        ) from exc
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
