@@ -12,17 +12,16 @@ import bisect
 import copy
 import functools
 import json
-import os
 from collections import Counter
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 import fastjsonschema
 
 from artemiskit._common._json import StrictJsonError, load_strict_json
-from artemiskit._errors import FileAccessError, WorkflowError
+from artemiskit._common._reading import read_text_file_now
+from artemiskit._errors import Problem, WorkflowError
 from artemiskit._exit_codes import ExitCode
 from artemiskit.records import ExecutionRecord
 from artemiskit.suites._consistency import check_suite_consistency
@@ -35,6 +34,7 @@ from artemiskit.suites._statistics import (
 )
 
 if TYPE_CHECKING:
+    import os
     from collections.abc import Callable, Mapping, Sequence
     from fractions import Fraction
 
@@ -541,19 +541,31 @@ def _encode_workflow(
     return "    {\n" + ",\n".join(fields) + "\n    }"
 
 
+_MAX_SUITE_RECORD_BYTES = 64 * 1024 * 1024
+
+
+def _unreadable(problem: Problem) -> WorkflowError:
+    return WorkflowError(
+        f"invalid suite record: {problem.message}",
+        [problem],
+        reason="invalid_suite_record",
+    )
+
+
 def load_suite_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read ``suite.json`` and validate it against the shipped schema.
 
+    The file is opened without blocking and must be a regular file of at most
+    64 MiB (a FIFO is refused, never waited on).
+
     Raises:
-        FileAccessError: The file cannot be read (exit 1).
-        WorkflowError: It is not valid JSON or not a valid suite record (exit 2).
+        FileAccessError: The file cannot be read or is not a regular file (exit 1).
+        WorkflowError: It is not strict JSON, not UTF-8, too large, or not a
+            valid suite record (exit 2).
     """
-    try:
-        text = Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FileAccessError(
-            f"cannot read suite record {os.fspath(path)}", reason="file_unreadable"
-        ) from exc
+    text = read_text_file_now(
+        path, what="suite record", limit=_MAX_SUITE_RECORD_BYTES, invalid=_unreadable
+    )
     try:
         data = load_strict_json(text)
     except StrictJsonError as exc:
