@@ -9,7 +9,14 @@ if TYPE_CHECKING:
     from artemiskit.config import SandboxConfig
     from artemiskit.records import ExecutionRecord
 
-__all__ = ["describe_event", "hint_for", "printable", "problem_line", "summarize"]
+__all__ = [
+    "describe_event",
+    "hint_for",
+    "printable",
+    "problem_line",
+    "summarize",
+    "why_line",
+]
 
 #: Characters a terminal would act on or that reorder what a reader sees.
 _BIDI_CONTROLS = frozenset(
@@ -111,6 +118,17 @@ def hint_for(reason: str | None, sandbox: SandboxConfig | None = None) -> str | 
     return f"the sandbox image is not installed. {sandbox.install_hint()}"
 
 
+def why_line(record: ExecutionRecord) -> str:
+    """``why: <id or reason> (<reason code>)``: the cause of a run that did not pass.
+
+    Every view (this summary, the suite summary, JUnit, Markdown, reports, the
+    pytest plugin) shows a cause in these words. A record from before schema
+    version 4 never recorded one.
+    """
+    why = record.verdict.why
+    return f"why: {'not recorded' if why is None else why.text}"
+
+
 def summarize(
     record: ExecutionRecord,
     failure: str | None = None,
@@ -143,7 +161,10 @@ def summarize(
         if retries
         else ""
     )
+    verdict = record.verdict
     lines += [
+        f"verdict: {verdict.status}",
+        *([] if verdict.status == "passed" else [why_line(record)]),
         f"task verification: {record.task_verification.status}",
         f"actions {used.actions}, {requests}, "
         f"tool calls {used.tool_calls}, usage {record.budget.usage_measurement}",

@@ -257,7 +257,7 @@ def durations_chart(runs: Sequence[dict[str, Any]], key: str) -> Markup:
                     [r["duration_ms"] for r in mine],
                     color=colour,
                     marker=marker,
-                    label=verdict or "unavailable or lost",
+                    label=verdict or "errored or unavailable",
                 )
         axes.set_xlabel("run (repetition)")
         axes.set_ylabel("duration (ms)")
@@ -272,13 +272,8 @@ def durations_chart(runs: Sequence[dict[str, Any]], key: str) -> Markup:
 
 
 def _verdict(run: dict[str, Any]) -> str | None:
-    if run["lost"] or run["verification"] == "unavailable":
-        return None
-    return (
-        "passed"
-        if run["verification"] == "passed" and run["exit_code"] == 0
-        else ("failed")
-    )
+    verdict: str = run["verdict"]
+    return verdict if verdict in ("passed", "failed") else None
 
 
 @_drawn("pass-rate difference")

@@ -22,7 +22,13 @@ from artemiskit._errors import FileAccessError, Problem, WorkflowError
 from artemiskit.records import RECORD_SCHEMA, ExecutionRecord, record_from_dict
 from artemiskit.reports._merge import SuiteSource, merge_suites
 from artemiskit.suites import SUITE_SCHEMA, TRANSCRIPT_SCHEMA, validate_suite_record
-from artemiskit.suites._record import RunOutcome, summarize_workflow, totals
+from artemiskit.suites._record import (
+    RunOutcome,
+    summarize_workflow,
+    target_id,
+    totals,
+    unit_of,
+)
 
 __all__ = ["ReportInput", "RunKey", "load_report_input", "load_transcripts"]
 
@@ -315,8 +321,15 @@ def _from_records(
         )
         outcomes += mine
         # Record files given anywhere: the entry is a view, never a suite.json.
+        first = runs[0][1]
         workflows.append(
-            summarize_workflow(name, runs[0][1].workflow.digest, mine, check_runs=False)
+            summarize_workflow(
+                name,
+                first.workflow.digest,
+                target_id(first.target.provider, first.target.model),
+                mine,
+                check_runs=False,
+            )
         )
     starts = [r.execution.started_at for _, r in given]
     ends = [r.execution.finished_at for _, r in given]
@@ -329,6 +342,7 @@ def _from_records(
         "settings": None,
         "totals": totals(outcomes, len(outcomes), sum(o.duration_ms for o in outcomes)),
         "exit_code": None,
+        "units": [unit_of(entry) for entry in workflows],
         "workflows": workflows,
     }
     return ReportInput(

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from artemiskit._common._escaping import markdown_text as text
+from artemiskit.reports._views import cause_groups
+from artemiskit.suites import cause_text
 
 if TYPE_CHECKING:
     from artemiskit.reports._compare import Comparison
@@ -67,18 +69,18 @@ def report_markdown(evidence: ReportInput) -> str:
         "",
         *_status_lines(evidence),
         "",
-        "| runs | passed | failed | unavailable | lost | tokens | model requests "
-        "| tool calls |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| runs | passed | failed | errored | unavailable | lost | tokens "
+        "| model requests | tool calls |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         f"| {totals['runs_finished']} | {totals['passed']} | {totals['failed']} "
-        f"| {totals['unavailable']} | {totals['runs_lost']} | {tokens} "
-        f"| {totals['model_requests']} | {totals['tool_calls']} |",
+        f"| {totals['errored']} | {totals['unavailable']} | {totals['runs_lost']} "
+        f"| {tokens} | {totals['model_requests']} | {totals['tool_calls']} |",
         "",
         "### Pass rate per workflow",
         "",
         "| workflow | pass rate | 95% interval (Wilson) | passed | failed "
-        "| unavailable | pass^k, k = runs |",
-        "|---|---:|---|---:|---:|---:|---:|",
+        "| errored | unavailable | range if errored/unavailable | pass^k, k = runs |",
+        "|---|---:|---|---:|---:|---:|---:|---|---:|",
     ]
     for workflow in suite["workflows"]:
         hat = workflow["pass_hat_k"]
@@ -86,11 +88,44 @@ def report_markdown(evidence: ReportInput) -> str:
         lines.append(
             f"| {text(workflow['name'])} | {_rate(workflow['pass_rate'])} "
             f"| {_interval(workflow['pass_rate_interval'])} | {workflow['passed']} "
-            f"| {workflow['failed']} | {workflow['unavailable']} | {last} |"
+            f"| {workflow['failed']} | {workflow['errored']} "
+            f"| {workflow['unavailable']} | {_range(workflow)} | {last} |"
         )
+    lines += _cause_table(suite)
     for workflow in suite["workflows"]:
         lines += _workflow_tables(workflow)
     return "\n".join(lines) + "\n"
+
+
+def _range(workflow: dict[str, Any]) -> str:
+    """The pass rate if every errored and unavailable run had failed / passed."""
+    spread = workflow["pass_rate_range"]
+    if spread is None or not (workflow["errored"] or workflow["unavailable"]):
+        return "–"
+    return f"{spread['low']:.1%} – {spread['high']:.1%}"
+
+
+def _cause_table(suite: dict[str, Any]) -> list[str]:
+    """Runs that did not pass, grouped by cause (``why``), most frequent first."""
+    groups = cause_groups(suite)
+    if not groups:
+        return []
+    lines = [
+        "",
+        "### Why runs did not pass",
+        "",
+        "| why | kind | verdict | runs | which |",
+        "|---|---|---|---:|---|",
+    ]
+    for group in groups:
+        which = ", ".join(f"{name} #{number}" for name, number in group.runs[:10])
+        if len(group.runs) > 10:
+            which += f", … {len(group.runs) - 10} more"
+        lines.append(
+            f"| {text(group.text)} | {group.kind or 'n/a'} "
+            f"| {', '.join(group.verdicts)} | {len(group.runs)} | {text(which)} |"
+        )
+    return lines
 
 
 def _workflow_tables(workflow: dict[str, Any]) -> list[str]:
@@ -105,26 +140,22 @@ def _workflow_tables(workflow: dict[str, Any]) -> list[str]:
             for r in workflow["requirements"]
         ]
         lines.append("")
-    if workflow["failure_reasons"]:
-        lines += ["| failure reason | runs |", "|---|---:|"]
+    if workflow["causes"]:
+        lines += ["| why | kind | runs |", "|---|---|---:|"]
         lines += [
-            f"| {text(code)} | {count} |"
-            for code, count in workflow["failure_reasons"].items()
+            f"| {text(cause_text(cause))} | {cause['kind']} | {cause['runs']} |"
+            for cause in workflow["causes"]
         ]
         lines.append("")
     lines += [
-        "| run | verification | execution | exit code | duration (ms) |",
+        "| run | verdict | why | exit code | duration (ms) |",
         "|---:|---|---|---:|---:|",
     ]
     for run in workflow["runs"]:
-        execution = (
-            "lost"
-            if run["lost"]
-            else f"{text(run['execution_status'])} ({text(run['execution_reason'])})"
-        )
+        why = "" if run["verdict"] == "passed" else text(cause_text(run["why"]))
         lines.append(
-            f"| {run['repetition']} | {text(run['verification'] or 'n/a')} "
-            f"| {execution} | {run['exit_code']} | {run['duration_ms']} |"
+            f"| {run['repetition']} | {run['verdict']} | {why} "
+            f"| {run['exit_code']} | {run['duration_ms']} |"
         )
     return lines
 

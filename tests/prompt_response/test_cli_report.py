@@ -6,7 +6,7 @@ import json
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING
 
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 from tests.prompt_response.conftest import write_config
 from tests.prompt_response.test_cli_run import stored, write_scenario
 

@@ -5,27 +5,19 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from artemiskit.suites import pass_at_k, pass_hat_k, wilson_interval
+from tests import _cli
 
 ROOT = Path(__file__).resolve().parents[2]
-AKIT = [sys.executable, "-m", "artemiskit_cli"]
 TIMEOUT_S = 120
 
 
 def akit(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``akit`` in a child process, as a user would."""
-    return subprocess.run(
-        [*AKIT, *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=TIMEOUT_S,
-        cwd=cwd or ROOT,
-    )
+    """Run ``akit`` (in-process, tests/_cli.py) in ``cwd`` (default: the checkout)."""
+    return _cli.akit(*args, cwd=cwd or ROOT)
 
 
 def run_suite(
