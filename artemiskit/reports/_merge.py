@@ -29,6 +29,7 @@ _SUMMED = (
     "runs_lost",
     "passed",
     "failed",
+    "errored",
     "unavailable",
     "model_requests",
     "tool_calls",

@@ -30,7 +30,7 @@ def test_a_paused_attempt_and_its_resumption_are_one_run(tmp_path: Path) -> None
         assert done.returncode == 0, done.stderr
         tokens = used["input_tokens"] + used["output_tokens"]
         row = (
-            f"| 1 | 1 | 0 | 0 | 0 | {tokens} | {used['model_requests']} "
+            f"| 1 | 1 | 0 | 0 | 0 | 0 | {tokens} | {used['model_requests']} "
             f"| {used['tool_calls']} |"
         )
         assert row in done.stdout
