@@ -39,6 +39,12 @@ def _charts(manifest: RunManifest) -> tuple[str, str]:
     import matplotlib
 
     matplotlib.use("Agg", force=True)
+    # Case ids are drawn as they are: never parsed as math text (`$x$`).
+    with matplotlib.rc_context({"text.parse_math": False}):
+        return _drawn(manifest)
+
+
+def _drawn(manifest: RunManifest) -> tuple[str, str]:
     from matplotlib.figure import Figure
 
     outcome = Figure(figsize=(4.2, 2.6))

@@ -11,17 +11,16 @@ gives a message naming it, never a crash.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from artemiskit._common._atomic import write_atomically
 from artemiskit._common._reading import read_text_file_now
 from artemiskit._errors import ArtemisError, FileAccessError
 from artemiskit.prompt_response._kinds import describe_document, is_manifest
@@ -48,20 +47,17 @@ def _safe_segment(name: str) -> bool:
 
 
 def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole (mode 0600, its folder 0700).
+
+    Raises:
+        OSError: The folder or the file cannot be written.
+    """
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(
-        dir=path.parent, prefix=".tmp-", suffix=".json"
-    )
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+        write_atomically(path, text.encode("utf-8"), mode=0o600)
+    except FileAccessError as exc:
+        cause = exc.__cause__
+        raise cause if isinstance(cause, OSError) else OSError(exc.message) from None
 
 
 def _strict_float(text: str) -> float:

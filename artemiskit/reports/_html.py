@@ -170,6 +170,7 @@ def report_html(evidence: ReportInput) -> str:
         .get_template("report.html.j2")
         .render(
             kind=evidence.kind,
+            sources=evidence.sources,
             suite=suite,
             totals=suite["totals"],
             workflows=workflows,

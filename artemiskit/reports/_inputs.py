@@ -20,6 +20,7 @@ from artemiskit._common._kinds import is_manifest
 from artemiskit._common._reading import read_text_file
 from artemiskit._errors import FileAccessError, Problem, WorkflowError
 from artemiskit.records import RECORD_SCHEMA, ExecutionRecord, record_from_dict
+from artemiskit.reports._merge import SuiteSource, merge_suites
 from artemiskit.suites import SUITE_SCHEMA, TRANSCRIPT_SCHEMA, validate_suite_record
 from artemiskit.suites._record import (
     RunOutcome,
@@ -43,19 +44,24 @@ class ReportInput:
     """The evidence a report shows, read and validated.
 
     Attributes:
-        kind: ``suite`` (a ``suite.json``) or ``records`` (record files only).
+        kind: ``suite`` (a ``suite.json``), ``suites`` (several, shown together)
+            or ``records`` (record files only).
         suite: The suite record; for record files, one built the way a suite
-            builds it (``suite_id``, ``status`` and ``exit_code`` are ``None``).
+            builds it, and for several suites their workflows together with
+            summed totals (``suite_id``, ``status`` and ``exit_code`` are then
+            ``None``).
         records: Every run's execution record that could be read, by run.
         missing: Runs whose record ``suite.json`` lists but that is absent.
         transcripts: Transcripts by run id (only with ``--transcripts``).
+        sources: For several suites, each one's id, status and exit code.
     """
 
-    kind: Literal["suite", "records"]
+    kind: Literal["suite", "suites", "records"]
     suite: dict[str, Any]
     records: dict[RunKey, ExecutionRecord]
     missing: frozenset[RunKey] = frozenset()
     transcripts: dict[str, dict[str, Any]] | None = None
+    sources: tuple[SuiteSource, ...] = ()
 
 
 _WHAT_IS_READ = "a report reads a suite folder, a suite.json or workflow record files"
@@ -175,24 +181,33 @@ async def load_report_input(
                         path, f"the same run attempt as {other}", "record_given_twice"
                     )
             records.append((path, record))
-    if suites and (records or len(suites) > 1):
+    if suites and records:
         raise WorkflowError(
-            "give one suite, or record files, not both "
+            "give suites (folders or suite.json files), or record files, not both "
             "(`akit report compare` compares two suites)",
             reason="mixed_evidence",
         )
     shown = None if transcripts is None else await load_transcripts(transcripts)
-    if suites:
-        path, suite = suites[0]
-        found, missing = await _suite_records(Path(path).parent, suite)
-        return ReportInput(
-            kind="suite",
-            suite=suite,
-            records=found,
-            missing=frozenset(missing),
-            transcripts=shown,
-        )
-    return _from_records(records, shown)
+    if not suites:
+        return _from_records(records, shown)
+    suite = suites[0][1]
+    sources: tuple[SuiteSource, ...] = ()
+    if len(suites) > 1:
+        suite, sources = merge_suites(suites)
+    found: dict[RunKey, ExecutionRecord] = {}
+    missing: list[RunKey] = []
+    for path, one in suites:
+        more, absent = await _suite_records(Path(path).parent, one)
+        found.update(more)
+        missing += absent
+    return ReportInput(
+        kind="suites" if sources else "suite",
+        suite=suite,
+        records=found,
+        missing=frozenset(missing),
+        transcripts=shown,
+        sources=sources,
+    )
 
 
 def _exists(path: str) -> bool:
@@ -262,10 +277,27 @@ async def _suite_records(
     return found, missing
 
 
+def _latest_attempts(
+    given: list[tuple[str, ExecutionRecord]],
+) -> list[tuple[str, ExecutionRecord]]:
+    """The records given, less every attempt that another one resumed.
+
+    A resume continues the same logical run (same ``run_id``, a new attempt that
+    names the one it resumed) and its record's counters include every attempt
+    before it, so a paused attempt given beside its resumption is not another
+    run: only the latest attempt counts.
+    """
+    resumed = {record.recovery.resumed_from_attempt for _, record in given}
+    return [
+        (path, record) for path, record in given if record.attempt_id not in resumed
+    ]
+
+
 def _from_records(
     given: list[tuple[str, ExecutionRecord]],
     transcripts: dict[str, dict[str, Any]] | None,
 ) -> ReportInput:
+    given = _latest_attempts(given)
     by_workflow: dict[str, list[tuple[str, ExecutionRecord]]] = {}
     for path, record in given:
         by_workflow.setdefault(record.workflow.name, []).append((path, record))

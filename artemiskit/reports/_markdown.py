@@ -31,13 +31,28 @@ def _interval(interval: dict[str, Any] | None) -> str:
     return f"{interval['low']:.1%} – {interval['high']:.1%}"
 
 
-def _status_line(suite: dict[str, Any]) -> str:
-    if suite["status"] is None:
-        return "Read from record files (no suite record)."
-    return (
+def _status_lines(evidence: ReportInput) -> list[str]:
+    suite = evidence.suite
+    if evidence.kind == "records":
+        return ["Read from record files (no suite record)."]
+    if evidence.kind == "suites":
+        lines = [
+            f"Read from {len(evidence.sources)} suites; the totals add them up.",
+            "",
+            "| suite | status | exit code | workflows |",
+            "|---|---|---:|---|",
+        ]
+        lines += [
+            f"| {text(source['suite_id'])} | {text(source['status'])} "
+            f"({text(source['reason'])}) | {source['exit_code']} "
+            f"| {', '.join(text(name) for name in source['workflows'])} |"
+            for source in evidence.sources
+        ]
+        return lines
+    return [
         f"Status: **{text(suite['status'])}** ({text(suite['reason'])}), "
         f"exit code {suite['exit_code']}."
-    )
+    ]
 
 
 def report_markdown(evidence: ReportInput) -> str:
@@ -52,7 +67,7 @@ def report_markdown(evidence: ReportInput) -> str:
     lines = [
         "## ArtemisKit report",
         "",
-        _status_line(suite),
+        *_status_lines(evidence),
         "",
         "| runs | passed | failed | errored | unavailable | lost | tokens "
         "| model requests | tool calls |",

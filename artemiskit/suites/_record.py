@@ -9,22 +9,19 @@ killed mid-write) only ever sees a whole, valid file.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import copy
 import functools
 import json
-import os
-import tempfile
 from collections import Counter
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 import fastjsonschema
 
 from artemiskit._common._json import StrictJsonError, load_strict_json
-from artemiskit._errors import FileAccessError, WorkflowError
+from artemiskit._common._reading import read_text_file_now
+from artemiskit._errors import Problem, WorkflowError
 from artemiskit._exit_codes import ExitCode
 from artemiskit.records import Cause, ExecutionRecord, RunVerdict, verdict_status
 from artemiskit.records._verdict import lost_run_verdict
@@ -38,6 +35,7 @@ from artemiskit.suites._statistics import (
 )
 
 if TYPE_CHECKING:
+    import os
     from collections.abc import Callable, Mapping, Sequence
     from fractions import Fraction
 
@@ -64,7 +62,6 @@ __all__ = [
     "unit_of",
     "validate_run_entry",
     "validate_suite_record",
-    "write_atomically",
 ]
 
 SUITE_SCHEMA = "artemiskit.suite-record"
@@ -608,7 +605,8 @@ def validate_suite_record(
         raise WorkflowError(
             f"invalid suite record: {exc.message}", reason="invalid_suite_record"
         ) from None
-    if workflows:
+    if workflows and version == SUITE_SCHEMA_VERSION:
+        # A version-1 record's counts are recomputed by its migration.
         check_suite_consistency(data)
     if version == 1:
         return migrate_suite_record(data)
@@ -724,19 +722,31 @@ def _encode_workflow(
     return "    {\n" + ",\n".join(fields) + "\n    }"
 
 
+_MAX_SUITE_RECORD_BYTES = 64 * 1024 * 1024
+
+
+def _unreadable(problem: Problem) -> WorkflowError:
+    return WorkflowError(
+        f"invalid suite record: {problem.message}",
+        [problem],
+        reason="invalid_suite_record",
+    )
+
+
 def load_suite_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read ``suite.json`` and validate it against the shipped schema.
 
+    The file is opened without blocking and must be a regular file of at most
+    64 MiB (a FIFO is refused, never waited on).
+
     Raises:
-        FileAccessError: The file cannot be read (exit 1).
-        WorkflowError: It is not valid JSON or not a valid suite record (exit 2).
+        FileAccessError: The file cannot be read or is not a regular file (exit 1).
+        WorkflowError: It is not strict JSON, not UTF-8, too large, or not a
+            valid suite record (exit 2).
     """
-    try:
-        text = Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FileAccessError(
-            f"cannot read suite record {os.fspath(path)}", reason="file_unreadable"
-        ) from exc
+    text = read_text_file_now(
+        path, what="suite record", limit=_MAX_SUITE_RECORD_BYTES, invalid=_unreadable
+    )
     try:
         data = load_strict_json(text)
     except StrictJsonError as exc:
@@ -748,56 +758,3 @@ def load_suite_record(path: str | os.PathLike[str]) -> dict[str, Any]:
             "not an ArtemisKit suite record", reason="not_a_suite_record"
         )
     return validate_suite_record(data)
-
-
-def write_atomically(
-    path: Path,
-    data: bytes,
-    *,
-    mode: int = 0o644,
-    replace: bool = True,
-    durable: bool = True,
-) -> None:
-    """Write ``data`` to ``path`` whole or not at all.
-
-    The bytes go to a private temporary file in the same folder, are flushed to
-    disk (``durable``), and are then renamed over ``path`` (``replace``) or
-    hard-linked to it (failing if it exists). Without ``durable`` the file is
-    still whole or absent for any reader and after a killed process; only a
-    power loss could lose it.
-
-    Raises:
-        FileAccessError: The file could not be written (exit 1).
-    """
-    folder = path.parent
-    try:
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".tmp")
-    except OSError as exc:
-        raise FileAccessError(
-            f"cannot write into {folder}: {exc.strerror}", reason="output_unwritable"
-        ) from exc
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), mode)
-            handle.write(data)
-            handle.flush()
-            if durable:
-                os.fsync(handle.fileno())
-        if replace:
-            os.replace(temp, path)
-        else:
-            os.link(temp, path)
-        if not durable:
-            return
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError as exc:
-        raise FileAccessError(
-            f"cannot write {path.name}: {exc.strerror}", reason="output_unwritable"
-        ) from exc
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)

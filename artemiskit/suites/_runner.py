@@ -20,6 +20,7 @@ import anyio
 import anyio.to_thread
 import attrs
 
+from artemiskit._common._atomic import write_atomically
 from artemiskit._errors import (
     ArtemisError,
     FileAccessError,
@@ -45,7 +46,6 @@ from artemiskit.suites._record import (
     unit_of,
     validate_suite_record,
     validate_workflow_entry,
-    write_atomically,
 )
 from artemiskit.suites._statistics import exact_rate
 from artemiskit.suites._transcript import transcript_to_dict

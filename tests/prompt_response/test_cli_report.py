@@ -104,7 +104,10 @@ def test_a_manifest_run_id_never_names_a_file_outside_the_output_folder(
         edited.write_text(json.dumps({**manifest, "run_id": run_id}), "utf-8")
         done = akit("report", edited, cwd=tmp_path)
         assert done.returncode == 2, (run_id, done.stderr)
-        assert f"{edited}: runId is not a run id" in done.stderr
+        # Refused when read (the store's rule) or before naming a file.
+        assert f"{edited}: runId is not a run id" in done.stderr or (
+            f"{edited}: the run id is not a safe file name" in done.stderr
+        )
         assert "Traceback" not in done.stderr
     assert victim.read_text("utf-8") == "the user's page"
 
@@ -124,3 +127,22 @@ def test_the_default_output_is_never_replaced(
     assert done.returncode == 1, done.stderr
     assert "already exists" in done.stderr
     assert mine.read_text("utf-8") == "not made by akit"
+
+
+def test_case_ids_are_never_parsed_as_math(
+    model_server: ChatServer, tmp_path: Path
+) -> None:
+    write_config(tmp_path, model_server.url)
+    write_scenario(tmp_path, "mathy", "ok")
+    akit("run", "scenarios", cwd=tmp_path)
+    [path] = stored(tmp_path)
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    for case, name in zip(manifest["cases"], ["$\\frac{1}$ $^_$", "$x$"], strict=False):
+        case["id"] = name
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(manifest), "utf-8")
+    html = tmp_path / "page.html"
+    done = akit("report", edited, "--html", html, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "$\\frac{1}$ $^_$" in html.read_text("utf-8")

@@ -112,6 +112,15 @@ def pages(
     shutil.copytree(example_suite, hostile)
     make_hostile(hostile)
     record = example_suite / "runs" / "answer" / "002.record.json"
+    # Two suites that share no workflow, shown in one report.
+    halves = []
+    for half, keep in (("first", {"answer"}), ("second", {"summarize", "triage"})):
+        folder = root / half
+        shutil.copytree(example_suite, folder)
+        suite = suite_json(folder)
+        suite["workflows"] = [w for w in suite["workflows"] if w["name"] in keep]
+        (folder / "suite.json").write_text(json.dumps(suite), "utf-8")
+        halves.append(str(folder))
     made = {
         "overview": ("report", str(example_suite)),
         "transcripts": (
@@ -123,6 +132,7 @@ def pages(
         "record": ("report", str(record)),
         "compare": ("report", "compare", str(example_suite), str(worse_suite)),
         "hostile": ("report", str(hostile)),
+        "suites": ("report", *halves),
     }
     found = {}
     for kind, args in made.items():
@@ -134,7 +144,7 @@ def pages(
 
 
 @pytest.mark.parametrize(
-    "kind", ["overview", "transcripts", "record", "compare", "hostile"]
+    "kind", ["overview", "transcripts", "record", "compare", "hostile", "suites"]
 )
 def test_every_page_renders_offline_without_errors(
     browser: Any, pages: dict[str, Path], kind: str, tmp_path: Path

@@ -15,7 +15,16 @@ from artemiskit_cli._main import cli
 
 #: Names matplotlib would read as math text, escapes, sub/superscripts or (a
 #: leading underscore) a label to hide from the legend.
-LITERAL_NAMES = ["$x$", "$\\frac{1}{0}$", "a\\b", "x_1^2", "_hidden", "$", "^_^"]
+LITERAL_NAMES = [
+    "$x$",
+    "$\\frac{1}$",
+    "$\\frac{1}{0}$",
+    "a\\b",
+    "x_1^2",
+    "_hidden",
+    "$",
+    "^_^",
+]
 
 
 def _workflow(name: str) -> dict[str, Any]:

@@ -229,3 +229,48 @@ def test_any_value_in_a_workflow_entry_ends_in_exit_0_or_2(
         (suite_copy / "suite.json").write_text(original, "utf-8")
     assert code in (0, 2), stderr
     assert "Traceback" not in stderr
+
+
+_RECORD_FIELDS = [
+    ("execution", "reason"),
+    ("execution", "duration_ms"),
+    ("budget", "used"),
+    ("budget", "limits"),
+    ("timeline", "entries"),
+    ("task_verification", "requirements"),
+    ("recovery", "attempt_number"),
+    ("workflow", "name"),
+]
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    value=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+        ),
+        max_leaves=8,
+    ),
+    where=st.sampled_from(_RECORD_FIELDS),
+)
+def test_any_value_in_a_record_ends_in_exit_0_or_2(
+    suite_copy: Path, value: object, where: tuple[str, str]
+) -> None:
+    record = suite_copy / "runs" / "answer" / "001.record.json"
+    original = record.read_text("utf-8")
+    data = json.loads(original)
+    data[where[0]][where[1]] = value
+    try:
+        record.write_text(json.dumps(data), "utf-8")
+        code, stderr = report(str(suite_copy))
+        alone, alone_stderr = report(str(record))
+    finally:
+        record.write_text(original, "utf-8")
+    assert code in (0, 2), stderr
+    assert alone in (0, 2), alone_stderr

@@ -627,3 +627,22 @@ async def test_names_that_would_share_a_folder_are_kept_apart(tmp_path: Path) ->
             record = json.loads((out / run["record"]).read_text("utf-8"))
             assert record["workflow"]["name"] == workflow["name"]
     assert result.exit_code == 8
+
+
+def test_a_suite_record_that_is_a_fifo_is_refused_not_waited_on(
+    tmp_path: Path,
+) -> None:
+    fifo = tmp_path / "suite.json"
+    os.mkfifo(fifo)
+    with pytest.raises(FileAccessError, match="not a regular file"):
+        load_suite_record(fifo)
+
+
+def test_a_suite_record_that_is_not_strict_json_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "suite.json"
+    path.write_text('{"schema": "artemiskit.suite-record", "x": NaN}', "utf-8")
+    with pytest.raises(WorkflowError, match="holds NaN"):
+        load_suite_record(path)
+    path.write_bytes(b'{"schema": "\xff"}')
+    with pytest.raises(WorkflowError, match="not valid UTF-8"):
+        load_suite_record(path)

@@ -1,0 +1,91 @@
+"""Writing a file whole or not at all: the one atomic writer of the SDK.
+
+Suite records, run records, transcripts and the prompt-response store's manifests
+and baselines are all written here: the bytes go to a private temporary file in
+the target's folder, are flushed (to disk when ``durable``), and then replace the
+target or are hard-linked to a new name. A reader, or a process killed at any
+moment, sees the old file, the new file or none, never a part.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from typing import TYPE_CHECKING
+
+from artemiskit._errors import FileAccessError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["write_atomically"]
+
+
+def _sync_folder(folder: Path) -> None:
+    dir_fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def write_atomically(
+    path: Path,
+    data: bytes,
+    *,
+    mode: int = 0o644,
+    replace: bool = True,
+    durable: bool = True,
+) -> None:
+    """Write ``data`` to ``path`` whole or not at all.
+
+    The bytes go to a private temporary file in the same folder, are flushed to
+    disk (``durable``), and are then renamed over ``path`` (``replace``) or
+    hard-linked to it (failing if it exists). Without ``durable`` the file is
+    still whole or absent for any reader and after a killed process; only a
+    power loss could lose it.
+
+    Args:
+        path: The file to write; its folder must exist.
+        data: The whole content.
+        mode: The file's permissions (the temporary file has them from the start).
+        replace: Replace an existing file; else refuse one (``output_exists``).
+        durable: Flush the file and its folder to disk.
+
+    Raises:
+        FileAccessError: The file could not be written (``output_unwritable``)
+            or, without ``replace``, exists already (``output_exists``) (exit 1).
+    """
+    folder = path.parent
+    try:
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".tmp")
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot write into {folder}: {exc.strerror}", reason="output_unwritable"
+        ) from exc
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), mode)
+            handle.write(data)
+            handle.flush()
+            if durable:
+                os.fsync(handle.fileno())
+        if replace:
+            os.replace(temp, path)
+        else:
+            os.link(temp, path)
+        if durable:
+            _sync_folder(folder)
+    except FileExistsError as exc:
+        raise FileAccessError(
+            f"{path.name} already exists; nothing was replaced",
+            reason="output_exists",
+        ) from exc
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot write {path.name}: {exc.strerror}", reason="output_unwritable"
+        ) from exc
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
