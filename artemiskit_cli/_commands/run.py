@@ -248,12 +248,16 @@ async def _run_one(
     else:
         _case_line(manifest, invocation.verbose)
         _panel(manifest)
-    if delivery.save:
-        _echo(f"Saved: {delivery.storage.save(manifest)}")
-    _export(manifest, delivery.export, delivery.export_output)
     check = None
-    if delivery.with_baseline:
-        check = _check_baseline(delivery.storage, manifest, delivery.threshold)
+    try:
+        if delivery.save:
+            _echo(f"Saved: {delivery.storage.save(manifest)}")
+        _export(manifest, delivery.export, delivery.export_output)
+        if delivery.with_baseline:
+            check = _check_baseline(delivery.storage, manifest, delivery.threshold)
+    except ArtemisError as exc:  # the store or an export: this scenario failed
+        _echo(f"✗ {label}: {exc.message}")
+        return ScenarioOutcome(label=label, error=exc.message), None
     return ScenarioOutcome(label=label, manifest=manifest), check
 
 
