@@ -31,7 +31,13 @@ from artemiskit.prompt_response._manifest import (
     manifest_to_json,
 )
 
-__all__ = ["Baseline", "LocalStorage", "RunSummary", "read_manifest_file"]
+__all__ = [
+    "Baseline",
+    "LocalStorage",
+    "RunSummary",
+    "read_manifest_file",
+    "write_private_file",
+]
 
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -62,6 +68,21 @@ def _write_whole(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def write_private_file(path: Path, text: str, *, what: str) -> None:
+    """Write ``text`` whole to ``path`` (mode 0600, folders 0700), replacing it.
+
+    Raises:
+        FileAccessError: The file cannot be written (exit 1).
+    """
+    try:
+        _write_whole(path, text)
+    except OSError as exc:
+        raise FileAccessError(
+            f"{path}: cannot write the {what} ({exc.strerror})",
+            reason="persistence_failed",
+        ) from None
 
 
 def _strict_float(text: str) -> float:
