@@ -14,7 +14,12 @@ from pathlib import Path
 
 from artemiskit import FileAccessError
 
-__all__ = ["check_new_outputs", "refuse_dash", "write_new_file"]
+__all__ = [
+    "check_apart_from_checkpoint",
+    "check_new_outputs",
+    "refuse_dash",
+    "write_new_file",
+]
 
 
 def refuse_dash(given: str | None) -> None:
@@ -66,6 +71,28 @@ def check_new_outputs(*paths: str | None) -> None:
                 reason="output_folder_missing",
             )
         _prove_creatable(given)
+
+
+def check_apart_from_checkpoint(directory: str, *paths: str | None) -> None:
+    """Refuse outputs that are the checkpoint directory, inside it, or hold it.
+
+    Checked before any model call: a record written over (or into) the private
+    checkpoint directory would fail only after the model was paid for.
+
+    Raises:
+        FileAccessError: An output overlaps the checkpoint directory (exit 1).
+    """
+    folder = Path(os.path.realpath(directory))
+    for given in paths:
+        if given is None:
+            continue
+        output = Path(os.path.realpath(given))
+        if output == folder or folder in output.parents or output in folder.parents:
+            raise FileAccessError(
+                f"output {given} overlaps the checkpoint directory {directory}; "
+                "outputs and the checkpoint directory must be apart",
+                reason="output_not_distinct",
+            )
 
 
 def _prove_creatable(path: str) -> None:

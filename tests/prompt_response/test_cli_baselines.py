@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 from tests.prompt_response.conftest import model_answer, write_config
 from tests.prompt_response.test_cli_run import stored, write_scenario
 from tests.providers._chat_server import Computed, chat_reply

@@ -18,7 +18,7 @@ import sys
 import textwrap
 from typing import TYPE_CHECKING
 
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 from tests.prompt_response.conftest import write_config
 from tests.providers._chat_server import Computed, chat_reply
 
