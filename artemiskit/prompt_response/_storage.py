@@ -140,7 +140,10 @@ def read_manifest_file(path: str | os.PathLike[str]) -> RunManifest:
     except ValueError as exc:
         raise ValueError(f"{os.fspath(path)}: {exc}") from None
     if not _RUN_ID.fullmatch(manifest.run_id):
-        raise ValueError(f"{os.fspath(path)}: the run id is not a safe file name")
+        raise ValueError(
+            f"{os.fspath(path)}: runId is not a run id (1 to 64 letters, digits, "
+            "'-' or '_')"
+        )
     return manifest
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 from tests.prompt_response.conftest import write_config
 from tests.prompt_response.test_cli_baselines import run_id_of
 from tests.prompt_response.test_cli_run import stored, write_scenario

@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 
 GOLDEN = Path(__file__).parent / "golden"
 _VOLATILE_CASE_KEYS = ("latencyMs",)

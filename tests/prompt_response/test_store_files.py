@@ -15,7 +15,7 @@ import pytest
 
 from artemiskit import FileAccessError
 from artemiskit.prompt_response import LocalStorage, read_manifest_file
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 from tests.prompt_response.conftest import write_config
 from tests.prompt_response.test_cli_baselines import run_id_of
 from tests.prompt_response.test_cli_run import stored, write_scenario
@@ -95,7 +95,7 @@ def test_a_hand_edited_baselines_file_is_named_not_crashed_on(
         ),
         (
             lambda text: text.replace('"run_id": "', '"run_id": "../../x', 1),
-            "the run id is not a safe file name",
+            "runId is not a run id",
             True,
         ),
     ],
