@@ -1,8 +1,10 @@
 """The historical prompt-response runner (``akit run``), SPEC 17.
 
 Compatible with the TypeScript ArtemisKit's scenario files, manifests, baselines
-and exports. Load a scenario with `load_scenario`, run it with `run_scenario`
-(the `RunManifest` it returns holds prompts and responses: sensitive), keep it with
+and exports. `run_scenarios` does everything ``akit run`` does (load, run, save,
+export, compare with baselines, add up the cost, decide the exit code). Or step by
+step: load a scenario with `load_scenario`, run it with `run_scenario` (the
+`RunManifest` it returns holds prompts and responses: sensitive), keep it with
 `LocalStorage`, and export it with `junit_export` or `markdown_export`.
 """
 
@@ -11,6 +13,11 @@ from __future__ import annotations
 from artemiskit.prompt_response._compare import baseline_check, compare_runs
 from artemiskit.prompt_response._discovery import discover_scenario_files
 from artemiskit.prompt_response._exports import junit_export, markdown_export
+from artemiskit.prompt_response._invocation import (
+    RunProgress,
+    ScenariosResult,
+    run_scenarios,
+)
 from artemiskit.prompt_response._kinds import describe_document, is_manifest
 from artemiskit.prompt_response._manifest import (
     CaseRedaction,
@@ -110,12 +117,14 @@ __all__ = [
     "ResolvedConfig",
     "RunConfig",
     "RunManifest",
+    "RunProgress",
     "RunSettings",
     "RunSummary",
     "Scenario",
     "ScenarioError",
     "ScenarioOutcome",
     "ScenarioRunOptions",
+    "ScenariosResult",
     "Tokens",
     "baseline_check",
     "ci_lines",
@@ -143,5 +152,6 @@ __all__ = [
     "redaction_pattern_problem",
     "render_run_report",
     "run_scenario",
+    "run_scenarios",
     "security_summary",
 ]

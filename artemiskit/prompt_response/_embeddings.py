@@ -7,16 +7,16 @@ Authorization header, one deadline per request that cancels it, and error messag
 that name the host and status, never the key or the body. The answer is read
 compressed and decompressed here, chunk by chunk, with the decompressed bytes
 counted as they come: an answer past 16 MiB (a compression bomb included) is
-refused without ever being held whole. httpx is imported here, on first use.
+refused without ever being decompressed or held whole. httpx is imported here,
+on first use.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import zlib
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import anyio
@@ -25,8 +25,6 @@ from artemiskit._errors import TargetError
 from artemiskit._version import __version__
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncGenerator
-
     import httpx
 
     from artemiskit.config import ProviderConfig
@@ -126,39 +124,51 @@ def _decoder(encoding: str, label: str) -> Any:
 
 
 async def _read_bounded(response: httpx.Response, label: str) -> bytes:
-    """The decompressed body, refused as soon as it passes `_MAX_BODY_BYTES`.
+    """The decompressed body, refused once it passes `_MAX_BODY_BYTES`.
+
+    The compressed bytes are read to their end (bounded in time by the request
+    deadline; stopping httpx's iterator early would leave its inner async
+    generators to the garbage collector), but nothing more is decompressed or
+    kept once the decompressed size passes the limit.
 
     Raises:
         TargetError: The body is too large, or its compression is broken or
             unsupported.
     """
-    too_large = TargetError(
-        f"{label}: the embeddings answer is larger than {_MAX_BODY_BYTES} bytes"
-    )
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > _MAX_BODY_BYTES:
-        raise too_large
+        raise _too_large(label)
     decoder = _decoder(response.headers.get("content-encoding", ""), label)
     parts: list[bytes] = []
-    size = 0
-    chunks = cast("AsyncGenerator[bytes, None]", response.aiter_raw())
-    async with contextlib.aclosing(chunks):
-        async for chunk in chunks:
-            try:
-                piece = (
-                    chunk
-                    if decoder is None
-                    else decoder.decompress(chunk, _MAX_BODY_BYTES + 1 - size)
-                )
-            except zlib.error:
-                raise TargetError(
-                    f"{label}: the embeddings answer is not validly compressed"
-                ) from None
-            size += len(piece)
-            if size > _MAX_BODY_BYTES:
-                raise too_large
-            parts.append(piece)
+    size, refused = 0, ""
+    async for chunk in response.aiter_raw():
+        if refused:
+            continue
+        try:
+            piece = (
+                chunk
+                if decoder is None
+                else decoder.decompress(chunk, _MAX_BODY_BYTES + 1 - size)
+            )
+        except zlib.error:
+            refused = "the embeddings answer is not validly compressed"
+            continue
+        size += len(piece)
+        if size > _MAX_BODY_BYTES:
+            refused, parts = "too large", []
+            continue
+        parts.append(piece)
+    if refused == "too large":
+        raise _too_large(label)
+    if refused:
+        raise TargetError(f"{label}: {refused}")
     return b"".join(parts)
+
+
+def _too_large(label: str) -> TargetError:
+    return TargetError(
+        f"{label}: the embeddings answer is larger than {_MAX_BODY_BYTES} bytes"
+    )
 
 
 def _vector(raw: bytes, label: str) -> list[float]:

@@ -30,7 +30,13 @@ from artemiskit.prompt_response._manifest import (
     manifest_to_json,
 )
 
-__all__ = ["Baseline", "LocalStorage", "RunSummary", "read_manifest_file"]
+__all__ = [
+    "Baseline",
+    "LocalStorage",
+    "RunSummary",
+    "read_manifest_file",
+    "write_private_file",
+]
 
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -58,6 +64,21 @@ def _write_whole(path: Path, text: str) -> None:
     except FileAccessError as exc:
         cause = exc.__cause__
         raise cause if isinstance(cause, OSError) else OSError(exc.message) from None
+
+
+def write_private_file(path: Path, text: str, *, what: str) -> None:
+    """Write ``text`` whole to ``path`` (mode 0600, folders 0700), replacing it.
+
+    Raises:
+        FileAccessError: The file cannot be written (exit 1).
+    """
+    try:
+        _write_whole(path, text)
+    except OSError as exc:
+        raise FileAccessError(
+            f"{path}: cannot write the {what} ({exc.strerror})",
+            reason="persistence_failed",
+        ) from None
 
 
 def _strict_float(text: str) -> float:
@@ -115,7 +136,10 @@ def read_manifest_file(path: str | os.PathLike[str]) -> RunManifest:
     except ValueError as exc:
         raise ValueError(f"{os.fspath(path)}: {exc}") from None
     if not _RUN_ID.fullmatch(manifest.run_id):
-        raise ValueError(f"{os.fspath(path)}: the run id is not a safe file name")
+        raise ValueError(
+            f"{os.fspath(path)}: runId is not a run id (1 to 64 letters, digits, "
+            "'-' or '_')"
+        )
     return manifest
 
 

@@ -21,46 +21,34 @@ import anyio
 import attrs
 import click
 
-from artemiskit import (
-    ArtemisError,
-    FileAccessError,
-    PromptResponseExitCode,
-    TrustedConfig,
-    WorkflowError,
-)
+from artemiskit import ArtemisError, PromptResponseExitCode, WorkflowError
 from artemiskit.config import load_judge_config
 from artemiskit.prompt_response import (
     LocalStorage,
     RedactionSettings,
-    ScenarioOutcome,
     ScenarioRunOptions,
-    baseline_check,
     ci_lines,
     ci_summary,
-    discover_scenario_files,
     find_config,
     format_cost,
     format_duration,
-    junit_export,
-    known_secrets,
     load_run_config,
-    load_scenario,
-    markdown_export,
     redaction_pattern_problem,
-    run_scenario,
+    run_scenarios,
     security_summary,
 )
-from artemiskit_cli._commands.validate import shown_path
-from artemiskit_cli._outputs import refuse_dash, write_new_file
+from artemiskit_cli._outputs import refuse_dash
 from artemiskit_cli._render import problem_line
 
 if TYPE_CHECKING:
-    from artemiskit.config import JudgeConfig
+    from artemiskit import Problem
+    from artemiskit.config import JudgeConfig, TrustedConfig
     from artemiskit.prompt_response import (
         BaselineCheck,
         RunManifest,
         RunSettings,
         Scenario,
+        ScenariosResult,
     )
 
 __all__ = ["run"]
@@ -68,26 +56,6 @@ __all__ = ["run"]
 
 def _echo(message: str) -> None:
     click.echo(message, err=True)
-
-
-class _Invocation:
-    """Everything one ``akit run`` needs, loaded before any model call."""
-
-    def __init__(
-        self,
-        settings: RunSettings,
-        config: TrustedConfig,
-        judge: JudgeConfig | None,
-        options: ScenarioRunOptions,
-        verbose: bool,
-        secrets: tuple[str, ...],
-    ) -> None:
-        self.settings = settings
-        self.config = config
-        self.judge = judge
-        self.options = options
-        self.verbose = verbose
-        self.secrets = secrets
 
 
 def _case_line(manifest: RunManifest, verbose: bool) -> None:
@@ -121,189 +89,64 @@ def _panel(manifest: RunManifest) -> None:
         _echo(f"Redactions: {manifest.redaction.summary.total_redactions}")
 
 
-def _export(manifest: RunManifest, kinds: tuple[str, ...], folder: str) -> None:
-    """Write each asked export of ``manifest`` (``--export`` may be repeated)."""
-    for kind in kinds:
-        if kind == "junit":
-            text, suffix = junit_export(manifest), ".xml"
-        else:
-            text, suffix = markdown_export(manifest), ".md"
-        path = Path(folder) / f"{manifest.run_id}{suffix}"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if path.exists():
-                path.unlink()
-        except OSError as exc:
-            raise FileAccessError(
-                f"{folder}: cannot write exports ({exc.strerror})"
-            ) from None
-        # The export quotes prompts and responses: private, never half-written.
-        write_new_file(str(path), text.encode("utf-8"), mode=0o600)
-        _echo(f"Exported: {path}")
+class _Printer:
+    """Renders what `run_scenarios` reports, on stderr, as the TypeScript CLI did."""
+
+    def __init__(self, verbose: bool) -> None:
+        self.verbose = verbose
+
+    def skipped(self, message: str) -> None:
+        _echo(f"notice: skipped {message}")
+
+    def notice(self, message: str) -> None:
+        if self.verbose:
+            _echo(f"notice: {message}")
+
+    def problem(self, problem: Problem, path: str) -> None:
+        _echo(problem_line(problem, path))
+
+    def scenario_started(self, scenario: Scenario) -> None:
+        _echo(f"Running {scenario.name} ({len(scenario.cases)} cases)")
+
+    def scenario_finished(self, manifest: RunManifest, *, quiet: bool) -> None:
+        if quiet:
+            metrics = manifest.metrics
+            mark = "✓" if manifest.success else "✗"
+            _echo(
+                f"{mark} {manifest.config.scenario}: {metrics.passed_cases}/"
+                f"{metrics.total_cases} passed, run {manifest.run_id}"
+            )
+            return
+        _case_line(manifest, self.verbose)
+        _panel(manifest)
+
+    def scenario_failed(self, label: str, message: str) -> None:
+        _echo(f"✗ {label}: {message}")
+
+    def written(self, what: str, path: Path) -> None:
+        _echo(f"{what}: {path}")
+
+    def compared(self, check: BaselineCheck) -> None:
+        verdict = "REGRESSION" if check.has_regression else "no regression"
+        _echo(
+            f"Baseline {check.baseline_run_id}: success rate "
+            f"{check.success_rate_delta * 100:+.2f}% ({verdict})"
+        )
+
+    def warning(self, message: str) -> None:
+        _echo(f"warning: {message}")
 
 
-async def _prepare(
-    config_path: str | None,
-    judge_path: str | None,
-    options: ScenarioRunOptions,
-    verbose: bool,
-) -> _Invocation:
+async def _settings(
+    config_path: str | None, judge_path: str | None, verbose: bool
+) -> tuple[RunSettings, TrustedConfig, JudgeConfig | None]:
     found = Path(config_path) if config_path else find_config()
     settings, config = await load_run_config(found)
     if verbose:
         for notice in config.notices:
             _echo(f"notice: {notice}")
     judge = await load_judge_config(judge_path) if judge_path else None
-    secrets = known_secrets(config, judge)
-    options = attrs.evolve(
-        options,
-        project=settings.project,
-        default_provider=settings.provider,
-        default_model=settings.model,
-        default_models=settings.default_models,
-    )
-    return _Invocation(settings, config, judge, options, verbose, secrets)
-
-
-def _names_a_file(given: str) -> bool:
-    return "*" not in given and "?" not in given and os.path.isfile(given)
-
-
-async def _load_all(
-    paths: tuple[str, ...], verbose: bool, secrets: tuple[str, ...]
-) -> list[tuple[str, Scenario | None, str | None]]:
-    """Every scenario to run (or why it cannot), before any model call.
-
-    A file that is another kind of ArtemisKit file is refused (exit 2) when named
-    directly, and skipped with a notice when a folder or glob found it.
-    """
-    loaded: list[tuple[str, Scenario | None, str | None]] = []
-    for given in paths:
-        explicit = _names_a_file(given)
-        for path in map(shown_path, discover_scenario_files(given)):
-            label = os.path.basename(path)
-            try:
-                scenario = await load_scenario(path, withheld=secrets)
-            except WorkflowError as exc:
-                if exc.reason == "not_a_scenario":
-                    if explicit:
-                        raise
-                    _echo(f"notice: skipped {exc.message}")
-                    continue
-                for problem in exc.problems:
-                    _echo(problem_line(problem, path))
-                loaded.append((label, None, exc.message))
-                continue
-            except ArtemisError as exc:
-                loaded.append((label, None, exc.message))
-                continue
-            if verbose:
-                for notice in scenario.notices:
-                    _echo(f"notice: {notice}")
-            loaded.append((label, scenario, None))
-    return loaded
-
-
-@attrs.frozen(kw_only=True)
-class _Delivery:
-    """What happens to each finished run: save, export, baseline check."""
-
-    storage: LocalStorage
-    save: bool
-    export: tuple[str, ...]
-    export_output: str
-    with_baseline: bool
-    threshold: float
-    quiet: bool
-
-
-async def _run_one(
-    invocation: _Invocation,
-    item: tuple[str, Scenario | None, str | None],
-    delivery: _Delivery,
-) -> tuple[ScenarioOutcome, BaselineCheck | None]:
-    label, scenario, error = item
-    if scenario is None:
-        _echo(f"✗ {label}: {error}")
-        return ScenarioOutcome(label=label, error=error), None
-    if not delivery.quiet:
-        _echo(f"Running {scenario.name} ({len(scenario.cases)} cases)")
-    try:
-        manifest = await run_scenario(
-            scenario,
-            options=invocation.options,
-            config=invocation.config,
-            judge=invocation.judge,
-        )
-    except ArtemisError as exc:
-        _echo(f"✗ {label}: {exc.message}")
-        return ScenarioOutcome(label=label, error=exc.message), None
-    if delivery.quiet:
-        metrics = manifest.metrics
-        mark = "✓" if manifest.success else "✗"
-        _echo(
-            f"{mark} {scenario.name}: {metrics.passed_cases}/{metrics.total_cases} "
-            f"passed, run {manifest.run_id}"
-        )
-    else:
-        _case_line(manifest, invocation.verbose)
-        _panel(manifest)
-    if delivery.save:
-        _echo(f"Saved: {delivery.storage.save(manifest)}")
-    _export(manifest, delivery.export, delivery.export_output)
-    check = None
-    if delivery.with_baseline:
-        check = _check_baseline(delivery.storage, manifest, delivery.threshold)
-    return ScenarioOutcome(label=label, manifest=manifest), check
-
-
-async def _run_all(
-    invocation: _Invocation,
-    loaded: list[tuple[str, Scenario | None, str | None]],
-    delivery: _Delivery,
-    parallel: int,
-) -> tuple[list[ScenarioOutcome], list[BaselineCheck]]:
-    """Run every scenario, ``parallel`` files at a time; results in file order."""
-    results: list[tuple[ScenarioOutcome, BaselineCheck | None] | None]
-    results = [None] * len(loaded)
-    pending = iter(enumerate(loaded))
-
-    async def worker() -> None:
-        for index, item in pending:
-            results[index] = await _run_one(invocation, item, delivery)
-
-    async with anyio.create_task_group() as group:
-        for _ in range(min(parallel, len(loaded))):
-            group.start_soon(worker)
-    done = [result for result in results if result is not None]
-    return [outcome for outcome, _ in done], [c for _, c in done if c is not None]
-
-
-def _check_baseline(
-    storage: LocalStorage, manifest: RunManifest, threshold: float
-) -> BaselineCheck | None:
-    baseline = storage.baseline(manifest.config.scenario)
-    if baseline is None:
-        return None
-    try:
-        before = storage.load(baseline.run_id)
-    except (ArtemisError, ValueError) as exc:
-        _echo(f"warning: baseline of {manifest.config.scenario}: {exc}")
-        return None
-    check = baseline_check(before, manifest, threshold)
-    verdict = "REGRESSION" if check.has_regression else "no regression"
-    _echo(
-        f"Baseline {baseline.run_id}: success rate "
-        f"{check.success_rate_delta * 100:+.2f}% ({verdict})"
-    )
-    return check
-
-
-def _worst(checks: list[BaselineCheck]) -> BaselineCheck | None:
-    if not checks:
-        return None
-    regressed = [c for c in checks if c.has_regression]
-    return min(regressed or checks, key=lambda c: c.success_rate_delta)
+    return settings, config, judge
 
 
 @click.command("run")
@@ -454,34 +297,39 @@ def run(
     )
     ci_mode = ci or summary != "text" or os.environ.get("CI") == "true"
 
-    async def body() -> tuple[list[ScenarioOutcome], list[BaselineCheck]]:
+    async def body() -> ScenariosResult:
         if exports:
             refuse_dash(export_output)
-        invocation = await _prepare(config_path, judge_path, options, verbose)
+        settings, config, judge = await _settings(config_path, judge_path, verbose)
+        storage = LocalStorage(settings.storage_path)
         if save:  # refuse an unusable store before any model call
-            LocalStorage(invocation.settings.storage_path).project_folder(
-                invocation.settings.project
-            )
-        loaded = await _load_all(
-            paths or (invocation.settings.scenarios_dir,), verbose, invocation.secrets
-        )
-        if not loaded:
-            raise _NothingToRun
-        delivery = _Delivery(
-            storage=LocalStorage(invocation.settings.storage_path),
+            storage.project_folder(settings.project)
+        return await run_scenarios(
+            paths or (settings.scenarios_dir,),
+            options=attrs.evolve(
+                options,
+                project=settings.project,
+                default_provider=settings.provider,
+                default_model=settings.model,
+                default_models=settings.default_models,
+            ),
+            config=config,
+            judge=judge,
+            storage=storage,
             save=save,
-            export=exports,
-            export_output=export_output,
-            with_baseline=with_baseline,
+            exports=exports,
+            export_folder=export_output,
+            baseline=with_baseline,
             threshold=threshold,
-            quiet=parallel > 1 and len(loaded) > 1,
+            budget=budget,
+            parallel=parallel,
+            progress=_Printer(verbose),
         )
-        return await _run_all(invocation, loaded, delivery, parallel)
 
-    async def main() -> tuple[list[ScenarioOutcome], list[BaselineCheck]]:
+    async def main() -> ScenariosResult:
         """Run ``body``; SIGTERM cancels it as SIGINT does."""
         terminated = False
-        done: list[tuple[list[ScenarioOutcome], list[BaselineCheck]]] = []
+        done: list[ScenariosResult] = []
         failed: list[Exception] = []
         async with anyio.create_task_group() as group:
 
@@ -510,58 +358,40 @@ def run(
         return done[0]
 
     try:
-        outcomes, checks = anyio.run(main)
+        result = anyio.run(main)
     except KeyboardInterrupt:
         _echo("interrupted: the scenario in flight was not saved")
         sys.exit(PromptResponseExitCode.INTERRUPTED)
-    except _NothingToRun:
-        _echo("error: no scenario files found")
-        sys.exit(PromptResponseExitCode.FAILED)
     except WorkflowError as exc:
-        if exc.reason == "not_a_scenario":
-            _echo(f"error: {exc.message}")
-            sys.exit(PromptResponseExitCode.WRONG_INPUT)
         _echo(f"error: {exc.message}")
+        if exc.reason == "not_a_scenario":
+            sys.exit(PromptResponseExitCode.WRONG_INPUT)
         sys.exit(PromptResponseExitCode.FAILED)
     except ArtemisError as exc:
         _echo(f"error: {exc.message}")
         sys.exit(PromptResponseExitCode.FAILED)
-    worst = _worst(checks)
-    cost = sum(
-        o.manifest.metrics.cost.total_usd
-        for o in outcomes
-        if o.manifest is not None and o.manifest.metrics.cost is not None
-    )
-    spent = (budget, cost) if budget is not None and cost > budget else None
-    over_budget = spent is not None
-    _report(outcomes, worst, ci_mode, summary, spent)
-    failed = any(not o.success for o in outcomes)
-    regressed = any(c.has_regression for c in checks)
-    sys.exit(1 if failed or regressed or over_budget else 0)
+    _report(result, ci_mode, summary)
+    sys.exit(result.exit_code)
 
 
-class _NothingToRun(Exception):
-    pass
-
-
-def _report(
-    outcomes: list[ScenarioOutcome],
-    worst: BaselineCheck | None,
-    ci_mode: bool,
-    summary: str,
-    budget: tuple[float, float] | None,
-) -> None:
+def _report(result: ScenariosResult, ci_mode: bool, summary: str) -> None:
+    outcomes = list(result.outcomes)
+    spent = None
+    if result.budget is not None and result.over_budget:
+        spent = (result.budget, result.cost_usd)
     if summary == "json":
-        data: Any = ci_summary(outcomes, worst)
+        data: Any = ci_summary(outcomes, result.worst)
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     elif summary == "security":
         click.echo(json.dumps(security_summary(outcomes), indent=2))
     elif ci_mode:
-        for line in ci_lines(outcomes, worst, budget):
+        for line in ci_lines(outcomes, result.worst, spent):
             click.echo(line)
     if len(outcomes) > 1 and not ci_mode:
         passed = sum(1 for o in outcomes if o.success)
         _echo("=== AGGREGATE SUMMARY ===")
         _echo(f"Scenarios: {passed}/{len(outcomes)} passed")
-    if budget is not None:
-        _echo(f"error: estimated cost {format_cost(budget[1])} exceeds the budget")
+    if result.over_budget:
+        _echo(
+            f"error: estimated cost {format_cost(result.cost_usd)} exceeds the budget"
+        )

@@ -61,3 +61,34 @@ def test_every_relative_link_resolves(page: Path, target: str) -> None:
 def test_the_limits_are_stated_where_users_look(page: str, statement: str) -> None:
     text = re.sub(r"\s+", " ", prose(ROOT / page)).replace("*", "")
     assert statement in text
+
+
+def test_the_readme_names_every_built_in_provider_type() -> None:
+    from artemiskit.providers import provider_types
+
+    text = (ROOT / "README.md").read_text("utf-8")
+    for kind in provider_types():
+        assert f"`{kind}`" in text, kind
+
+
+def test_the_checkpoints_page_names_no_stale_record_schema_version() -> None:
+    from artemiskit.records import RECORD_SCHEMA_VERSION
+
+    text = prose(ROOT / "docs" / "checkpoints.md")
+    stale = [
+        int(found)
+        for found in re.findall(r"schema version (\d+)\)", text)
+        if int(found) != RECORD_SCHEMA_VERSION
+    ]
+    assert stale == []
+
+
+def test_the_pytest_page_says_how_to_install_pytest() -> None:
+    import tomllib
+
+    text = prose(ROOT / "docs" / "pytest.md")
+    assert "pip install 'artemiskit[pytest]'" in text
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    assert any(item.startswith("pytest") for item in extras["pytest"])

@@ -196,3 +196,18 @@ def test_discovery_of_folders_and_globs(tmp_path: Path) -> None:
     assert discover_scenario_files(str(tmp_path / "notes.txt")) == [
         str(tmp_path / "notes.txt")
     ]
+
+
+def test_a_repeated_case_id_names_the_id_and_the_line_of_its_first_use() -> None:
+    text = (
+        "name: s\ncases:\n"
+        "  - id: greet\n    prompt: hi\n    expected: {type: exact, value: '4'}\n"
+        "  - id: other\n    prompt: hi\n    expected: {type: exact, value: '4'}\n"
+        "  - id: greet\n    prompt: hi\n    expected: {type: exact, value: '4'}\n"
+    )
+    with pytest.raises(ScenarioError) as raised:
+        parse_scenario(text, source="s.yaml")
+    [problem] = raised.value.problems
+    assert problem.path == "$.cases[2].id"
+    assert problem.message == "case id 'greet' is already used by cases[0] at line 3"
+    assert problem.line == 9

@@ -18,6 +18,8 @@ from tests.prompt_response.evaluators._helpers import judge
         ('response.toLowerCase().includes("CAT")', "A Cat", True),
         ("response.match(/c.t/i)", "A CAT", True),
         ("!response.match(/dog/)", "a cat", True),
+        ("response.length < 5", "a cat", False),
+        ("response.length <= 5 && response.length >= 5", "a cat", True),
         ("length >= 5", "a cat", True),
         ("words.length == 2", " a   cat ", True),
         ("lines.length < 2", "a\n\n b", False),
@@ -60,3 +62,9 @@ async def test_anything_else_fails_and_is_never_evaluated() -> None:
 async def test_reasons() -> None:
     result = await judge("a cat", {"type": "inline", "expression": "length > 1"})
     assert result.reason == "Expression passed: length > 1"
+
+
+def test_a_deeply_nested_answer_is_not_json_rather_than_a_crash() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    assert evaluate_expression("json != null", deep) == (False, 0.0)
+    assert evaluate_expression("length > 5", deep) == (True, 1.0)
