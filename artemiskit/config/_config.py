@@ -246,12 +246,17 @@ class TrustedConfig:
         sandbox: Sandbox settings.
         notices: Keys that were ignored (upstream keys this engine does not use).
         source: Where the configuration came from.
+        unexpanded: For a configuration read from text, its ``providers`` and
+            ``sandbox`` as written, before ``${NAME}`` expansion: what a remote
+            worker rebuilds the configuration from, with its own environment
+            (never shown; ``None`` for a configuration built in code).
     """
 
     providers: dict[str, ProviderConfig] = attrs.field(factory=dict)
     sandbox: SandboxConfig = SandboxConfig()
     notices: tuple[str, ...] = ()
     source: str | None = None
+    unexpanded: dict[str, Any] | None = attrs.field(default=None, repr=False, eq=False)
 
 
 def _expand(
@@ -497,7 +502,11 @@ def build_trusted_config(
     if problems:
         raise invalid_configuration(source, problems)
     return TrustedConfig(
-        providers=providers, sandbox=sandbox, notices=tuple(notices), source=source
+        providers=providers,
+        sandbox=sandbox,
+        notices=tuple(notices),
+        source=source,
+        unexpanded={k: v for k, v in data.items() if k in ("providers", "sandbox")},
     )
 
 

@@ -1,8 +1,9 @@
 """The Ray executor: each run of a suite is one Ray task (SPEC 15).
 
 The driver loads and validates everything, then ships each run to a worker as one
-task: the validated workflow, the files of its folder (scripts, fixtures) and a
-picklable way to build the kit there. The task runs the session with `anyio.run`
+task: the validated workflow, the files it names (its script and fixture, see
+`artemiskit.suites._shipping`) and a picklable way to build the kit there, from a
+configuration without secret values. The task runs the session with `anyio.run`
 and returns its `WorkflowResult`; the driver writes records and transcripts. A
 task is submitted with ``max_retries=0`` and ``retry_exceptions=False`` and a
 driver-side ledger refuses to start a run twice, so a run is never re-executed:
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import signal
 import socket
 import tempfile
@@ -58,8 +60,6 @@ _LOSS_REASONS = {
     "LocalRayletDiedError": "node_died",
     "RaySystemError": "ray_error",
 }
-#: The most a workflow's folder may weigh to be shipped with each of its runs.
-MAX_SHIPPED_BYTES = 64 * 1024 * 1024
 #: How long a cancelled task may take to stop by itself before it is force-cancelled.
 CANCEL_GRACE_S = 2.0
 
@@ -86,8 +86,8 @@ class RemoteRun:
             worker from the trusted configuration and tools, never a resolved
             key.
         workflow: The validated workflow.
-        files: The files of the workflow's folder, by relative POSIX path
-            (scripts, fixtures).
+        files: The files the workflow names, by relative POSIX path (its
+            script and fixture; `named_files`).
         repetition: The repetition, from 1.
         judge: The judge for ``judge`` outcomes, if any.
         cleanup_timeout_ms: The run's cleanup drain period.
@@ -105,37 +105,46 @@ class RemoteRun:
         return f"RemoteRun(key={self.key!r}, repetition={self.repetition})"
 
 
-def ship_folder(folder: Path) -> dict[str, bytes]:
-    """Read every regular file below ``folder`` for shipping with a task.
-
-    Raises:
-        ConfigError: The folder weighs more than `MAX_SHIPPED_BYTES`
-            (``folder_too_large``).
-    """
-    files: dict[str, bytes] = {}
-    total = 0
-    for path in sorted(folder.rglob("*")):
-        if path.is_symlink() or not path.is_file():
-            continue
-        data = path.read_bytes()
-        total += len(data)
-        if total > MAX_SHIPPED_BYTES:
-            raise ConfigError(
-                f"a workflow's folder weighs more than {MAX_SHIPPED_BYTES} bytes: "
-                "too much to ship with each Ray task",
-                reason="folder_too_large",
-            )
-        files[path.relative_to(folder).as_posix()] = data
-    return files
-
-
 def run_on_worker(task: RemoteRun) -> WorkflowResult:
     """The Ray task: write the shipped files, run the session, return its result."""
     return anyio.run(_run_here, task)
 
 
+def _scratch_parent() -> Path:
+    """This user's folder of run folders on this machine (mode 0700)."""
+    user = getattr(os, "getuid", lambda: "user")()
+    parent = Path(tempfile.gettempdir()) / f"akit-ray-{user}"
+    parent.mkdir(mode=0o700, exist_ok=True)
+    return parent
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _sweep(parent: Path) -> None:
+    """Remove the run folders that workers killed mid-run left behind.
+
+    A run folder is named after its worker's process id: one whose process is
+    gone belongs to a killed (or force-cancelled) worker.
+    """
+    for folder in parent.glob("run-*-*"):
+        pid = folder.name.split("-")[1]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 async def _run_here(task: RemoteRun) -> WorkflowResult:
-    with tempfile.TemporaryDirectory(prefix="akit-ray-") as scratch:
+    parent = _scratch_parent()
+    _sweep(parent)
+    prefix = f"run-{os.getpid()}-"
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=parent) as scratch:
         root = Path(scratch)
         for name, data in task.files.items():
             path = root / name

@@ -16,10 +16,10 @@ from artemiskit.suites import load_suite_record
 from tests._builders import PASSING_SCRIPT, workflow_dict
 from tests.providers._chat_server import ChatServer, NeverAnswer, chat_reply
 from tests.suites._suites import SLOW_SCRIPT, write_member, write_suite
-from tests.suites.conftest import LOOPBACK, WORKER_KEY
+from tests.suites.conftest import DRIVER_TOKEN, LOOPBACK, WORKER_KEY, WORKER_TOKEN
 
 AKIT = [sys.executable, "-m", "artemiskit_cli"]
-ENV = {**os.environ, **LOOPBACK}
+ENV = {**os.environ, **LOOPBACK, "TEST_HEADER_TOKEN": DRIVER_TOKEN}
 ENV.pop("TEST_PROVIDER_KEY", None)
 #: What differs between two runs of the same suite: identities and times.
 _VOLATILE_TOP = {"suite_id", "started_at", "finished_at"}
@@ -97,6 +97,7 @@ def _server_member(root: Path, server: ChatServer, **entry_settings: Any) -> Pat
         "type": "openai",
         "base_url": server.url,
         "api_key_env": "TEST_PROVIDER_KEY",
+        "headers": {"X-Token": "${TEST_HEADER_TOKEN}"},
         **entry_settings,
     }
     config.write_text(json.dumps({"providers": {"local": entry}}), "utf-8")
@@ -119,7 +120,7 @@ def _busy_workers() -> list[int]:
 
 
 def test_a_killed_worker_loses_its_run_which_never_starts_again(
-    tmp_path: Path, ray_cluster: str
+    tmp_path: Path, ray_cluster: str, ray_worker_tmp: Path
 ) -> None:
     with ChatServer() as server:
         # The first request is held until its worker dies; the next answers.
@@ -155,7 +156,18 @@ def test_a_killed_worker_loses_its_run_which_never_starts_again(
             _, errors = process.communicate(timeout=180)
         # The held request was the only one of that run: it never started again.
         assert len(server.requests) == 2
-        assert server.requests[0].headers["authorization"] == f"Bearer {WORKER_KEY}"
+        for request in server.requests:
+            # The key and the header token came from the worker's environment.
+            assert request.headers["authorization"] == f"Bearer {WORKER_KEY}"
+            assert request.headers["x-token"] == WORKER_TOKEN
+    # The killed worker's run folder was removed by a later run: only the
+    # (empty) folder of run folders is left.
+    left = [
+        path.relative_to(ray_worker_tmp).as_posix()
+        for pattern in ("akit-ray*", "akit-ray*/*")
+        for path in ray_worker_tmp.glob(pattern)
+    ]
+    assert left == [f"akit-ray-{os.getuid()}"]
     assert process.returncode == 7, errors
     summary = load_suite_record(tmp_path / "out" / "suite.json")
     runs = {
