@@ -6,6 +6,7 @@ import functools
 import os
 from typing import TYPE_CHECKING
 
+import anyio
 import anyio.to_thread
 
 from artemiskit.config._judge import load_judge_config
@@ -50,6 +51,9 @@ async def create_suite_session(
             name, or a folder holds none (exit 2; nothing ran).
         ConfigError: The judge configuration is invalid, or under Ray a used
             provider entry holds its key inline (``inline_key``).
+        UnsupportedError: A workflow runs in the sandbox and no Docker Engine
+            answers, or the sandbox image is not installed (exit 3; checked
+            here, where the runs execute, so that no run starts).
         FileAccessError: The output folder exists and is not empty, or cannot
             be created (exit 1).
     """
@@ -61,6 +65,10 @@ async def create_suite_session(
         judge_config = await load_judge_config(judge)
         if judge_config.provider not in judge_config.providers.providers:
             used.add(judge_config.provider)
+    if not isinstance(executor, RayExecutor) and any(
+        item.workflow.environment.kind == "sandbox" for item in workflows
+    ):
+        await _probe_sandbox_engine(config)
     remote = None
     files: dict[str, dict[str, bytes]] = {}
     if isinstance(executor, RayExecutor) and remote_kit is not None:
@@ -81,3 +89,20 @@ async def create_suite_session(
         remote_kit=remote,
         remote_files=files,
     )
+
+
+async def _probe_sandbox_engine(config: TrustedConfig) -> None:
+    """Check once that the Docker Engine answers and holds the sandbox image.
+
+    Raises:
+        UnsupportedError: It does not (``sandbox_engine_unreachable``,
+            ``sandbox_image_missing``), with how to install or start it.
+    """
+    from artemiskit.environments._sandbox_engine import (
+        DEFAULT_SANDBOX_IMAGE,
+        open_engine,
+    )
+
+    docker = await open_engine(None, config.sandbox.image or DEFAULT_SANDBOX_IMAGE)
+    with anyio.CancelScope(shield=True):
+        await docker.close()
