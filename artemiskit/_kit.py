@@ -262,6 +262,7 @@ def _new_session(
         target_label=target_label,
         ledger_limit=ledger_limit,
         catalogue=catalogue,
+        telemetry=None if settings.telemetry is None else settings.telemetry.for_run(),
     )
 
 
@@ -530,6 +531,7 @@ class ArtemisKit:
             executor=chosen.executor,
             judge=chosen.judge,
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
+            telemetry=chosen.telemetry,
             tools=self._catalogue,
             remote_kit=functools.partial(_kit_on_worker, tools=self._tools),
         )

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from artemiskit.environments._base import EnvironmentFactory
     from artemiskit.records._record import TargetInfo
     from artemiskit.targets._protocol import AgentTarget
+    from artemiskit.telemetry._protocol import RunTelemetry
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]
@@ -65,6 +66,7 @@ class WorkflowSession:
         target_label: str | None = None,
         ledger_limit: int = MAX_LEDGER,
         catalogue: Catalogue = BUILTIN_CATALOGUE,
+        telemetry: RunTelemetry | None = None,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,
@@ -84,6 +86,7 @@ class WorkflowSession:
             target_label=target_label,
             ledger_limit=ledger_limit,
             catalogue=catalogue,
+            telemetry=telemetry,
         )
         self._workflow = workflow
         self._started = False

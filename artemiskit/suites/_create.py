@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.suites._executor import SuiteExecutor
     from artemiskit.suites._runner import SessionFactory
+    from artemiskit.telemetry._telemetry import Telemetry
     from artemiskit.tools._catalogue import Catalogue
 
 __all__ = ["create_suite_session"]
@@ -37,6 +38,7 @@ async def create_suite_session(
     executor: SuiteExecutor | None,
     judge: JudgeSettings | str | os.PathLike[str] | None,
     cleanup_timeout_ms: int | None,
+    telemetry: Telemetry | None = None,
     tools: Catalogue | None = None,
     remote_kit: Callable[[Callable[[], TrustedConfig]], SessionFactory] | None = None,
 ) -> SuiteSession:
@@ -88,6 +90,7 @@ async def create_suite_session(
         cleanup_timeout_ms=cleanup_timeout_ms,
         remote_kit=remote,
         remote_files=files,
+        telemetry=telemetry,
     )
 
 
