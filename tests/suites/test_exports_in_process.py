@@ -1,0 +1,181 @@
+"""The CI exports of a suite, in process: the JUnit XML and the Markdown summary.
+
+The CLI tests check these files through `akit` (a child process); these call the
+exporters directly, so that mutation testing checks them too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import pytest
+
+from artemiskit import ArtemisKit
+from artemiskit.suites import SuiteResult, junit_xml, markdown_summary
+from tests._builders import PASSING_SCRIPT
+from tests.suites._suites import write_member, write_suite
+
+pytestmark = pytest.mark.anyio
+
+JUDGED = [
+    {"id": "summary", "file": "out/summary.md", "contains": ["30 days"]},
+    {"id": "tone", "judge": {"rubric": "Neutral.", "threshold": 0.7}},
+]
+
+
+async def _suite(tmp_path: Path) -> SuiteResult:
+    """steady passes, flaky fails its second run, judged is unavailable; the
+    third repetition never starts (one run at a time, in the order flaky,
+    judged, steady, 45 tokens a run but 30 for flaky's second: the suite budget
+    is reached by the sixth)."""
+    suite = write_suite(tmp_path)
+    write_member(suite, "judged", [PASSING_SCRIPT], outcomes=JUDGED)
+    result = await ArtemisKit().run_suite(
+        paths=[suite], repeat=3, concurrency=1, max_suite_tokens=250
+    )
+    assert result.summary["totals"]["runs_not_started"] == 3
+    return result
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms / 1000:.3f}"
+
+
+def _runs(result: SuiteResult) -> dict[tuple[str, int], dict[str, Any]]:
+    return {
+        (workflow["name"], run["repetition"]): run
+        for workflow in result.summary["workflows"]
+        for run in workflow["runs"]
+    }
+
+
+async def test_junit_has_a_testsuite_per_workflow_and_a_testcase_per_run(
+    tmp_path: Path,
+) -> None:
+    result = await _suite(tmp_path)
+    text = junit_xml(result)
+    assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites')
+    assert text.endswith("</testsuites>\n")
+    root = ElementTree.fromstring(text.split("\n", 1)[1])
+    runs = _runs(result)
+    assert root.tag == "testsuites"
+    assert root.get("name") == "artemiskit suite"
+    assert root.get("skipped") is None
+    assert root.get("time") == _seconds(result.summary["totals"]["duration_ms"])
+    suites = {suite.get("name", ""): suite for suite in root}
+    assert list(suites) == [w["name"] for w in result.summary["workflows"]]
+    totals = {"tests": 0, "failures": 0, "errors": 0}
+    for name, suite in suites.items():
+        cases = list(suite)
+        assert [case.get("name") for case in cases] == [
+            f"{name} #{r:03d}" for r in (1, 2, 3)
+        ]
+        assert {case.get("classname") for case in cases} == {name}
+        kinds = [[child.tag for child in case] for case in cases]
+        counts = {
+            "tests": 3,
+            "failures": sum(k == ["failure"] for k in kinds),
+            "errors": sum(k == ["error"] for k in kinds),
+            "skipped": sum(k == ["skipped"] for k in kinds),
+        }
+        assert {key: suite.get(key) for key in counts} == {
+            key: str(value) for key, value in counts.items()
+        }
+        for key in totals:
+            totals[key] += counts[key]
+        durations = 0
+        for repetition, case in enumerate(cases, start=1):
+            run = runs.get((name, repetition))
+            if run is None:
+                assert case.get("time") == "0.000"
+                (skipped,) = case
+                assert (skipped.tag, skipped.get("message")) == (
+                    "skipped",
+                    "not started",
+                )
+                continue
+            durations += run["duration_ms"]
+            assert case.get("time") == _seconds(run["duration_ms"])
+        assert suite.get("time") == _seconds(durations)
+    assert {key: root.get(key) for key in totals} == {
+        key: str(value) for key, value in totals.items()
+    }
+    # What each kind of run becomes.
+    assert list(suites["steady"][0]) == []
+    (failure,) = suites["flaky"][1]
+    run = runs[("flaky", 2)]
+    assert failure.tag == "failure"
+    assert failure.get("message") == (
+        f"{run['execution_status']}: {run['execution_reason']}"
+    )
+    assert failure.get("type") == run["execution_reason"]
+    assert failure.text == "\n".join(
+        [
+            f"execution: {run['execution_status']} ({run['execution_reason']})",
+            "verification: failed",
+            f"exit code: {run['exit_code']}",
+            "requirement summary: missing_content",
+        ]
+    )
+    (error,) = suites["judged"][0]
+    judged = runs[("judged", 1)]
+    assert error.tag == "error"
+    assert error.get("message") == "evaluation unavailable"
+    assert error.get("type") == judged["execution_reason"]
+    assert error.text is not None
+    assert error.text.splitlines()[:3] == [
+        f"execution: {judged['execution_status']} ({judged['execution_reason']})",
+        "verification: unavailable",
+        f"exit code: {judged['exit_code']}",
+    ]
+    assert error.text.splitlines()[3].startswith("requirement tone: ")
+
+
+async def test_markdown_summarizes_totals_workflows_and_failure_reasons(
+    tmp_path: Path,
+) -> None:
+    result = await _suite(tmp_path)
+    summary = result.summary
+    totals = summary["totals"]
+    lines = markdown_summary(summary).splitlines()
+    assert lines[:4] == [
+        "# ArtemisKit suite",
+        "",
+        f"Status: **{summary['status']}** ({summary['reason']}), "
+        f"exit code {summary['exit_code']}.",
+        "",
+    ]
+    tokens = totals["input_tokens"] + totals["output_tokens"]
+    assert lines[6] == (
+        f"| {totals['runs_planned']} | {totals['runs_finished']} "
+        f"| {totals['runs_not_started']} | {totals['runs_lost']} "
+        f"| {totals['passed']} | {totals['failed']} | {totals['unavailable']} "
+        f"| {tokens} | {_seconds(totals['duration_ms'])} |"
+    )
+    steady = next(w for w in summary["workflows"] if w["name"] == "steady")
+    low, high = (steady["pass_rate_interval"][k] for k in ("low", "high"))
+    flaky = next(w for w in summary["workflows"] if w["name"] == "flaky")
+    flaky_low, flaky_high = (flaky["pass_rate_interval"][k] for k in ("low", "high"))
+    assert lines[9:13] == [
+        "|---|---:|---:|---:|---:|---|---:|",
+        f"| flaky | 1 | 1 | 0 | 0.500 | {flaky_low:.3f}–{flaky_high:.3f} | 0.000 |",
+        "| judged | 0 | 0 | 2 | n/a | n/a | n/a |",
+        f"| steady | 2 | 0 | 0 | 1.000 | {low:.3f}–{high:.3f} | 1.000 |",
+    ]
+    assert lines[13:] == [
+        "",
+        "| workflow | failure reason | runs |",
+        "|---|---|---:|",
+        "| flaky | missing_content | 1 |",
+        "| judged | judge_not_configured | 2 |",
+    ]
+
+
+async def test_markdown_without_failures_has_no_reason_table(tmp_path: Path) -> None:
+    write_member(tmp_path / "suite", "steady", [PASSING_SCRIPT])
+    result = await ArtemisKit().run_suite(paths=[tmp_path / "suite"])
+    text = markdown_summary(result.summary)
+    assert "failure reason" not in text
+    assert text.endswith(" |\n")
