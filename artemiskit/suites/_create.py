@@ -91,6 +91,7 @@ async def create_suite_session(
         remote_kit=remote,
         remote_files=files,
         telemetry=telemetry,
+        mcp_servers=config.mcp_servers,
     )
 
 
