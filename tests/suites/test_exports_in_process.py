@@ -102,35 +102,10 @@ async def test_junit_has_a_testsuite_per_workflow_and_a_testcase_per_run(
     assert {key: root.get(key) for key in totals} == {
         key: str(value) for key, value in totals.items()
     }
-    # What each kind of run becomes.
+    # What each kind of run becomes (the texts are checked with the verdicts).
     assert list(suites["steady"][0]) == []
-    (failure,) = suites["flaky"][1]
-    run = runs[("flaky", 2)]
-    assert failure.tag == "failure"
-    assert failure.get("message") == (
-        f"{run['execution_status']}: {run['execution_reason']}"
-    )
-    assert failure.get("type") == run["execution_reason"]
-    assert failure.text == "\n".join(
-        [
-            f"execution: {run['execution_status']} ({run['execution_reason']})",
-            "verification: failed",
-            f"exit code: {run['exit_code']}",
-            "requirement summary: missing_content",
-        ]
-    )
-    (error,) = suites["judged"][0]
-    judged = runs[("judged", 1)]
-    assert error.tag == "error"
-    assert error.get("message") == "evaluation unavailable"
-    assert error.get("type") == judged["execution_reason"]
-    assert error.text is not None
-    assert error.text.splitlines()[:3] == [
-        f"execution: {judged['execution_status']} ({judged['execution_reason']})",
-        "verification: unavailable",
-        f"exit code: {judged['exit_code']}",
-    ]
-    assert error.text.splitlines()[3].startswith("requirement tone: ")
+    assert [child.tag for child in suites["flaky"][1]] == ["failure"]
+    assert [child.tag for child in suites["judged"][0]] == ["error"]
 
 
 async def test_markdown_summarizes_totals_workflows_and_failure_reasons(
