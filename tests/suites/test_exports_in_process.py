@@ -108,46 +108,6 @@ async def test_junit_has_a_testsuite_per_workflow_and_a_testcase_per_run(
     assert [child.tag for child in suites["judged"][0]] == ["error"]
 
 
-async def test_markdown_summarizes_totals_workflows_and_failure_reasons(
-    tmp_path: Path,
-) -> None:
-    result = await _suite(tmp_path)
-    summary = result.summary
-    totals = summary["totals"]
-    lines = markdown_summary(summary).splitlines()
-    assert lines[:4] == [
-        "# ArtemisKit suite",
-        "",
-        f"Status: **{summary['status']}** ({summary['reason']}), "
-        f"exit code {summary['exit_code']}.",
-        "",
-    ]
-    tokens = totals["input_tokens"] + totals["output_tokens"]
-    assert lines[6] == (
-        f"| {totals['runs_planned']} | {totals['runs_finished']} "
-        f"| {totals['runs_not_started']} | {totals['runs_lost']} "
-        f"| {totals['passed']} | {totals['failed']} | {totals['unavailable']} "
-        f"| {tokens} | {_seconds(totals['duration_ms'])} |"
-    )
-    steady = next(w for w in summary["workflows"] if w["name"] == "steady")
-    low, high = (steady["pass_rate_interval"][k] for k in ("low", "high"))
-    flaky = next(w for w in summary["workflows"] if w["name"] == "flaky")
-    flaky_low, flaky_high = (flaky["pass_rate_interval"][k] for k in ("low", "high"))
-    assert lines[9:13] == [
-        "|---|---:|---:|---:|---:|---|---:|",
-        f"| flaky | 1 | 1 | 0 | 0.500 | {flaky_low:.3f}–{flaky_high:.3f} | 0.000 |",
-        "| judged | 0 | 0 | 2 | n/a | n/a | n/a |",
-        f"| steady | 2 | 0 | 0 | 1.000 | {low:.3f}–{high:.3f} | 1.000 |",
-    ]
-    assert lines[13:] == [
-        "",
-        "| workflow | failure reason | runs |",
-        "|---|---|---:|",
-        "| flaky | missing_content | 1 |",
-        "| judged | judge_not_configured | 2 |",
-    ]
-
-
 async def test_markdown_without_failures_has_no_reason_table(tmp_path: Path) -> None:
     write_member(tmp_path / "suite", "steady", [PASSING_SCRIPT])
     result = await ArtemisKit().run_suite(paths=[tmp_path / "suite"])
