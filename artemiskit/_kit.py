@@ -59,7 +59,7 @@ from artemiskit.workflow import load_agent_workflow, parse_agent_workflow
 from artemiskit.workflow._model import Workflow
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.config._mcp import McpServerConfig
@@ -661,7 +661,7 @@ class ArtemisKit:
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
             telemetry=chosen.telemetry,
             tools=self._catalogue,
-            remote_kit=functools.partial(ArtemisKit, config=config, tools=self._tools),
+            remote_kit=functools.partial(_kit_on_worker, tools=self._tools),
         )
 
     async def run_suite(
@@ -724,3 +724,14 @@ def _registered(catalogue: Catalogue) -> tuple[Tool, ...]:
         for name, tool in catalogue.items()
         if BUILTIN_CATALOGUE.get(name) is not tool
     )
+
+
+def _kit_on_worker(
+    make_config: Callable[[], TrustedConfig], *, tools: Sequence[Tool] | None
+) -> ArtemisKit:
+    """The kit a remote worker builds, with its configuration rebuilt there.
+
+    No secret travels: keys and ``${NAME}`` values come from the worker's
+    environment.
+    """
+    return ArtemisKit(config=make_config(), tools=tools)

@@ -252,6 +252,10 @@ class TrustedConfig:
             workflows may use tools of.
         notices: Keys that were ignored (upstream keys this engine does not use).
         source: Where the configuration came from.
+        unexpanded: For a configuration read from text, its ``providers`` and
+            ``sandbox`` as written, before ``${NAME}`` expansion: what a remote
+            worker rebuilds the configuration from, with its own environment
+            (never shown; ``None`` for a configuration built in code).
     """
 
     providers: dict[str, ProviderConfig] = attrs.field(factory=dict)
@@ -260,6 +264,7 @@ class TrustedConfig:
     mcp_servers: dict[str, McpServerConfig] = attrs.field(factory=dict)
     notices: tuple[str, ...] = ()
     source: str | None = None
+    unexpanded: dict[str, Any] | None = attrs.field(default=None, repr=False, eq=False)
 
 
 def _expand(
@@ -524,6 +529,7 @@ def build_trusted_config(
         mcp_servers=mcp_servers,
         notices=tuple(notices),
         source=source,
+        unexpanded={k: v for k, v in data.items() if k in ("providers", "sandbox")},
     )
 
 

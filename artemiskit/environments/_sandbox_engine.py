@@ -316,6 +316,16 @@ async def open_engine(url: str | None, image: str) -> Docker:
     url = url or os.environ.get("DOCKER_HOST") or None
     try:
         docker = aiodocker.Docker(url=url)
+    except AssertionError:
+        # aiodocker asserts (or, under ``python -O``, raises ValueError) when
+        # it finds no engine address: no DOCKER_HOST, no context, no socket.
+        raise UnsupportedError(
+            "no Docker Engine is reachable for the sandbox (DOCKER_HOST is not "
+            "set and no local Docker socket exists). Install Docker Engine and "
+            "start it (e.g. `bash scripts/ci-docker.sh`), or set DOCKER_HOST. "
+            + install_hint(image),
+            reason="sandbox_engine_unreachable",
+        ) from None
     except (ValueError, OSError, aiodocker.DockerError) as exc:
         raise UnsupportedError(
             f"no Docker Engine is reachable for the sandbox ({exc}). "

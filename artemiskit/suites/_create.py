@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import TYPE_CHECKING
 
+import anyio
+import anyio.to_thread
+
 from artemiskit.config._judge import load_judge_config
 from artemiskit.suites._discovery import load_suite_workflows
+from artemiskit.suites._ray import RayExecutor
 from artemiskit.suites._runner import SuiteSession, SuiteSettings, prepare_output_dir
+from artemiskit.suites._shipping import named_files, worker_config
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -34,25 +40,45 @@ async def create_suite_session(
     cleanup_timeout_ms: int | None,
     telemetry: Telemetry | None = None,
     tools: Catalogue | None = None,
-    remote_kit: Callable[[], SessionFactory] | None = None,
+    remote_kit: Callable[[Callable[[], TrustedConfig]], SessionFactory] | None = None,
 ) -> SuiteSession:
     """Check every workflow, script, fixture and the judge, then prepare the output.
 
     Workflows are checked against ``tools`` (the kit's catalogue), the same
-    tools every run uses.
+    tools every run uses. Under a `RayExecutor`, ``remote_kit`` builds the kit
+    on a worker from a configuration without secrets (`worker_config`).
 
     Raises:
         WorkflowError: Any workflow, script or fixture is invalid, two share a
             name, or a folder holds none (exit 2; nothing ran).
-        ConfigError: The judge configuration is invalid.
+        ConfigError: The judge configuration is invalid, or under Ray a used
+            provider entry holds its key inline (``inline_key``).
+        UnsupportedError: A workflow runs in the sandbox and no Docker Engine
+            answers, or the sandbox image is not installed (exit 3; checked
+            here, where the runs execute, so that no run starts).
         FileAccessError: The output folder exists and is not empty, or cannot
             be created (exit 1).
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
     workflows = await load_suite_workflows(paths, config, tools=tools)
+    used = {item.workflow.target.provider for item in workflows}
     if isinstance(judge, str | os.PathLike):
-        await load_judge_config(judge)
+        judge_config = await load_judge_config(judge)
+        if judge_config.provider not in judge_config.providers.providers:
+            used.add(judge_config.provider)
+    if not isinstance(executor, RayExecutor) and any(
+        item.workflow.environment.kind == "sandbox" for item in workflows
+    ):
+        await _probe_sandbox_engine(config)
+    remote = None
+    files: dict[str, dict[str, bytes]] = {}
+    if isinstance(executor, RayExecutor) and remote_kit is not None:
+        # Before anything runs: a used entry with an inline key is refused,
+        # and each workflow's files are read once (what every run ships).
+        remote = functools.partial(remote_kit, worker_config(config, used))
+        for item in workflows:
+            files[item.name] = await anyio.to_thread.run_sync(named_files, item, config)
     folder = None if output_dir is None else prepare_output_dir(output_dir)
     return SuiteSession(
         kit=kit,
@@ -62,7 +88,25 @@ async def create_suite_session(
         executor=executor,
         judge=judge,
         cleanup_timeout_ms=cleanup_timeout_ms,
-        remote_kit=remote_kit,
+        remote_kit=remote,
+        remote_files=files,
         telemetry=telemetry,
         mcp_servers=config.mcp_servers,
     )
+
+
+async def _probe_sandbox_engine(config: TrustedConfig) -> None:
+    """Check once that the Docker Engine answers and holds the sandbox image.
+
+    Raises:
+        UnsupportedError: It does not (``sandbox_engine_unreachable``,
+            ``sandbox_image_missing``), with how to install or start it.
+    """
+    from artemiskit.environments._sandbox_engine import (
+        DEFAULT_SANDBOX_IMAGE,
+        open_engine,
+    )
+
+    docker = await open_engine(None, config.sandbox.image or DEFAULT_SANDBOX_IMAGE)
+    with anyio.CancelScope(shield=True):
+        await docker.close()

@@ -32,7 +32,7 @@ from artemiskit.providers import SharedTransports
 from artemiskit.records import Cause, record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
-from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost, ship_folder
+from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
     SUITE_SCHEMA_VERSION,
@@ -361,6 +361,8 @@ class SuiteSession:
         cleanup_timeout_ms: Each run's cleanup drain period.
         remote_kit: Builds the session factory on a remote worker (for an
             executor that runs runs elsewhere, such as `RayExecutor`).
+        remote_files: For such an executor, the files each workflow's runs
+            read, by workflow name (see `artemiskit.suites._shipping`).
         telemetry: Export the suite as one OpenTelemetry trace (local runs).
     """
 
@@ -375,6 +377,7 @@ class SuiteSession:
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         cleanup_timeout_ms: int | None = None,
         remote_kit: Callable[[], SessionFactory] | None = None,
+        remote_files: Mapping[str, Mapping[str, bytes]] | None = None,
         telemetry: Telemetry | None = None,
         mcp_servers: Mapping[str, McpServerConfig] | None = None,
     ) -> None:
@@ -401,7 +404,7 @@ class SuiteSession:
         self._remote_judge = (
             os.path.abspath(judge) if isinstance(judge, str | os.PathLike) else judge
         )
-        self._shipped: dict[str, dict[str, bytes]] = {}
+        self._remote_files = dict(remote_files or {})
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
         self._folders = _folder_names(self._workflows)
@@ -723,18 +726,15 @@ class SuiteSession:
         await self._finish_run(job, result, lost_reason, started)
 
     async def _remote_run(self, job: _Job) -> RemoteRun:
-        """What a worker needs for ``job``: the workflow and its folder's files."""
+        """What a worker needs for ``job``: the workflow and the files it names."""
         item = job.workflow
-        if self._remote_kit is None:
+        files = self._remote_files.get(item.name)
+        if self._remote_kit is None or files is None:
             raise SessionStateError(
-                "a remote executor needs the kit's remote factory",
+                "a remote executor needs the kit's remote factory and each "
+                "workflow's files",
                 reason="invalid_option",
             )
-        files = self._shipped.get(item.name)
-        if files is None:
-            folder = item.path.absolute().parent
-            files = await anyio.to_thread.run_sync(ship_folder, folder)
-            self._shipped[item.name] = files
         return RemoteRun(
             key=f"{self.suite_id}/{item.name}/{job.repetition}",
             make_kit=self._remote_kit,

@@ -31,6 +31,10 @@ LOOPBACK = {
 }
 #: The provider key the cluster's workers hold; the drivers in the tests do not.
 WORKER_KEY = "sk-worker-SENTINEL-4b2e"
+#: A header token each side holds in ``TEST_HEADER_TOKEN``: a run must use the
+#: worker's (the driver's value never travels).
+WORKER_TOKEN = "hdr-worker-SENTINEL-61d"
+DRIVER_TOKEN = "hdr-driver-SENTINEL-0f8"
 
 
 def _free_port() -> int:
@@ -48,14 +52,27 @@ def _ray() -> str:
 
 
 @pytest.fixture(scope="session")
+def ray_worker_tmp(ray_cluster: str) -> Path:
+    """The temporary folder (``TMPDIR``) of the cluster's workers."""
+    return _WORKER_TMP[ray_cluster]
+
+
+_WORKER_TMP: dict[str, Path] = {}
+
+
+@pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[str]:
     """The address (``127.0.0.1:PORT``) of a running local Ray cluster."""
     port = _free_port()
     scratch = tempfile.mkdtemp(prefix="akr-")
+    worker_tmp = Path(scratch) / "tmp"
+    worker_tmp.mkdir()
     env = {
         **os.environ,
         **LOOPBACK,
         "TEST_PROVIDER_KEY": WORKER_KEY,
+        "TEST_HEADER_TOKEN": WORKER_TOKEN,
+        "TMPDIR": str(worker_tmp),
     }
     log = open(Path(scratch) / "start.log", "wb")  # noqa: SIM115
     process = subprocess.Popen(
@@ -77,6 +94,7 @@ def ray_cluster() -> Iterator[str]:
         start_new_session=True,
     )
     address = f"127.0.0.1:{port}"
+    _WORKER_TMP[address] = worker_tmp
     try:
         probe = subprocess.run(
             [

@@ -10,14 +10,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from artemiskit.suites import load_suite_record
 from tests._builders import PASSING_SCRIPT, workflow_dict
 from tests.providers._chat_server import ChatServer, NeverAnswer, chat_reply
 from tests.suites._suites import SLOW_SCRIPT, write_member, write_suite
-from tests.suites.conftest import LOOPBACK, WORKER_KEY
+from tests.suites.conftest import DRIVER_TOKEN, LOOPBACK, WORKER_KEY, WORKER_TOKEN
 
 AKIT = [sys.executable, "-m", "artemiskit_cli"]
-ENV = {**os.environ, **LOOPBACK}
+ENV = {**os.environ, **LOOPBACK, "TEST_HEADER_TOKEN": DRIVER_TOKEN}
 ENV.pop("TEST_PROVIDER_KEY", None)
 #: What differs between two runs of the same suite: identities and times.
 _VOLATILE_TOP = {"suite_id", "started_at", "finished_at"}
@@ -81,7 +83,7 @@ def test_ray_and_local_give_the_same_suite_record(
             assert record["run_id"] == run["run_id"]
 
 
-def _server_member(root: Path, server: ChatServer) -> Path:
+def _server_member(root: Path, server: ChatServer, **entry_settings: Any) -> Path:
     folder = root / "suite" / "served"
     folder.mkdir(parents=True)
     data = workflow_dict(
@@ -95,6 +97,8 @@ def _server_member(root: Path, server: ChatServer) -> Path:
         "type": "openai",
         "base_url": server.url,
         "api_key_env": "TEST_PROVIDER_KEY",
+        "headers": {"X-Token": "${TEST_HEADER_TOKEN}"},
+        **entry_settings,
     }
     config.write_text(json.dumps({"providers": {"local": entry}}), "utf-8")
     return config
@@ -116,7 +120,7 @@ def _busy_workers() -> list[int]:
 
 
 def test_a_killed_worker_loses_its_run_which_never_starts_again(
-    tmp_path: Path, ray_cluster: str
+    tmp_path: Path, ray_cluster: str, ray_worker_tmp: Path
 ) -> None:
     with ChatServer() as server:
         # The first request is held until its worker dies; the next answers.
@@ -152,7 +156,18 @@ def test_a_killed_worker_loses_its_run_which_never_starts_again(
             _, errors = process.communicate(timeout=180)
         # The held request was the only one of that run: it never started again.
         assert len(server.requests) == 2
-        assert server.requests[0].headers["authorization"] == f"Bearer {WORKER_KEY}"
+        for request in server.requests:
+            # The key and the header token came from the worker's environment.
+            assert request.headers["authorization"] == f"Bearer {WORKER_KEY}"
+            assert request.headers["x-token"] == WORKER_TOKEN
+    # The killed worker's run folder was removed by a later run: only the
+    # (empty) folder of run folders is left.
+    left = [
+        path.relative_to(ray_worker_tmp).as_posix()
+        for pattern in ("akit-ray*", "akit-ray*/*")
+        for path in ray_worker_tmp.glob(pattern)
+    ]
+    assert left == [f"akit-ray-{os.getuid()}"]
     assert process.returncode == 7, errors
     summary = load_suite_record(tmp_path / "out" / "suite.json")
     runs = {
@@ -172,8 +187,26 @@ def test_a_killed_worker_loses_its_run_which_never_starts_again(
     assert summary["totals"]["runs_lost"] == 1
 
 
-def test_sigint_on_the_driver_cancels_the_ray_tasks(
-    tmp_path: Path, ray_cluster: str
+#: The driver as `akit`, with Ray imported first (so Ray's import-time settings
+#: are Ray's own): its fatal-signal handler must still not take SIGTERM.
+AKIT_AFTER_RAY = [
+    sys.executable,
+    "-c",
+    "import ray, sys; from artemiskit_cli._main import main; main()",
+]
+
+
+@pytest.mark.parametrize(
+    ("signum", "driver"),
+    [
+        (signal.SIGINT, AKIT),
+        (signal.SIGTERM, AKIT),
+        (signal.SIGTERM, AKIT_AFTER_RAY),
+    ],
+    ids=["sigint", "sigterm", "sigterm-ray-imported-first"],
+)
+def test_a_signal_on_the_driver_cancels_the_ray_tasks(
+    tmp_path: Path, ray_cluster: str, signum: signal.Signals, driver: list[str]
 ) -> None:
     suite = tmp_path / "suite"
     write_member(suite, "fast", [PASSING_SCRIPT])
@@ -181,7 +214,7 @@ def test_sigint_on_the_driver_cancels_the_ray_tasks(
     out = tmp_path / "out"
     with subprocess.Popen(
         [
-            *AKIT,
+            *driver,
             "workflow",
             "run",
             str(suite),
@@ -200,14 +233,62 @@ def test_sigint_on_the_driver_cancels_the_ray_tasks(
         for line in process.stderr:
             if "fast #001: passed" in line:
                 break
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signum)
         _, rest = process.communicate(timeout=120)
     assert process.returncode == 130, rest
     assert "Traceback" not in rest
+    # Ray's fatal-signal handler did not see the signal (it prints a stack
+    # dump, then aborts the driver 3 s later).
+    assert "received at time" not in rest
+    assert f"received {signum.name}: cancelling" in rest
     summary = load_suite_record(out / "suite.json")
     assert summary["status"] == "cancelled"
+    assert summary["finished_at"] is not None
     slow = next(w for w in summary["workflows"] if w["name"] == "slow")
     (run,) = slow["runs"]
+    assert (run["lost"], run["lost_reason"]) == (True, "task_cancelled")
+
+
+def test_ctrl_c_force_cancels_a_run_stuck_in_a_model_call(
+    tmp_path: Path, ray_cluster: str
+) -> None:
+    with ChatServer() as server:
+        # The model call is held for as long as the client keeps it open; the
+        # provider would wait ten minutes for it.
+        server.enqueue(NeverAnswer())
+        config = _server_member(tmp_path, server, request_timeout_ms=600_000)
+        with subprocess.Popen(
+            [
+                *AKIT,
+                "workflow",
+                "run",
+                str(tmp_path / "suite"),
+                "--config",
+                str(config),
+                "--output-dir",
+                str(tmp_path / "out"),
+                "--executor",
+                "ray",
+                "--ray-address",
+                ray_cluster,
+            ],
+            stderr=subprocess.PIPE,
+            text=True,
+            env=ENV,
+        ) as process:
+            assert server.wait_for_hanging(1)
+            process.send_signal(signal.SIGINT)
+            # A bounded wait: a driver waiting on the held call would still be
+            # waiting (Ray's graceful cancel does not reach it for about 30 s).
+            _, errors = process.communicate(timeout=20)
+            # The worker holding the call was ended: the call was dropped.
+            assert server.wait_for_disconnects(1)
+        assert len(server.requests) == 1
+    assert process.returncode == 130, errors
+    assert "Traceback" not in errors
+    summary = load_suite_record(tmp_path / "out" / "suite.json")
+    assert summary["status"] == "cancelled"
+    (run,) = summary["workflows"][0]["runs"]
     assert (run["lost"], run["lost_reason"]) == (True, "task_cancelled")
 
 

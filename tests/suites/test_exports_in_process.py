@@ -1,0 +1,116 @@
+"""The CI exports of a suite, in process: the JUnit XML and the Markdown summary.
+
+The CLI tests check these files through `akit` (a child process); these call the
+exporters directly, so that mutation testing checks them too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import pytest
+
+from artemiskit import ArtemisKit
+from artemiskit.suites import SuiteResult, junit_xml, markdown_summary
+from tests._builders import PASSING_SCRIPT
+from tests.suites._suites import write_member, write_suite
+
+pytestmark = pytest.mark.anyio
+
+JUDGED = [
+    {"id": "summary", "file": "out/summary.md", "contains": ["30 days"]},
+    {"id": "tone", "judge": {"rubric": "Neutral.", "threshold": 0.7}},
+]
+
+
+async def _suite(tmp_path: Path) -> SuiteResult:
+    """steady passes, flaky fails its second run, judged is unavailable; the
+    third repetition never starts (one run at a time, in the order flaky,
+    judged, steady, 45 tokens a run but 30 for flaky's second: the suite budget
+    is reached by the sixth)."""
+    suite = write_suite(tmp_path)
+    write_member(suite, "judged", [PASSING_SCRIPT], outcomes=JUDGED)
+    result = await ArtemisKit().run_suite(
+        paths=[suite], repeat=3, concurrency=1, max_suite_tokens=250
+    )
+    assert result.summary["totals"]["runs_not_started"] == 3
+    return result
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms / 1000:.3f}"
+
+
+def _runs(result: SuiteResult) -> dict[tuple[str, int], dict[str, Any]]:
+    return {
+        (workflow["name"], run["repetition"]): run
+        for workflow in result.summary["workflows"]
+        for run in workflow["runs"]
+    }
+
+
+async def test_junit_has_a_testsuite_per_workflow_and_a_testcase_per_run(
+    tmp_path: Path,
+) -> None:
+    result = await _suite(tmp_path)
+    text = junit_xml(result)
+    assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites')
+    assert text.endswith("</testsuites>\n")
+    root = ElementTree.fromstring(text.split("\n", 1)[1])
+    runs = _runs(result)
+    assert root.tag == "testsuites"
+    assert root.get("name") == "artemiskit suite"
+    assert root.get("skipped") is None
+    assert root.get("time") == _seconds(result.summary["totals"]["duration_ms"])
+    suites = {suite.get("name", ""): suite for suite in root}
+    assert list(suites) == [w["name"] for w in result.summary["workflows"]]
+    totals = {"tests": 0, "failures": 0, "errors": 0}
+    for name, suite in suites.items():
+        cases = list(suite)
+        assert [case.get("name") for case in cases] == [
+            f"{name} #{r:03d}" for r in (1, 2, 3)
+        ]
+        assert {case.get("classname") for case in cases} == {name}
+        kinds = [[child.tag for child in case] for case in cases]
+        counts = {
+            "tests": 3,
+            "failures": sum(k == ["failure"] for k in kinds),
+            "errors": sum(k == ["error"] for k in kinds),
+            "skipped": sum(k == ["skipped"] for k in kinds),
+        }
+        assert {key: suite.get(key) for key in counts} == {
+            key: str(value) for key, value in counts.items()
+        }
+        for key in totals:
+            totals[key] += counts[key]
+        durations = 0
+        for repetition, case in enumerate(cases, start=1):
+            run = runs.get((name, repetition))
+            if run is None:
+                assert case.get("time") == "0.000"
+                (skipped,) = case
+                assert (skipped.tag, skipped.get("message")) == (
+                    "skipped",
+                    "not started",
+                )
+                continue
+            durations += run["duration_ms"]
+            assert case.get("time") == _seconds(run["duration_ms"])
+        assert suite.get("time") == _seconds(durations)
+    assert {key: root.get(key) for key in totals} == {
+        key: str(value) for key, value in totals.items()
+    }
+    # What each kind of run becomes (the texts are checked with the verdicts).
+    assert list(suites["steady"][0]) == []
+    assert [child.tag for child in suites["flaky"][1]] == ["failure"]
+    assert [child.tag for child in suites["judged"][0]] == ["error"]
+
+
+async def test_markdown_without_failures_has_no_reason_table(tmp_path: Path) -> None:
+    write_member(tmp_path / "suite", "steady", [PASSING_SCRIPT])
+    result = await ArtemisKit().run_suite(paths=[tmp_path / "suite"])
+    text = markdown_summary(result.summary)
+    assert "failure reason" not in text
+    assert text.endswith(" |\n")
