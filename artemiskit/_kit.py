@@ -278,6 +278,7 @@ def _new_session(
         ledger_limit=ledger_limit,
         catalogue=catalogue,
         mcp=mcp,
+        telemetry=None if settings.telemetry is None else settings.telemetry.for_run(),
     )
 
 
@@ -592,6 +593,7 @@ class ArtemisKit:
             executor=chosen.executor,
             judge=chosen.judge,
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
+            telemetry=chosen.telemetry,
             tools=self._catalogue,
             remote_kit=functools.partial(ArtemisKit, config=config, tools=self._tools),
         )

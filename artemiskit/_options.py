@@ -16,6 +16,7 @@ import attrs
 from artemiskit.config._mcp import McpServerConfig
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
+from artemiskit.telemetry._protocol import TelemetrySource
 from artemiskit.tools import Catalogue, Tool
 
 __all__ = ["CheckpointOptions", "RunKeywords", "RunOptions", "merge_run_options"]
@@ -46,6 +47,8 @@ class RunOptions:
         mcp_servers: The MCP servers (trusted configuration's ``mcp_servers``,
             by name) whose tools the workflow may declare; through `ArtemisKit`
             the configuration's by default.
+        telemetry: Export the run as an OpenTelemetry trace (SPEC 25): an
+            `artemiskit.telemetry.Telemetry` (needs ``artemiskit[otel]``).
     """
 
     fixture_root: str | os.PathLike[str] | None = None
@@ -56,6 +59,7 @@ class RunOptions:
     ledger_limit: int = MAX_LEDGER
     tools: Sequence[Tool] | Catalogue | None = None
     mcp_servers: Mapping[str, McpServerConfig] | None = None
+    telemetry: TelemetrySource | None = None
 
 
 _DEFAULT_RUN_OPTIONS = RunOptions()
@@ -72,6 +76,7 @@ class RunKeywords(TypedDict, total=False):
     ledger_limit: int
     tools: Sequence[Tool] | Catalogue | None
     mcp_servers: Mapping[str, McpServerConfig] | None
+    telemetry: TelemetrySource | None
 
 
 def merge_run_options(options: RunOptions | None, keywords: RunKeywords) -> RunOptions:

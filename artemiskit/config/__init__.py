@@ -12,6 +12,7 @@ from artemiskit.config._config import (
 )
 from artemiskit.config._judge import JudgeConfig, load_judge_config, parse_judge_config
 from artemiskit.config._mcp import McpServerConfig
+from artemiskit.config._telemetry import TelemetryConfig
 
 __all__ = [
     "JudgeConfig",
@@ -19,6 +20,7 @@ __all__ = [
     "ProviderConfig",
     "RetryPolicy",
     "SandboxConfig",
+    "TelemetryConfig",
     "TrustedConfig",
     "load_judge_config",
     "load_trusted_config",

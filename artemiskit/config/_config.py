@@ -23,6 +23,7 @@ from artemiskit._common._yaml import (
 )
 from artemiskit._errors import ConfigError, Problem, WorkflowError
 from artemiskit.config._mcp import McpServerConfig, mcp_servers_from
+from artemiskit.config._telemetry import TelemetryConfig, parse_telemetry_section
 from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
 
 if TYPE_CHECKING:
@@ -106,7 +107,6 @@ RETRY_FAILURES = ("rate_limited", "overloaded", "connect_refused")
 _RETRY_KEYS = {"on", "max_attempts", "max_delay_ms"}
 MAX_RETRY_ATTEMPTS = 5
 MAX_RETRY_DELAY_MS = 60_000
-_TOP_KEYS = ("providers", "sandbox", "mcp_servers")
 _SANDBOX_KEYS = {"image", "memory_bytes", "nano_cpus", "pids_limit", "tmpfs_size_bytes"}
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 PROVIDER_TYPES = ("anthropic", "azure-openai", "openai", "scripted")
@@ -248,6 +248,7 @@ class TrustedConfig:
         sandbox: Sandbox settings.
         mcp_servers: MCP servers by name (SPEC 24): trusted host code that
             workflows may use tools of.
+        telemetry: Where ``--otel`` exports traces (SPEC 25), if configured.
         notices: Keys that were ignored (upstream keys this engine does not use).
         source: Where the configuration came from.
     """
@@ -255,8 +256,12 @@ class TrustedConfig:
     providers: dict[str, ProviderConfig] = attrs.field(factory=dict)
     sandbox: SandboxConfig = SandboxConfig()
     mcp_servers: dict[str, McpServerConfig] = attrs.field(factory=dict)
+    telemetry: TelemetryConfig | None = None
     notices: tuple[str, ...] = ()
     source: str | None = None
+
+
+_SECTIONS = ("providers", "sandbox", "telemetry", "mcp_servers")
 
 
 def _expand(
@@ -459,8 +464,8 @@ def build_trusted_config(
     for key in data:
         if key in UPSTREAM_KEYS:
             notices.append(f"ignored upstream key {format_path((key,))}")
-        elif key not in _TOP_KEYS:
-            report((key,), _unknown(_TOP_KEYS), at_key=True)
+        elif key not in _SECTIONS:
+            report((key,), _unknown(_SECTIONS), at_key=True)
     expansion: list[tuple[Any, str]] = []
     expanded = _expand(
         {k: v for k, v in data.items() if k not in UPSTREAM_KEYS}, (), expansion
@@ -509,12 +514,16 @@ def build_trusted_config(
             lambda path, message: report(path, message),
             folder=folder,
         )
+    telemetry = None
+    if "telemetry" in expanded:
+        telemetry = parse_telemetry_section(expanded["telemetry"], report)
     if problems:
         raise invalid_configuration(source, problems)
     return TrustedConfig(
         providers=providers,
         sandbox=sandbox,
         mcp_servers=mcp_servers,
+        telemetry=telemetry,
         notices=tuple(notices),
         source=source,
     )

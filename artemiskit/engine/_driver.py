@@ -71,6 +71,7 @@ if TYPE_CHECKING:
 
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._state import LocalState
+    from artemiskit.telemetry._protocol import RunTelemetry
     from artemiskit.tools._mcp_tools import McpToolSet
     from artemiskit.tools._tool import Tool
     from artemiskit.workflow._model import Workflow
@@ -151,10 +152,12 @@ class RunDriver:
         ledger_limit: int,
         catalogue: Catalogue,
         mcp: McpToolSet | None = None,
+        telemetry: RunTelemetry | None = None,
     ) -> None:
         self.workflow = workflow
         self._catalogue = catalogue
         self._mcp = mcp
+        self._telemetry = telemetry
         self._target_label = target_label or (
             f"provider {target_info.provider!r}, model {target_info.model!r}"
         )
@@ -175,6 +178,8 @@ class RunDriver:
         if mcp is None:
             self._tool_defs = _tool_definitions(workflow, catalogue)
         self.hub = EventHub(run_id=self.run_id)
+        if telemetry is not None:
+            self.hub.tap(telemetry.tap)
         self.run = RunState.start(
             workflow.conversation.system,
             local,
@@ -515,6 +520,9 @@ class RunDriver:
         self.hub.emit("outcomes_evaluated", status=verdict.verification.status)
         self.hub.emit("run_finished")
         record = self._build_record(verdict, cleanup, started)
+        if self._telemetry is not None:
+            shipped = await self._telemetry.export_run(record)
+            record = attrs.evolve(record, telemetry=shipped)
         return WorkflowResult(
             record=record,
             state=exported,

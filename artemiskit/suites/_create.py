@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.suites._executor import SuiteExecutor
     from artemiskit.suites._runner import SessionFactory
+    from artemiskit.telemetry._telemetry import Telemetry
     from artemiskit.tools._catalogue import Catalogue
 
 __all__ = ["create_suite_session"]
@@ -31,6 +32,7 @@ async def create_suite_session(
     executor: SuiteExecutor | None,
     judge: JudgeSettings | str | os.PathLike[str] | None,
     cleanup_timeout_ms: int | None,
+    telemetry: Telemetry | None = None,
     tools: Catalogue | None = None,
     remote_kit: Callable[[], SessionFactory] | None = None,
 ) -> SuiteSession:
@@ -62,4 +64,5 @@ async def create_suite_session(
         cleanup_timeout_ms=cleanup_timeout_ms,
         remote_kit=remote_kit,
         mcp_servers=config.mcp_servers,
+        telemetry=telemetry,
     )

@@ -34,6 +34,7 @@ HEAVY = (
     "mcp_types",
     "httpx2",
     "opentelemetry",
+    "google",
 )
 #: ArtemisKit packages a validation has no use for.
 NOT_FOR_VALIDATION = (
