@@ -416,3 +416,28 @@ async def test_arguments_results_and_server_errors_stay_out_of_evidence(
     evidence = json.dumps(_record(result)) + "".join(events) + repr(result)
     for sentinel in ("SENTINEL-NOTE-CONTENT", "SENTINEL-ARGUMENT", "SENTINEL-SERVER"):
         assert sentinel not in evidence
+
+
+async def test_a_declared_tool_the_server_does_not_list_is_unsupported(
+    notes_env: dict[str, str],
+) -> None:
+    tools = [{"name": "vanish", "mcp": {"server": "notes", "tool": "vanish"}}]
+    target = ReplayTarget([])
+    with pytest.raises(UnsupportedError) as caught:
+        await _run(
+            mcp_workflow(tools, outcomes=[]),
+            [],
+            {"notes": stdio_server("notes", "notes", notes_env)},
+            target,
+        )
+    assert caught.value.reason == "mcp_tool_missing"
+    assert target.requests == []
+
+
+async def test_a_server_the_configuration_does_not_name_is_a_config_error() -> None:
+    from artemiskit import ConfigError
+
+    with pytest.raises(ConfigError) as caught:
+        await _run(mcp_workflow(NOTES, outcomes=[]), [], {})
+    assert caught.value.reason == "unknown_mcp_server"
+    assert caught.value.exit_code == 1
