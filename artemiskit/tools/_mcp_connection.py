@@ -146,9 +146,9 @@ class McpConnection:
 def _is_protocol_rejection(exc: Exception) -> bool:
     """A JSON-RPC error answer (the server is alive and said no), not a failure."""
     from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED
 
-    code = getattr(getattr(exc, "error", None), "code", None)
-    return isinstance(exc, MCPError) and isinstance(code, int) and code != -32000
+    return isinstance(exc, MCPError) and exc.code != CONNECTION_CLOSED
 
 
 def _server_environment(config: McpServerConfig) -> dict[str, str]:
