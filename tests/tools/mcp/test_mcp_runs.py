@@ -441,3 +441,16 @@ async def test_a_server_the_configuration_does_not_name_is_a_config_error() -> N
         await _run(mcp_workflow(NOTES, outcomes=[]), [], {})
     assert caught.value.reason == "unknown_mcp_server"
     assert caught.value.exit_code == 1
+
+
+async def test_an_http_server_that_refuses_connections_is_unsupported() -> None:
+    from artemiskit.config import McpServerConfig
+    from tests.tools.mcp._helpers import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens there
+    down = McpServerConfig(name="notes", url=url, startup_timeout_ms=2000)
+    target = ReplayTarget([])
+    with pytest.raises(UnsupportedError) as caught:
+        await _run(mcp_workflow(NOTES, outcomes=[]), [], {"notes": down}, target)
+    assert caught.value.reason == "mcp_unavailable"
+    assert target.requests == []
