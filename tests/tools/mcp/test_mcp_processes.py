@@ -277,3 +277,17 @@ def test_server_stderr_reaches_neither_the_terminal_nor_the_record(
     assert logged(tmp_path / "server.log")  # the server ran the tool and failed
     assert "SENTINEL-SERVER-ERROR" not in done.stderr + done.stdout
     assert "SENTINEL" not in (tmp_path / "record.json").read_text()
+
+
+def test_a_pin_mismatch_exits_3_before_any_model_request(tmp_path: Path) -> None:
+    pinned = [{**BUMP[0], "schema_digest": "sha256:" + "0" * 64}]
+    workflow = _write(tmp_path, mcp_workflow(pinned, outcomes=[]), [{"text": "x"}])
+    env = {"COUNTER_FILE": str(tmp_path / "count"), "MCP_LOG": str(tmp_path / "log")}
+    done = _akit(
+        "workflow", "run", workflow, "--config", _config(tmp_path, "counter", env)
+    )
+    assert done.returncode == 3, done.stderr
+    assert "schema digest" in done.stderr
+    assert "op-000001" not in done.stderr  # no model request was admitted
+    assert "Traceback" not in done.stderr
+    assert logged(tmp_path / "log") == []

@@ -134,7 +134,7 @@ async def test_an_undeclared_server_tool_called_by_name_is_denied(
 
 CRASHY = [
     {"name": name, "mcp": {"server": "crashy", "tool": name}, "timeout_ms": 20000}
-    for name in ("crash", "fail", "big", "ok")
+    for name in ("crash", "fail", "big", "garbage", "ok")
 ]
 
 
@@ -144,6 +144,7 @@ CRASHY = [
         ("fail", "mcp_tool_error"),
         ("big", "mcp_result_too_large"),
         ("crash", "mcp_unavailable"),
+        ("garbage", "mcp_unavailable"),
     ],
 )
 async def test_server_failures_are_tool_failures_and_the_run_goes_on(
