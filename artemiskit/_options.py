@@ -44,11 +44,11 @@ class RunOptions:
         tools: User-defined tools (trusted host code) the workflow may declare,
             beside the built-in catalogue; the workflow must have been validated
             with the same tools. Through `ArtemisKit` they add to the kit's own.
+        telemetry: Export the run as an OpenTelemetry trace (SPEC 25): an
+            `artemiskit.telemetry.Telemetry` (needs ``artemiskit[otel]``).
         mcp_servers: The MCP servers (trusted configuration's ``mcp_servers``,
             by name) whose tools the workflow may declare; through `ArtemisKit`
             the configuration's by default.
-        telemetry: Export the run as an OpenTelemetry trace (SPEC 25): an
-            `artemiskit.telemetry.Telemetry` (needs ``artemiskit[otel]``).
     """
 
     fixture_root: str | os.PathLike[str] | None = None
@@ -58,8 +58,8 @@ class RunOptions:
     pause_after_actions: int | None = None
     ledger_limit: int = MAX_LEDGER
     tools: Sequence[Tool] | Catalogue | None = None
-    mcp_servers: Mapping[str, McpServerConfig] | None = None
     telemetry: TelemetrySource | None = None
+    mcp_servers: Mapping[str, McpServerConfig] | None = None
 
 
 _DEFAULT_RUN_OPTIONS = RunOptions()
@@ -75,8 +75,8 @@ class RunKeywords(TypedDict, total=False):
     pause_after_actions: int | None
     ledger_limit: int
     tools: Sequence[Tool] | Catalogue | None
-    mcp_servers: Mapping[str, McpServerConfig] | None
     telemetry: TelemetrySource | None
+    mcp_servers: Mapping[str, McpServerConfig] | None
 
 
 def merge_run_options(options: RunOptions | None, keywords: RunKeywords) -> RunOptions:
@@ -96,6 +96,8 @@ class CheckpointOptions:
     Attributes:
         directory: A private local directory (created 0700) for the checkpoint.
             It holds sensitive working data: keep it out of version control.
+            ``None`` when a custom store is given instead (``checkpoint_store=``
+            of `ArtemisKit.run_workflow` / `ArtemisKit.create_workflow_session`).
         mode: ``create`` for a fresh run, ``resume`` to continue a paused one.
         configuration_id: The host's attestation of its transport/credentials/
             implementation; change it whenever they change materially. ``None``
@@ -104,7 +106,7 @@ class CheckpointOptions:
             own ``client`` or ``target`` it is required.
     """
 
-    directory: str | os.PathLike[str]
+    directory: str | os.PathLike[str] | None = None
     mode: Literal["create", "resume"] = "create"
     configuration_id: str | None = None
 

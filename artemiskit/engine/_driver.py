@@ -151,13 +151,20 @@ class RunDriver:
         target_label: str | None,
         ledger_limit: int,
         catalogue: Catalogue,
-        mcp: McpToolSet | None = None,
         telemetry: RunTelemetry | None = None,
+        owns_target: bool = False,
+        owns_judge: bool = False,
+        mcp: McpToolSet | None = None,
     ) -> None:
         self.workflow = workflow
+        self._telemetry = telemetry
         self._catalogue = catalogue
         self._mcp = mcp
-        self._telemetry = telemetry
+        # a session closes only what its builder made for it, never the caller's
+        self._owned = (
+            target if owns_target else None,
+            judge.target if owns_judge and judge is not None else None,
+        )
         self._target_label = target_label or (
             f"provider {target_info.provider!r}, model {target_info.model!r}"
         )
@@ -430,7 +437,11 @@ class RunDriver:
             record=folded,
         )
         stop = self._budget.usage_stop(run.state.counters)
-        if stop is not None:
+        if stop is not None and not (
+            # an answer that asks for nothing is no new work: the turn it ends
+            # counts (the overshoot is disclosed); a next turn is refused
+            record and stop.reason == "max_tokens_overshoot" and not response.tool_calls
+        ):
             run.stop(stop)
             return None
         if record and not folded:
@@ -527,7 +538,8 @@ class RunDriver:
             record=record,
             state=exported,
             transcript=self.run.state.conversation,
-            failure=self._failure,
+            failure=self._failure
+            or (None if self._tool_calls is None else self._tool_calls.failure),
         )
 
     async def _release(
@@ -615,9 +627,12 @@ class RunDriver:
         return judged, judge_usage, False
 
     async def _close_targets(self) -> None:
-        """Close transports the session owns (the target's, the judge's)."""
-        owners = [self._target, None if self._judge is None else self._judge.target]
-        for owner in owners:
+        """Close the transports the session owns (a target or judge built for it).
+
+        A target or judge the caller passed in is the caller's to close: a
+        session that closed it would break the caller's next session.
+        """
+        for owner in self._owned:
             aclose = getattr(owner, "aclose", None)
             if aclose is None:
                 continue

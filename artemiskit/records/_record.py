@@ -12,6 +12,7 @@ from typing import Any, Literal
 import attrs
 
 from artemiskit._common._converter import CONVERTER
+from artemiskit.records._verdict import RunVerdict
 from artemiskit.records._verification import StateChange, TaskVerification
 
 __all__ = [
@@ -44,7 +45,7 @@ __all__ = [
 ]
 
 RECORD_SCHEMA = "artemiskit.workflow-record"
-RECORD_SCHEMA_VERSION = 3
+RECORD_SCHEMA_VERSION = 4
 
 
 @attrs.frozen(kw_only=True)
@@ -295,6 +296,20 @@ class RecoveryInfo:
 
 
 @attrs.frozen(kw_only=True)
+class TelemetryInfo:
+    """What OpenTelemetry export did for this attempt (SPEC 25).
+
+    Attributes:
+        exported: Spans the collector accepted.
+        dropped: Spans not exported: refused, unanswered within the 1 s flush
+            bound, or over the per-run cap.
+    """
+
+    exported: int
+    dropped: int
+
+
+@attrs.frozen(kw_only=True)
 class McpServerInfo:
     """An MCP server a run used: its entry name, transport and lifetime.
 
@@ -324,22 +339,11 @@ class McpInfo:
 
 
 @attrs.frozen(kw_only=True)
-class TelemetryInfo:
-    """What OpenTelemetry export did for this attempt (SPEC 25).
-
-    Attributes:
-        exported: Spans the collector accepted.
-        dropped: Spans not exported: refused, unanswered within the 1 s flush
-            bound, or over the per-run cap.
-    """
-
-    exported: int
-    dropped: int
-
-
-@attrs.frozen(kw_only=True)
 class ExecutionRecord:
-    """The bounded, metadata-only record of one run attempt (schema version 3)."""
+    """The bounded, metadata-only record of one run attempt (schema version 4).
+
+    ``verdict`` says what the run amounts to (SPEC 20) and why when it did not pass.
+    """
 
     run_id: str
     attempt_id: str
@@ -360,10 +364,11 @@ class ExecutionRecord:
     faults: FaultInfo
     recovery: RecoveryInfo
     task_verification: TaskVerification
+    verdict: RunVerdict
     timeline: TimelineInfo = attrs.field(factory=TimelineInfo)
-    mcp: McpInfo | None = None
     #: ``None`` when telemetry export was not asked for.
     telemetry: TelemetryInfo | None = None
+    mcp: McpInfo | None = None
     schema: str = RECORD_SCHEMA
     schema_version: int = RECORD_SCHEMA_VERSION
 

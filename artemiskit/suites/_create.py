@@ -63,6 +63,6 @@ async def create_suite_session(
         judge=judge,
         cleanup_timeout_ms=cleanup_timeout_ms,
         remote_kit=remote_kit,
-        mcp_servers=config.mcp_servers,
         telemetry=telemetry,
+        mcp_servers=config.mcp_servers,
     )

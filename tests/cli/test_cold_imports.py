@@ -30,11 +30,11 @@ HEAVY = (
     "ray",
     "litellm",
     "playwright",
+    "opentelemetry",
+    "google",
     "mcp",
     "mcp_types",
     "httpx2",
-    "opentelemetry",
-    "google",
 )
 #: ArtemisKit packages a validation has no use for.
 NOT_FOR_VALIDATION = (
