@@ -4,6 +4,9 @@ A `Tool` holds everything about one tool: name, description, input and output JS
 Schemas, the ``allow`` resource it is checked against, its effect, version, local-state
 section and async handler. Register your own with ``ArtemisKit(tools=[...])``,
 ``create_agent_workflow_session(..., tools=[...])`` or ``akit ... --tools MODULE:ATTR``.
+
+Tools of MCP servers (SPEC 24) are declared by workflows and become `Tool` objects
+when a run starts their servers; `list_mcp_tools` shows what a server offers.
 """
 
 from __future__ import annotations

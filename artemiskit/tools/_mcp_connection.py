@@ -7,7 +7,9 @@ what the product promises around it:
   leader of a new process group, so it dies with its owner even when the owner is
   SIGKILLed, and closing kills the whole group within the cleanup bound (the SDK's
   own stdio transport waits seconds for a server to exit, so it is not used);
-- the server's stderr is discarded: it never reaches records, logs or the terminal;
+- the server's stderr is discarded, and the SDK's own log messages (which may
+  quote a server) are not propagated: neither reaches records, logs or the
+  terminal;
 - a message larger than `MAX_MESSAGE_BYTES` ends the connection (the call that
   waited for it fails as too large) instead of being buffered without bound;
 - every failure of a call is a `McpCallError` with a reason code, never a
@@ -18,6 +20,7 @@ what the product promises around it:
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import subprocess
@@ -26,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import anyio.lowlevel
 
 from artemiskit._errors import UnsupportedError
 
@@ -44,6 +48,12 @@ __all__ = [
     "ListedTool",
     "connect",
 ]
+
+# The SDK logs failures with their details (server messages, tracebacks); nothing
+# of a server reaches ArtemisKit's output, so its loggers are kept quiet here.
+_SDK_LOGGER = logging.getLogger("mcp")
+_SDK_LOGGER.addHandler(logging.NullHandler())
+_SDK_LOGGER.propagate = False
 
 #: The largest single protocol message accepted from a server.
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
@@ -146,9 +156,9 @@ class McpConnection:
 def _is_protocol_rejection(exc: Exception) -> bool:
     """A JSON-RPC error answer (the server is alive and said no), not a failure."""
     from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED
 
-    code = getattr(getattr(exc, "error", None), "code", None)
-    return isinstance(exc, MCPError) and isinstance(code, int) and code != -32000
+    return isinstance(exc, MCPError) and exc.code != CONNECTION_CLOSED
 
 
 def _server_environment(config: McpServerConfig) -> dict[str, str]:
@@ -310,9 +320,11 @@ async def connect(
             tools = await _list_all(session)
     except BaseException as exc:
         await _close(stack, cleanup_s)
-        if isinstance(exc, UnsupportedError | anyio.get_cancelled_exc_class()):
-            raise
-        if not isinstance(exc, Exception):
+        if isinstance(exc, anyio.get_cancelled_exc_class()):
+            # the transport's own task group cancels this code when it fails
+            # (a refused connection): only an outer cancellation propagates
+            await anyio.lowlevel.checkpoint_if_cancelled()
+        elif isinstance(exc, UnsupportedError) or not isinstance(exc, Exception):
             raise
         tools = None
     if tools is None:

@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from artemiskit._errors import ConfigError
-from artemiskit.tools._mcp_connection import connect
-from artemiskit.tools._mcp_schema import schema_digest
 
 if TYPE_CHECKING:
     from artemiskit.config import TrustedConfig
@@ -56,6 +54,9 @@ async def list_mcp_tools(config: TrustedConfig, server: str) -> list[McpToolList
         UnsupportedError: The server cannot be started, reached or listed
             (``mcp_unavailable``; exit 3).
     """
+    from artemiskit.tools._mcp_connection import connect  # only when a server runs
+    from artemiskit.tools._mcp_schema import schema_digest
+
     entry = config.mcp_servers.get(server)
     if entry is None:
         known = ", ".join(sorted(config.mcp_servers)) or "none"

@@ -18,6 +18,7 @@ crash, hang or protocol error is ``mcp_unavailable``; an answer over
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -157,18 +158,12 @@ class McpTool(Tool):
         )
 
 
-_VALIDATORS: dict[int, tuple[Tool, tuple[Callable[[Any], Any], Callable[[Any], Any]]]]
-_VALIDATORS = {}
-
-
+@functools.lru_cache(maxsize=1024)  # tools are built per run: a bounded cache
 def _linear_validators(
     tool: McpTool,
 ) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-    kept = _VALIDATORS.get(id(tool))
-    if kept is not None and kept[0] is tool:
-        return kept[1]
     try:
-        pair = (
+        return (
             linear_validator(tool.input_schema),
             linear_validator(tool.output_schema),
         )
@@ -177,10 +172,6 @@ def _linear_validators(
             f"MCP tool {tool.name!r}: the server's schema is refused: {exc}",
             reason="mcp_schema_refused",
         ) from None
-    if len(_VALIDATORS) > 1024:
-        _VALIDATORS.clear()
-    _VALIDATORS[id(tool)] = (tool, pair)
-    return pair
 
 
 def _content_item(item: Any) -> dict[str, Any]:
@@ -199,14 +190,14 @@ def _error_text(result: Any) -> str:
 
 
 def _handler(
-    connection: Callable[[], McpConnection],
+    connection: McpConnection,
     server_tool: str,
     timeout_ms: int,
     structured: bool,
 ) -> Callable[[Mapping[str, Any], ToolContext], Any]:
     async def call(arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
         try:
-            result = await connection().call(server_tool, arguments, timeout_ms / 1000)
+            result = await connection.call(server_tool, arguments, timeout_ms / 1000)
         except McpCallError as exc:
             raise ToolFailure(exc.code, exc.message) from None
         if result.is_error:
@@ -236,7 +227,7 @@ def _handler(
 def mcp_tool(
     declaration: McpDeclaration,
     listed: ListedTool,
-    connection: Callable[[], McpConnection],
+    connection: McpConnection,
     *,
     server: str,
 ) -> McpTool:
@@ -451,7 +442,7 @@ class McpToolSet:
                     f"{declaration.mcp.tool!r} that {declaration.name!r} declares",
                     reason="mcp_tool_missing",
                 )
-            built.append(mcp_tool(declaration, listed, _fixed(connection), server=name))
+            built.append(mcp_tool(declaration, listed, connection, server=name))
         self.tools = tuple(built)
         return self.tools
 
@@ -481,8 +472,3 @@ class McpToolSet:
                 for tool in self.tools
             ],
         }
-
-
-def _fixed(connection: McpConnection) -> Callable[[], McpConnection]:
-    """The connection a handler uses: the one the run started with."""
-    return lambda: connection

@@ -9,6 +9,7 @@ streamable HTTP on 127.0.0.1:
   (its effect is counted from outside);
 - ``crashy``: ``crash`` ends the server's process in the middle of the call;
   ``fail`` answers ``isError``; ``big`` answers more than the result bound;
+  ``garbage`` breaks the protocol;
 - ``silent``: ``wait`` never answers;
 - ``patterns``: ``check`` takes a ``code`` whose schema ``pattern`` backtracks
   catastrophically in Python's ``re`` (``^(a+)+$``); ``refused`` has a pattern with a
@@ -20,6 +21,7 @@ a test can prove what the server saw. The server's pid goes to ``$MCP_PID_FILE``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -116,6 +118,22 @@ def crashy() -> MCPServer:
         return "x" * (5 * 1024 * 1024)
 
     @app.tool()
+    def garbage() -> str:
+        """Break the protocol: write a line that is no JSON-RPC message.
+
+        The SDK diverts fd 1 away from the wire while it serves, so the line goes
+        to the wire's private duplicate (the descriptor that is the pipe fd 1
+        was when the server started).
+        """
+        _log("garbage", {})
+        for name in os.listdir("/proc/self/fd"):
+            fd = int(name)
+            with contextlib.suppress(OSError):
+                if fd > 2 and os.readlink(f"/proc/self/fd/{fd}") == WIRE:
+                    os.write(fd, b"this is not a protocol message\n")
+        return "never read"
+
+    @app.tool()
     def ok() -> str:
         """Answer at once."""
         _log("ok", {})
@@ -161,6 +179,9 @@ def patterns() -> MCPServer:
 
     return app
 
+
+#: What fd 1 (the MCP wire) was when the server started.
+WIRE = os.readlink("/proc/self/fd/1") if os.path.exists("/proc/self/fd/1") else ""
 
 KINDS = {
     "notes": notes,

@@ -140,7 +140,11 @@ def _wait_for(condition: Any, what: str, limit_s: float = 30) -> None:
         time.sleep(0.05)
 
 
-def test_sigkill_of_the_owner_leaves_no_server_process(tmp_path: Path) -> None:
+def test_sigkill_of_the_owner_leaves_no_server_process_and_no_replay(
+    tmp_path: Path,
+) -> None:
+    """The owner dies mid-call to a write tool: the server ends with it, and the
+    checkpoint's pending write refuses a resume (the call is never replayed)."""
     pid_file = tmp_path / "server.pid"
     log = tmp_path / "server.log"
     env = {"MCP_LOG": str(log), "MCP_PID_FILE": str(pid_file)}
@@ -159,8 +163,18 @@ def test_sigkill_of_the_owner_leaves_no_server_process(tmp_path: Path) -> None:
         [{"tool_calls": [{"name": "wait", "arguments": {}}]}, {"text": "Done."}],
     )
     config = _config(tmp_path, "silent", env)
+    checkpoint = tmp_path / "checkpoint"
     owner = subprocess.Popen(
-        [*AKIT, "workflow", "run", str(workflow), "--config", str(config)],
+        [
+            *AKIT,
+            "workflow",
+            "run",
+            str(workflow),
+            "--config",
+            str(config),
+            "--checkpoint-dir",
+            str(checkpoint),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env=child_env(),
@@ -172,6 +186,13 @@ def test_sigkill_of_the_owner_leaves_no_server_process(tmp_path: Path) -> None:
         os.kill(owner.pid, signal.SIGKILL)
         owner.wait(timeout=PROCESS_TIMEOUT_S)
         _wait_for(lambda: not _alive(server), "the server to end")
+        resumed = _akit(
+            "workflow", "resume", workflow, "--config", config,
+            "--checkpoint-dir", checkpoint,
+        )  # fmt: skip
+        assert resumed.returncode == 2, resumed.stderr
+        assert "Traceback" not in resumed.stderr
+        assert len(logged(log)) == 1  # the call was never made again
     finally:
         if owner.poll() is None:
             owner.kill()
@@ -256,3 +277,17 @@ def test_server_stderr_reaches_neither_the_terminal_nor_the_record(
     assert logged(tmp_path / "server.log")  # the server ran the tool and failed
     assert "SENTINEL-SERVER-ERROR" not in done.stderr + done.stdout
     assert "SENTINEL" not in (tmp_path / "record.json").read_text()
+
+
+def test_a_pin_mismatch_exits_3_before_any_model_request(tmp_path: Path) -> None:
+    pinned = [{**BUMP[0], "schema_digest": "sha256:" + "0" * 64}]
+    workflow = _write(tmp_path, mcp_workflow(pinned, outcomes=[]), [{"text": "x"}])
+    env = {"COUNTER_FILE": str(tmp_path / "count"), "MCP_LOG": str(tmp_path / "log")}
+    done = _akit(
+        "workflow", "run", workflow, "--config", _config(tmp_path, "counter", env)
+    )
+    assert done.returncode == 3, done.stderr
+    assert "schema digest" in done.stderr
+    assert "op-000001" not in done.stderr  # no model request was admitted
+    assert "Traceback" not in done.stderr
+    assert logged(tmp_path / "log") == []

@@ -134,7 +134,7 @@ async def test_an_undeclared_server_tool_called_by_name_is_denied(
 
 CRASHY = [
     {"name": name, "mcp": {"server": "crashy", "tool": name}, "timeout_ms": 20000}
-    for name in ("crash", "fail", "big", "ok")
+    for name in ("crash", "fail", "big", "garbage", "ok")
 ]
 
 
@@ -144,6 +144,7 @@ CRASHY = [
         ("fail", "mcp_tool_error"),
         ("big", "mcp_result_too_large"),
         ("crash", "mcp_unavailable"),
+        ("garbage", "mcp_unavailable"),
     ],
 )
 async def test_server_failures_are_tool_failures_and_the_run_goes_on(
@@ -416,3 +417,41 @@ async def test_arguments_results_and_server_errors_stay_out_of_evidence(
     evidence = json.dumps(_record(result)) + "".join(events) + repr(result)
     for sentinel in ("SENTINEL-NOTE-CONTENT", "SENTINEL-ARGUMENT", "SENTINEL-SERVER"):
         assert sentinel not in evidence
+
+
+async def test_a_declared_tool_the_server_does_not_list_is_unsupported(
+    notes_env: dict[str, str],
+) -> None:
+    tools = [{"name": "vanish", "mcp": {"server": "notes", "tool": "vanish"}}]
+    target = ReplayTarget([])
+    with pytest.raises(UnsupportedError) as caught:
+        await _run(
+            mcp_workflow(tools, outcomes=[]),
+            [],
+            {"notes": stdio_server("notes", "notes", notes_env)},
+            target,
+        )
+    assert caught.value.reason == "mcp_tool_missing"
+    assert target.requests == []
+
+
+async def test_a_server_the_configuration_does_not_name_is_a_config_error() -> None:
+    from artemiskit import ConfigError
+
+    with pytest.raises(ConfigError) as caught:
+        await _run(mcp_workflow(NOTES, outcomes=[]), [], {})
+    assert caught.value.reason == "unknown_mcp_server"
+    assert caught.value.exit_code == 1
+
+
+async def test_an_http_server_that_refuses_connections_is_unsupported() -> None:
+    from artemiskit.config import McpServerConfig
+    from tests.tools.mcp._helpers import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens there
+    down = McpServerConfig(name="notes", url=url, startup_timeout_ms=2000)
+    target = ReplayTarget([])
+    with pytest.raises(UnsupportedError) as caught:
+        await _run(mcp_workflow(NOTES, outcomes=[]), [], {"notes": down}, target)
+    assert caught.value.reason == "mcp_unavailable"
+    assert target.requests == []
