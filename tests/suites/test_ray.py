@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from artemiskit.suites import load_suite_record
 from tests._builders import PASSING_SCRIPT, workflow_dict
 from tests._cli import AKIT, akit_process
@@ -17,6 +19,7 @@ from tests.providers._chat_server import ChatServer, NeverAnswer, chat_reply
 from tests.suites._suites import SLOW_SCRIPT, write_member, write_suite
 from tests.suites.conftest import LOOPBACK, WORKER_KEY
 
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
 ENV = {**os.environ, **LOOPBACK}
 ENV.pop("TEST_PROVIDER_KEY", None)
 #: What differs between two runs of the same suite: identities and times.
