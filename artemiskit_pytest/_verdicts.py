@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from artemiskit import ExitCode
+
 if TYPE_CHECKING:
     from artemiskit import WorkflowResult
     from artemiskit.suites import SuiteResult
@@ -19,7 +21,9 @@ __all__ = ["assert_passed", "run_passed", "suite_failure_text", "workflow_failur
 def run_passed(result: WorkflowResult) -> bool:
     """A run passed: its task verification passed and its exit code is 0."""
     record = result.record
-    return record.task_verification.status == "passed" and record.exit_code == 0
+    return (
+        record.task_verification.status == "passed" and record.exit_code == ExitCode.OK
+    )
 
 
 def _requirement_lines(result: WorkflowResult | None) -> list[str]:
@@ -122,7 +126,7 @@ def assert_passed(result_or_suite: WorkflowResult | SuiteResult) -> None:
             raise AssertionError(workflow_failure_text(result_or_suite))
         return
     if isinstance(result_or_suite, SuiteResult):
-        if result_or_suite.exit_code != 0:
+        if result_or_suite.exit_code != ExitCode.OK:
             raise AssertionError(suite_failure_text(result_or_suite))
         return
     raise TypeError(

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from artemiskit._exit_codes import ExitCode
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -98,9 +100,9 @@ def verdict_of(record: ExecutionRecord) -> str:
     verification = record.task_verification.status
     if execution in _STOPPED_BY_CONDUCT:
         return "failed"
-    if execution in _INFRASTRUCTURE or record.exit_code == 7:
+    if execution in _INFRASTRUCTURE or record.exit_code == ExitCode.RUNTIME_FAILURE:
         return "errored"
-    if verification == "passed" and record.exit_code == 0:
+    if verification == "passed" and record.exit_code == ExitCode.OK:
         return "passed"
     if verification == "failed":
         return "failed"

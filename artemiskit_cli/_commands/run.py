@@ -516,7 +516,8 @@ def run(
     _report(outcomes, worst, ci_mode, summary, spent)
     failed = any(not o.success for o in outcomes)
     regressed = any(c.has_regression for c in checks)
-    sys.exit(1 if failed or regressed or over_budget else 0)
+    failing = failed or regressed or over_budget
+    sys.exit(PromptResponseExitCode.FAILED if failing else PromptResponseExitCode.OK)
 
 
 class _NothingToRun(Exception):
