@@ -25,8 +25,10 @@ def import_tools(spec: str) -> tuple[Tool, ...]:
     Raises:
         click.BadParameter: The reference is malformed, the module or attribute is
             missing, or the attribute is not a sequence of `Tool` objects (exit 2).
+        click.ClickException: Making a tool was refused (a `ToolDefinitionError`
+            is a configuration error, exit 1): its message, never a traceback.
     """
-    from artemiskit import Tool  # only when tools are given: a cold check needs none
+    from artemiskit import ArtemisError, Tool  # only when tools are given
 
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
@@ -40,6 +42,8 @@ def import_tools(spec: str) -> tuple[Tool, ...]:
         raise click.BadParameter(
             f"cannot import module {module_name!r} ({type(exc).__name__})"
         ) from None
+    except ArtemisError as exc:  # a tool the module makes was refused
+        raise click.ClickException(f"{spec}: {exc.message}") from None
     value: Any = module
     for part in attribute.split("."):
         if not hasattr(value, part):

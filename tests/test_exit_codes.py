@@ -18,9 +18,10 @@ TABLE = PACKAGE / "_exit_codes.py"
 SPEC_CODES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130}
 
 
-#: Calls whose first argument is an exit code: `sys.exit`, `ctx.exit`, `os._exit`,
-#: `raise SystemExit(...)`, `pytest.exit(..., returncode)` is a keyword.
-_EXITS = {"exit", "_exit", "SystemExit"}
+#: Calls whose arguments are exit codes: `sys.exit`, `ctx.exit`, `SystemExit(...)`.
+_EXITS = {"exit", "SystemExit"}
+#: Comparisons that test an exit code (``code < 0x20`` compares a character code).
+_EQUALITY = (ast.Eq, ast.NotEq)
 
 
 def _is_int(node: ast.AST | None) -> bool:
@@ -72,7 +73,8 @@ class _ExitCodeLiterals(ast.NodeVisitor):
 
     def visit_Compare(self, node: ast.Compare) -> None:
         sides = [node.left, *node.comparators]
-        if any(_names_a_code(side) for side in sides):
+        equality = all(isinstance(op, _EQUALITY) for op in node.ops)
+        if equality and any(_names_a_code(side) for side in sides):
             for side in sides:
                 self._check(side)
         self.generic_visit(node)
@@ -140,7 +142,6 @@ def test_no_exit_code_literal_outside_the_table() -> None:
         "sys.exit(7)",
         "sys.exit(1 if failed or regressed else 0)",
         "raise SystemExit(2)",
-        "os._exit(1)",
         "code = 2 if bad else 0",
         "code = bad and 2 or 0",
         "def exit_code(self):\n    return 8 if self.regressed else 0\n",
@@ -149,6 +150,10 @@ def test_no_exit_code_literal_outside_the_table() -> None:
 )
 def test_the_scan_finds_exit_code_literals(source: str) -> None:
     assert _literals(source)
+
+
+def test_a_character_code_compared_by_order_is_not_an_exit_code() -> None:
+    assert _literals("unsafe = code < 0x20 or 0x7F <= code <= 0x9F") == []
 
 
 def test_the_table_is_public() -> None:

@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from artemiskit._exit_codes import ExitCode
-
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -41,11 +39,6 @@ MAX_SPANS_PER_RUN = 10_000
 _MAX_NAMED_REQUIREMENTS = 32
 
 AttributeValue = str | int | float | bool | tuple[str, ...]
-
-_STOPPED_BY_CONDUCT = frozenset(
-    {"policy_denied", "budget_exhausted", "deadline_exceeded"}
-)
-_INFRASTRUCTURE = frozenset({"runtime_failure", "invalid_evidence", "unsupported"})
 
 
 @attrs.frozen(kw_only=True)
@@ -92,21 +85,7 @@ def _new_span_id() -> int:
 
 def verdict_of(record: ExecutionRecord) -> str:
     """The run's verdict (SPEC 20): passed, failed, errored or unavailable."""
-    verdict = getattr(record, "verdict", None)
-    status = getattr(verdict, "status", None)
-    if isinstance(status, str):
-        return status
-    execution = record.execution.status
-    verification = record.task_verification.status
-    if execution in _STOPPED_BY_CONDUCT:
-        return "failed"
-    if execution in _INFRASTRUCTURE or record.exit_code == ExitCode.RUNTIME_FAILURE:
-        return "errored"
-    if verification == "passed" and record.exit_code == ExitCode.OK:
-        return "passed"
-    if verification == "failed":
-        return "failed"
-    return "unavailable"
+    return record.verdict.status
 
 
 def plan_run(

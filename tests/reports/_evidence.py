@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from artemiskit.suites import pass_at_k, pass_hat_k, wilson_interval
 from tests import _cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,3 +88,23 @@ def make_hostile(folder: Path) -> None:
                 entry["id"] = HOSTILE_REQUIREMENT
         record_path.write_text(json.dumps(record), "utf-8")
     (folder / "suite.json").write_text(json.dumps(suite), "utf-8")
+
+
+def set_counts(workflow: dict[str, Any], passed: int, failed: int) -> None:
+    """Give a workflow entry other counts, with the statistics that go with them."""
+    interval = wilson_interval(passed, passed + failed)
+    workflow.update(
+        passed=passed,
+        failed=failed,
+        pass_rate=None if interval is None else passed / (passed + failed),
+        pass_rate_interval=None
+        if interval is None
+        else {
+            "low": interval.low,
+            "high": interval.high,
+            "method": "wilson",
+            "confidence": 0.95,
+        },
+        pass_at_k=pass_at_k(passed, passed + failed),
+        pass_hat_k=pass_hat_k(passed, passed + failed),
+    )

@@ -31,7 +31,7 @@ def _markdown_rows(text: str) -> dict[str, list[str]]:
     rows: dict[str, list[str]] = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if line.startswith("| ") and len(cells) == 7:
+        if line.startswith("| ") and len(cells) == 9:
             rows[cells[0]] = cells[1:]
     return rows
 
@@ -65,17 +65,20 @@ def test_example_suite_as_typed_and_exports_agree(tmp_path: Path) -> None:
     root = ElementTree.parse(junit_path).getroot()
     assert int(root.get("tests", "")) == summary["totals"]["runs_planned"]
     assert int(root.get("failures", "")) == summary["totals"]["failed"]
-    assert int(root.get("errors", "")) == summary["totals"]["unavailable"]
+    totals = summary["totals"]
+    assert int(root.get("errors", "")) == totals["errored"] + totals["unavailable"]
     markdown = _markdown_rows((out / "summary.md").read_text("utf-8"))
     for workflow in summary["workflows"]:
         suite = root.find(f"testsuite[@name='{workflow['name']}']")
         assert suite is not None
         assert int(suite.get("failures", "")) == workflow["failed"]
-        assert int(suite.get("errors", "")) == workflow["unavailable"]
+        errors = workflow["errored"] + workflow["unavailable"]
+        assert int(suite.get("errors", "")) == errors
         assert len(suite.findall("testcase")) == len(workflow["runs"])
-        passed, failed, unavailable, rate = markdown[workflow["name"]][:4]
+        passed, failed, errored, unavailable, rate = markdown[workflow["name"]][:5]
         assert int(passed) == workflow["passed"]
         assert int(failed) == workflow["failed"]
+        assert int(errored) == workflow["errored"]
         assert int(unavailable) == workflow["unavailable"]
         assert float(rate) == pytest.approx(workflow["pass_rate"], abs=5e-4)
     answer = root.find("testsuite[@name='answer']")
@@ -204,6 +207,42 @@ def test_signal_cancels_keeps_records_and_exits_130(
     assert not list(out.rglob(".akit-*"))
 
 
+@pytest.mark.parametrize("export", ["--junit", "--markdown"])
+def test_a_cancelled_suite_exits_130_even_when_an_export_then_fails(
+    tmp_path: Path, export: str
+) -> None:
+    suite = _slow_suite(tmp_path)
+    out, exported = tmp_path / "out", tmp_path / "export.txt"
+    with subprocess.Popen(
+        [
+            *AKIT,
+            "workflow",
+            "run",
+            str(suite),
+            "--output-dir",
+            str(out),
+            export,
+            str(exported),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if "fast #001: passed" in line:
+                break
+        # The export path was checked before any run; now it is taken, so the
+        # export fails once the cancelled suite has finished.
+        exported.write_text("taken", "utf-8")
+        process.send_signal(signal.SIGINT)
+        _, rest = process.communicate(timeout=60)
+    assert process.returncode == 130, rest
+    assert f"error: output {exported} appeared while the run was going" in rest
+    assert "Traceback" not in rest
+    assert exported.read_text("utf-8") == "taken"
+    assert load_suite_record(out / "suite.json")["exit_code"] == 130
+
+
 def test_sigkill_leaves_a_valid_suite_record(tmp_path: Path) -> None:
     suite = _slow_suite(tmp_path)
     out = tmp_path / "out"
@@ -266,7 +305,7 @@ def test_live_display_on_a_terminal(tmp_path: Path) -> None:
     assert process.returncode == 8
     assert "\x1b[" in shown  # the live display redraws with control sequences
     assert "runs 6/6" in shown
-    assert re.search(r"flaky\s*│\s*2\s*│\s*1\s*│\s*0\s*│\s*67%", shown), shown
+    assert re.search(r"flaky\s*│\s*2\s*│\s*1\s*│\s*0\s*│\s*0\s*│\s*67%", shown), shown
     assert "[6/6]" not in shown  # not the piped one-line-per-run form
 
 
@@ -331,6 +370,7 @@ def test_suite_options_reach_the_suite(tmp_path: Path) -> None:
         "executor": "local",
         "min_pass_rate": 1.0,
         "max_suite_tokens": 100000,
+        "max_errored": 0,
     }
     # Given order is kept: steady#1, flaky#1, steady#2, flaky#2 (fails): stop.
     assert summary["status"] == "failed_fast"
