@@ -38,16 +38,28 @@ def types(session: nox.Session) -> None:
     session.run("mypy")
 
 
+#: Two pytest-xdist workers (the CI machine has 2 cores); tests sharing one daemon
+#: or cluster carry an xdist_group (tests/conftest.py), and ``loadgroup`` runs each
+#: group on one worker. ``nox -s tests -- -n 0`` runs in one process.
+PARALLEL = ["-n", "2", "--dist", "loadgroup"]
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
-    """The test suite; every async test runs on asyncio and on trio."""
-    session.run("pytest", "--ignore=tests/examples", *session.posargs, external=True)
+    """The test suite, on two workers; every async test runs on asyncio and trio."""
+    session.run(
+        "pytest",
+        *PARALLEL,
+        "--ignore=tests/examples",
+        *session.posargs,
+        external=True,
+    )
 
 
 @nox.session
 def examples(session: nox.Session) -> None:
-    """Run every example and docs snippet as a user would."""
-    session.run("pytest", "tests/examples", *session.posargs, external=True)
+    """Run every example and docs snippet as a user would, on two workers."""
+    session.run("pytest", *PARALLEL, "tests/examples", *session.posargs, external=True)
 
 
 @nox.session(default=False)

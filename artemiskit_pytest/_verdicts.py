@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from artemiskit import ExitCode
+
 if TYPE_CHECKING:
     from artemiskit import WorkflowResult
     from artemiskit.records import Cause
@@ -147,7 +149,7 @@ def assert_passed(result_or_suite: WorkflowResult | SuiteResult) -> None:
             raise AssertionError(workflow_failure_text(result_or_suite))
         return
     if isinstance(result_or_suite, SuiteResult):
-        if result_or_suite.exit_code != 0:
+        if result_or_suite.exit_code != ExitCode.OK:
             raise AssertionError(suite_failure_text(result_or_suite))
         return
     raise TypeError(

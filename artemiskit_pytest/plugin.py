@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from artemiskit import ExitCode
 from artemiskit_pytest._verdicts import suite_failure_text
 
 if TYPE_CHECKING:
@@ -410,7 +411,7 @@ class WorkflowItem(pytest.Item):
             )
 
         result = anyio.run(run)
-        if result.exit_code != 0:
+        if result.exit_code != ExitCode.OK:
             raise WorkflowFailure(suite_failure_text(result, only=self.workflow_name))
 
     def repr_failure(

@@ -1,4 +1,11 @@
-"""Shared test configuration: every async test runs on asyncio and on trio."""
+"""Shared test configuration: both async backends, and the groups of parallel runs.
+
+Every async test runs on asyncio and on trio. CI runs the suite on two pytest-xdist
+workers with ``--dist loadgroup`` (docs/testing.md): tests that share one daemon
+or cluster carry an ``xdist_group``, so one worker runs them all and starts that
+part once (one Ray cluster, one LiteLLM proxy, one Phoenix server, one user of the
+Docker engine at a time).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +13,46 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+#: Marker of a slow family → the xdist group of the part its tests share.
+SHARED_BY_MARKER = {
+    "docker": "docker-engine",
+    "ray": "ray-cluster",
+    "gateway": "litellm-proxy",
+}
+#: Session or module fixture → the xdist group of the server it starts.
+SHARED_BY_FIXTURE = {
+    "ray_cluster": "ray-cluster",
+    "phoenix": "phoenix-server",
+}
+
 
 @pytest.fixture(params=["asyncio", "trio"])
 def anyio_backend(request: pytest.FixtureRequest) -> str:
     """Run each anyio test on both backends; a missing trio fails loudly."""
     backend: str = request.param
     return backend
+
+
+def shared_group(item: pytest.Item) -> str | None:
+    """The xdist group of ``item``: the daemon or cluster it shares, if any."""
+    for marker, group in SHARED_BY_MARKER.items():
+        if item.get_closest_marker(marker) is not None:
+            return group
+    for fixture in getattr(item, "fixturenames", ()):
+        if fixture in SHARED_BY_FIXTURE:
+            return SHARED_BY_FIXTURE[fixture]
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put each test that shares a daemon or cluster in that part's xdist group.
+
+    Runs before pytest-xdist reads the groups (``--dist loadgroup``).
+    """
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        group = shared_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))

@@ -13,8 +13,15 @@ from artemiskit._exit_codes import STOP_EXIT_CODES, ExitCode
 
 PACKAGE = Path(artemiskit.__file__).resolve().parent
 CLI = PACKAGE.parent / "artemiskit_cli"
+PLUGIN = PACKAGE.parent / "artemiskit_pytest"
 TABLE = PACKAGE / "_exit_codes.py"
 SPEC_CODES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130}
+
+
+#: Calls whose arguments are exit codes: `sys.exit`, `ctx.exit`, `SystemExit(...)`.
+_EXITS = {"exit", "SystemExit"}
+#: Comparisons that test an exit code (``code < 0x20`` compares a character code).
+_EQUALITY = (ast.Eq, ast.NotEq)
 
 
 def _is_int(node: ast.AST | None) -> bool:
@@ -66,7 +73,8 @@ class _ExitCodeLiterals(ast.NodeVisitor):
 
     def visit_Compare(self, node: ast.Compare) -> None:
         sides = [node.left, *node.comparators]
-        if any(_names_a_code(side) for side in sides):
+        equality = all(isinstance(op, _EQUALITY) for op in node.ops)
+        if equality and any(_names_a_code(side) for side in sides):
             for side in sides:
                 self._check(side)
         self.generic_visit(node)
@@ -84,7 +92,12 @@ class _ExitCodeLiterals(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         function = node.func
-        if isinstance(function, ast.Attribute) and function.attr == "exit":
+        name = None
+        if isinstance(function, ast.Attribute):
+            name = function.attr
+        elif isinstance(function, ast.Name):
+            name = function.id
+        if name in _EXITS:
             for argument in node.args:
                 self._check(argument)
         self.generic_visit(node)
@@ -93,6 +106,12 @@ class _ExitCodeLiterals(ast.NodeVisitor):
         if _is_int(node):
             assert isinstance(node, ast.Constant)
             self.found.append(node.lineno)
+        elif isinstance(node, ast.IfExp):  # `8 if regressed else 0`
+            self._check(node.body)
+            self._check(node.orelse)
+        elif isinstance(node, ast.BoolOp):  # `failed and 1 or 0`
+            for value in node.values:
+                self._check(value)
 
 
 def _literals(source: str) -> list[int]:
@@ -103,7 +122,8 @@ def _literals(source: str) -> list[int]:
 
 def test_no_exit_code_literal_outside_the_table() -> None:
     offenders = []
-    for path in sorted([*PACKAGE.rglob("*.py"), *CLI.rglob("*.py")]):
+    scanned = [*PACKAGE.rglob("*.py"), *CLI.rglob("*.py"), *PLUGIN.rglob("*.py")]
+    for path in sorted(scanned):
         if path == TABLE:
             continue
         for line in _literals(path.read_text(encoding="utf-8")):
@@ -120,10 +140,20 @@ def test_no_exit_code_literal_outside_the_table() -> None:
         "def exit_code_for(s):\n    return {'passed': 0}[s]\n",
         "def exit_code_for(s):\n    return 130\n",
         "sys.exit(7)",
+        "sys.exit(1 if failed or regressed else 0)",
+        "raise SystemExit(2)",
+        "code = 2 if bad else 0",
+        "code = bad and 2 or 0",
+        "def exit_code(self):\n    return 8 if self.regressed else 0\n",
+        "def exit_code_for(s):\n    return ExitCode.FAILED if s else 0\n",
     ],
 )
 def test_the_scan_finds_exit_code_literals(source: str) -> None:
     assert _literals(source)
+
+
+def test_a_character_code_compared_by_order_is_not_an_exit_code() -> None:
+    assert _literals("unsafe = code < 0x20 or 0x7F <= code <= 0x9F") == []
 
 
 def test_the_table_is_public() -> None:

@@ -1,9 +1,14 @@
-"""Data flows down: no package imports a higher layer, and packages form no cycle.
+"""Data flows down: no package imports a higher layer, and nothing forms a cycle.
 
 The layers, lowest first, are read from CONTRIBUTING.md ("Layers"): the rule as
 written is the rule enforced. A module's package is its first component below
 ``artemiskit`` (a top-level module such as ``_kit`` is its own unit); every import
 counts, at module level, inside functions and under ``TYPE_CHECKING``.
+
+Below the packages, modules form no import cycle either: every import that runs
+when a module is imported (module level, under ``TYPE_CHECKING``, in ``try`` or
+``if`` blocks; not inside functions) is an edge between modules. The "never"
+rules the layers imply are also asserted by name, so a broken one says which.
 """
 
 from __future__ import annotations
@@ -44,6 +49,77 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _module_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """The imports that run when the module is imported (not those in functions)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Module → the ArtemisKit modules its module-level imports load."""
+    paths = {
+        _module_name(path): path
+        for root in LAYER_ROOTS
+        for path in (ROOT / root).rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        targets: set[str] = set()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in _module_level_imports(tree):
+            if isinstance(node, ast.Import):
+                targets |= {alias.name for alias in node.names}
+                continue
+            base = _absolute(node, package)
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                targets.add(submodule if submodule in paths else base)
+        graph[module] = {t for t in targets if t in paths and t != module}
+    return graph
+
+
+def _absolute(node: ast.ImportFrom, package: str) -> str:
+    base = node.module or ""
+    if not node.level:
+        return base
+    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+    return ".".join([*anchor, base] if base else anchor)
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (its modules in order), or ``None``."""
+    visiting: list[str] = []
+    done: set[str] = set()
+
+    def visit(node: str) -> list[str] | None:
+        if node in done:
+            return None
+        if node in visiting:
+            return [*visiting[visiting.index(node) :], node]
+        visiting.append(node)
+        for target in sorted(graph.get(node, ())):
+            found = visit(target)
+            if found is not None:
+                return found
+        visiting.pop()
+        done.add(node)
+        return None
+
+    for node in sorted(graph):
+        found = visit(node)
+        if found is not None:
+            return found
+    return None
+
+
 def _imports(path: Path) -> set[str]:
     """Every ArtemisKit module ``path`` imports, resolving relative imports."""
     module = _module_name(path)
@@ -53,11 +129,7 @@ def _imports(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            found.add(base)
+            found.add(_absolute(node, package))
     return {name for name in found if name.split(".")[0] in LAYER_ROOTS}
 
 
@@ -144,3 +216,68 @@ def test_prompt_response_stays_apart_from_the_workflow_engine() -> None:
     edges = _edges()
     assert LAYER["prompt_response"] > LAYER["providers"]
     assert not {("prompt_response", "engine"), ("prompt_response", "suites")} & edges
+
+
+def test_modules_form_no_import_cycle() -> None:
+    cycle = _cycle(_module_graph())
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycle(graph) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_module_graph_counts_imports_under_type_checking() -> None:
+    graph = _module_graph()
+    # suites/_create.py names the session factory only under TYPE_CHECKING.
+    assert "artemiskit.suites._factory" in graph["artemiskit.suites._create"]
+    # An import inside a function is not an edge: it runs when it is called
+    # (the environment registry imports the Docker sandbox only when one is made).
+    registry = graph["artemiskit.environments._registry"]
+    assert "artemiskit.environments._sandbox" not in registry
+
+
+#: Package → the packages it must never import, directly (SPEC 2, CONTRIBUTING).
+NEVER = {
+    # Records are data: they never reach the engine or anything that runs.
+    "records": {"engine", "tools", "environments", "providers", "suites", "_kit"},
+    # Tools are called by the engine, never the reverse.
+    "tools": {"engine", "providers", "suites", "_kit"},
+    # The workflow contract never imports what runs it.
+    "workflow": {"environments", "engine", "providers"},
+    # Environments and checkpoint stores are backends below the engine.
+    "environments": {"engine", "providers", "tools", "workflow"},
+    "checkpoints": {"engine", "records", "environments", "tools"},
+    # Telemetry exports records and events; it never drives a run.
+    "telemetry": {"engine", "suites", "_kit"},
+    # Reports read saved evidence; they never run anything.
+    "reports": {"engine", "providers", "environments", "_kit"},
+    # The historical runner stays apart from the workflow engine.
+    "prompt_response": {"engine", "suites"},
+}
+
+
+def test_the_never_rules_hold_by_name() -> None:
+    edges = _edges()
+    broken = {
+        (source, target)
+        for source, never in NEVER.items()
+        for target in never
+        if (source, target) in edges
+    }
+    assert broken == set()
+    assert set(NEVER) <= set(LAYER)
+
+
+def test_the_cli_and_the_plugin_import_only_public_modules() -> None:
+    private = {
+        (_module_name(path), imported)
+        for root in ("artemiskit_cli", "artemiskit_pytest")
+        for path in (ROOT / root).rglob("*.py")
+        for imported in _imports(path)
+        if imported.split(".")[0] == "artemiskit"
+        and any(part.startswith("_") for part in imported.split(".")[1:])
+    }
+    assert private == set()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from artemiskit._exit_codes import ExitCode
 from artemiskit.reports._statistics import (
     fisher_exact_p,
     fisher_exact_share,
@@ -92,8 +93,8 @@ class Comparison:
 
     @property
     def exit_code(self) -> int:
-        """8 when any workflow regressed, else 0."""
-        return 8 if self.regressed else 0
+        """`ExitCode.TASK_FAILED` (8) when any workflow regressed, else 0."""
+        return ExitCode.TASK_FAILED if self.regressed else ExitCode.OK
 
 
 def _rate(passed: int, judged: int) -> float | None:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from artemiskit.config import TrustedConfig
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.suites._executor import SuiteExecutor
-    from artemiskit.suites._runner import SessionFactory
+    from artemiskit.suites._factory import SessionFactory
     from artemiskit.telemetry._telemetry import Telemetry
     from artemiskit.tools._catalogue import Catalogue
 

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Sequence
 
     from artemiskit.engine._result import WorkflowResult
-    from artemiskit.suites._runner import SessionFactory
+    from artemiskit.suites._factory import SessionFactory
 
 __all__ = ["RayExecutor", "RemoteRun", "RunLost"]
 

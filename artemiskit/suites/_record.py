@@ -107,8 +107,10 @@ class RunOutcome:
 
     @property
     def exit_code(self) -> int:
-        """The run's SPEC 9 exit code; 7 for a lost run."""
-        return 7 if self.record is None else self.record.exit_code
+        """The run's SPEC 9 exit code; `ExitCode.RUNTIME_FAILURE` (7) for a lost run."""
+        return (
+            ExitCode.RUNTIME_FAILURE if self.record is None else self.record.exit_code
+        )
 
     @property
     def verdict(self) -> RunVerdict:

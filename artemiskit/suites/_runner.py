@@ -14,7 +14,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -32,6 +32,7 @@ from artemiskit.providers import SharedTransports
 from artemiskit.records import Cause, record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
+from artemiskit.suites._factory import SessionFactory
 from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
@@ -59,10 +60,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.records import TelemetryInfo
-    from artemiskit.targets import AgentTarget
-    from artemiskit.telemetry import TelemetrySource
     from artemiskit.telemetry._telemetry import Telemetry
-    from artemiskit.workflow import Workflow
 
 __all__ = [
     "SessionFactory",
@@ -87,28 +85,6 @@ _SUITE_COUNTS = (
     "unavailable",
 )
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
-
-
-class SessionFactory(Protocol):
-    """What the suite needs from `ArtemisKit`: a session per run.
-
-    Suites sit below the facade in the layers, so they name this protocol
-    rather than the facade itself.
-    """
-
-    async def create_workflow_session(
-        self,
-        *,
-        workflow: Workflow,
-        target: AgentTarget | None,
-        fixture_root: str | os.PathLike[str] | None,
-        judge: JudgeSettings | str | os.PathLike[str] | None,
-        cleanup_timeout_ms: int | None,
-        shared_transports: SharedTransports | None,
-        repetition: int,
-        telemetry: TelemetrySource | None = None,
-    ) -> WorkflowSession:
-        """Create one run's session."""
 
 
 @attrs.frozen(kw_only=True)

@@ -162,4 +162,4 @@ def validate(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -
         for result in results:
             mark = "ok" if result["valid"] else "invalid"
             click.echo(f"{mark}: {result['file']}", err=True)
-    sys.exit(1 if failed else 0)
+    sys.exit(PromptResponseExitCode.FAILED if failed else PromptResponseExitCode.OK)

@@ -924,6 +924,8 @@ SOURCE_IGNORE = (
 
 
 @pytest.mark.timeout(900)
+@pytest.mark.wheel
+@pytest.mark.slow
 def test_built_wheel_in_a_new_venv_pauses_and_resumes(tmp_path: Path) -> None:
     # Build from a copy, so the build leaves nothing in the checkout.
     source = tmp_path / "src"

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tests._cli import AKIT
+
 from ._docker import SANDBOX_IMAGE
 from .test_sandbox_cli import (
-    AKIT,
     ROOT,
     TIMEOUT_S,
     Runs,

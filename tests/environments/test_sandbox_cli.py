@@ -16,7 +16,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +33,7 @@ from artemiskit.environments._sandbox import (
     DockerSandboxFactory,
 )
 from artemiskit.environments._sandbox_engine import install_hint
+from tests._cli import AKIT, akit_process
 
 from ._docker import SANDBOX_IMAGE, labelled_containers, remove_labelled
 
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "examples" / "quickstart"
 SANDBOX_QUICKSTART = ROOT / "examples" / "sandbox-quickstart"
-AKIT = [sys.executable, "-m", "artemiskit_cli"]
 TIMEOUT_S = 120
 RUN_STARTED = re.compile(r"^run (\S+) started$", re.M)
 #: Words of the install hint that must reach stderr on exit 3 (the CLI prints the
@@ -108,14 +107,9 @@ def sandbox_quickstart(
 def akit(
     *args: str | Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*AKIT, *map(str, args)],
-        cwd=ROOT,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT_S,
-        check=False,
+    # A real process: these tests check what a user's process leaves (containers).
+    return akit_process(
+        *args, cwd=ROOT, env={**os.environ, **(env or {})}, timeout=TIMEOUT_S
     )
 
 

@@ -18,9 +18,10 @@ import aiodocker
 import anyio
 import pytest
 
+from tests._cli import AKIT
+
 from ._docker import container_state, labelled_containers
 from .test_sandbox_cli import (
-    AKIT,
     ROOT,
     RUN_STARTED,
     TIMEOUT_S,

@@ -9,14 +9,13 @@ from __future__ import annotations
 import functools
 import re
 import shlex
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests._cli import akit
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted(ROOT.glob("docs/*.md"))]
-AKIT = [sys.executable, "-m", "artemiskit_cli"]
 
 FENCE = re.compile(
     r"^(?P<indent>[ \t]*)```(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
@@ -213,14 +212,8 @@ def cli_commands() -> dict[tuple[str, ...], CliCommand]:
     pending: list[tuple[str, ...]] = [()]
     while pending:
         path = pending.pop()
-        done = subprocess.run(
-            [*AKIT, *path, "--help"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=60,
-            cwd=ROOT,
-        )
+        done = akit(*path, "--help", cwd=ROOT)
+        assert done.returncode == 0, done.stderr
         command = parse_help(path, done.stdout)
         found[path] = command
         pending += [(*path, sub) for sub in command.subcommands]

@@ -37,8 +37,8 @@ from artemiskit.prompt_response import parse_scenario
 from artemiskit.providers import parse_script
 from artemiskit.tools import CATALOGUE
 from artemiskit.workflow import WORKFLOW_SCHEMA_FILE, parse_yaml
+from tests._cli import AKIT
 from tests.examples._blocks import (
-    AKIT,
     ROOT,
     Block,
     Command,

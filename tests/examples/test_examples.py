@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
+from tests._cli import AKIT
 from tests.environments._docker import SANDBOX_IMAGE
 
 ROOT = Path(__file__).resolve().parents[2]
-AKIT = [sys.executable, "-m", "artemiskit_cli"]
 TIMEOUT_S = 120
 
 WORKFLOWS = sorted(ROOT.glob("examples/**/workflow.yaml"))

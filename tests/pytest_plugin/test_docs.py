@@ -19,7 +19,7 @@ from tests.examples._blocks import ROOT, Block, page_blocks
 
 PAGE = ROOT / "docs" / "pytest.md"
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 
 def sessions() -> list[Block]:

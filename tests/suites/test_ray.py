@@ -14,11 +14,12 @@ import pytest
 
 from artemiskit.suites import load_suite_record
 from tests._builders import PASSING_SCRIPT, workflow_dict
+from tests._cli import AKIT, akit_process
 from tests.providers._chat_server import ChatServer, NeverAnswer, chat_reply
 from tests.suites._suites import SLOW_SCRIPT, write_member, write_suite
 from tests.suites.conftest import DRIVER_TOKEN, LOOPBACK, WORKER_KEY, WORKER_TOKEN
 
-AKIT = [sys.executable, "-m", "artemiskit_cli"]
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
 ENV = {**os.environ, **LOOPBACK, "TEST_HEADER_TOKEN": DRIVER_TOKEN}
 ENV.pop("TEST_PROVIDER_KEY", None)
 #: What differs between two runs of the same suite: identities and times.
@@ -27,14 +28,8 @@ _VOLATILE_RUN = {"run_id", "duration_ms"}
 
 
 def _akit(*arguments: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*AKIT, *arguments],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=timeout,
-        env=ENV,
-    )
+    # A real process: a Ray driver must not start inside the test process.
+    return akit_process(*arguments, timeout=timeout, env=ENV)
 
 
 def _comparable(summary: dict[str, Any]) -> dict[str, Any]:

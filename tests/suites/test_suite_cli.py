@@ -471,6 +471,7 @@ def test_ray_options_are_checked_before_anything_runs(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.ray
 def test_an_unreachable_ray_cluster_is_exit_1_before_any_run(tmp_path: Path) -> None:
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))

@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from click.testing import CliRunner
-
-from artemiskit_cli._main import cli
 from tests._builders import write_workflow
+from tests._cli import akit
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -17,8 +15,8 @@ if TYPE_CHECKING:
 
 
 def _akit(*args: str | Path) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, [str(arg) for arg in args])
-    return result.exit_code, result.stderr
+    done = akit(*args)
+    return done.returncode, done.stderr
 
 
 def test_otel_exports_the_run_and_the_record_counts_it(

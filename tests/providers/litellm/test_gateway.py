@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 # the first test also waits for the proxy to start
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.gateway, pytest.mark.slow]
 
 VENV = Path(
     os.environ.get(
