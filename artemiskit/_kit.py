@@ -48,6 +48,7 @@ from artemiskit.environments import (
     create_environment_factory,
 )
 from artemiskit.records._record import TargetInfo
+from artemiskit.scorers._registry import NO_SCORERS, ScorerSet, scorer_set
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow import load_agent_workflow
 from artemiskit.workflow._model import Workflow
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
     from artemiskit.providers import SharedTransports
+    from artemiskit.scorers._scorer import Scorer
     from artemiskit.suites import (
         SuiteKeywords,
         SuiteOptions,
@@ -128,10 +130,11 @@ def create_agent_workflow_session(
         workflow: A workflow from `load_agent_workflow` / `parse_agent_workflow`.
         target: The agent the engine drives.
         options: How the session runs (fixture root, environment, cleanup,
-            preflight, pause, ledger limit, user-defined tools); see
+            preflight, pause, ledger limit, user-defined tools, scorers); see
             `RunOptions`. Its ``tools`` are the user-defined tools the workflow
             may declare (trusted host code); the workflow must have been
-            validated with the same tools.
+            validated with the same tools. Its ``scorers`` are the custom
+            scorers ``scorer`` outcomes name.
         judge: The explicitly configured judge for ``judge`` outcomes.
         checkpoint_store: Where to checkpoint (explicit only); the environment
             must declare checkpoint support.
@@ -153,8 +156,9 @@ def create_agent_workflow_session(
 
     Raises:
         WorkflowError: The workflow references a fixture and no root was given,
-            the cleanup timeout or ledger limit is out of range, or it declares a
-            tool that is neither built in nor in ``tools``.
+            the cleanup timeout or ledger limit is out of range, it declares a
+            tool that is neither built in nor in ``tools``, or a ``scorer``
+            outcome names no registered scorer or breaks its ``params_schema``.
         ToolDefinitionError: ``tools`` holds something that is not a `Tool`, or
             a name clashes with a built-in or another tool.
         SessionStateError: A ``checkpoint_store`` without a ``configuration_id``
@@ -167,6 +171,7 @@ def create_agent_workflow_session(
         target,
         settings,
         catalogue=catalogue_with(settings.tools),
+        scorers=scorer_set(settings.scorers),
         environment=settings.environment,
         fixture_root=settings.fixture_root,
         judge=judge,
@@ -185,6 +190,7 @@ def _new_session(
     settings: RunOptions,
     *,
     catalogue: Catalogue,
+    scorers: ScorerSet = NO_SCORERS,
     environment: EnvironmentFactory | None,
     fixture_root: str | os.PathLike[str] | None,
     judge: JudgeSettings | None,
@@ -234,6 +240,7 @@ def _new_session(
             "MODULE:ATTR)",
             reason="unknown_tool",
         )
+    _check_scorers(workflow, scorers)
     spec = workflow.environment
     return WorkflowSession(
         workflow=workflow,
@@ -262,7 +269,36 @@ def _new_session(
         target_label=target_label,
         ledger_limit=ledger_limit,
         catalogue=catalogue,
+        scorers=scorers,
     )
+
+
+def _check_scorers(workflow: Workflow, scorers: ScorerSet) -> None:
+    """Refuse ``scorer`` outcomes naming no registered scorer or breaking its schema.
+
+    A workflow loaded without scorers had them unchecked; a session must check.
+    """
+    from artemiskit.workflow._model import ScorerOutcome
+
+    for outcome in workflow.outcomes:
+        if not isinstance(outcome, ScorerOutcome):
+            continue
+        scorer = scorers.get(outcome.scorer)
+        if scorer is None:
+            raise WorkflowError(
+                f"outcome {outcome.id!r} names a scorer that is not registered: "
+                f"{outcome.scorer!r} (register it with scorers=[...] or --scorers "
+                "MODULE:ATTR)",
+                reason="unknown_scorer",
+            )
+        try:
+            scorer.params_validator(outcome.params)
+        except Exception:  # fastjsonschema's error: the schema's rule, not data
+            raise WorkflowError(
+                f"outcome {outcome.id!r}: with does not satisfy the params_schema "
+                f"of scorer {outcome.scorer!r}",
+                reason="invalid_scorer_params",
+            ) from None
 
 
 def _folder_of(path: str | os.PathLike[str]) -> Path:
@@ -298,10 +334,14 @@ class ArtemisKit:
             offline ``scripted`` provider and explicit clients/targets work.
         tools: User-defined tools (trusted host code) that workflows run by this
             kit may declare, beside the built-in catalogue.
+        scorers: Custom scorers (trusted host code) that ``scorer`` outcomes of
+            workflows run by this kit may name.
 
     Raises:
         ToolDefinitionError: ``tools`` holds something that is not a `Tool`, or a
             name clashes with a built-in or another tool.
+        ScorerDefinitionError: ``scorers`` holds something that is not a
+            `Scorer`, or two share a name.
     """
 
     def __init__(
@@ -309,8 +349,10 @@ class ArtemisKit:
         *,
         config: TrustedConfig | str | os.PathLike[str] | None = None,
         tools: Sequence[Tool] | None = None,
+        scorers: Sequence[Scorer] | None = None,
     ) -> None:
         self._catalogue = catalogue_with(tools)
+        self._scorers = scorer_set(scorers)
         self._tools = _registered(self._catalogue)
         self._config_source = config
         self._config: TrustedConfig | None = (
@@ -393,11 +435,14 @@ class ArtemisKit:
             )
         settings = merge_run_options(options, run)
         catalogue = self._session_catalogue(settings.tools)
+        scorers = self._session_scorers(settings.scorers)
         root = settings.fixture_root
         if isinstance(workflow, Workflow):
             loaded = workflow
         else:
-            loaded = await load_agent_workflow(workflow, tools=catalogue)
+            loaded = await load_agent_workflow(
+                workflow, tools=catalogue, scorers=scorers
+            )
             if root is None:
                 root = _folder_of(workflow)
         config = self._config
@@ -433,6 +478,7 @@ class ArtemisKit:
             target,
             settings,
             catalogue=catalogue,
+            scorers=scorers,
             environment=settings.environment
             or _environment_factory(loaded, config, settings.cleanup_timeout_ms),
             fixture_root=root,
@@ -454,6 +500,21 @@ class ArtemisKit:
         kept = {id(tool) for tool in self._tools}
         return catalogue_with(
             (*self._tools, *(tool for tool in added if id(tool) not in kept))
+        )
+
+    def _session_scorers(
+        self, scorers: Sequence[Scorer] | ScorerSet | None
+    ) -> ScorerSet:
+        """The kit's scorers, plus those one session's options add."""
+        if not scorers or scorers is self._scorers:
+            return self._scorers
+        added = list(scorers.values()) if isinstance(scorers, ScorerSet) else scorers
+        kept = {id(scorer) for scorer in self._scorers.values()}
+        return scorer_set(
+            [
+                *self._scorers.values(),
+                *(scorer for scorer in added if id(scorer) not in kept),
+            ]
         )
 
     async def run_workflow(
@@ -531,7 +592,13 @@ class ArtemisKit:
             judge=chosen.judge,
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
             tools=self._catalogue,
-            remote_kit=functools.partial(ArtemisKit, config=config, tools=self._tools),
+            scorers=self._scorers,
+            remote_kit=functools.partial(
+                ArtemisKit,
+                config=config,
+                tools=self._tools,
+                scorers=tuple(self._scorers.values()),
+            ),
         )
 
     async def run_suite(

@@ -15,6 +15,7 @@ import attrs
 
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
+from artemiskit.scorers import Scorer, ScorerSet
 from artemiskit.tools import Catalogue, Tool
 
 __all__ = ["CheckpointOptions", "RunKeywords", "RunOptions", "merge_run_options"]
@@ -42,6 +43,8 @@ class RunOptions:
         tools: User-defined tools (trusted host code) the workflow may declare,
             beside the built-in catalogue; the workflow must have been validated
             with the same tools. Through `ArtemisKit` they add to the kit's own.
+        scorers: Custom scorers (trusted host code) that ``scorer`` outcomes may
+            name. Through `ArtemisKit` they add to the kit's own.
     """
 
     fixture_root: str | os.PathLike[str] | None = None
@@ -51,6 +54,7 @@ class RunOptions:
     pause_after_actions: int | None = None
     ledger_limit: int = MAX_LEDGER
     tools: Sequence[Tool] | Catalogue | None = None
+    scorers: Sequence[Scorer] | ScorerSet | None = None
 
 
 _DEFAULT_RUN_OPTIONS = RunOptions()
@@ -66,6 +70,7 @@ class RunKeywords(TypedDict, total=False):
     pause_after_actions: int | None
     ledger_limit: int
     tools: Sequence[Tool] | Catalogue | None
+    scorers: Sequence[Scorer] | ScorerSet | None
 
 
 def merge_run_options(options: RunOptions | None, keywords: RunKeywords) -> RunOptions:

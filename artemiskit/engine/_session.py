@@ -18,6 +18,7 @@ from artemiskit._errors import SessionStateError
 from artemiskit.engine._driver import MAX_CLEANUP_TIMEOUT_MS, RunDriver
 from artemiskit.engine._ledger import MAX_LEDGER
 from artemiskit.engine._result import WorkflowResult
+from artemiskit.scorers._registry import NO_SCORERS, ScorerSet
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ class WorkflowSession:
         target_label: str | None = None,
         ledger_limit: int = MAX_LEDGER,
         catalogue: Catalogue = BUILTIN_CATALOGUE,
+        scorers: ScorerSet = NO_SCORERS,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,
@@ -84,6 +86,7 @@ class WorkflowSession:
             target_label=target_label,
             ledger_limit=ledger_limit,
             catalogue=catalogue,
+            scorers=scorers,
         )
         self._workflow = workflow
         self._started = False

@@ -123,7 +123,11 @@ class ToolCallExecutor:
         self._run.record_denial(Denial(tool=tool, reason=reason))
         self._hub.emit("tool_denied", tool=tool, reason=reason)
         trace = TraceEntry(
-            tool=tool or "undeclared", status="denied", attempts=0, reason=reason
+            tool=tool or "undeclared",
+            status="denied",
+            attempts=0,
+            reason=reason,
+            arguments=call.arguments,
         )
         if self._workflow.policy.on_denial == "stop":
             self._run.record_trace(trace)
@@ -138,7 +142,11 @@ class ToolCallExecutor:
     ) -> None:
         content = json.dumps({"error": {"code": code, "message": message}})
         trace = TraceEntry(
-            tool=call.name, status="failed", attempts=attempts, reason=code
+            tool=call.name,
+            status="failed",
+            attempts=attempts,
+            reason=code,
+            arguments=call.arguments,
         )
         self._run.answer_tool_call(call, content=content, is_error=True, trace=trace)
 
@@ -266,7 +274,7 @@ class ToolCallExecutor:
             call,
             reason=reason,
             content=content,
-            trace=_trace(name, "succeeded", attempt, None),
+            trace=_trace(name, "succeeded", attempt, None, call.arguments),
             local=result.local,
             change=result.change,
         )

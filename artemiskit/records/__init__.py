@@ -28,7 +28,10 @@ from artemiskit.records._record import (
     WorkflowInfo,
 )
 from artemiskit.records._verification import (
+    JudgeEntry,
+    JudgeScores,
     RequirementResult,
+    ScorerEntry,
     StateChange,
     TaskVerification,
     Verdict,
@@ -44,7 +47,9 @@ __all__ = [
     "ExecutionRecord",
     "FaultInfo",
     "FaultKindInfo",
+    "JudgeEntry",
     "JudgeInfo",
+    "JudgeScores",
     "OperationEntry",
     "OperationSummary",
     "PolicyInfo",
@@ -53,6 +58,7 @@ __all__ = [
     "RECORD_SCHEMA_VERSION",
     "RecoveryInfo",
     "RequirementResult",
+    "ScorerEntry",
     "StateChange",
     "StateChangeInfo",
     "TargetInfo",

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from artemiskit.config import TrustedConfig
     from artemiskit.engine._judge import JudgeSettings
+    from artemiskit.scorers._registry import ScorerSet
     from artemiskit.suites._executor import SuiteExecutor
     from artemiskit.suites._runner import SessionFactory
     from artemiskit.tools._catalogue import Catalogue
@@ -32,12 +33,13 @@ async def create_suite_session(
     judge: JudgeSettings | str | os.PathLike[str] | None,
     cleanup_timeout_ms: int | None,
     tools: Catalogue | None = None,
+    scorers: ScorerSet | None = None,
     remote_kit: Callable[[], SessionFactory] | None = None,
 ) -> SuiteSession:
     """Check every workflow, script, fixture and the judge, then prepare the output.
 
-    Workflows are checked against ``tools`` (the kit's catalogue), the same
-    tools every run uses.
+    Workflows are checked against ``tools`` (the kit's catalogue) and
+    ``scorers`` (the kit's scorers), the same every run uses.
 
     Raises:
         WorkflowError: Any workflow, script or fixture is invalid, two share a
@@ -48,7 +50,7 @@ async def create_suite_session(
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
-    workflows = await load_suite_workflows(paths, config, tools=tools)
+    workflows = await load_suite_workflows(paths, config, tools=tools, scorers=scorers)
     if isinstance(judge, str | os.PathLike):
         await load_judge_config(judge)
     folder = None if output_dir is None else prepare_output_dir(output_dir)

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from artemiskit.config import TrustedConfig
+    from artemiskit.scorers._registry import ScorerSet
     from artemiskit.tools._catalogue import Catalogue
 
 __all__ = ["SuiteWorkflow", "discover_workflows", "load_suite_workflows"]
@@ -160,11 +161,13 @@ async def load_suite_workflows(
     config: TrustedConfig,
     *,
     tools: Catalogue | None = None,
+    scorers: ScorerSet | None = None,
 ) -> list[SuiteWorkflow]:
     """Discover, load and validate every workflow, script and fixture.
 
     Every file is checked before anything runs, and every problem is reported.
-    ``tools`` are the user-defined tools the workflows may declare.
+    ``tools`` are the user-defined tools the workflows may declare, ``scorers``
+    the scorers their ``scorer`` outcomes may name.
 
     Raises:
         WorkflowError: A folder holds no workflow, two workflows share a name, or
@@ -180,7 +183,9 @@ async def load_suite_workflows(
     seen: dict[str, Path] = {}
     for path in files:
         try:
-            workflow = await load_agent_workflow(path, tools=tools)
+            workflow = await load_agent_workflow(
+                path, tools=tools, scorers=scorers or ()
+            )
             root = path.absolute().parent
             variants = await _variants(workflow, path, root, config)
             fixture = workflow.environment.fixture

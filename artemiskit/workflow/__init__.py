@@ -37,12 +37,16 @@ if typing.TYPE_CHECKING:
         FinalResponseOutcome,
         InitialState,
         JudgeOutcome,
+        JudgeSight,
+        JudgeSightKind,
         JudgeSpec,
         Outcome,
         Policy,
+        Predicate,
         RecordOutcome,
         RecordRef,
         RetryPolicy,
+        ScorerOutcome,
         StateOutcome,
         TargetParameters,
         TargetSpec,
@@ -50,11 +54,17 @@ if typing.TYPE_CHECKING:
         ToolCalledOutcome,
         ToolDeclaration,
         ToolNotCalledOutcome,
+        Trajectory,
+        TrajectoryOutcome,
+        TrajectoryStep,
         Turn,
         Workflow,
     )
     from artemiskit.workflow._tool_schema import WORKFLOW_SCHEMA_FILE
-    from artemiskit.workflow._validation import check_agent_workflow
+    from artemiskit.workflow._validation import (
+        check_agent_workflow,
+        unchecked_scorer_outcomes,
+    )
 
 __all__ = [
     "Budgets",
@@ -69,12 +79,16 @@ __all__ = [
     "FixtureContents",
     "InitialState",
     "JudgeOutcome",
+    "JudgeSight",
+    "JudgeSightKind",
     "JudgeSpec",
     "Outcome",
     "Policy",
+    "Predicate",
     "RecordOutcome",
     "RecordRef",
     "RetryPolicy",
+    "ScorerOutcome",
     "StateOutcome",
     "TargetParameters",
     "TargetSpec",
@@ -82,6 +96,9 @@ __all__ = [
     "ToolCalledOutcome",
     "ToolDeclaration",
     "ToolNotCalledOutcome",
+    "Trajectory",
+    "TrajectoryOutcome",
+    "TrajectoryStep",
     "Turn",
     "WORKFLOW_SCHEMA_FILE",
     "Workflow",
@@ -93,6 +110,7 @@ __all__ = [
     "parse_agent_workflow",
     "parse_yaml",
     "read_agent_workflow",
+    "unchecked_scorer_outcomes",
     "validate_agent_workflow",
 ]
 
@@ -136,6 +154,14 @@ _EXPORTS: dict[str, str] = {
     "Workflow": _MODEL,
     "WORKFLOW_SCHEMA_FILE": "artemiskit.workflow._tool_schema",
     "check_agent_workflow": "artemiskit.workflow._validation",
+    "unchecked_scorer_outcomes": "artemiskit.workflow._validation",
+    "JudgeSight": _MODEL,
+    "JudgeSightKind": _MODEL,
+    "Predicate": _MODEL,
+    "ScorerOutcome": _MODEL,
+    "Trajectory": _MODEL,
+    "TrajectoryOutcome": _MODEL,
+    "TrajectoryStep": _MODEL,
 }
 
 

@@ -29,14 +29,14 @@ from artemiskit_cli._commands.suite import is_suite, run_suite_command, suite_op
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._render import describe_event, summarize
-from artemiskit_cli._tools import TOOLS_OPTION
+from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
     from anyio.abc import TaskStatus
 
-    from artemiskit import SessionEvent, Tool
+    from artemiskit import Scorer, SessionEvent, Tool
 
 __all__ = ["workflow"]
 
@@ -114,6 +114,7 @@ def _execution_options(command: F, argument: Any = _WORKFLOW_ARGUMENT) -> F:
             _JUDGE_CONFIG,
             _PAUSE_AFTER_ACTIONS,
             TOOLS_OPTION,
+            SCORERS_OPTION,
         ]
     ):
         command = option(command)
@@ -161,6 +162,7 @@ async def _run(
     checkpoint: CheckpointOptions | None = None,
     pause_after_actions: int | None = None,
     tools: tuple[Tool, ...] = (),
+    scorers: tuple[Scorer, ...] | None = None,
 ) -> tuple[WorkflowResult, SandboxConfig]:
     """Run the session, reporting progress; the result and the sandbox settings.
 
@@ -176,7 +178,7 @@ async def _run(
     if trusted is not None and not isinstance(config, TrustedConfig):
         for notice in trusted.notices:
             click.echo(f"notice: {trusted.source}: {notice}", err=True)
-    kit = ArtemisKit(config=trusted, tools=tools)
+    kit = ArtemisKit(config=trusted, tools=tools, scorers=scorers or ())
     session = await kit.create_workflow_session(
         workflow=workflow_file,
         fixture_root=fixture_root,
@@ -233,6 +235,7 @@ def run(
     checkpoint_dir: str | None,
     pause_after_actions: int | None,
     tools: tuple[Tool, ...],
+    scorers: tuple[Scorer, ...] | None,
     transcript_output: str | None,
     **suite: Any,
 ) -> None:
@@ -262,6 +265,7 @@ def run(
             checkpoint=checkpoint,
             pause_after_actions=pause_after_actions,
             tools=tools,
+            scorers=scorers,
         )
     )
     _emit(
@@ -327,6 +331,7 @@ def _emit(
 @_JSON
 @_FIXTURE_ROOT
 @TOOLS_OPTION
+@SCORERS_OPTION
 @reports_errors
 def preflight(
     workflow_file: str,
@@ -335,6 +340,7 @@ def preflight(
     as_json: bool,
     fixture_root: str | None,
     tools: tuple[Tool, ...],
+    scorers: tuple[Scorer, ...] | None,
 ) -> None:
     """Probe WORKFLOW's target only: exit 0 on a tool round trip, else 3."""
     check_new_outputs(output)
@@ -346,6 +352,7 @@ def preflight(
             cleanup_timeout=None,
             preflight="only",
             tools=tools,
+            scorers=scorers,
         )
     )
     _emit(result, sandbox, output=output, as_json=as_json)
@@ -373,6 +380,7 @@ def resume(
     judge_config: str | None,
     pause_after_actions: int | None,
     tools: tuple[Tool, ...],
+    scorers: tuple[Scorer, ...] | None,
 ) -> None:
     """Continue the paused run in --checkpoint-dir: same run, new attempt."""
     check_new_outputs(output, state_output)
@@ -387,6 +395,7 @@ def resume(
             checkpoint=CheckpointOptions(directory=checkpoint_dir, mode="resume"),
             pause_after_actions=pause_after_actions,
             tools=tools,
+            scorers=scorers,
         )
     )
     _emit(

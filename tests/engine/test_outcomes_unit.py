@@ -14,6 +14,7 @@ import pytest
 
 from artemiskit.engine._outcomes import evaluate_outcomes, unavailable_verification
 from artemiskit.engine._state import TraceEntry
+from artemiskit.records import RequirementResult
 from tests._builders import workflow_dict
 from tests._runs import call, calling, run, workflow_of
 
@@ -56,7 +57,14 @@ def evaluate(
         trace=trace,
         final_response=final_response,
         trace_complete=trace_complete,
-        judged=judged,
+        decided=None
+        if judged is None
+        else {
+            key: RequirementResult(
+                id=key, kind="judge", status=status, reason=reason
+            )
+            for key, (status, reason) in judged.items()
+        },
     )
 
 
