@@ -473,18 +473,52 @@ def _structure_outcome(data: Any, _: Any) -> Outcome:
     return outcome
 
 
-def _beside(cls: type[Any], subject: str) -> None:
+#: The text checks of ``file`` and ``final_response`` before predicates existed,
+#: and the form their unstructured data had (``None``/empty when not given).
+_LEGACY_FILE: dict[str, Any] = {
+    "exists": None,
+    "absent": None,
+    "contains": [],
+    "equals": None,
+    "matches": None,
+}
+_LEGACY_RESPONSE: dict[str, Any] = {"contains": [], "matches": None}
+
+
+def _legacy(predicate: Predicate, form: dict[str, Any]) -> dict[str, Any] | None:
+    """``predicate`` in its pre-predicate form, when it has one.
+
+    The workflow digest is taken over the unstructured form, so a workflow whose
+    checks could be written before predicates existed keeps its digest.
+    """
+    if not set(predicate) <= set(form) or not isinstance(
+        predicate.get("contains", []), list
+    ):
+        return None
+    return {**form, **predicate}
+
+
+def _given(data: dict[str, Any], form: dict[str, Any]) -> dict[str, Any]:
+    """Drop the pre-predicate form's placeholders (text checks are never null)."""
+    return {k: v for k, v in data.items() if not (k in form and v in (None, []))}
+
+
+def _beside(cls: type[Any], subject: str, legacy: dict[str, Any] | None) -> None:
     """(Un)structure ``cls`` with its predicate keys beside ``subject``, as written."""
+    form = legacy or {}
 
     def structure(data: dict[str, Any], _: Any) -> Any:
-        predicate = {k: v for k, v in data.items() if k not in ("id", subject)}
+        predicate = {
+            k: v for k, v in _given(data, form).items() if k not in ("id", subject)
+        }
         return cls(id=data["id"], **{subject: data[subject]}, predicate=predicate)
 
     def unstructure(outcome: Any) -> dict[str, Any]:
+        predicate = CONVERTER.unstructure(outcome.predicate)
         return {
             "id": outcome.id,
             subject: getattr(outcome, subject),
-            **CONVERTER.unstructure(outcome.predicate),
+            **(_legacy(predicate, form) or predicate if legacy else predicate),
         }
 
     CONVERTER.register_structure_hook(cls, structure)
@@ -511,7 +545,8 @@ def _without_defaults(cls: type[Any], *names: str) -> None:
 
 
 def _structure_final_response(data: dict[str, Any], _: Any) -> FinalResponseCheck:
-    predicate = {k: v for k, v in data.items() if k != "json"}
+    given = _given(data, _LEGACY_RESPONSE)
+    predicate = {k: v for k, v in given.items() if k != "json"}
     return FinalResponseCheck(predicate=predicate, json=data.get("json"))
 
 
@@ -519,7 +554,8 @@ def _unstructure_final_response(check: FinalResponseCheck) -> dict[str, Any]:
     document: dict[str, Any] = CONVERTER.unstructure(check.predicate)
     if check.json is not None:
         document["json"] = CONVERTER.unstructure(check.json)
-    return document
+        return document
+    return _legacy(document, _LEGACY_RESPONSE) or document
 
 
 def _structure_scorer(data: dict[str, Any], _: Any) -> ScorerOutcome:
@@ -547,8 +583,8 @@ def _unstructure_sight(sight: JudgeSight) -> Any:
 
 
 CONVERTER.register_structure_hook(Outcome, _structure_outcome)
-_beside(FileOutcome, "file")
-_beside(StateOutcome, "state")
+_beside(FileOutcome, "file", _LEGACY_FILE)
+_beside(StateOutcome, "state", None)
 CONVERTER.register_structure_hook(FinalResponseCheck, _structure_final_response)
 CONVERTER.register_unstructure_hook(FinalResponseCheck, _unstructure_final_response)
 CONVERTER.register_structure_hook(ScorerOutcome, _structure_scorer)
