@@ -270,6 +270,7 @@ def _new_session(
         ledger_limit=ledger_limit,
         catalogue=catalogue,
         scorers=scorers,
+        telemetry=None if settings.telemetry is None else settings.telemetry.for_run(),
     )
 
 
@@ -591,6 +592,7 @@ class ArtemisKit:
             executor=chosen.executor,
             judge=chosen.judge,
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
+            telemetry=chosen.telemetry,
             tools=self._catalogue,
             scorers=self._scorers,
             remote_kit=functools.partial(

@@ -16,6 +16,7 @@ import attrs
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
 from artemiskit.scorers import Scorer, ScorerSet
+from artemiskit.telemetry._protocol import TelemetrySource
 from artemiskit.tools import Catalogue, Tool
 
 __all__ = ["CheckpointOptions", "RunKeywords", "RunOptions", "merge_run_options"]
@@ -45,6 +46,8 @@ class RunOptions:
             with the same tools. Through `ArtemisKit` they add to the kit's own.
         scorers: Custom scorers (trusted host code) that ``scorer`` outcomes may
             name. Through `ArtemisKit` they add to the kit's own.
+        telemetry: Export the run as an OpenTelemetry trace (SPEC 25): an
+            `artemiskit.telemetry.Telemetry` (needs ``artemiskit[otel]``).
     """
 
     fixture_root: str | os.PathLike[str] | None = None
@@ -55,6 +58,7 @@ class RunOptions:
     ledger_limit: int = MAX_LEDGER
     tools: Sequence[Tool] | Catalogue | None = None
     scorers: Sequence[Scorer] | ScorerSet | None = None
+    telemetry: TelemetrySource | None = None
 
 
 _DEFAULT_RUN_OPTIONS = RunOptions()
@@ -71,6 +75,7 @@ class RunKeywords(TypedDict, total=False):
     ledger_limit: int
     tools: Sequence[Tool] | Catalogue | None
     scorers: Sequence[Scorer] | ScorerSet | None
+    telemetry: TelemetrySource | None
 
 
 def merge_run_options(options: RunOptions | None, keywords: RunKeywords) -> RunOptions:

@@ -24,6 +24,7 @@ from benchmarks._targets import evaluate_targets
 from benchmarks.durable import measure_durable
 from benchmarks.hot_path import measure_hot_path, profile_calls
 from benchmarks.sessions import measure_sessions, profile_sessions
+from benchmarks.telemetry import measure_telemetry
 
 __all__ = ["ROOT", "SCRATCH", "TRACKED", "main", "output_paths"]
 
@@ -38,6 +39,7 @@ SCRATCH = ROOT / "build" / "benchmarks-quick"
 #: Every measure's key in the JSON, present even when a measure is skipped.
 MEASURES = (
     "per_step",
+    "telemetry",
     "per_step_checkpointed",
     "concurrency",
     "cold_start",
@@ -134,6 +136,13 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
     )
     results["per_step"] = anyio.run(
         lambda: measure_hot_path(steps=_STEPS, pairs=settings["per_step_pairs"])
+    )
+    _say(
+        f"1a/5 per step, OpenTelemetry export on: {settings['per_step_pairs']} pairs "
+        "× 2 (plain loop, export on; export off, export on)"
+    )
+    results["telemetry"] = anyio.run(
+        lambda: measure_telemetry(steps=_STEPS, pairs=settings["per_step_pairs"])
     )
     _say(
         f"1b/5 per step, durable: {settings['durable_pairs']} pairs "

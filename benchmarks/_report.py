@@ -621,6 +621,22 @@ def _explain_floor(results: dict[str, Any]) -> tuple[str, str]:
     )
 
 
+def _explain_telemetry(results: dict[str, Any]) -> tuple[str, str]:
+    export, step = results["telemetry"], results["per_step"]
+    off = export["vs_export_off"]["ratio_median"]
+    return (
+        f"With export on a step costs {_f(export['step_us'])} µs against the plain "
+        f"loop's {_f(export['plain_loop_step_us'])} µs; the same runs with export "
+        f"off cost {off:.2f}× less per step, so the export's own share is the event "
+        "tap (one timestamp and one list append per engine event): spans are "
+        "planned and sent once, after the last step. Without export this sitting's "
+        f"step costs {_f(step['step_us'])} µs: a miss here follows the plain-loop "
+        "floor's own margin.",
+        "what closes the per-step floor (see that target) closes this one; the "
+        "tap itself could stamp events lazily from a monotonic counter.",
+    )
+
+
 def _turns(profile: dict[str, Any]) -> str:
     if "event_loop_turns_per_step" not in profile:
         return ""
@@ -933,6 +949,8 @@ _EXPLAIN: dict[str, Callable[[dict[str, Any]], tuple[str, str]]] = {
     "step 500 / step 10 ≤ 1.1": _explain_growth,
     "CPU per step within 2× of a plain-Python loop (same parsing, policy, "
     "encoding)": _explain_floor,
+    "with OpenTelemetry export on (SPEC 25): CPU per step still within 2× of the "
+    "plain loop, and at most 1 s added per run": _explain_telemetry,
     "≤ 2 fsyncs per step": _explain_durable,
     "≤ 3× one atomic write + fsync + rename of the same bytes": _explain_durable,
     "step 500 / step 10 ≤ 1.2": _explain_durable_growth,

@@ -82,6 +82,19 @@ def _floor(results: Results) -> Verdict:
     )
 
 
+def _telemetry_floor(results: Results) -> Verdict:
+    export = results["telemetry"]
+    pairs: dict[str, Any] = export["vs_plain_loop"]
+    off: dict[str, Any] = export["vs_export_off"]
+    flush: dict[str, float] = export["flush_ms"]
+    return (
+        f"{_spread(pairs)}: {export['step_us']:,.0f} µs against "
+        f"{export['plain_loop_step_us']:,.0f} µs; {_spread(off)} of export off; "
+        f"flush {flush['median']:,.0f} ms (max {flush['max']:,.0f})",
+        pairs["ratio_median"] <= 2 and flush["max"] <= 1000,
+    )
+
+
 def _fsyncs(results: Results) -> Verdict:
     count: dict[str, float] = results["per_step_checkpointed"]["fsyncs_per_step"]
     return (
@@ -219,6 +232,13 @@ TARGETS: tuple[Target, ...] = (
         "encoding)",
         "per_step",
         _floor,
+    ),
+    Target(
+        _STEP,
+        "with OpenTelemetry export on (SPEC 25): CPU per step still within 2× of "
+        "the plain loop, and at most 1 s added per run",
+        "telemetry",
+        _telemetry_floor,
     ),
     Target(_DURABLE, "≤ 2 fsyncs per step", "per_step_checkpointed", _fsyncs),
     Target(

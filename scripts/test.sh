@@ -17,6 +17,13 @@ else
     bash scripts/litellm-env.sh || echo "note: the LiteLLM proxy could not be installed; the gateway tests will skip" >&2
 fi
 
+# The Arize Phoenix server of the tracing interop test lives in its own virtualenv.
+if [ "${CI:-}" = "true" ]; then
+    bash scripts/phoenix-env.sh
+else
+    bash scripts/phoenix-env.sh || echo "note: Phoenix could not be installed; the Phoenix interop test will skip" >&2
+fi
+
 if [ "${CI:-}" = "true" ]; then
     bash scripts/ci-docker.sh
 elif [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then

@@ -11,12 +11,14 @@ from artemiskit.config._config import (
     parse_trusted_config,
 )
 from artemiskit.config._judge import JudgeConfig, load_judge_config, parse_judge_config
+from artemiskit.config._telemetry import TelemetryConfig
 
 __all__ = [
     "JudgeConfig",
     "ProviderConfig",
     "RetryPolicy",
     "SandboxConfig",
+    "TelemetryConfig",
     "TrustedConfig",
     "load_judge_config",
     "load_trusted_config",

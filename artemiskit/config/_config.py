@@ -22,6 +22,7 @@ from artemiskit._common._yaml import (
     surrogate_problems,
 )
 from artemiskit._errors import ConfigError, Problem, WorkflowError
+from artemiskit.config._telemetry import TelemetryConfig, parse_telemetry_section
 from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
 
 if TYPE_CHECKING:
@@ -244,14 +245,19 @@ class TrustedConfig:
     Attributes:
         providers: Provider entries by name.
         sandbox: Sandbox settings.
+        telemetry: Where ``--otel`` exports traces (SPEC 25), if configured.
         notices: Keys that were ignored (upstream keys this engine does not use).
         source: Where the configuration came from.
     """
 
     providers: dict[str, ProviderConfig] = attrs.field(factory=dict)
     sandbox: SandboxConfig = SandboxConfig()
+    telemetry: TelemetryConfig | None = None
     notices: tuple[str, ...] = ()
     source: str | None = None
+
+
+_SECTIONS = ("providers", "sandbox", "telemetry")
 
 
 def _expand(
@@ -454,8 +460,8 @@ def build_trusted_config(
     for key in data:
         if key in UPSTREAM_KEYS:
             notices.append(f"ignored upstream key {format_path((key,))}")
-        elif key not in ("providers", "sandbox"):
-            report((key,), _unknown({"providers", "sandbox"}), at_key=True)
+        elif key not in _SECTIONS:
+            report((key,), _unknown(_SECTIONS), at_key=True)
     expansion: list[tuple[Any, str]] = []
     expanded = _expand(
         {k: v for k, v in data.items() if k not in UPSTREAM_KEYS}, (), expansion
@@ -494,10 +500,17 @@ def build_trusted_config(
             sandbox = SandboxConfig(
                 **{k: v for k, v in raw_sandbox.items() if k in _SANDBOX_KEYS}
             )
+    telemetry = None
+    if "telemetry" in expanded:
+        telemetry = parse_telemetry_section(expanded["telemetry"], report)
     if problems:
         raise invalid_configuration(source, problems)
     return TrustedConfig(
-        providers=providers, sandbox=sandbox, notices=tuple(notices), source=source
+        providers=providers,
+        sandbox=sandbox,
+        telemetry=telemetry,
+        notices=tuple(notices),
+        source=source,
     )
 
 

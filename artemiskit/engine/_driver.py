@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._state import LocalState
     from artemiskit.scorers._registry import ScorerSet
+    from artemiskit.telemetry._protocol import RunTelemetry
     from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
 
@@ -107,8 +108,10 @@ class RunDriver:
         ledger_limit: int,
         catalogue: Catalogue,
         scorers: ScorerSet,
+        telemetry: RunTelemetry | None = None,
     ) -> None:
         self.workflow = workflow
+        self._telemetry = telemetry
         self._target_label = target_label or (
             f"provider {target_info.provider!r}, model {target_info.model!r}"
         )
@@ -135,6 +138,8 @@ class RunDriver:
             for tool in workflow.tools
         )
         self.hub = EventHub(run_id=self.run_id)
+        if telemetry is not None:
+            self.hub.tap(telemetry.tap)
         self.run = RunState.start(
             workflow.conversation.system,
             local,
@@ -429,6 +434,9 @@ class RunDriver:
         self.hub.emit("outcomes_evaluated", status=verdict.verification.status)
         self.hub.emit("run_finished")
         record = self._build_record(verdict, cleanup, started)
+        if self._telemetry is not None:
+            shipped = await self._telemetry.export_run(record)
+            record = attrs.evolve(record, telemetry=shipped)
         return WorkflowResult(
             record=record,
             state=exported,

@@ -8,13 +8,18 @@ statuses and reason codes — never arguments, text or paths.
 
 from __future__ import annotations
 
+import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import anyio
 import attrs
 
-__all__ = ["EventHub", "SessionEvent"]
+__all__ = ["EventHub", "EventTap", "SessionEvent"]
+
+#: A synchronous sink of every event: (wall-clock ns, type, fields). It must not
+#: block and must bound what it keeps (the telemetry recorder does both).
+EventTap = Callable[[int, str, "dict[str, str | int | None]"], None]
 
 
 @attrs.frozen(kw_only=True)
@@ -32,6 +37,8 @@ class SessionEvent:
         tool: A catalogue tool name, when relevant (never a name the model made up).
         status: A status, when relevant.
         reason: A reason code, when relevant.
+        input_tokens: Provider-reported input tokens of a settled model request.
+        output_tokens: Provider-reported output tokens of a settled model request.
     """
 
     sequence: int
@@ -43,6 +50,8 @@ class SessionEvent:
     tool: str | None = None
     status: str | None = None
     reason: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
 
 
 class _Reader(AsyncIterator[SessionEvent]):
@@ -86,6 +95,7 @@ class EventHub:
         self.run_id = run_id
         self._capacity = capacity
         self._readers: list[_Reader] = []
+        self._taps: list[EventTap] = []
         self._closed = False
         self.emitted = 0
 
@@ -112,12 +122,23 @@ class EventHub:
         self._readers.append(reader)
         return reader
 
+    def tap(self, sink: EventTap) -> None:
+        """Hand every event from now on to ``sink``, stamped with the wall clock.
+
+        A tap is not a reader: it is not counted in ``readers`` or ``dropped``.
+        """
+        self._taps.append(sink)
+
     def emit(self, type: str, **fields: str | int | None) -> None:
         """Emit one event to every reader without ever waiting.
 
         The event is counted always, but built only when someone reads.
         """
         self.emitted += 1
+        if self._taps:
+            now = time.time_ns()
+            for sink in self._taps:
+                sink(now, type, fields)
         if not self._readers:
             return
         event = SessionEvent(

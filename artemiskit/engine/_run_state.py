@@ -171,8 +171,14 @@ class RunState:
                 self.state, op_id, response, max_tokens=max_tokens, record=record
             )
         )
+        usage = response.usage
         self._hub.emit(
-            "operation_settled", operation_id=op_id, status="succeeded", reason=None
+            "operation_settled",
+            operation_id=op_id,
+            status="succeeded",
+            reason=None,
+            input_tokens=None if usage is None else usage.input_tokens,
+            output_tokens=None if usage is None else usage.output_tokens,
         )
 
     def settle_unmeasured(

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from artemiskit.environments._base import EnvironmentFactory
     from artemiskit.records._record import TargetInfo
     from artemiskit.targets._protocol import AgentTarget
+    from artemiskit.telemetry._protocol import RunTelemetry
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]
@@ -67,6 +68,7 @@ class WorkflowSession:
         ledger_limit: int = MAX_LEDGER,
         catalogue: Catalogue = BUILTIN_CATALOGUE,
         scorers: ScorerSet = NO_SCORERS,
+        telemetry: RunTelemetry | None = None,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,
@@ -87,6 +89,7 @@ class WorkflowSession:
             ledger_limit=ledger_limit,
             catalogue=catalogue,
             scorers=scorers,
+            telemetry=telemetry,
         )
         self._workflow = workflow
         self._started = False

@@ -52,6 +52,8 @@ def record_to_dict(record: ExecutionRecord) -> dict[str, Any]:
         RuntimeError: The engine built a record its own schema refuses (a bug).
     """
     data: dict[str, Any] = CONVERTER.unstructure(record)
+    if data.get("telemetry") is None:  # present only when export was asked for
+        data.pop("telemetry", None)
     try:
         _validator(record.schema_version)(data)
     except fastjsonschema.JsonSchemaValueException as exc:

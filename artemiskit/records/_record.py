@@ -33,6 +33,7 @@ __all__ = [
     "RecoveryInfo",
     "StateChangeInfo",
     "TargetInfo",
+    "TelemetryInfo",
     "TimelineInfo",
     "ToolSummary",
     "WorkflowInfo",
@@ -290,6 +291,20 @@ class RecoveryInfo:
 
 
 @attrs.frozen(kw_only=True)
+class TelemetryInfo:
+    """What OpenTelemetry export did for this attempt (SPEC 25).
+
+    Attributes:
+        exported: Spans the collector accepted.
+        dropped: Spans not exported: refused, unanswered within the 1 s flush
+            bound, or over the per-run cap.
+    """
+
+    exported: int
+    dropped: int
+
+
+@attrs.frozen(kw_only=True)
 class ExecutionRecord:
     """The bounded, metadata-only record of one run attempt (schema version 3)."""
 
@@ -313,5 +328,7 @@ class ExecutionRecord:
     recovery: RecoveryInfo
     task_verification: TaskVerification
     timeline: TimelineInfo = attrs.field(factory=TimelineInfo)
+    #: ``None`` when telemetry export was not asked for.
+    telemetry: TelemetryInfo | None = None
     schema: str = RECORD_SCHEMA
     schema_version: int = RECORD_SCHEMA_VERSION

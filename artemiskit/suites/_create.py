@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.suites._executor import SuiteExecutor
     from artemiskit.suites._runner import SessionFactory
+    from artemiskit.telemetry._telemetry import Telemetry
     from artemiskit.tools._catalogue import Catalogue
 
 __all__ = ["create_suite_session"]
@@ -32,6 +33,7 @@ async def create_suite_session(
     executor: SuiteExecutor | None,
     judge: JudgeSettings | str | os.PathLike[str] | None,
     cleanup_timeout_ms: int | None,
+    telemetry: Telemetry | None = None,
     tools: Catalogue | None = None,
     scorers: ScorerSet | None = None,
     remote_kit: Callable[[], SessionFactory] | None = None,
@@ -63,4 +65,5 @@ async def create_suite_session(
         judge=judge,
         cleanup_timeout_ms=cleanup_timeout_ms,
         remote_kit=remote_kit,
+        telemetry=telemetry,
     )

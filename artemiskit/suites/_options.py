@@ -9,6 +9,7 @@ import attrs
 
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.suites._executor import SuiteExecutor
+from artemiskit.telemetry._telemetry import Telemetry
 
 __all__ = ["SuiteKeywords", "SuiteOptions", "merge_suite_options"]
 
@@ -32,6 +33,8 @@ class SuiteOptions:
         executor: Where runs execute (default: `LocalExecutor` with
             ``concurrency``).
         cleanup_timeout_ms: Each run's cleanup drain period.
+        telemetry: Export the suite as one OpenTelemetry trace (SPEC 25): the
+            suite span its root, each run a child (local executor).
     """
 
     output_dir: str | os.PathLike[str] | None = None
@@ -44,6 +47,7 @@ class SuiteOptions:
     judge: JudgeSettings | str | os.PathLike[str] | None = None
     executor: SuiteExecutor | None = None
     cleanup_timeout_ms: int | None = None
+    telemetry: Telemetry | None = None
 
 
 class SuiteKeywords(TypedDict, total=False):
@@ -59,6 +63,7 @@ class SuiteKeywords(TypedDict, total=False):
     judge: JudgeSettings | str | os.PathLike[str] | None
     executor: SuiteExecutor | None
     cleanup_timeout_ms: int | None
+    telemetry: Telemetry | None
 
 
 def merge_suite_options(

@@ -47,13 +47,16 @@ from artemiskit.suites._record import (
 from artemiskit.suites._transcript import transcript_to_dict
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Callable, Sequence
+    from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 
     from anyio.streams.memory import MemoryObjectSendStream
 
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
+    from artemiskit.records import TelemetryInfo
     from artemiskit.targets import AgentTarget
+    from artemiskit.telemetry import TelemetrySource
+    from artemiskit.telemetry._telemetry import Telemetry
     from artemiskit.workflow import Workflow
 
 __all__ = [
@@ -67,6 +70,16 @@ __all__ = [
 ]
 
 _REWRITE_INTERVAL_S = 1.0
+#: Totals the suite span carries as ``artemiskit.suite.<name>``.
+_SUITE_COUNTS = (
+    "runs_planned",
+    "runs_finished",
+    "runs_lost",
+    "passed",
+    "failed",
+    "errored",
+    "unavailable",
+)
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
 
 
@@ -87,6 +100,7 @@ class SessionFactory(Protocol):
         cleanup_timeout_ms: int | None,
         shared_transports: SharedTransports | None,
         repetition: int,
+        telemetry: TelemetrySource | None = None,
     ) -> WorkflowSession:
         """Create one run's session."""
 
@@ -299,6 +313,7 @@ class SuiteSession:
         cleanup_timeout_ms: Each run's cleanup drain period.
         remote_kit: Builds the session factory on a remote worker (for an
             executor that runs runs elsewhere, such as `RayExecutor`).
+        telemetry: Export the suite as one OpenTelemetry trace (local runs).
     """
 
     def __init__(
@@ -312,6 +327,7 @@ class SuiteSession:
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         cleanup_timeout_ms: int | None = None,
         remote_kit: Callable[[], SessionFactory] | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         if settings.transcripts and output_dir is None:
             raise WorkflowError(
@@ -325,6 +341,12 @@ class SuiteSession:
         self._remote: RayExecutor | None = None
         if isinstance(self._executor, RayExecutor):
             self._remote = self._executor.with_concurrency(settings.concurrency)
+            if telemetry is not None:
+                raise WorkflowError(
+                    "OpenTelemetry export runs in the driver's process: it is not "
+                    "available with the Ray executor",
+                    reason="invalid_option",
+                )
         self._remote_kit = remote_kit
         # A judge file is read where a remote run executes: by its full path.
         self._remote_judge = (
@@ -335,6 +357,10 @@ class SuiteSession:
         self._cleanup_timeout_ms = cleanup_timeout_ms
         self._folders = _folder_names(self._workflows)
         self.suite_id = uuid.uuid4().hex
+        self._telemetry = (
+            None if telemetry is None else telemetry.for_suite(self.suite_id)
+        )
+        self._suite_span: TelemetryInfo | None = None
         # Every finished run (for accounting), and those whose files are
         # written (what suite.json may list).
         self._outcomes: list[RunOutcome] = []
@@ -450,6 +476,9 @@ class SuiteSession:
                 settings.min_pass_rate,
             )
         duration = int((time.monotonic() - self._clock) * 1000)
+        totals = self._totals.totals(self.planned, duration)
+        if self._telemetry is not None:
+            totals["telemetry"] = self._telemetry_totals()
         return {
             "schema": SUITE_SCHEMA,
             "schema_version": SUITE_SCHEMA_VERSION,
@@ -465,7 +494,7 @@ class SuiteSession:
                 "min_pass_rate": settings.min_pass_rate,
                 "max_suite_tokens": settings.max_suite_tokens,
             },
-            "totals": self._totals.totals(self.planned, duration),
+            "totals": totals,
             "exit_code": exit_code,
             "workflows": workflows,
         }
@@ -669,6 +698,7 @@ class SuiteSession:
                 cleanup_timeout_ms=self._cleanup_timeout_ms,
                 shared_transports=self._transports,
                 repetition=job.repetition,
+                telemetry=self._telemetry,
             )
             self._in_flight.add(session)
             if self._cancelled:
@@ -758,6 +788,44 @@ class SuiteSession:
         finally:
             self._rewriting = False
 
+    def _telemetry_totals(self) -> dict[str, int]:
+        """Spans exported and dropped by the suite's runs and its own span."""
+        exported = dropped = 0
+        for outcome in self._outcomes:
+            shipped = None if outcome.record is None else outcome.record.telemetry
+            if shipped is not None:
+                exported += shipped.exported
+                dropped += shipped.dropped
+        if self._suite_span is not None:
+            exported += self._suite_span.exported
+            dropped += self._suite_span.dropped
+        return {"exported": exported, "dropped": dropped}
+
+    async def _export_suite_span(self, summary: Mapping[str, Any]) -> TelemetryInfo:
+        """Export the suite span (the trace's root), from the final summary."""
+        assert self._telemetry is not None
+        totals = summary["totals"]
+        started = datetime.fromisoformat(summary["started_at"])
+        finished = datetime.fromisoformat(summary["finished_at"])
+        counts = {
+            f"artemiskit.suite.{key}": totals[key]
+            for key in _SUITE_COUNTS
+            if isinstance(totals.get(key), int)
+        }
+        return await self._telemetry.export_suite(
+            name="artemiskit suite",
+            started_ns=int(started.timestamp() * 1e9),
+            finished_ns=int(finished.timestamp() * 1e9),
+            attributes={
+                "artemiskit.suite.status": summary["status"],
+                "artemiskit.suite.reason": summary["reason"],
+                "artemiskit.exit_code": summary["exit_code"],
+                "artemiskit.suite.workflows": len(summary["workflows"]),
+                **counts,
+            },
+            error=None if summary["exit_code"] == 0 else summary["reason"],
+        )
+
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
 
@@ -795,6 +863,10 @@ class SuiteSession:
             await anyio.to_thread.run_sync(self._sync_files)
             summary = await self._write_summary(finished=True)
             assert summary is not None  # a final rewrite always writes
+            if self._telemetry is not None:
+                self._suite_span = await self._export_suite_span(summary)
+                summary = await self._write_summary(finished=True)
+                assert summary is not None
             self._emit(
                 SuiteEvent(
                     type="suite_finished",

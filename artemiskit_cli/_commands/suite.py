@@ -29,6 +29,7 @@ from artemiskit.suites import (
     markdown_summary,
 )
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._telemetry import telemetry_of
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -258,6 +259,7 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
     kit = ArtemisKit(
         config=trusted, tools=options["tools"], scorers=options["scorers"] or ()
     )
+    telemetry = telemetry_of(trusted) if options.get("otel") else None
     executor = None
     if options["executor"] == "ray":
         executor = RayExecutor(address=options["ray_address"])
@@ -275,6 +277,7 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
         transcripts=bool(options["transcripts"]),
         judge=options["judge_config"],
         cleanup_timeout_ms=options["cleanup_timeout"],
+        telemetry=telemetry,
     )
     check_new_outputs(options["junit"], options["markdown"])
     quiet = bool(options["quiet"])

@@ -29,6 +29,7 @@ from artemiskit_cli._commands.suite import is_suite, run_suite_command, suite_op
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._render import describe_event, summarize
+from artemiskit_cli._telemetry import telemetry_of
 from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
 
 if TYPE_CHECKING:
@@ -94,6 +95,14 @@ _PAUSE_AFTER_ACTIONS = click.option(
 )
 
 
+_OTEL = click.option(
+    "--otel",
+    is_flag=True,
+    help="Export the run as an OpenTelemetry trace to the configuration's "
+    "`telemetry:` collector (needs artemiskit[otel]; metadata only).",
+)
+
+
 _PATHS_ARGUMENT = click.argument(
     "paths", metavar="PATH...", nargs=-1, required=True, type=click.Path(readable=False)
 )
@@ -115,6 +124,7 @@ def _execution_options(command: F, argument: Any = _WORKFLOW_ARGUMENT) -> F:
             _PAUSE_AFTER_ACTIONS,
             TOOLS_OPTION,
             SCORERS_OPTION,
+            _OTEL,
         ]
     ):
         command = option(command)
@@ -163,6 +173,7 @@ async def _run(
     pause_after_actions: int | None = None,
     tools: tuple[Tool, ...] = (),
     scorers: tuple[Scorer, ...] | None = None,
+    otel: bool = False,
 ) -> tuple[WorkflowResult, SandboxConfig]:
     """Run the session, reporting progress; the result and the sandbox settings.
 
@@ -179,6 +190,7 @@ async def _run(
         for notice in trusted.notices:
             click.echo(f"notice: {trusted.source}: {notice}", err=True)
     kit = ArtemisKit(config=trusted, tools=tools, scorers=scorers or ())
+    telemetry = telemetry_of(trusted) if otel else None
     session = await kit.create_workflow_session(
         workflow=workflow_file,
         fixture_root=fixture_root,
@@ -187,6 +199,7 @@ async def _run(
         judge=judge_config,
         checkpoint=checkpoint,
         pause_after_actions=pause_after_actions,
+        telemetry=telemetry,
     )
     error: ArtemisError | None = None
     async with anyio.create_task_group() as group:
@@ -236,6 +249,7 @@ def run(
     pause_after_actions: int | None,
     tools: tuple[Tool, ...],
     scorers: tuple[Scorer, ...] | None,
+    otel: bool,
     transcript_output: str | None,
     **suite: Any,
 ) -> None:
@@ -266,6 +280,7 @@ def run(
             pause_after_actions=pause_after_actions,
             tools=tools,
             scorers=scorers,
+            otel=otel,
         )
     )
     _emit(
@@ -381,6 +396,7 @@ def resume(
     pause_after_actions: int | None,
     tools: tuple[Tool, ...],
     scorers: tuple[Scorer, ...] | None,
+    otel: bool,
 ) -> None:
     """Continue the paused run in --checkpoint-dir: same run, new attempt."""
     check_new_outputs(output, state_output)
@@ -396,6 +412,7 @@ def resume(
             pause_after_actions=pause_after_actions,
             tools=tools,
             scorers=scorers,
+            otel=otel,
         )
     )
     _emit(

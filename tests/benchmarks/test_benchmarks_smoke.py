@@ -15,6 +15,7 @@ from benchmarks._targets import TARGETS
 ROOT = Path(__file__).resolve().parents[2]
 MEASURES = {
     "per_step",
+    "telemetry",
     "per_step_checkpointed",
     "concurrency",
     "cold_start",
@@ -66,7 +67,7 @@ def test_quick_run_writes_every_measure(quick_run: Path) -> None:
     page = (tmp_path / "performance.md").read_text(encoding="utf-8")
     for heading in ("## 1.", "## 2.", "## 3.", "## 4.", "## 5.", "## 6.", "LangGraph"):
         assert heading in page
-    assert len(results["targets"]) == 19
+    assert len(results["targets"]) == 20
     table = page.split("## Targets", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("| ")][1:]
     assert len(rows) == len(results["targets"])

@@ -30,6 +30,9 @@ HEAVY = (
     "ray",
     "litellm",
     "playwright",
+    "opentelemetry",
+    "google",
+    "mcp",
 )
 #: ArtemisKit packages a validation has no use for.
 NOT_FOR_VALIDATION = (
