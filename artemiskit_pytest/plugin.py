@@ -292,6 +292,10 @@ class WorkflowFile(pytest.File):
                 text += (
                     "\nhint: register user-defined tools with --akit-tools MODULE:ATTR"
                 )
+            if "scorer that is not registered" in text:
+                text += (
+                    "\nhint: register custom scorers with --akit-scorers MODULE:ATTR"
+                )
             raise _CollectionProblem(text) from None
         reserved = sorted(_RESERVED_MARKERS.intersection(workflow.tags))
         if reserved:
