@@ -120,11 +120,11 @@ def _atom(expression: str, response: str, expected: str | None) -> bool:
         return (found.group(1) or found.group(2)).lower() in response.lower()
     if found := _MATCH.match(expression):
         try:
-            compiled, sticky = compile_js_regex(found.group(2), found.group(3))
+            compiled = compile_js_regex(found.group(2), found.group(3))
         except re.error as exc:
             raise _UnsupportedError(f"Invalid regular expression: {exc}") from None
-        hit = compiled.match(response) if sticky else compiled.search(response)
-        return (hit is None) if found.group(1) else (hit is not None)
+        hit = compiled.search(response)
+        return (not hit) if found.group(1) else hit
     if found := _COUNT.match(expression):
         measure = found.group(1)
         if measure == "length":

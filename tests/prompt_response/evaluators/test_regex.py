@@ -35,3 +35,13 @@ async def test_reasons_and_an_invalid_pattern() -> None:
     broken = await judge("abc", {"type": "regex", "pattern": "("})
     assert broken.reason is not None
     assert broken.reason.startswith("Invalid regex pattern: ")
+
+
+async def test_patterns_run_on_the_linear_time_engine() -> None:
+    # A backtracking engine takes about 2^n steps here; the linear one scans once.
+    catastrophic = {"type": "regex", "pattern": "^(a+)+$"}
+    assert not (await judge("a" * 200_000 + "!", catastrophic)).passed
+    backreference = await judge("abab", {"type": "regex", "pattern": r"(ab)\1"})
+    assert not backreference.passed
+    assert backreference.reason is not None
+    assert "linear time" in backreference.reason
