@@ -111,7 +111,8 @@ def _result(outcome: JudgeOutcome, sampling: _Sampling) -> RequirementResult:
             min=scores[0], median=statistics.median(scores), max=scores[-1]
         )
     entry = JudgeEntry(sees=sight_kinds(spec.sees), samples=spec.samples, scores=spread)
-    if sampling.failure is not None or spread is None:
+    if sampling.failure is not None or spread is None or len(scores) < spec.samples:
+        # a failed sample, or the judge's deadline before every sample answered
         status: Verdict = "unavailable"
         reason = sampling.failure or "judge_timeout"
     elif spread.median >= spec.threshold:

@@ -213,3 +213,20 @@ async def test_a_judge_that_never_answers_is_unavailable_never_a_crash(
     assert requirement["reason"] in {"judge_timeout", "judge_failure"}
     assert requirement["judge"]["scores"] is None
     assert result.record.exit_code == 9
+
+
+async def test_a_deadline_before_every_sample_answered_never_decides(
+    tmp_path: Path, judge_server: ChatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judge_server.enqueue(reply(0.9), NeverAnswer())
+    result = await judged(
+        tmp_path, judge_server, monkeypatch, {"samples": 2}, timeout_ms=2000
+    )
+    (requirement,) = record_to_dict(result.record)["task_verification"][
+        "requirements"
+    ]
+    assert (requirement["status"], requirement["reason"]) == (
+        "unavailable",
+        "judge_timeout",
+    )
+    assert requirement["judge"]["scores"] == {"min": 0.9, "median": 0.9, "max": 0.9}
