@@ -89,7 +89,7 @@ async def test_a_scorer_gets_read_only_copies_of_the_evidence() -> None:
     assert roles[:3] == ["user", "assistant", "tool"]
     assert roles[-1] == "assistant"
     with pytest.raises(TypeError):
-        evidence.final_state["files"]["out/summary.md"] = "changed"  # type: ignore[index]
+        evidence.final_state["files"]["out/summary.md"] = "changed"
     with pytest.raises(TypeError):
         params["k"] = 2  # type: ignore[index]
     assert params["k"] == (1,)
