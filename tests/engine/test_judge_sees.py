@@ -222,9 +222,7 @@ async def test_a_deadline_before_every_sample_answered_never_decides(
     result = await judged(
         tmp_path, judge_server, monkeypatch, {"samples": 2}, timeout_ms=2000
     )
-    (requirement,) = record_to_dict(result.record)["task_verification"][
-        "requirements"
-    ]
+    (requirement,) = record_to_dict(result.record)["task_verification"]["requirements"]
     assert (requirement["status"], requirement["reason"]) == (
         "unavailable",
         "judge_timeout",

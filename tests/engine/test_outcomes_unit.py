@@ -60,9 +60,7 @@ def evaluate(
         decided=None
         if judged is None
         else {
-            key: RequirementResult(
-                id=key, kind="judge", status=status, reason=reason
-            )
+            key: RequirementResult(id=key, kind="judge", status=status, reason=reason)
             for key, (status, reason) in judged.items()
         },
     )
