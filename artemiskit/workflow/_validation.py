@@ -88,6 +88,13 @@ class BuiltinDeclaration:
     def __repr__(self) -> str:
         return f"BuiltinDeclaration(name={self.name!r}, effect={self.effect!r})"
 
+    @property
+    def input_schema(self) -> Mapping[str, Any]:
+        """The built-in tool's input schema (the tool is imported for it)."""
+        from artemiskit.tools._catalogue import BUILTIN_CATALOGUE
+
+        return BUILTIN_CATALOGUE[self.name].input_schema
+
     def schema_problem(
         self, which: Literal["input", "output"], value: Any
     ) -> str | None:

@@ -240,6 +240,7 @@ def test_the_cli_locates_every_refusal_and_reports_unchecked_scorers(
             {"state": "records", "gt": "x"},
             {"file": "out/a.md", "matches": "(a)\\1"},
             {"scorer": "tone", "with": {"max_words": 1}},
+            {"tool_called": "draft_message", "arguments": {"to": {"gte": 2}}},
         )
     )
     runner = CliRunner()
@@ -248,6 +249,10 @@ def test_the_cli_locates_every_refusal_and_reports_unchecked_scorers(
     lines = [line for line in done.stderr.splitlines() if line.startswith(str(path))]
     assert any("$.outcomes[0].gt: must be a number" in line for line in lines), lines
     assert any("$.outcomes[1].matches" in line and "RE2" in line for line in lines)
+    assert any(
+        "$.outcomes[3].arguments.to.gte: gte compares numbers" in line
+        for line in lines
+    ), lines
     assert all(line.split(":")[1].isdigit() for line in lines)
 
     path.write_text(text_of({"scorer": "tone", "with": {"max_words": 1}}))
