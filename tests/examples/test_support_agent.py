@@ -75,3 +75,14 @@ def test_a_run_without_the_scorers_is_refused_at_the_scorer_outcome() -> None:
     assert "workflow.yaml:" in done.stderr
     assert "$.outcomes[3].scorer" in done.stderr
     assert "not registered" in done.stderr
+
+
+def test_a_suite_takes_the_scorers_too(tmp_path: Path) -> None:
+    misbehaving = HERE / "misbehaving" / "refund-over-total.workflow.yaml"
+    output = tmp_path / "suite"
+    command = [*AKIT, "workflow", "run", str(BASE), str(misbehaving)]
+    done = run([*command, "--output-dir", str(output), *SCORERS, *JUDGE])
+    assert done.returncode == 8, outcome(done)
+    suite = json.loads((output / "suite.json").read_text())
+    rates = {w["name"]: w["pass_rate"] for w in suite["workflows"]}
+    assert rates == {"support-agent": 1.0, "support-agent-refund-over-total": 0.0}
