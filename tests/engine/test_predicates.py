@@ -12,10 +12,16 @@ import sys
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from artemiskit import parse_agent_workflow, validate_agent_workflow
 from artemiskit.engine._outcomes import evaluate_outcomes
+from artemiskit.engine._predicates import expected as expected_predicate
 from artemiskit.engine._predicates import failed_check, same
 from artemiskit.engine._state import TraceEntry
+from artemiskit.workflow import RecordOutcome
+from artemiskit.workflow._predicates import PREDICATE_KEYS
 from tests._builders import workflow_dict
 from tests._runs import workflow_of
 
@@ -384,3 +390,42 @@ def test_a_pathological_pattern_on_a_long_answer_is_bounded_work() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["pattern_not_matched", "pattern_not_matched", "None"]
+
+
+_JSON: st.SearchStrategy[Any] = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from([*PREDICATE_KEYS, "x", "min", "max"]), inner, max_size=3
+        )
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(expected=_JSON, actual=_JSON)
+def test_any_expected_value_is_refused_or_evaluates_without_raising(
+    expected: Any, actual: Any
+) -> None:
+    """Fuzz: the loader refuses a bad predicate with located problems only, and the
+    evaluator applies any predicate it accepted to any value without raising."""
+    data = workflow_dict(
+        tools=TOOLS,
+        outcomes=[
+            {"id": "r", "record": {"table": "t", "id": "1"}, "fields": {"f": expected}}
+        ],
+    )
+    problems = validate_agent_workflow(json.dumps(data))
+    if problems:
+        assert all(p.path and p.line is not None for p in problems)
+        return
+    outcome = parse_agent_workflow(json.dumps(data)).outcomes[0]
+    assert isinstance(outcome, RecordOutcome)
+    code = failed_check(expected_predicate(outcome.fields["f"]), actual)
+    assert code is None or code.isidentifier()
