@@ -35,7 +35,7 @@ from artemiskit.engine._preflight import (
 from artemiskit.engine._recovery import CheckpointMode, checkpoints_for
 from artemiskit.engine._responses import check_response, target_failure
 from artemiskit.engine._result import WorkflowResult
-from artemiskit.engine._run_evidence import RunEvidence
+from artemiskit.engine._run_evidence import RunEvidence, traced_calls
 from artemiskit.engine._run_state import RunState
 from artemiskit.engine._scoring import run_scorers
 from artemiskit.engine._state import slot_builder
@@ -489,10 +489,11 @@ class RunDriver:
                     outcomes, "final_state_unavailable"
                 )
             )
+        calls = traced_calls(state.trace, state.conversation)
         evidence = RunEvidence(
             final_state=exported,
             final_response=state.final_response,
-            trace=state.trace,
+            calls=calls,
             conversation=state.conversation,
         )
         decided, judge_usage, cancelled = await self._decide_outcomes(evidence)
@@ -505,7 +506,7 @@ class RunDriver:
         verification = evaluate_outcomes(
             outcomes,
             final_state=exported,
-            trace=state.trace,
+            trace=calls,
             final_response=state.final_response,
             trace_complete=state.ledger_omitted == 0,
             decided=decided,

@@ -38,7 +38,7 @@ from artemiskit.workflow._model import (
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from artemiskit.engine._state import TraceEntry
+    from artemiskit.engine._run_evidence import TracedCall
 
 __all__ = [
     "arguments_hold",
@@ -121,7 +121,7 @@ def arguments_hold(arguments: Mapping[str, Any] | None, text: str | None) -> boo
     return True
 
 
-def _count_calls(outcome: ToolCalledOutcome, trace: Sequence[TraceEntry]) -> Decision:
+def _count_calls(outcome: ToolCalledOutcome, trace: Sequence[TracedCall]) -> Decision:
     calls = sum(
         1
         for e in trace
@@ -137,7 +137,7 @@ def _count_calls(outcome: ToolCalledOutcome, trace: Sequence[TraceEntry]) -> Dec
     return "passed", "satisfied"
 
 
-def _step_matches(step: TrajectoryStep, entry: TraceEntry) -> bool:
+def _step_matches(step: TrajectoryStep, entry: TracedCall) -> bool:
     return (
         entry.tool == step.tool
         and (step.status is None or entry.status == step.status)
@@ -145,7 +145,7 @@ def _step_matches(step: TrajectoryStep, entry: TraceEntry) -> bool:
     )
 
 
-def _trajectory(outcome: TrajectoryOutcome, trace: Sequence[TraceEntry]) -> Decision:
+def _trajectory(outcome: TrajectoryOutcome, trace: Sequence[TracedCall]) -> Decision:
     steps = outcome.trajectory.steps
     mode = outcome.trajectory.mode
     if mode == "subsequence":
@@ -185,7 +185,7 @@ def _final_response(outcome: FinalResponseOutcome, text: str | None) -> Decision
 def _evaluate(
     outcome: Outcome,
     final_state: Mapping[str, Any],
-    trace: Sequence[TraceEntry],
+    trace: Sequence[TracedCall],
     final_response: str | None,
     trace_complete: bool,
 ) -> Decision:
@@ -242,7 +242,7 @@ def evaluate_outcomes(
     outcomes: Sequence[Outcome],
     *,
     final_state: Mapping[str, Any],
-    trace: Sequence[TraceEntry],
+    trace: Sequence[TracedCall],
     final_response: str | None,
     trace_complete: bool,
     decided: Mapping[str, RequirementResult] | None = None,
@@ -252,7 +252,8 @@ def evaluate_outcomes(
     Args:
         outcomes: The workflow's declared outcomes.
         final_state: The final state in the SPEC 3.1 layout.
-        trace: The logical tool calls.
+        trace: The logical tool calls, with their original arguments
+            (`traced_calls`).
         final_response: The model's last text answer.
         trace_complete: False when the event ledger was truncated; trace
             assertions are then unavailable rather than inferred.

@@ -1,16 +1,18 @@
 """What a completed run shows its evaluators: the judge's context and scorer evidence.
 
 `RunEvidence` gathers the final state, the final response, the logical tool calls
-(with their original arguments) and the conversation once. From it, `judge_context`
-builds exactly the context a judge's ``sees`` lists, nothing else, and
-`scorer_evidence` gives each scorer its own read-only copy.
+(with their original arguments, `traced_calls`) and the conversation once. From
+it, `judge_context` builds exactly the context a judge's ``sees`` lists, nothing
+else, and `scorer_evidence` gives each scorer its own read-only copy.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
 
 from artemiskit._common._glob import glob_matches
 from artemiskit.engine._predicates import parse_arguments, resolve_path
@@ -26,45 +28,81 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_JUDGE_CONTEXT_CHARS",
     "RunEvidence",
+    "TracedCall",
     "judge_context",
     "scorer_evidence",
     "sight_kinds",
+    "traced_calls",
 ]
 
 #: A judge's context is cut at this many characters.
 MAX_JUDGE_CONTEXT_CHARS = 32_000
 
 
+@attrs.frozen(kw_only=True, repr=False)
+class TracedCall:
+    """One logical tool call: its tool, how it ended, the model's argument text."""
+
+    tool: str
+    status: Literal["succeeded", "failed", "denied"]
+    arguments: str | None = None
+
+    def __repr__(self) -> str:
+        return f"TracedCall(tool={self.tool!r}, status={self.status!r})"
+
+
+def traced_calls(
+    trace: Sequence[TraceEntry], conversation: Sequence[Message]
+) -> tuple[TracedCall, ...]:
+    """The trace with each call's original arguments, read from the conversation.
+
+    Each trace entry answers the first pending call of the latest assistant
+    message, in order, so the n-th entry is the n-th tool call the conversation
+    holds; the arguments are read there rather than kept twice in session state.
+    """
+    calls = [
+        call for m in conversation if m.role == "assistant" for call in m.tool_calls
+    ]
+    return tuple(
+        TracedCall(
+            tool=entry.tool,
+            status=entry.status,
+            arguments=calls[index].arguments if index < len(calls) else None,
+        )
+        for index, entry in enumerate(trace)
+    )
+
+
 class RunEvidence:
     """The evidence of one completed run, as the engine holds it (not copied)."""
 
-    __slots__ = ("conversation", "final_response", "final_state", "trace")
+    __slots__ = ("calls", "conversation", "final_response", "final_state")
 
     def __init__(
         self,
         *,
         final_state: Mapping[str, Any],
         final_response: str | None,
-        trace: Sequence[TraceEntry],
+        calls: Sequence[TracedCall],
         conversation: Sequence[Message],
     ) -> None:
         self.final_state = final_state
         self.final_response = final_response
-        self.trace = trace
+        self.calls = calls
         self.conversation = conversation
 
     def __repr__(self) -> str:
-        return f"RunEvidence(tool_calls={len(self.trace)})"
+        return f"RunEvidence(tool_calls={len(self.calls)})"
 
     def tool_calls(self) -> list[dict[str, Any]]:
         """Each logical call: ``name``, original ``arguments`` and ``status``."""
         return [
             {
-                "name": entry.tool,
-                "arguments": parse_arguments(entry.arguments),
-                "status": entry.status,
+                "name": call.tool,
+                "arguments": parse_arguments(call.arguments),
+                "status": call.status,
             }
-            for entry in self.trace
+            for call in self.calls
         ]
 
     def transcript(self) -> list[dict[str, Any]]:

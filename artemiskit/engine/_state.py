@@ -250,17 +250,12 @@ CONVERTER.register_structure_hook(Operations, _structure_operations)
 
 @attrs.frozen(kw_only=True)
 class TraceEntry:
-    """One logical tool call as the model asked for it, with its final result.
-
-    ``arguments`` is the model's original argument text (JSON, as produced), kept
-    for argument predicates, trajectories and scorers; it never reaches a record.
-    """
+    """One logical tool call as the model asked for it, with its final result."""
 
     tool: str
     status: Literal["succeeded", "failed", "denied"]
     attempts: int = 1
     reason: str | None = None
-    arguments: str | None = None
 
 
 @attrs.frozen(kw_only=True)

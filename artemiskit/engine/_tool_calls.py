@@ -123,11 +123,7 @@ class ToolCallExecutor:
         self._run.record_denial(Denial(tool=tool, reason=reason))
         self._hub.emit("tool_denied", tool=tool, reason=reason)
         trace = TraceEntry(
-            tool=tool or "undeclared",
-            status="denied",
-            attempts=0,
-            reason=reason,
-            arguments=call.arguments,
+            tool=tool or "undeclared", status="denied", attempts=0, reason=reason
         )
         if self._workflow.policy.on_denial == "stop":
             self._run.record_trace(trace)
@@ -142,11 +138,7 @@ class ToolCallExecutor:
     ) -> None:
         content = json.dumps({"error": {"code": code, "message": message}})
         trace = TraceEntry(
-            tool=call.name,
-            status="failed",
-            attempts=attempts,
-            reason=code,
-            arguments=call.arguments,
+            tool=call.name, status="failed", attempts=attempts, reason=code
         )
         self._run.answer_tool_call(call, content=content, is_error=True, trace=trace)
 
@@ -274,7 +266,7 @@ class ToolCallExecutor:
             call,
             reason=reason,
             content=content,
-            trace=_trace(name, "succeeded", attempt, None, call.arguments),
+            trace=_trace(name, "succeeded", attempt, None),
             local=result.local,
             change=result.change,
         )

@@ -19,7 +19,7 @@ from artemiskit import parse_agent_workflow, validate_agent_workflow
 from artemiskit.engine._outcomes import evaluate_outcomes
 from artemiskit.engine._predicates import expected as expected_predicate
 from artemiskit.engine._predicates import failed_check, same
-from artemiskit.engine._state import TraceEntry
+from artemiskit.engine._run_evidence import TracedCall
 from artemiskit.workflow import RecordOutcome
 from artemiskit.workflow._predicates import PREDICATE_KEYS
 from tests._builders import workflow_dict
@@ -105,9 +105,9 @@ def test_json_equality_keeps_booleans_and_numbers_apart() -> None:
     assert same((1, 2), [1, 2])
 
 
-def _entry(tool: str, status: str, arguments: dict[str, Any] | str) -> TraceEntry:
+def _entry(tool: str, status: str, arguments: dict[str, Any] | str) -> TracedCall:
     text = arguments if isinstance(arguments, str) else json.dumps(arguments)
-    return TraceEntry(tool=tool, status=status, arguments=text)  # type: ignore[arg-type]
+    return TracedCall(tool=tool, status=status, arguments=text)  # type: ignore[arg-type]
 
 
 REFUND_OK = _entry(
@@ -127,7 +127,7 @@ GARBLED = _entry("update_record", "succeeded", "{not json")
 
 def decide(
     outcome: dict[str, Any],
-    trace: tuple[TraceEntry, ...],
+    trace: tuple[TracedCall, ...],
     final_response: str | None = "done",
     **state: Any,
 ) -> tuple[str, str]:
