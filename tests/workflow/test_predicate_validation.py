@@ -250,8 +250,7 @@ def test_the_cli_locates_every_refusal_and_reports_unchecked_scorers(
     assert any("$.outcomes[0].gt: must be a number" in line for line in lines), lines
     assert any("$.outcomes[1].matches" in line and "RE2" in line for line in lines)
     assert any(
-        "$.outcomes[3].arguments.to.gte: gte compares numbers" in line
-        for line in lines
+        "$.outcomes[3].arguments.to.gte: gte compares numbers" in line for line in lines
     ), lines
     assert all(line.split(":")[1].isdigit() for line in lines)
 
