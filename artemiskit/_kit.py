@@ -8,9 +8,11 @@ client, aiodocker for the sandbox) are imported only when a run needs them.
 from __future__ import annotations
 
 import functools
+import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Unpack
+from typing import TYPE_CHECKING, Any, Literal, Unpack
 
 import attrs
 
@@ -37,7 +39,11 @@ from artemiskit.config._config import (
     TrustedConfig,
     load_trusted_config,
 )
-from artemiskit.engine._session import WorkflowResult, WorkflowSession
+from artemiskit.engine._session import (
+    MAX_CLEANUP_TIMEOUT_MS,
+    WorkflowResult,
+    WorkflowSession,
+)
 from artemiskit.engine._state import LocalState
 from artemiskit.engine._tool_invocation import initial_sections
 from artemiskit.engine._transitions import MAX_LEDGER
@@ -50,13 +56,14 @@ from artemiskit.environments import (
 from artemiskit.records._record import TargetInfo
 from artemiskit.scorers._registry import NO_SCORERS, ScorerSet, scorer_set
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
-from artemiskit.workflow import load_agent_workflow
+from artemiskit.workflow import load_agent_workflow, parse_agent_workflow
 from artemiskit.workflow._model import Workflow
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.config._mcp import McpServerConfig
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
@@ -72,12 +79,47 @@ if TYPE_CHECKING:
         AgentTarget,
         ModelClient,
     )
+    from artemiskit.tools._mcp_tools import McpServers, McpToolSet
     from artemiskit.tools._tool import Tool
 
 __all__ = ["ArtemisKit", "WorkflowSource", "create_agent_workflow_session"]
 
-WorkflowSource = str | os.PathLike[str] | Workflow
-"""A workflow file path, or a validated `Workflow`."""
+WorkflowSource = str | os.PathLike[str] | Workflow | Mapping[str, Any]
+"""A workflow file path, a validated `Workflow`, or the workflow as a mapping
+(the parsed YAML: validated like a file, with no fixture root of its own)."""
+
+
+async def _workflow_from(
+    source: object, catalogue: Catalogue, scorers: ScorerSet = NO_SCORERS
+) -> Workflow:
+    """The validated workflow ``source`` names or holds.
+
+    Raises:
+        WorkflowError: ``source`` is not a path, a `Workflow` or a mapping, or
+            the mapping is not JSON data or breaks the contract (exit 2).
+        FileAccessError: The file is missing or unreadable (exit 1).
+    """
+    if isinstance(source, Workflow):
+        return source
+    if isinstance(source, str | os.PathLike):
+        return await load_agent_workflow(source, tools=catalogue, scorers=scorers)
+    if isinstance(source, Mapping):
+        try:
+            text = json.dumps(dict(source), allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            raise WorkflowError(
+                "the workflow mapping is not JSON data (strings, numbers, "
+                "booleans, null, lists and mappings with string keys)",
+                reason="invalid_workflow",
+            ) from None
+        return parse_agent_workflow(
+            text, source="<mapping>", tools=catalogue, scorers=scorers
+        )
+    raise WorkflowError(
+        "workflow must be a file path, a Workflow or a mapping, not "
+        f"{type(source).__name__}",
+        reason="invalid_option",
+    )
 
 
 def _environment_factory(
@@ -200,6 +242,10 @@ def _new_session(
     provider_label: str | None = None,
     target_label: str | None = None,
     transport_digest: str | None = None,
+    owns_target: bool = False,
+    owns_judge: bool = False,
+    mcp_servers: Mapping[str, McpServerConfig] | None = None,
+    mcp_shared: McpServers | None = None,
 ) -> WorkflowSession:
     """Check the options and build the session (`create_agent_workflow_session`).
 
@@ -232,7 +278,11 @@ def _new_session(
         raise WorkflowError(
             f"ledger_limit must be between 1 and {MAX_LEDGER}", reason="invalid_option"
         )
-    unknown = [tool.name for tool in workflow.tools if tool.name not in catalogue]
+    unknown = [
+        tool.name
+        for tool in workflow.tools
+        if tool.mcp is None and tool.name not in catalogue
+    ]
     if unknown:
         raise WorkflowError(
             f"the workflow declares tools that are neither built in nor registered: "
@@ -242,11 +292,14 @@ def _new_session(
         )
     _check_scorers(workflow, scorers)
     spec = workflow.environment
+    factory = environment or _environment_factory(workflow, None, cleanup_timeout_ms)
+    mcp = _mcp_tools(
+        workflow, settings, factory, cleanup_timeout_ms, mcp_servers, mcp_shared
+    )
     return WorkflowSession(
         workflow=workflow,
         target=target,
-        environment=environment
-        or _environment_factory(workflow, None, cleanup_timeout_ms),
+        environment=factory,
         files=spec.files,
         local=LocalState(
             documents=dict(spec.state.documents),
@@ -271,6 +324,9 @@ def _new_session(
         catalogue=catalogue,
         scorers=scorers,
         telemetry=None if settings.telemetry is None else settings.telemetry.for_run(),
+        owns_target=owns_target,
+        owns_judge=owns_judge,
+        mcp=mcp,
     )
 
 
@@ -300,6 +356,50 @@ def _check_scorers(workflow: Workflow, scorers: ScorerSet) -> None:
                 f"of scorer {outcome.scorer!r}",
                 reason="invalid_scorer_params",
             ) from None
+
+
+def _mcp_tools(
+    workflow: Workflow,
+    settings: RunOptions,
+    environment: EnvironmentFactory,
+    cleanup_timeout_ms: int | None,
+    configured: Mapping[str, McpServerConfig] | None,
+    shared: McpServers | None,
+) -> McpToolSet | None:
+    """The run's MCP tools (SPEC 24), or ``None`` when it declares none.
+
+    Raises:
+        ConfigError: A declared server is not configured (exit 1).
+    """
+    declarations = tuple(tool for tool in workflow.tools if tool.mcp is not None)
+    if not declarations:
+        return None
+    from artemiskit.tools._mcp_tools import McpToolSet
+
+    cleanup = cleanup_timeout_ms or environment.default_cleanup_timeout_ms
+    servers = settings.mcp_servers if settings.mcp_servers is not None else configured
+    tools = McpToolSet(
+        declarations,
+        servers or {},
+        shared=shared,
+        cleanup_s=min(cleanup, MAX_CLEANUP_TIMEOUT_MS) / 1000,
+    )
+    tools.check_configured()
+    return tools
+
+
+async def _suite_servers(
+    shared: SharedTransports | None, workflow: Workflow
+) -> McpServers | None:
+    """The ``lifetime: suite`` MCP servers a suite shares with its runs, if any."""
+    if shared is None or not any(tool.mcp for tool in workflow.tools):
+        return None
+    from artemiskit.tools._mcp_tools import SUITE_SERVERS_KEY
+
+    async def none() -> McpServers | None:
+        return None
+
+    return await shared.get(SUITE_SERVERS_KEY, none)
 
 
 def _folder_of(path: str | os.PathLike[str]) -> Path:
@@ -379,6 +479,7 @@ class ArtemisKit:
         provider_config: Mapping[str, object] | None = None,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         checkpoint: CheckpointOptions | None = None,
+        checkpoint_store: CheckpointStore | None = None,
         options: RunOptions | None = None,
         shared_transports: SharedTransports | None = None,
         repetition: int = 1,
@@ -387,7 +488,8 @@ class ArtemisKit:
         """Load the workflow, build its target and create a session.
 
         Args:
-            workflow: A workflow file path, or a validated `Workflow`.
+            workflow: A workflow file path, a validated `Workflow`, or the
+                workflow as a mapping (validated like a file).
             client: A `ModelClient` to drive (trusted host code).
             target: An `AgentTarget` to drive (trusted host code).
             provider_config: Overrides for the workflow's provider entry
@@ -395,6 +497,9 @@ class ArtemisKit:
             judge: A `JudgeSettings`, or the path of a judge configuration
                 file; without one, ``judge`` outcomes are unavailable.
             checkpoint: Explicit checkpointing (create or resume).
+            checkpoint_store: A custom `CheckpointStore` to checkpoint into,
+                instead of ``checkpoint.directory``; ``checkpoint`` (without a
+                directory) still gives the mode and configuration identity.
             options: How the session runs; see `RunOptions`. Its
                 ``fixture_root`` (where fixtures and scripts resolve) defaults
                 to the workflow file's folder.
@@ -410,10 +515,13 @@ class ArtemisKit:
             A session ready to `run()`.
 
         Raises:
-            SessionStateError: Both ``client`` and ``target`` were given
-                (``invalid_option``), or ``checkpoint`` with a ``client`` or
-                ``target`` has no ``configuration_id``
+            SessionStateError: Both ``client`` and ``target`` were given, or
+                both a checkpoint directory and a ``checkpoint_store``, or
+                neither (``invalid_option``); or checkpointing with a ``client``
+                or ``target`` has no ``configuration_id``
                 (``configuration_id_required``).
+            WorkflowError: ``workflow`` is not a path, a `Workflow` or a
+                mapping, or it breaks the contract.
             ConfigError: The provider entry is missing or lacks a credential.
             UnsupportedError: The provider type or the environment kind is not
                 registered.
@@ -422,6 +530,19 @@ class ArtemisKit:
             raise SessionStateError(
                 "pass either client or target, not both", reason="invalid_option"
             )
+        directory = None if checkpoint is None else checkpoint.directory
+        if checkpoint_store is not None and directory is not None:
+            raise SessionStateError(
+                "give a checkpoint directory or a checkpoint_store, not both",
+                reason="invalid_option",
+            )
+        if checkpoint is not None and checkpoint_store is None and directory is None:
+            raise SessionStateError(
+                "checkpointing needs CheckpointOptions.directory or a checkpoint_store",
+                reason="invalid_option",
+            )
+        if checkpoint_store is not None and checkpoint is None:
+            checkpoint = CheckpointOptions()
         if (
             checkpoint is not None
             and checkpoint.configuration_id is None
@@ -438,22 +559,19 @@ class ArtemisKit:
         catalogue = self._session_catalogue(settings.tools)
         scorers = self._session_scorers(settings.scorers)
         root = settings.fixture_root
-        if isinstance(workflow, Workflow):
-            loaded = workflow
-        else:
-            loaded = await load_agent_workflow(
-                workflow, tools=catalogue, scorers=scorers
-            )
-            if root is None:
-                root = _folder_of(workflow)
+        loaded = await _workflow_from(workflow, catalogue, scorers)
+        if root is None and isinstance(workflow, str | os.PathLike):
+            root = _folder_of(workflow)
         config = self._config
         if config is None:
             config = await self._trusted_config()
         digest = None
         label = None
+        owns_target = False
         if target is None and client is not None:
             target = client_target(client, loaded)
         elif target is None:
+            owns_target = True
             target, digest, label = await configured_target(
                 loaded,
                 config,
@@ -465,10 +583,12 @@ class ArtemisKit:
         judge_settings = (
             None if judge is None else await settings_for_judge(judge, config)
         )
-        store = None
+        store = checkpoint_store
         configuration_id = None
         if checkpoint is not None:
-            store = LocalCheckpointStore(checkpoint.directory)
+            if store is None:
+                assert checkpoint.directory is not None  # checked above
+                store = LocalCheckpointStore(checkpoint.directory)
             configuration_id = checkpoint.configuration_id or derived_configuration_id(
                 digest, judge_settings
             )
@@ -489,6 +609,10 @@ class ArtemisKit:
             checkpoint_store=store,
             checkpoint_mode=checkpoint.mode if checkpoint else "create",
             configuration_id=configuration_id,
+            owns_target=owns_target,
+            owns_judge=judge is not None and judge_settings is not judge,
+            mcp_servers=config.mcp_servers,
+            mcp_shared=await _suite_servers(shared_transports, loaded),
         )
 
     def _session_catalogue(self, tools: Sequence[Tool] | Catalogue | None) -> Catalogue:
@@ -527,6 +651,7 @@ class ArtemisKit:
         provider_config: Mapping[str, object] | None = None,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         checkpoint: CheckpointOptions | None = None,
+        checkpoint_store: CheckpointStore | None = None,
         options: RunOptions | None = None,
         **run: Unpack[RunKeywords],
     ) -> WorkflowResult:
@@ -538,6 +663,7 @@ class ArtemisKit:
             provider_config=provider_config,
             judge=judge,
             checkpoint=checkpoint,
+            checkpoint_store=checkpoint_store,
             options=options,
             **run,
         )
@@ -581,6 +707,7 @@ class ArtemisKit:
             max_suite_tokens=chosen.max_suite_tokens,
             fail_fast=chosen.fail_fast,
             transcripts=chosen.transcripts,
+            max_errored=chosen.max_errored,
         )
         config = await self._trusted_config()
         return await create_suite_session(
@@ -643,14 +770,17 @@ class ArtemisKit:
             ConfigError: No model, or an unusable provider entry.
         """
         from artemiskit.config import load_judge_config
-        from artemiskit.prompt_response import load_scenario, run_scenario
+        from artemiskit.prompt_response import (
+            known_secrets,
+            load_scenario,
+            run_scenario,
+        )
 
-        scenario = await load_scenario(path)
         if judge is not None and not isinstance(judge, JudgeConfig):
             judge = await load_judge_config(judge)
-        return await run_scenario(
-            scenario, options=options, config=await self._trusted_config(), judge=judge
-        )
+        config = await self._trusted_config()
+        scenario = await load_scenario(path, withheld=known_secrets(config, judge))
+        return await run_scenario(scenario, options=options, config=config, judge=judge)
 
 
 def _registered(catalogue: Catalogue) -> tuple[Tool, ...]:

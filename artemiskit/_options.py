@@ -8,11 +8,12 @@ settings as keywords (`RunKeywords`); keywords override the fields of ``options`
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, TypedDict
 
 import attrs
 
+from artemiskit.config._mcp import McpServerConfig
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
 from artemiskit.scorers import Scorer, ScorerSet
@@ -48,6 +49,9 @@ class RunOptions:
             name. Through `ArtemisKit` they add to the kit's own.
         telemetry: Export the run as an OpenTelemetry trace (SPEC 25): an
             `artemiskit.telemetry.Telemetry` (needs ``artemiskit[otel]``).
+        mcp_servers: The MCP servers (trusted configuration's ``mcp_servers``,
+            by name) whose tools the workflow may declare; through `ArtemisKit`
+            the configuration's by default.
     """
 
     fixture_root: str | os.PathLike[str] | None = None
@@ -59,6 +63,7 @@ class RunOptions:
     tools: Sequence[Tool] | Catalogue | None = None
     scorers: Sequence[Scorer] | ScorerSet | None = None
     telemetry: TelemetrySource | None = None
+    mcp_servers: Mapping[str, McpServerConfig] | None = None
 
 
 _DEFAULT_RUN_OPTIONS = RunOptions()
@@ -76,6 +81,7 @@ class RunKeywords(TypedDict, total=False):
     tools: Sequence[Tool] | Catalogue | None
     scorers: Sequence[Scorer] | ScorerSet | None
     telemetry: TelemetrySource | None
+    mcp_servers: Mapping[str, McpServerConfig] | None
 
 
 def merge_run_options(options: RunOptions | None, keywords: RunKeywords) -> RunOptions:
@@ -95,6 +101,8 @@ class CheckpointOptions:
     Attributes:
         directory: A private local directory (created 0700) for the checkpoint.
             It holds sensitive working data: keep it out of version control.
+            ``None`` when a custom store is given instead (``checkpoint_store=``
+            of `ArtemisKit.run_workflow` / `ArtemisKit.create_workflow_session`).
         mode: ``create`` for a fresh run, ``resume`` to continue a paused one.
         configuration_id: The host's attestation of its transport/credentials/
             implementation; change it whenever they change materially. ``None``
@@ -103,7 +111,7 @@ class CheckpointOptions:
             own ``client`` or ``target`` it is required.
     """
 
-    directory: str | os.PathLike[str]
+    directory: str | os.PathLike[str] | None = None
     mode: Literal["create", "resume"] = "create"
     configuration_id: str | None = None
 

@@ -72,6 +72,10 @@ COMMANDS: dict[str, LazyCommand] = {
         "artemiskit_cli._commands.runs:history",
         "List stored runs, newest first.",
     ),
+    "mcp": LazyCommand(
+        "artemiskit_cli._commands.mcp:mcp",
+        "List the tools of the MCP servers of the trusted configuration.",
+    ),
     "init": LazyCommand(
         "artemiskit_cli._commands.init:init",
         "Create a starter config, one scenario and one workflow here.",

@@ -1,4 +1,9 @@
-"""Output files: checked before any model call, written whole or not at all."""
+"""Output files: checked before any model call, written whole or not at all.
+
+``-`` is never an output: every report, export, record and state file is written
+to a file, and ``-`` (which many tools read as standard output) is refused with
+exit 1 rather than becoming a file named ``-``. Write ``./-`` for such a file.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,26 @@ from pathlib import Path
 
 from artemiskit import FileAccessError
 
-__all__ = ["check_new_outputs", "write_new_file"]
+__all__ = [
+    "check_apart_from_checkpoint",
+    "check_new_outputs",
+    "refuse_dash",
+    "write_new_file",
+]
+
+
+def refuse_dash(given: str | None) -> None:
+    """Refuse ``-`` as an output path (it does not mean standard output here).
+
+    Raises:
+        FileAccessError: ``given`` is ``-`` (exit 1).
+    """
+    if given == "-":
+        raise FileAccessError(
+            "'-' is not an output here: reports and exports are written to files "
+            "only (write ./- for a file named '-')",
+            reason="output_is_dash",
+        )
 
 
 def check_new_outputs(*paths: str | None) -> None:
@@ -27,6 +51,7 @@ def check_new_outputs(*paths: str | None) -> None:
     for given in paths:
         if given is None:
             continue
+        refuse_dash(given)
         path = Path(given)
         resolved = os.path.realpath(path)
         if resolved in seen:
@@ -46,6 +71,28 @@ def check_new_outputs(*paths: str | None) -> None:
                 reason="output_folder_missing",
             )
         _prove_creatable(given)
+
+
+def check_apart_from_checkpoint(directory: str, *paths: str | None) -> None:
+    """Refuse outputs that are the checkpoint directory, inside it, or hold it.
+
+    Checked before any model call: a record written over (or into) the private
+    checkpoint directory would fail only after the model was paid for.
+
+    Raises:
+        FileAccessError: An output overlaps the checkpoint directory (exit 1).
+    """
+    folder = Path(os.path.realpath(directory))
+    for given in paths:
+        if given is None:
+            continue
+        output = Path(os.path.realpath(given))
+        if output == folder or folder in output.parents or output in folder.parents:
+            raise FileAccessError(
+                f"output {given} overlaps the checkpoint directory {directory}; "
+                "outputs and the checkpoint directory must be apart",
+                reason="output_not_distinct",
+            )
 
 
 def _prove_creatable(path: str) -> None:
@@ -85,8 +132,10 @@ def write_new_file(path: str, data: bytes, *, mode: int = 0o644) -> None:
     meantime), so a reader never sees a partial file.
 
     Raises:
-        FileAccessError: The file could not be written (exit 1).
+        FileAccessError: The file could not be written, or ``path`` is ``-``
+            (exit 1).
     """
+    refuse_dash(path)
     target = Path(path)
     folder = target.parent.resolve()
     try:

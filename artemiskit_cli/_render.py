@@ -9,7 +9,50 @@ if TYPE_CHECKING:
     from artemiskit.config import SandboxConfig
     from artemiskit.records import ExecutionRecord
 
-__all__ = ["describe_event", "hint_for", "problem_line", "summarize"]
+__all__ = [
+    "describe_event",
+    "hint_for",
+    "printable",
+    "problem_line",
+    "summarize",
+    "why_line",
+]
+
+#: Characters a terminal would act on or that reorder what a reader sees.
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def _hidden(character: str) -> bool:
+    code = ord(character)
+    return (
+        code < 0x20
+        or 0x7F <= code <= 0x9F
+        or 0xD800 <= code <= 0xDFFF
+        or character in _BIDI_CONTROLS
+    )
+
+
+def printable(value: object) -> str:
+    r"""``value`` fit for one line of a terminal, piped or not.
+
+    Every control character (C0 with newline and tab, DEL, C1), lone surrogate
+    and bidirectional control becomes a visible escape such as ````, so a
+    workflow name can never move the cursor, set the window title, print a
+    hyperlink or reorder the line. The terminal's one escaping home, as
+    ``artemiskit._common._escaping`` is the exports'.
+    """
+    text = str(value)
+    if not any(_hidden(c) for c in text):
+        return text
+    return "".join(
+        (f"\\x{ord(c):02x}" if ord(c) <= 0xFF else f"\\u{ord(c):04x}")
+        if _hidden(c)
+        else c
+        for c in text
+    )
+
 
 #: Execution reasons whose remedy the record cannot carry (it keeps reasons only).
 _SANDBOX_REASONS = frozenset({"sandbox_image_missing", "sandbox_engine_unreachable"})
@@ -75,6 +118,17 @@ def hint_for(reason: str | None, sandbox: SandboxConfig | None = None) -> str | 
     return f"the sandbox image is not installed. {sandbox.install_hint()}"
 
 
+def why_line(record: ExecutionRecord) -> str:
+    """``why: <id or reason> (<reason code>)``: the cause of a run that did not pass.
+
+    Every view (this summary, the suite summary, JUnit, Markdown, reports, the
+    pytest plugin) shows a cause in these words. A record from before schema
+    version 4 never recorded one.
+    """
+    why = record.verdict.why
+    return f"why: {'not recorded' if why is None else why.text}"
+
+
 def summarize(
     record: ExecutionRecord,
     failure: str | None = None,
@@ -107,7 +161,10 @@ def summarize(
         if retries
         else ""
     )
+    verdict = record.verdict
     lines += [
+        f"verdict: {verdict.status}",
+        *([] if verdict.status == "passed" else [why_line(record)]),
         f"task verification: {record.task_verification.status}",
         f"actions {used.actions}, {requests}, "
         f"tool calls {used.tool_calls}, usage {record.budget.usage_measurement}",

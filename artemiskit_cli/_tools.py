@@ -13,12 +13,15 @@ __all__ = ["SCORERS_OPTION", "TOOLS_OPTION", "import_scorers", "import_tools"]
 
 
 def _imported(spec: str, kind: type[Any]) -> tuple[Any, ...]:
-    from artemiskit import ConfigError, import_host_objects
+    from artemiskit import ArtemisError, import_host_objects
 
     try:
         return import_host_objects(spec, kind)
-    except ConfigError as exc:
-        raise click.BadParameter(exc.message) from None
+    except ArtemisError as exc:
+        if exc.reason == "invalid_reference":  # the reference itself (exit 2)
+            raise click.BadParameter(exc.message) from None
+        # the module made an object that was refused (exit 1)
+        raise click.ClickException(f"{spec}: {exc.message}") from None
 
 
 def import_tools(spec: str) -> tuple[Tool, ...]:
@@ -29,8 +32,10 @@ def import_tools(spec: str) -> tuple[Tool, ...]:
     Raises:
         click.BadParameter: The reference is malformed, the module or attribute is
             missing, or the attribute is not a sequence of `Tool` objects (exit 2).
+        click.ClickException: Making a tool was refused (a `ToolDefinitionError`
+            is a configuration error, exit 1): its message, never a traceback.
     """
-    from artemiskit import Tool  # only when tools are given: a cold check needs none
+    from artemiskit import Tool  # only when tools are given
 
     return _imported(spec, Tool)
 

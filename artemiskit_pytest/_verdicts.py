@@ -11,15 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from artemiskit import WorkflowResult
+    from artemiskit.records import Cause
     from artemiskit.suites import SuiteResult
 
 __all__ = ["assert_passed", "run_passed", "suite_failure_text", "workflow_failure_text"]
 
 
 def run_passed(result: WorkflowResult) -> bool:
-    """A run passed: its task verification passed and its exit code is 0."""
-    record = result.record
-    return record.task_verification.status == "passed" and record.exit_code == 0
+    """A run passed: its verdict is ``passed`` (verified, and it ended cleanly)."""
+    return result.record.verdict.status == "passed"
+
+
+def _why(cause: Cause | None) -> str:
+    return f"why: {'not recorded' if cause is None else cause.text}"
 
 
 def _requirement_lines(result: WorkflowResult | None) -> list[str]:
@@ -37,7 +41,8 @@ def workflow_failure_text(result: WorkflowResult) -> str:
     record = result.record
     return "\n".join(
         [
-            f"workflow {record.workflow.name!r} did not pass",
+            _why(record.verdict.why),
+            f"workflow {record.workflow.name!r} did not pass: {record.verdict.status}",
             f"execution: {record.execution.status} ({record.execution.reason})",
             f"verification: {record.task_verification.status}",
             f"exit code: {record.exit_code}",
@@ -50,42 +55,60 @@ def _pass_rate(workflow: dict[str, Any]) -> str:
     judged = workflow["passed"] + workflow["failed"]
     rate = workflow["pass_rate"]
     shown = "n/a" if rate is None else f"{rate:.0%}"
-    return f"pass rate {shown} ({workflow['passed']}/{judged})"
+    text = f"pass rate {shown} ({workflow['passed']}/{judged})"
+    spread = workflow["pass_rate_range"]
+    if spread is not None and (workflow["errored"] or workflow["unavailable"]):
+        text += (
+            f", {workflow['errored']} errored, {workflow['unavailable']} unavailable "
+            f"(range {spread['low']:.0%}–{spread['high']:.0%})"
+        )
+    return text
 
 
 def suite_failure_text(result: SuiteResult, *, only: str | None = None) -> str:
     """Why a suite (or its workflow ``only``) did not pass, metadata only.
 
-    Lists, per workflow, its pass rate against the threshold and each run that
-    did not pass: execution status and reason, verification, exit code and each
-    failed requirement with its reason.
+    Starts with the most frequent cause of each workflow (``why: <id or
+    reason> (<reason code>) × runs``), then lists, per workflow, its pass rate
+    against the threshold and each run that did not pass: verdict, cause,
+    execution status and reason, verification, exit code and each failed
+    requirement with its reason.
     """
+    from artemiskit.suites import cause_text
+
     summary = result.summary
     threshold = summary["settings"]["min_pass_rate"]
     results = {(run.workflow, run.repetition): run.result for run in result.runs}
-    lines = []
+    workflows = [w for w in summary["workflows"] if only is None or w["name"] == only]
+    lines = [
+        f"why: {cause_text(cause)} × {cause['runs']}"
+        for workflow in workflows
+        for cause in workflow["causes"][:1]
+    ]
     if only is None:
         lines.append(
             f"suite {summary['status']} ({summary['reason']}), exit code "
             f"{summary['exit_code']}"
         )
-    for workflow in summary["workflows"]:
+    for workflow in workflows:
         name = workflow["name"]
-        if only is not None and name != only:
-            continue
         head = f"workflow {name!r}: {_pass_rate(workflow)}, min pass rate {threshold:g}"
         if only is not None:
             head += f", exit code {summary['exit_code']}"
         lines.append(head)
         for run in workflow["runs"]:
+            if run["verdict"] == "passed":
+                continue
             if run["lost"]:
                 reason = run.get("lost_reason") or "no record returned"
-                lines.append(f"  run {run['repetition']}: lost ({reason})")
-                continue
-            if run["verification"] == "passed" and run["exit_code"] == 0:
+                lines.append(
+                    f"  run {run['repetition']}: errored, why: "
+                    f"{cause_text(run['why'])}; lost ({reason})"
+                )
                 continue
             lines.append(
-                f"  run {run['repetition']}: execution {run['execution_status']} "
+                f"  run {run['repetition']}: {run['verdict']}, why: "
+                f"{cause_text(run['why'])}; execution {run['execution_status']} "
                 f"({run['execution_reason']}), verification {run['verification']}, "
                 f"exit code {run['exit_code']}"
             )
@@ -99,9 +122,11 @@ def suite_failure_text(result: SuiteResult, *, only: str | None = None) -> str:
 def assert_passed(result_or_suite: WorkflowResult | SuiteResult) -> None:
     """Fail the test unless the run or the suite passed.
 
-    A run passes when its task verification passed and its exit code is 0
-    (SPEC 9); a suite when its exit code is 0 (the suite rule of SPEC 13: every
-    pass rate at or above the threshold, nothing unavailable, lost or in doubt).
+    A run passes when its verdict is ``passed`` (SPEC 20: verified, and it
+    ended cleanly, so a verified run whose cleanup stayed unresolved does not);
+    a suite when its exit code is 0 (every pass rate at or above the threshold,
+    nothing errored beyond the tolerance, lost or unavailable). The message
+    starts with the cause: ``why: <id or reason> (<reason code>)``.
 
     Args:
         result_or_suite: A `WorkflowResult` (``await kit.run_workflow(...)``) or

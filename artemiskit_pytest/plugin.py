@@ -71,6 +71,16 @@ def _rate(text: str) -> float:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be a whole number, 0 or more")
+    return value
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     """The ``--akit*`` options."""
     group = parser.getgroup("artemiskit", "ArtemisKit workflows as tests")
@@ -129,6 +139,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="R",
         dest="akit_min_pass_rate",
         help="a workflow item fails when its pass rate is below R (default 1.0)",
+    )
+    group.addoption(
+        "--akit-max-errored",
+        type=_count,
+        default=0,
+        metavar="N",
+        dest="akit_max_errored",
+        help="errored runs (infrastructure failures, lost runs) a workflow item "
+        "tolerates (default 0)",
     )
     group.addoption(
         "--akit-output-dir",
@@ -389,6 +408,7 @@ class WorkflowItem(pytest.Item):
                 output_dir=output,
                 repeat=option.akit_repeat,
                 min_pass_rate=option.akit_min_pass_rate,
+                max_errored=option.akit_max_errored,
                 judge=_judge(self.config),
             )
 

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m pip install --quiet --disable-pip-version-check -e '.[test,ray]'
+python3 -m pip install --quiet --disable-pip-version-check -e '.[test,ray,mcp]'
 
 # The LiteLLM proxy of the gateway interop test lives in its own virtualenv.
 if [ "${CI:-}" = "true" ]; then

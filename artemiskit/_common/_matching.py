@@ -52,6 +52,18 @@ class LinearPattern:
         """Return whether the pattern matches the whole of ``text``."""
         return self._compiled.fullmatch(text) is not None
 
+    def find(self, text: str, *, whole: bool = False) -> tuple[str | None, ...] | None:
+        """The first match's text and groups (``(match, group1, ...)``), or ``None``.
+
+        Args:
+            text: The text searched.
+            whole: The match must cover the whole of ``text``.
+        """
+        found = self._compiled.fullmatch(text) if whole else self._compiled.search(text)
+        if found is None:
+            return None
+        return (found.group(0), *found.groups())
+
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """Yield the (start, end) of every non-overlapping match, left to right."""
         for match in self._compiled.finditer(text):

@@ -11,10 +11,12 @@ from artemiskit.config._config import (
     parse_trusted_config,
 )
 from artemiskit.config._judge import JudgeConfig, load_judge_config, parse_judge_config
+from artemiskit.config._mcp import McpServerConfig
 from artemiskit.config._telemetry import TelemetryConfig
 
 __all__ = [
     "JudgeConfig",
+    "McpServerConfig",
     "ProviderConfig",
     "RetryPolicy",
     "SandboxConfig",

@@ -22,6 +22,7 @@ from artemiskit._common._yaml import (
     surrogate_problems,
 )
 from artemiskit._errors import ConfigError, Problem, WorkflowError
+from artemiskit.config._mcp import McpServerConfig, mcp_servers_from
 from artemiskit.config._telemetry import TelemetryConfig, parse_telemetry_section
 from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
 
@@ -106,6 +107,7 @@ RETRY_FAILURES = ("rate_limited", "overloaded", "connect_refused")
 _RETRY_KEYS = {"on", "max_attempts", "max_delay_ms"}
 MAX_RETRY_ATTEMPTS = 5
 MAX_RETRY_DELAY_MS = 60_000
+_TOP_KEYS = ("providers", "sandbox", "mcp_servers", "telemetry")
 _SANDBOX_KEYS = {"image", "memory_bytes", "nano_cpus", "pids_limit", "tmpfs_size_bytes"}
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 PROVIDER_TYPES = ("anthropic", "azure-openai", "openai", "scripted")
@@ -246,6 +248,8 @@ class TrustedConfig:
         providers: Provider entries by name.
         sandbox: Sandbox settings.
         telemetry: Where ``--otel`` exports traces (SPEC 25), if configured.
+        mcp_servers: MCP servers by name (SPEC 24): trusted host code that
+            workflows may use tools of.
         notices: Keys that were ignored (upstream keys this engine does not use).
         source: Where the configuration came from.
     """
@@ -253,11 +257,9 @@ class TrustedConfig:
     providers: dict[str, ProviderConfig] = attrs.field(factory=dict)
     sandbox: SandboxConfig = SandboxConfig()
     telemetry: TelemetryConfig | None = None
+    mcp_servers: dict[str, McpServerConfig] = attrs.field(factory=dict)
     notices: tuple[str, ...] = ()
     source: str | None = None
-
-
-_SECTIONS = ("providers", "sandbox", "telemetry")
 
 
 def _expand(
@@ -460,8 +462,8 @@ def build_trusted_config(
     for key in data:
         if key in UPSTREAM_KEYS:
             notices.append(f"ignored upstream key {format_path((key,))}")
-        elif key not in _SECTIONS:
-            report((key,), _unknown(_SECTIONS), at_key=True)
+        elif key not in _TOP_KEYS:
+            report((key,), _unknown(_TOP_KEYS), at_key=True)
     expansion: list[tuple[Any, str]] = []
     expanded = _expand(
         {k: v for k, v in data.items() if k not in UPSTREAM_KEYS}, (), expansion
@@ -503,12 +505,23 @@ def build_trusted_config(
     telemetry = None
     if "telemetry" in expanded:
         telemetry = parse_telemetry_section(expanded["telemetry"], report)
+    mcp_servers: dict[str, McpServerConfig] = {}
+    if "mcp_servers" in expanded:
+        folder = None
+        if not source.startswith("<"):
+            folder = os.path.dirname(os.path.abspath(source))
+        mcp_servers = mcp_servers_from(
+            expanded["mcp_servers"],
+            lambda path, message: report(path, message),
+            folder=folder,
+        )
     if problems:
         raise invalid_configuration(source, problems)
     return TrustedConfig(
         providers=providers,
         sandbox=sandbox,
         telemetry=telemetry,
+        mcp_servers=mcp_servers,
         notices=tuple(notices),
         source=source,
     )

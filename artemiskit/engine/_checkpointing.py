@@ -373,6 +373,15 @@ class Checkpointer:
                 "fresh run",
                 "pending_operation",
             )
+        if any(
+            op.status == "unknown" and op.reason == "tool_raised" for op in state.ledger
+        ):
+            raise _refuse(
+                "the checkpoint holds a write whose effect is unknown (the tool's "
+                "handler raised after it may have changed state), so the run "
+                "cannot continue from here — start a fresh run",
+                "unknown_effect",
+            )
         if meta.status == "terminal":
             raise _refuse(
                 "the checkpoint is terminal: its run already ended; a finished run "

@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
-from artemiskit._errors import ArtemisError, InvalidResponseError, TargetError
+from artemiskit._common._converter import CONVERTER
+from artemiskit._errors import (
+    ArtemisError,
+    InvalidResponseError,
+    TargetError,
+    WorkflowError,
+)
 from artemiskit.engine._budget import Budget
 from artemiskit.engine._control import RunControl
 from artemiskit.engine._events import EventHub
@@ -46,6 +52,7 @@ from artemiskit.records._record import (
     CleanupInfo,
     EventInfo,
     ExecutionRecord,
+    McpInfo,
     TargetInfo,
 )
 from artemiskit.records._verification import RequirementResult, TaskVerification
@@ -57,6 +64,7 @@ from artemiskit.targets._protocol import (
     TargetResponse,
     ToolDefinition,
 )
+from artemiskit.tools._catalogue import Catalogue
 from artemiskit.workflow import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome, ScorerOutcome
 
@@ -67,10 +75,26 @@ if TYPE_CHECKING:
     from artemiskit.engine._state import LocalState
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.telemetry._protocol import RunTelemetry
-    from artemiskit.tools._catalogue import Catalogue
+    from artemiskit.tools._mcp_tools import McpToolSet
+    from artemiskit.tools._tool import Tool
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "RunDriver"]
+
+
+def _tool_definitions(
+    workflow: Workflow, catalogue: Catalogue
+) -> tuple[ToolDefinition, ...]:
+    """What the model is offered: the declared tools, and nothing else."""
+    return tuple(
+        ToolDefinition(
+            name=tool.name,
+            description=catalogue[tool.name].description,
+            input_schema=catalogue[tool.name].input_schema,
+        )
+        for tool in workflow.tools
+    )
+
 
 MAX_CLEANUP_TIMEOUT_MS = 10_000
 
@@ -82,6 +106,29 @@ class _Verdict:
     verification: TaskVerification
     judge_usage: JudgeUsage | None = None
     evaluation_cancelled: bool = False
+
+
+def _check_fault_fixtures(workflow: Workflow, tools: tuple[Tool, ...]) -> None:
+    """A read fixture of an MCP tool must satisfy the schema its server lists.
+
+    Offline validation cannot know that schema, so the check happens here, before
+    the checkpoint or any model request.
+
+    Raises:
+        WorkflowError: A fixture breaks it (exit 2).
+    """
+    by_name = {tool.name: tool for tool in tools}
+    for index, fault in enumerate(workflow.faults):
+        tool = by_name.get(fault.tool)
+        if tool is None or fault.fixture is None:
+            continue
+        problem = tool.schema_problem("output", fault.fixture)
+        if problem is not None:
+            raise WorkflowError(
+                f"$.faults[{index}].fixture: does not satisfy the output schema of "
+                f"{fault.tool} (as its MCP server lists it): {problem}",
+                reason="invalid_fault_fixture",
+            )
 
 
 class RunDriver:
@@ -109,9 +156,19 @@ class RunDriver:
         catalogue: Catalogue,
         scorers: ScorerSet,
         telemetry: RunTelemetry | None = None,
+        owns_target: bool = False,
+        owns_judge: bool = False,
+        mcp: McpToolSet | None = None,
     ) -> None:
         self.workflow = workflow
         self._telemetry = telemetry
+        self._catalogue = catalogue
+        self._mcp = mcp
+        # a session closes only what its builder made for it, never the caller's
+        self._owned = (
+            target if owns_target else None,
+            judge.target if owns_judge and judge is not None else None,
+        )
         self._target_label = target_label or (
             f"provider {target_info.provider!r}, model {target_info.model!r}"
         )
@@ -129,14 +186,9 @@ class RunDriver:
         self.run_id = uuid.uuid4().hex
         self.attempt_id = uuid.uuid4().hex
         self._digest = workflow_digest(workflow)
-        self._tool_defs = tuple(
-            ToolDefinition(
-                name=tool.name,
-                description=catalogue[tool.name].description,
-                input_schema=catalogue[tool.name].input_schema,
-            )
-            for tool in workflow.tools
-        )
+        self._tool_defs: tuple[ToolDefinition, ...] = ()
+        if mcp is None:
+            self._tool_defs = _tool_definitions(workflow, catalogue)
         self.hub = EventHub(run_id=self.run_id)
         if telemetry is not None:
             self.hub.tap(telemetry.tap)
@@ -166,16 +218,59 @@ class RunDriver:
             caps=workflow.budgets,
             max_output_tokens=workflow.target.parameters.max_output_tokens,
         )
-        self._tool_calls = ToolCallExecutor(
-            workflow=workflow,
+        self._tool_calls: ToolCallExecutor | None = None
+        if mcp is None:
+            self._tool_calls = self._executor(catalogue)
+        #: The result of a run its caller cancelled (``execute`` then raises).
+        self.interrupted: WorkflowResult | None = None
+
+    def _executor(self, catalogue: Catalogue) -> ToolCallExecutor:
+        return ToolCallExecutor(
+            workflow=self.workflow,
             catalogue=catalogue,
             run=self.run,
             control=self.control,
             budget=self._budget,
             hub=self.hub,
         )
-        #: The result of a run its caller cancelled (``execute`` then raises).
-        self.interrupted: WorkflowResult | None = None
+
+    async def _open_mcp(self, mcp: McpToolSet) -> float:
+        """Start the run's MCP servers and take their declared tools in.
+
+        The servers' tools join the catalogue before the checkpoint binding is
+        made or checked, so their schema digests are part of it (a resume under
+        a changed server schema is refused before any tool is called). Returns
+        the seconds it took (they count against the deadline).
+
+        Raises:
+            UnsupportedError: A server cannot start, lacks a declared tool, or a
+                pinned schema differs (exit 3): before any model request.
+        """
+        started = anyio.current_time()
+        try:
+            tools = await mcp.open()
+        except BaseException:
+            await self._close_mcp()
+            raise
+        try:
+            _check_fault_fixtures(self.workflow, tools)
+        except BaseException:
+            await self._close_mcp()
+            raise
+        catalogue = Catalogue((*self._catalogue.values(), *tools))
+        self._tool_defs = _tool_definitions(self.workflow, catalogue)
+        self._tool_calls = self._executor(catalogue)
+        self.checkpoints.use_catalogue(catalogue)
+        return anyio.current_time() - started
+
+    async def _close_mcp(self) -> None:
+        """End the run's own MCP servers within the cleanup bound (shielded).
+
+        Called outside any cancel scope entered after the servers started: their
+        task group is left in the scope it was entered in.
+        """
+        if self._mcp is not None:
+            await self._mcp.aclose()
 
     async def execute(self) -> WorkflowResult:
         """Run the workflow once: checkpoint, environment, turns, finish.
@@ -184,15 +279,19 @@ class RunDriver:
         result in `interrupted`, and propagates.
         """
         await self._load_fixture()
+        spent = 0.0
+        if self._mcp is not None:
+            spent = await self._open_mcp(self._mcp)
         try:
             resumption = await self.checkpoints.begin(
                 self.run.published(), run_id=self.run_id, attempt_id=self.attempt_id
             )
-        except ArtemisError:
+        except BaseException:
             with anyio.CancelScope(shield=True):
                 await self.checkpoints.close()
+            await self._close_mcp()
             raise
-        remaining = self.workflow.budgets.timeout_ms / 1000
+        remaining = max(self.workflow.budgets.timeout_ms / 1000 - spent, 0.0)
         if resumption is not None:
             self.run_id = resumption.run_id
             self.hub.run_id = resumption.run_id
@@ -257,6 +356,7 @@ class RunDriver:
                 self.run.open_turn(turns[cursor.turn].user)
                 self.hub.emit("turn_started", turn=cursor.turn)
             if self.run.state.pending_calls:
+                assert self._tool_calls is not None
                 if not await self._tool_calls.run_pending(environment):
                     return
                 continue
@@ -345,7 +445,11 @@ class RunDriver:
             record=folded,
         )
         stop = self._budget.usage_stop(run.state.counters)
-        if stop is not None:
+        if stop is not None and not (
+            # an answer that asks for nothing is no new work: the turn it ends
+            # counts (the overshoot is disclosed); a next turn is refused
+            record and stop.reason == "max_tokens_overshoot" and not response.tool_calls
+        ):
             run.stop(stop)
             return None
         if record and not folded:
@@ -425,6 +529,7 @@ class RunDriver:
         """Release, evaluate, judge, build the record."""
         self.run.settle_interrupted()
         files, cleanup = await self._release(environment)
+        await self._close_mcp()
         await self.checkpoints.end(
             self.run.published(), files, cleanup_complete=cleanup.status == "complete"
         )
@@ -441,7 +546,8 @@ class RunDriver:
             record=record,
             state=exported,
             transcript=self.run.state.conversation,
-            failure=self._failure,
+            failure=self._failure
+            or (None if self._tool_calls is None else self._tool_calls.failure),
         )
 
     async def _release(
@@ -539,9 +645,12 @@ class RunDriver:
         return decided, judge_usage, False
 
     async def _close_targets(self) -> None:
-        """Close transports the session owns (the target's, the judge's)."""
-        owners = [self._target, None if self._judge is None else self._judge.target]
-        for owner in owners:
+        """Close the transports the session owns (a target or judge built for it).
+
+        A target or judge the caller passed in is the caller's to close: a
+        session that closed it would break the caller's next session.
+        """
+        for owner in self._owned:
             aclose = getattr(owner, "aclose", None)
             if aclose is None:
                 continue
@@ -575,4 +684,7 @@ class RunDriver:
             ),
             started=started,
             finished=datetime.now(UTC),
+            mcp=None
+            if self._mcp is None or not self._mcp.tools
+            else CONVERTER.structure(self._mcp.summary(), McpInfo),
         )

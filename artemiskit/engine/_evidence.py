@@ -27,6 +27,7 @@ from artemiskit.records._record import (
     FaultInfo,
     FaultKindInfo,
     JudgeInfo,
+    McpInfo,
     OperationEntry,
     OperationSummary,
     PolicyInfo,
@@ -38,6 +39,7 @@ from artemiskit.records._record import (
     ToolSummary,
     WorkflowInfo,
 )
+from artemiskit.records._verdict import decide_verdict
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -186,12 +188,18 @@ def build_record(
     judge_usage: JudgeUsage | None = None,
     evaluation_cancelled: bool = False,
     recovery: RecoveryInfo | None = None,
+    mcp: McpInfo | None = None,
 ) -> ExecutionRecord:
     """Assemble the metadata-only record of one attempt."""
     counters = state.counters
     complete = counters.usage_measurement == "complete"
     status_counts = Counter(map(_STATUS, state.ledger))
     budgets = workflow.budgets
+    status = stop.status if stop else "completed"
+    reason = stop.reason if stop else "all_turns_completed"
+    exit_code = exit_code_for(
+        stop, verification, cleanup, evaluation_cancelled=evaluation_cancelled
+    )
     return ExecutionRecord(
         run_id=run_id,
         attempt_id=attempt_id,
@@ -201,15 +209,13 @@ def build_record(
         else attrs.evolve(target, provider_retries=counters.provider_retries),
         environment_kind=environment_kind,
         execution=ExecutionInfo(
-            status=stop.status if stop else "completed",
-            reason=stop.reason if stop else "all_turns_completed",
+            status=status,
+            reason=reason,
             started_at=utc_timestamp(started),
             finished_at=utc_timestamp(finished),
             duration_ms=max(int((finished - started).total_seconds() * 1000), 0),
         ),
-        exit_code=exit_code_for(
-            stop, verification, cleanup, evaluation_cancelled=evaluation_cancelled
-        ),
+        exit_code=exit_code,
         budget=BudgetInfo(
             limits=BudgetLimits(
                 max_actions=budgets.max_actions,
@@ -259,7 +265,17 @@ def build_record(
         faults=_fault_info(state.faults, workflow.retry.max_attempts),
         recovery=recovery or RecoveryInfo(),
         task_verification=verification,
+        verdict=decide_verdict(
+            execution_status=status,
+            execution_reason=reason,
+            exit_code=exit_code,
+            verification=verification,
+            cleanup_status=cleanup.status,
+            cleanup_reason=cleanup.reason,
+            step=_last_step(state),
+        ),
         timeline=_timeline(state),
+        mcp=mcp,
     )
 
 
@@ -288,6 +304,14 @@ def _timeline(state: SessionState) -> TimelineInfo:
         ),
         omitted=len(ledger) + state.ledger_omitted - len(kept),
     )
+
+
+def _last_step(state: SessionState) -> int | None:
+    """The number of the run's last operation; ``None`` when none was admitted."""
+    ledger = state.ledger
+    if not ledger:
+        return None
+    return int(ledger[-1].id.rpartition("-")[2])
 
 
 def _preflight_info(

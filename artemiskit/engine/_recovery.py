@@ -108,6 +108,10 @@ class RunCheckpoints(Protocol):
         """The record's ``recovery`` section."""
         ...
 
+    def use_catalogue(self, catalogue: Catalogue) -> None:
+        """Bind to ``catalogue`` (the run's tools once its MCP tools are listed)."""
+        ...
+
 
 def checkpoints_for(
     *,
@@ -191,6 +195,9 @@ class NoCheckpoints:
 
     async def close(self) -> None:
         """Nothing to release."""
+
+    def use_catalogue(self, catalogue: Catalogue) -> None:
+        """Nothing is bound."""
 
     def info(self) -> RecoveryInfo:
         """A single attempt without a checkpoint."""
@@ -356,6 +363,10 @@ class StoreCheckpoints:
     async def close(self) -> None:
         """Release the store's claim; nothing is deleted."""
         await self._checkpointer.close()
+
+    def use_catalogue(self, catalogue: Catalogue) -> None:
+        """Bind the checkpoint to ``catalogue`` (called before `begin`)."""
+        self._catalogue = catalogue
 
     def info(self) -> RecoveryInfo:
         """Which attempt this is, and what its checkpoint became."""

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from artemiskit.records._record import TargetInfo
     from artemiskit.targets._protocol import AgentTarget
     from artemiskit.telemetry._protocol import RunTelemetry
+    from artemiskit.tools._mcp_tools import McpToolSet
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["MAX_CLEANUP_TIMEOUT_MS", "WorkflowResult", "WorkflowSession"]
@@ -69,6 +70,9 @@ class WorkflowSession:
         catalogue: Catalogue = BUILTIN_CATALOGUE,
         scorers: ScorerSet = NO_SCORERS,
         telemetry: RunTelemetry | None = None,
+        owns_target: bool = False,
+        owns_judge: bool = False,
+        mcp: McpToolSet | None = None,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,
@@ -90,6 +94,9 @@ class WorkflowSession:
             catalogue=catalogue,
             scorers=scorers,
             telemetry=telemetry,
+            owns_target=owns_target,
+            owns_judge=owns_judge,
+            mcp=mcp,
         )
         self._workflow = workflow
         self._started = False
@@ -97,6 +104,8 @@ class WorkflowSession:
         # made only when a second caller or a pause waits (most runs have neither)
         self._done: anyio.Event | None = None
         self._result: WorkflowResult | None = None
+        #: What the execution raised instead of returning a result, if it did.
+        self._error: BaseException | None = None
 
     @property
     def run_id(self) -> str:
@@ -192,21 +201,28 @@ class WorkflowSession:
     async def run(self) -> WorkflowResult:
         """Execute the workflow once and return its result.
 
-        Concurrent and repeated calls share the same execution. Cancelling the
-        caller cancels the execution like `cancel()`: cleanup drains, the
-        interrupted result becomes available as `result`, and the cancellation
+        Concurrent and repeated calls share the same execution: they return its
+        result, or raise again the error it raised (for example a refused
+        checkpoint). Cancelling the caller cancels the execution like
+        `cancel()`: cleanup drains, the interrupted result becomes available as
+        `result` (and is what later calls return), and the cancellation
         propagates.
+
+        Raises:
+            SessionStateError: The execution was cancelled before it could keep
+                a result (``no_result``), for a later call.
         """
         if self._started:
-            if self._result is None:
-                await self._until_finished()
-            assert self._result is not None
-            return self._result
+            await self._until_finished()
+            return self._outcome()
         self._started = True
         try:
             self._result = await self._driver.execute()
         except anyio.get_cancelled_exc_class():
             self._result = self._driver.interrupted
+            raise
+        except BaseException as exc:
+            self._error = exc
             raise
         finally:
             self._driver.hub.close()
@@ -214,3 +230,15 @@ class WorkflowSession:
             if self._done is not None:
                 self._done.set()
         return self._result
+
+    def _outcome(self) -> WorkflowResult:
+        """The finished execution's result, or the error it raised, again."""
+        if self._result is not None:
+            return self._result
+        if self._error is not None:
+            raise self._error
+        raise SessionStateError(
+            "the execution was cancelled before it kept a result; a new run needs "
+            "a new session",
+            reason="no_result",
+        )

@@ -5,6 +5,12 @@ allow) or denied, then executed attempt by attempt. Between admission and execut
 the fault schedule may inject a declared fault; only ``unavailable_tool`` and
 ``timeout`` fail before any effect, so only they are retried, within
 ``retry.max_attempts``, every attempt counted against the budgets.
+
+A handler that raises (anything but cancellation) stops the run as a runtime
+failure: the attempt is settled ``failed`` for a ``read`` tool and ``unknown`` for a
+``write`` tool (its effect cannot be known), and `ToolCallExecutor.failure` names the
+tool and the exception's type, never its text. Every call that stops the run is
+traced, so the record's per-tool summary counts it.
 """
 
 from __future__ import annotations
@@ -37,6 +43,15 @@ if TYPE_CHECKING:
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["ToolCallExecutor"]
+
+
+def _holds_cancellation(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or is a group holding, the backend's cancellation."""
+    if not isinstance(exc, BaseExceptionGroup):
+        return False
+    cancelled = anyio.get_cancelled_exc_class()
+    return exc.subgroup(lambda e: isinstance(e, cancelled)) is not None
+
 
 _trace = slot_builder(TraceEntry)
 
@@ -73,6 +88,8 @@ class ToolCallExecutor:
         self._tools = {tool.name: catalogue[tool.name] for tool in workflow.tools}
         self._allow = {tool.name: tool.allow.as_mapping() for tool in workflow.tools}
         self._verdicts = ArgumentVerdicts()
+        #: What stopped the run when a handler raised: the tool and the type.
+        self.failure: str | None = None
 
     async def _retry_stop(self) -> Stop | None:
         """Why a retry of a tool call may not be admitted, or ``None``.
@@ -154,12 +171,13 @@ class ToolCallExecutor:
         max_attempts = self._workflow.retry.max_attempts
         attempt = 1
         faulted = False
+        code = ""
         while True:
             if attempt > 1:
                 stop = await self._retry_stop()
                 if stop is not None:
                     self._finish_call(attempt - 1, succeeded=False, faulted=faulted)
-                    self._run.stop(stop)
+                    self._stop_call(name, attempt - 1, code, stop)
                     return
             fault = None
             if occurrence:
@@ -191,7 +209,12 @@ class ToolCallExecutor:
             if fault is not None and fault.kind == "malformed_result":
                 self._run.settle(op_id, "failed", "fault_malformed_result")
                 self._finish_call(attempt, succeeded=False, faulted=True)
-                self._run.stop(stop_for("invalid_evidence", "malformed_result"))
+                self._stop_call(
+                    name,
+                    attempt,
+                    "fault_malformed_result",
+                    stop_for("invalid_evidence", "malformed_result"),
+                )
                 return
             await self._attempt(environment, call, arguments, op_id, fault, attempt)
             if faulted:
@@ -203,6 +226,11 @@ class ToolCallExecutor:
                 )
             return
 
+    def _stop_call(self, tool: str, attempts: int, code: str, stop: Stop) -> None:
+        """Trace a call that stops the run (it gets no answer), then stop."""
+        self._run.record_trace(_trace(tool, "failed", attempts, code))
+        self._run.stop(stop)
+
     def _finish_call(self, attempts: int, *, succeeded: bool, faulted: bool) -> None:
         if not faulted:  # only a call that met a fault is counted
             return
@@ -210,6 +238,23 @@ class ToolCallExecutor:
             attempts=attempts, succeeded=succeeded, faulted=faulted
         )
         self._run.update_faults(schedule)
+
+    def _handler_raised(
+        self, tool: str, effect: str, op_id: str, attempt: int, exc: BaseException
+    ) -> None:
+        """A handler raised: a recorded tool failure that stops the run.
+
+        The exception's text is never kept (it may hold arguments or file
+        contents); its type names what went wrong. A write tool that raised may
+        have had its effect, so its attempt is settled ``unknown``.
+        """
+        self._run.settle(
+            op_id, "unknown" if effect == "write" else "failed", "tool_raised"
+        )
+        self.failure = f"tool {tool!r} raised {type(exc).__name__}"
+        self._stop_call(
+            tool, attempt, "tool_raised", stop_for("runtime_failure", "tool_raised")
+        )
 
     async def _attempt(
         self,
@@ -243,7 +288,12 @@ class ToolCallExecutor:
                 )
             except MalformedOutputError:
                 self._run.settle(op_id, "failed", "malformed_result")
-                self._run.stop(stop_for("invalid_evidence", "malformed_result"))
+                self._stop_call(
+                    name,
+                    attempt,
+                    "malformed_result",
+                    stop_for("invalid_evidence", "malformed_result"),
+                )
                 return
             except (ToolFailure, FileOperationError) as exc:
                 code = exc.code if isinstance(exc, ToolFailure) else exc.reason
@@ -252,7 +302,15 @@ class ToolCallExecutor:
                 return
             except ArtemisError as exc:
                 self._run.settle(op_id, "unknown", exc.reason)
+                self._run.record_trace(_trace(name, "failed", attempt, exc.reason))
                 raise
+            except anyio.get_cancelled_exc_class():
+                raise
+            except BaseException as exc:
+                if _holds_cancellation(exc):
+                    raise
+                self._handler_raised(name, tool.effect, op_id, attempt, exc)
+                return
         output = result.output
         content = result.encoded
         if fault is not None and fault.kind == "conflicting_instructions":

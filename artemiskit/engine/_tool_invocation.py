@@ -1,22 +1,34 @@
 """Invoking one tool handler: its context, its output check, its state section.
 
 The single place where the engine calls a tool (built-in or user-defined): the
-handler gets the environment, its own local-state section and the declaration's
-``allow``; its output must satisfy the tool's output schema and its new section must
-be a JSON object, else the attempt is `MalformedOutputError` (``invalid_evidence``,
-never shown to the model).
+handler gets a handle on the environment (`ToolEnvironment`: read-only for a
+``read`` tool, dead once the call returned), a copy of its own local-state section
+and the declaration's ``allow``; its output must satisfy the tool's output schema
+and its new section must be a JSON object, else the attempt is
+`MalformedOutputError` (``invalid_evidence``, never shown to the model). Only a
+``write`` tool's returned section or local state changes state: changing the copies
+it was handed changes nothing.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from artemiskit.engine._state import slot_builder
+from artemiskit.engine._tool_environment import ToolEnvironment
 from artemiskit.records._verification import StateChange
-from artemiskit.tools._tool import Tool, ToolChange, ToolContext, ToolResult, digest
+from artemiskit.tools._tool import (
+    BuiltinTool,
+    Tool,
+    ToolChange,
+    ToolContext,
+    ToolResult,
+    digest,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -64,7 +76,7 @@ def initial_sections(
     return {
         declared.name: json.loads(json.dumps(dict(tool.state)))
         for declared in workflow.tools
-        if (tool := catalogue[declared.name]).state is not None
+        if (tool := catalogue.get(declared.name)) is not None and tool.state is not None
     }
 
 
@@ -104,8 +116,22 @@ async def invoke_tool(
             section is not a JSON object.
     """
     section = local.sections.get(tool.name)
-    context = _context(environment, section, allow, local, new_id)
-    result = await tool.handler(arguments, context)
+    write = tool.effect == "write"
+    handle = ToolEnvironment(environment, writable=write)
+    given_local = local
+    if not isinstance(tool, BuiltinTool):  # trusted not to change what it reads
+        given_local = copy.deepcopy(local)
+    context = _context(
+        handle,
+        None if section is None else copy.deepcopy(section),
+        allow,
+        given_local,
+        new_id,
+    )
+    try:
+        result = await tool.handler(arguments, context)
+    finally:
+        handle.retire()
     if not isinstance(result, ToolResult):
         raise MalformedOutputError(tool.name)
     output = result.output
@@ -114,20 +140,23 @@ async def invoke_tool(
         raise MalformedOutputError(tool.name)
     after_local = result.local
     change = result.change
+    if not write and (after_local is not None or result.state is not None):
+        raise MalformedOutputError(tool.name)  # a read tool changes no state
     if result.state is not None:
         new_section = result.state
-        if tool.state is None or tool.effect == "read" or not _json_object(new_section):
+        if tool.state is None or not _json_object(new_section):
             raise MalformedOutputError(tool.name)
         base = after_local or local
         after_local = attrs.evolve(
-            base, sections={**base.sections, tool.name: dict(new_section)}
+            base,
+            sections={**base.sections, tool.name: copy.deepcopy(dict(new_section))},
         )
         if change is None and new_section != section:
             change = ToolChange(
                 resource="tool_state", before=digest(section), after=digest(new_section)
             )
     evidence = None
-    if change is not None and tool.effect == "write":
+    if change is not None and write:
         evidence = StateChange(
             tool=tool.name,
             resource=change.resource,

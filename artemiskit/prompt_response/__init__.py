@@ -33,7 +33,10 @@ from artemiskit.prompt_response._manifest import (
     manifest_to_json,
 )
 from artemiskit.prompt_response._pricing import Pricing, estimate_cost, format_cost
-from artemiskit.prompt_response._redaction import RedactionSettings
+from artemiskit.prompt_response._redaction import (
+    RedactionSettings,
+    redaction_pattern_problem,
+)
 from artemiskit.prompt_response._report import REPORT_INSTALL_HINT, render_run_report
 from artemiskit.prompt_response._runner import (
     NoCasesError,
@@ -69,6 +72,7 @@ from artemiskit.prompt_response._summary import (
     format_duration,
     security_summary,
 )
+from artemiskit.prompt_response._targets import known_secrets
 from artemiskit.prompt_response.evaluators import (
     EXPECTATION_TYPES,
     Embedder,
@@ -126,6 +130,7 @@ __all__ = [
     "format_duration",
     "is_manifest",
     "junit_export",
+    "known_secrets",
     "load_run_config",
     "load_run_settings",
     "load_scenario",
@@ -135,6 +140,7 @@ __all__ = [
     "markdown_export",
     "parse_scenario",
     "read_manifest_file",
+    "redaction_pattern_problem",
     "render_run_report",
     "run_scenario",
     "security_summary",

@@ -4,15 +4,19 @@
 ``data`` is the embedding. Like the chat client: one request per call, no
 transport retries, no environment proxies, the credential only in the
 Authorization header, one deadline per request that cancels it, and error messages
-that name the host and status, never the key or the body. httpx is imported here,
-on first use.
+that name the host and status, never the key or the body. The answer is read
+compressed and decompressed here, chunk by chunk, with the decompressed bytes
+counted as they come: an answer past 16 MiB (a compression bomb included) is
+refused without ever being held whole. httpx is imported here, on first use.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
-from typing import TYPE_CHECKING, Any
+import zlib
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit
 
 import anyio
@@ -21,6 +25,8 @@ from artemiskit._errors import TargetError
 from artemiskit._version import __version__
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncGenerator
+
     import httpx
 
     from artemiskit.config import ProviderConfig
@@ -46,6 +52,7 @@ class OpenAIEmbeddings:
         self._timeout_s = entry.request_timeout_ms / 1000
         headers = {
             "Accept": "application/json",
+            "Accept-Encoding": "gzip, deflate",
             "Content-Type": "application/json",
             "User-Agent": f"artemiskit/{__version__}",
             **entry.headers,
@@ -79,10 +86,15 @@ class OpenAIEmbeddings:
         status, raw = 0, b""
         with anyio.move_on_after(self._timeout_s) as deadline:
             try:
-                response = await self._client.post(
-                    f"{self._base}/embeddings", content=body, headers=self._headers
-                )
-                status, raw = response.status_code, response.content[:_MAX_BODY_BYTES]
+                async with self._client.stream(
+                    "POST",
+                    f"{self._base}/embeddings",
+                    content=body,
+                    headers=self._headers,
+                ) as response:
+                    status = response.status_code
+                    if 200 <= status < 300:
+                        raw = await _read_bounded(response, self._label)
             except httpx.HTTPError as exc:
                 raise TargetError(
                     f"{self._label}: embeddings request failed ({type(exc).__name__})"
@@ -101,11 +113,59 @@ class OpenAIEmbeddings:
                 await client.aclose()
 
 
+def _decoder(encoding: str, label: str) -> Any:
+    """A zlib decompressor for ``Content-Encoding`` (``None``: not compressed)."""
+    name = encoding.strip().lower()
+    if name in ("", "identity"):
+        return None
+    if name in ("gzip", "x-gzip"):
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if name == "deflate":
+        return zlib.decompressobj()
+    raise TargetError(f"{label}: the embeddings answer has an unsupported encoding")
+
+
+async def _read_bounded(response: httpx.Response, label: str) -> bytes:
+    """The decompressed body, refused as soon as it passes `_MAX_BODY_BYTES`.
+
+    Raises:
+        TargetError: The body is too large, or its compression is broken or
+            unsupported.
+    """
+    too_large = TargetError(
+        f"{label}: the embeddings answer is larger than {_MAX_BODY_BYTES} bytes"
+    )
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > _MAX_BODY_BYTES:
+        raise too_large
+    decoder = _decoder(response.headers.get("content-encoding", ""), label)
+    parts: list[bytes] = []
+    size = 0
+    chunks = cast("AsyncGenerator[bytes, None]", response.aiter_raw())
+    async with contextlib.aclosing(chunks):
+        async for chunk in chunks:
+            try:
+                piece = (
+                    chunk
+                    if decoder is None
+                    else decoder.decompress(chunk, _MAX_BODY_BYTES + 1 - size)
+                )
+            except zlib.error:
+                raise TargetError(
+                    f"{label}: the embeddings answer is not validly compressed"
+                ) from None
+            size += len(piece)
+            if size > _MAX_BODY_BYTES:
+                raise too_large
+            parts.append(piece)
+    return b"".join(parts)
+
+
 def _vector(raw: bytes, label: str) -> list[float]:
     try:
         data: Any = json.loads(raw)
         vector = data["data"][0]["embedding"]
-    except (ValueError, KeyError, IndexError, TypeError):
+    except (ValueError, KeyError, IndexError, TypeError, RecursionError):
         raise TargetError(f"{label}: the embeddings answer holds no vector") from None
     if not isinstance(vector, list) or not all(
         isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)

@@ -68,9 +68,13 @@ def estimate_cost(
 
 
 def format_cost(usd: float) -> str:
-    """The TypeScript ``formatCost``: ``$0.1200 cents`` under a cent, else dollars."""
+    """A cost in dollars: ``$0.001200`` under a cent, ``$0.4200``, ``$12.50``.
+
+    The TypeScript ``formatCost`` printed ``$0.1200 cents`` under a cent (a dollar
+    sign on a number of cents); the same digits are shown here as dollars.
+    """
     if usd < 0.01:
-        return f"${to_fixed(usd * 100, 4)} cents"
+        return f"${to_fixed(usd, 6)}"
     if usd < 1:
         return f"${to_fixed(usd, 4)}"
     return f"${to_fixed(usd, 2)}"

@@ -1,16 +1,25 @@
-"""Redaction of stored prompts and responses (the TypeScript patterns and order).
+r"""Redaction of stored prompts and responses (the TypeScript patterns and order).
 
 Patterns run one after another over the progressively redacted text, so their
 order matters (``phone`` runs before ``credit_card``). Redaction touches only what
-the manifest stores; evaluators always see the raw response.
+the manifest stores; evaluators always see the raw response. Every pattern, built-in
+or custom, runs in linear time (RE2: ``\d``, ``\w`` and ``\b`` are ASCII as in
+JavaScript); a custom pattern RE2 cannot take is refused, not skipped.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import attrs
+
+from artemiskit._common._matching import (
+    LinearPattern,
+    PatternSyntaxError,
+    compile_linear,
+)
+from artemiskit._errors import ConfigError
+from artemiskit.prompt_response.evaluators._regex import compile_js_regex
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -22,27 +31,29 @@ __all__ = [
     "RedactionSettings",
     "Redactor",
     "effective_redaction",
+    "redaction_pattern_problem",
+    "withhold_secrets",
 ]
 
-BUILTIN_PATTERNS: dict[str, re.Pattern[str]] = {
-    "email": re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Z|a-z]{2,}\b", re.A),
-    "phone": re.compile(
-        r"\b(?:\+?1[-.\s]?)?(?:\(?\d{3}\)?[-.\s]?)?\d{3}[-.\s]?\d{4}\b", re.A
+BUILTIN_PATTERNS: dict[str, LinearPattern] = {
+    "email": compile_linear(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Z|a-z]{2,}\b"),
+    "phone": compile_linear(
+        r"\b(?:\+?1[-.\s]?)?(?:\(?\d{3}\)?[-.\s]?)?\d{3}[-.\s]?\d{4}\b"
     ),
-    "credit_card": re.compile(r"\b(?:\d{4}[-\s]?){3}\d{4}\b", re.A),
-    "ssn": re.compile(r"\b\d{3}[-\s]?\d{2}[-\s]?\d{4}\b", re.A),
-    "api_key": re.compile(
+    "credit_card": compile_linear(r"\b(?:\d{4}[-\s]?){3}\d{4}\b"),
+    "ssn": compile_linear(r"\b\d{3}[-\s]?\d{2}[-\s]?\d{4}\b"),
+    "api_key": compile_linear(
         r"\b(?:sk|pk|api|key)[-_]?(?:[a-zA-Z0-9]+[-_]?){2,}[a-zA-Z0-9]{10,}\b",
-        re.A | re.I,
+        ignore_case=True,
     ),
-    "ipv4": re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b", re.A),
-    "jwt": re.compile(
-        r"\beyJ[A-Za-z0-9\-_]+\.eyJ[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_.+/=]*\b", re.A
+    "ipv4": compile_linear(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
+    "jwt": compile_linear(
+        r"\beyJ[A-Za-z0-9\-_]+\.eyJ[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_.+/=]*\b"
     ),
-    "aws_key": re.compile(r"\b(?:AKIA|ABIA|ACCA|ASIA)[A-Z0-9]{16}\b", re.A),
-    "secrets": re.compile(
+    "aws_key": compile_linear(r"\b(?:AKIA|ABIA|ACCA|ASIA)[A-Z0-9]{16}\b"),
+    "secrets": compile_linear(
         r"""\b(?:password|secret|token|apikey|api_key|auth)\s*[=:]\s*['"]?[^\s'"]+['"]?""",
-        re.A | re.I,
+        ignore_case=True,
     ),
 }
 DEFAULT_PATTERNS = (
@@ -88,13 +99,26 @@ class Redaction:
     count: int
 
 
-def _compile(pattern: str) -> tuple[str, re.Pattern[str]] | None:
+def _compile(pattern: str) -> tuple[str, LinearPattern]:
     if pattern in BUILTIN_PATTERNS:
         return pattern, BUILTIN_PATTERNS[pattern]
-    try:
-        return f"custom:{pattern[:20]}", re.compile(pattern)
-    except re.error:
+    problem = redaction_pattern_problem(pattern)
+    if problem is not None:
+        raise ConfigError(f"redaction pattern {pattern[:20]!r} {problem}")
+    return f"custom:{pattern[:20]}", compile_js_regex(pattern)
+
+
+def redaction_pattern_problem(pattern: str) -> str | None:
+    """Why a redaction pattern (a built-in name or a regex) cannot run, or ``None``."""
+    if pattern in BUILTIN_PATTERNS:
         return None
+    try:
+        compile_js_regex(pattern)
+    except PatternSyntaxError as exc:
+        return (
+            f"is neither a built-in pattern name nor a usable regular expression: {exc}"
+        )
+    return None
 
 
 @attrs.frozen(kw_only=True)
@@ -110,18 +134,21 @@ class Redactor:
     """
 
     names: tuple[str, ...]
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: tuple[LinearPattern, ...]
     replacement: str = "[REDACTED]"
     redact_prompts: bool = True
     redact_responses: bool = True
 
     @classmethod
     def from_settings(cls, settings: RedactionSettings) -> Redactor:
-        """Resolve ``settings`` (invalid custom patterns are skipped)."""
+        """Resolve ``settings``.
+
+        Raises:
+            ConfigError: A custom pattern cannot run (scenario validation refuses
+                it first: see `redaction_pattern_problem`); nothing is skipped.
+        """
         compiled = [
-            found
-            for pattern in (settings.patterns or DEFAULT_PATTERNS)
-            if (found := _compile(pattern)) is not None
+            _compile(pattern) for pattern in settings.patterns or DEFAULT_PATTERNS
         ]
         return cls(
             names=tuple(name for name, _ in compiled),
@@ -137,9 +164,30 @@ class Redactor:
         """Redact ``text`` pattern by pattern; count every replaced match."""
         count = 0
         for pattern in self.patterns:
-            text, replaced = pattern.subn(lambda _m: self.replacement, text)
-            count += replaced
+            spans = list(pattern.spans(text))
+            if not spans:
+                continue
+            count += len(spans)
+            pieces, cursor = [], 0
+            for start, end in spans:
+                pieces += [text[cursor:start], self.replacement]
+                cursor = end
+            pieces.append(text[cursor:])
+            text = "".join(pieces)
         return Redaction(text=text, count=count)
+
+
+def withhold_secrets(text: str, secrets: Sequence[str]) -> str:
+    """``text`` with every known secret value replaced by ``[REDACTED]``.
+
+    Args:
+        text: Any text about to be stored, exported or printed.
+        secrets: The credential values (longest first: see `known_secrets`).
+    """
+    for secret in secrets:
+        if secret in text:
+            text = text.replace(secret, "[REDACTED]")
+    return text
 
 
 def _merge(

@@ -40,8 +40,14 @@ from artemiskit.prompt_response._redaction import (
     RedactionSettings,
     Redactor,
     effective_redaction,
+    withhold_secrets,
 )
-from artemiskit.prompt_response._targets import JudgeGrader, TargetPool, provider_entry
+from artemiskit.prompt_response._targets import (
+    JudgeGrader,
+    TargetPool,
+    known_secrets,
+    provider_entry,
+)
 from artemiskit.prompt_response._variables import substitute_variables
 from artemiskit.prompt_response.evaluators import (
     Evaluation,
@@ -149,12 +155,14 @@ class _CaseRunner:
         pool: TargetPool,
         model: str,
         context: EvaluationContext,
+        secrets: tuple[str, ...],
     ) -> None:
         self.scenario = scenario
         self.options = options
         self.pool = pool
         self.model = model
         self.context = context
+        self.secrets = secrets
 
     async def _attempt(self, case: Case, timeout_ms: float | None) -> _Answer:
         built = await self.pool.target(case.model or self.model)
@@ -205,25 +213,49 @@ class _CaseRunner:
                     await anyio.sleep(min(delay, _MAX_BACKOFF_S))
                 continue
             return self._result(case, answer)
-        return CaseResult(
-            id=case.id,
-            name=case.name,
+        return self._stored(
+            case,
             ok=False,
             score=0,
-            matcher_type=case.expected["type"],
             reason=f"Failed after {retries + 1} attempts: {message}",
             latency_ms=round((time.perf_counter() - started) * 1000),
             tokens=Tokens(),
-            prompt=case.recorded_prompt(),
             response="",
-            expected=case.expected,
-            tags=case.tags,
             error=message,
         )
 
     def _result(self, case: Case, answer: _Answer) -> CaseResult:
+        return self._stored(
+            case,
+            ok=answer.verdict.passed,
+            score=answer.verdict.score,
+            reason=answer.verdict.reason,
+            latency_ms=answer.latency_ms,
+            tokens=answer.tokens,
+            response=answer.text,
+        )
+
+    def _stored(
+        self,
+        case: Case,
+        *,
+        ok: bool,
+        score: float,
+        reason: str | None,
+        latency_ms: float,
+        tokens: Tokens,
+        response: str,
+        error: str | None = None,
+    ) -> CaseResult:
+        """The case's result as stored: redacted, and without any known secret.
+
+        Redaction covers every stored string that can quote model text: the
+        prompt's messages, the response, and the reason and error (an ``exact``
+        reason quotes the answer); only the prompt and response count as
+        redactions, as in the TypeScript manifest. Known credential values are
+        removed from all of them whether redaction is on or not.
+        """
         prompt: Any = case.recorded_prompt()
-        response = answer.text
         redaction = None
         settings = effective_redaction(
             self.options.redaction, case.redaction, self.scenario.redaction
@@ -236,35 +268,45 @@ class _CaseRunner:
                     done = redactor.redact(prompt)
                     prompt, count, prompt_hit = done.text, done.count, done.count > 0
                 else:
-                    for message in prompt:
-                        done = redactor.redact(message["content"])
-                        message["content"] = done.text
+                    for item in prompt:
+                        done = redactor.redact(item["content"])
+                        item["content"] = done.text
                         count += done.count
                         prompt_hit = prompt_hit or done.count > 0
             if redactor.redact_responses:
                 done = redactor.redact(response)
                 response, count = done.text, count + done.count
                 response_hit = done.count > 0
+            if redactor.redact_prompts or redactor.redact_responses:
+                reason = None if reason is None else redactor.redact(reason).text
+                error = None if error is None else redactor.redact(error).text
             redaction = CaseRedaction(
                 redacted=count > 0,
                 prompt_redacted=prompt_hit,
                 response_redacted=response_hit,
                 redaction_count=count,
             )
+        secrets = self.secrets
+        if isinstance(prompt, str):
+            prompt = withhold_secrets(prompt, secrets)
+        else:
+            for item in prompt:
+                item["content"] = withhold_secrets(item["content"], secrets)
         return CaseResult(
             id=case.id,
             name=case.name,
-            ok=answer.verdict.passed,
-            score=answer.verdict.score,
+            ok=ok,
+            score=score,
             matcher_type=case.expected["type"],
-            reason=answer.verdict.reason,
-            latency_ms=answer.latency_ms,
-            tokens=answer.tokens,
+            reason=None if reason is None else withhold_secrets(reason, secrets),
+            latency_ms=latency_ms,
+            tokens=tokens,
             prompt=prompt,
-            response=response,
+            response=withhold_secrets(response, secrets),
             expected=case.expected,
             tags=case.tags,
-            redaction=redaction,
+            error=None if error is None else withhold_secrets(error, secrets),
+            redaction=redaction if error is None else None,
         )
 
 
@@ -344,11 +386,14 @@ async def run_scenario(
 
     Raises:
         NoCasesError: The tag filter left no case.
-        ConfigError: No model is set, or the provider entry is unusable.
+        ConfigError: No model is set, the provider entry is unusable, or a
+            redaction pattern of ``options`` cannot run.
         UnsupportedError: The provider type is not available.
     """
     options = options or ScenarioRunOptions()
     config = config or TrustedConfig()
+    if options.redaction is not None and options.redaction.enabled:
+        Redactor.from_settings(options.redaction)  # an unusable pattern: refused now
     cases = _selected(scenario, options.tags)
     if not cases:
         raise NoCasesError("No test cases to run after filtering")
@@ -386,7 +431,8 @@ async def run_scenario(
     grader = JudgeGrader(judge, config, base_dir) if judge is not None else None
     embedder = _embedder_for(entry, scenario)
     context = EvaluationContext(grader=grader, embedder=embedder)
-    runner = _CaseRunner(scenario, options, pool, model, context)
+    secrets = known_secrets(config, judge)
+    runner = _CaseRunner(scenario, options, pool, model, context, secrets)
     results: list[CaseResult | None] = [None] * len(cases)
     pending = iter(enumerate(cases))
 

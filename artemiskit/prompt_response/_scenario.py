@@ -17,12 +17,15 @@ from artemiskit._common._reading import read_text_file
 from artemiskit._common._yaml import format_path, parse_yaml_plain, surrogate_problems
 from artemiskit._errors import Problem, WorkflowError
 from artemiskit.prompt_response._kinds import describe_document
-from artemiskit.prompt_response._redaction import RedactionSettings
+from artemiskit.prompt_response._redaction import (
+    RedactionSettings,
+    redaction_pattern_problem,
+)
 from artemiskit.prompt_response._variables import expand_environment, variable_names
 from artemiskit.prompt_response.evaluators import normalize_expectation
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from artemiskit._common._yaml import KeyPath, ParsedYaml
 
@@ -265,6 +268,10 @@ class _Checker:
         patterns = (
             self.strings(value, "patterns", where) if "patterns" in value else None
         )
+        for index, pattern in enumerate(patterns or ()):
+            problem = redaction_pattern_problem(pattern)
+            if problem is not None:
+                self.report((*where, "patterns", index), problem)
         return RedactionSettings(
             enabled=flags["enabled"] is True,
             patterns=patterns,
@@ -310,8 +317,13 @@ class _Checker:
             self.report((*path, "expected"), "is required")
             expected: dict[str, Any] = {}
         else:
+
+            def report(where: KeyPath, message: str) -> None:
+                named = f" (case {case_id!r})" if case_id else ""
+                self.report(where, message + named)
+
             expected = normalize_expectation(
-                raw["expected"], (*path, "expected"), self.report, evaluators=evaluators
+                raw["expected"], (*path, "expected"), report, evaluators=evaluators
             )
         timeout = self.number(raw, "timeout", path, low=0, high=None)
         retries = self.number(raw, "retries", path, low=0, high=100, integer=True)
@@ -353,6 +365,7 @@ def build_scenario(
     environ: Mapping[str, str] | None = None,
     evaluators: tuple[str, ...] | None = None,
     check_variables: bool = False,
+    withheld: Sequence[str] = (),
 ) -> Scenario:
     """Expand, check and build a scenario from a parsed document.
 
@@ -375,6 +388,14 @@ def build_scenario(
             f"default; {format_path(path)} uses an empty string"
         )
 
+    def refused(path: KeyPath, name: str) -> None:
+        where = doc.position(path)
+        at = f" (line {where[0]}, column {where[1]})" if where else ""
+        notices.append(
+            f"{doc.source}{at}: environment variable {name} may hold a secret and "
+            f"is not expanded in a scenario; {format_path(path)} uses its default"
+        )
+
     what = describe_document(doc.data)
     if what is not None:
         hint = " (workflows: akit scenario validate / akit workflow run)"
@@ -389,7 +410,13 @@ def build_scenario(
             [doc.problem("must be a mapping (a scenario)", ())],
         )
     checker.problems += surrogate_problems(doc, doc.data)
-    data = expand_environment(doc.data, missing=missing, environ=environ)
+    data = expand_environment(
+        doc.data,
+        missing=missing,
+        environ=environ,
+        withheld=withheld,
+        refused=refused,
+    )
     checker.unknown(data, _SCENARIO_KEYS, ())
     name = checker.string(data, "name", ())
     if name is None:
@@ -411,13 +438,17 @@ def build_scenario(
         checker.case(raw, ("cases", index), evaluators)
         for index, raw in enumerate(raw_cases)
     )
-    seen: dict[str, int] = {}
+    first_use: dict[str, int] = {}
     for index, case in enumerate(cases):
-        if case.id and case.id in seen:
+        if case.id and case.id in first_use:
+            where = doc.position(("cases", first_use[case.id], "id"))
+            at = f" at line {where[0]}" if where else ""
             checker.report(
-                ("cases", index, "id"), f"repeats the id of case {seen[case.id] + 1}"
+                ("cases", index, "id"),
+                f"case id {case.id!r} is already used by "
+                f"cases[{first_use[case.id]}]{at}",
             )
-        seen.setdefault(case.id, index)
+        first_use.setdefault(case.id, index)
     max_tokens = checker.number(data, "maxTokens", (), low=1, high=None, integer=True)
     scenario = Scenario(
         name=name,
@@ -454,6 +485,7 @@ def parse_scenario(
     environ: Mapping[str, str] | None = None,
     evaluators: tuple[str, ...] | None = None,
     check_variables: bool = False,
+    withheld: Sequence[str] = (),
 ) -> Scenario:
     """Parse and check scenario text.
 
@@ -463,6 +495,9 @@ def parse_scenario(
         environ: The environment for ``${VAR}`` (default: `os.environ`).
         evaluators: The registered ``custom`` evaluator names (``None``: look up).
         check_variables: Also refuse undefined ``{{name}}`` placeholders.
+        withheld: Credential values (`known_secrets`): a variable holding one is
+            not expanded, nor is one whose name looks secret (``*_KEY``,
+            ``*_TOKEN``, ``*_SECRET``, ``*PASSWORD*``); it counts as unset.
 
     Raises:
         ScenarioError: The text is not a valid scenario (every problem listed).
@@ -476,7 +511,11 @@ def parse_scenario(
             f"{source}: invalid scenario ({count} {noun})", exc.problems
         ) from None
     return build_scenario(
-        doc, environ=environ, evaluators=evaluators, check_variables=check_variables
+        doc,
+        environ=environ,
+        evaluators=evaluators,
+        check_variables=check_variables,
+        withheld=withheld,
     )
 
 
@@ -486,6 +525,7 @@ async def load_scenario(
     environ: Mapping[str, str] | None = None,
     evaluators: tuple[str, ...] | None = None,
     check_variables: bool = False,
+    withheld: Sequence[str] = (),
 ) -> Scenario:
     """Read and parse a scenario file (arguments as `parse_scenario`).
 
@@ -508,4 +548,5 @@ async def load_scenario(
         environ=environ,
         evaluators=evaluators,
         check_variables=check_variables,
+        withheld=withheld,
     )

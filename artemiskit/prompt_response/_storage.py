@@ -3,13 +3,17 @@
 Manifests live at ``<base>/<project>/<run_id>.json`` (2-space JSON, no trailing
 newline); baselines in ``<base>/.artemis/baselines.json``. Files are written whole
 (temporary file, fsync, rename) with mode 0600 in folders of mode 0700, because a
-manifest holds prompts and responses.
+manifest holds prompts and responses. Files are read without blocking (a FIFO or a
+device is refused, never waited on), as strict JSON (``NaN``, ``Infinity`` and
+numbers beyond a float are refused) and checked before use, so a hand-edited file
+gives a message naming it, never a crash.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import tempfile
@@ -18,7 +22,8 @@ from typing import Any
 
 import attrs
 
-from artemiskit._errors import FileAccessError
+from artemiskit._common._reading import read_text_file_now
+from artemiskit._errors import ArtemisError, FileAccessError
 from artemiskit.prompt_response._kinds import describe_document, is_manifest
 from artemiskit.prompt_response._manifest import (
     RunManifest,
@@ -59,12 +64,35 @@ def _write_whole(path: Path, text: str) -> None:
         raise
 
 
+def _strict_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("a number is too large")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def _read_json(path: Path) -> Any:
-    with open(path, "rb") as handle:
-        raw = handle.read(_MAX_FILE_BYTES + 1)
-    if len(raw) > _MAX_FILE_BYTES:
-        raise ValueError("file too large")
-    return json.loads(raw)
+    """The strict JSON of a regular file.
+
+    Raises:
+        FileAccessError: The file is missing, unreadable or not a regular file
+            (opened without blocking: a FIFO is refused, not waited on).
+        ValueError: It is too large, not UTF-8 or not strict JSON.
+    """
+    text = read_text_file_now(
+        path,
+        what="store",
+        limit=_MAX_FILE_BYTES,
+        invalid=lambda problem: FileAccessError(problem.message, reason="file_invalid"),
+    )
+    try:
+        return json.loads(text, parse_float=_strict_float, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def read_manifest_file(path: str | os.PathLike[str]) -> RunManifest:
@@ -77,16 +105,22 @@ def read_manifest_file(path: str | os.PathLike[str]) -> RunManifest:
     """
     try:
         data = _read_json(Path(path))
-    except OSError as exc:
-        raise FileAccessError(
-            f"{os.fspath(path)}: cannot read the file ({exc.strerror})"
-        ) from None
+    except FileAccessError as exc:
+        if exc.reason == "file_invalid":
+            raise ValueError(f"{os.fspath(path)}: {exc.message}") from None
+        raise FileAccessError(f"{os.fspath(path)}: cannot read the file") from None
     except ValueError:
         raise ValueError(f"{os.fspath(path)} is not JSON") from None
     if not is_manifest(data):
         kind = describe_document(data) or "not a prompt-response run manifest"
         raise ValueError(f"{os.fspath(path)} is {kind}")
-    return manifest_from_dict(data)
+    try:
+        manifest = manifest_from_dict(data)
+    except ValueError as exc:
+        raise ValueError(f"{os.fspath(path)}: {exc}") from None
+    if not _RUN_ID.fullmatch(manifest.run_id):
+        raise ValueError(f"{os.fspath(path)}: the run id is not a safe file name")
+    return manifest
 
 
 @attrs.frozen(kw_only=True)
@@ -168,20 +202,48 @@ class Baseline:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Baseline:
-        """Read an entry of ``baselines.json``."""
+    def from_dict(cls, data: Any) -> Baseline:
+        """Read an entry of ``baselines.json``.
+
+        Raises:
+            ValueError: The entry is malformed; the message says which field.
+        """
+        if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict):
+            raise ValueError("must be an object with metrics")
         metrics = data["metrics"]
+        texts: dict[str, str] = {}
+        for key in ("scenario", "runId", "createdAt"):
+            value = data.get(key)
+            if not isinstance(value, str):
+                raise ValueError(f"{key} must be a string")
+            texts[key] = value
+        tag = data.get("tag")
+        if tag is not None and not isinstance(tag, str):
+            raise ValueError("tag must be a string")
+        numbers: dict[str, float] = {}
+        for key in (
+            "successRate",
+            "medianLatencyMs",
+            "totalTokens",
+            "passedCases",
+            "failedCases",
+            "totalCases",
+        ):
+            value = _number(metrics.get(key))
+            if value is None or not math.isfinite(value):
+                raise ValueError(f"metrics.{key} must be a number")
+            numbers[key] = value
         return cls(
-            scenario=data["scenario"],
-            run_id=data["runId"],
-            created_at=data["createdAt"],
-            success_rate=metrics["successRate"],
-            median_latency_ms=metrics["medianLatencyMs"],
-            total_tokens=metrics["totalTokens"],
-            passed_cases=metrics["passedCases"],
-            failed_cases=metrics["failedCases"],
-            total_cases=metrics["totalCases"],
-            tag=data.get("tag"),
+            scenario=texts["scenario"],
+            run_id=texts["runId"],
+            created_at=texts["createdAt"],
+            success_rate=numbers["successRate"],
+            median_latency_ms=numbers["medianLatencyMs"],
+            total_tokens=int(numbers["totalTokens"]),
+            passed_cases=int(numbers["passedCases"]),
+            failed_cases=int(numbers["failedCases"]),
+            total_cases=int(numbers["totalCases"]),
+            tag=tag,
         )
 
 
@@ -277,7 +339,7 @@ class LocalStorage:
             for path in folder.glob("[!.]*.json"):
                 try:
                     data = _read_json(path)
-                except (OSError, ValueError):
+                except (ArtemisError, ValueError):
                     continue
                 summary = _summary(data, folder.name)
                 if summary is None:
@@ -294,16 +356,29 @@ class LocalStorage:
         return self.base_path / ".artemis" / "baselines.json"
 
     def _baselines(self) -> dict[str, Any]:
+        if not os.path.lexists(self.baselines_path):
+            return {}
         try:
             data = _read_json(self.baselines_path)
-        except FileNotFoundError:
-            return {}
-        except (OSError, ValueError) as exc:
+        except (ArtemisError, ValueError) as exc:
+            why = exc.message if isinstance(exc, ArtemisError) else str(exc)
             raise FileAccessError(
-                f"{self.baselines_path}: unreadable baselines file"
-            ) from exc
+                f"{self.baselines_path}: unreadable baselines file ({why})"
+            ) from None
         entries = data.get("baselines") if isinstance(data, dict) else None
-        return entries if isinstance(entries, dict) else {}
+        if not isinstance(entries, dict):
+            raise FileAccessError(
+                f"{self.baselines_path}: not a baselines file (no baselines object)"
+            )
+        return entries
+
+    def _entry(self, scenario: str, data: Any) -> Baseline:
+        try:
+            return Baseline.from_dict(data)
+        except ValueError as exc:
+            raise FileAccessError(
+                f"{self.baselines_path}: the baseline of {scenario!r}: {exc}"
+            ) from None
 
     def _write_baselines(self, entries: dict[str, Any]) -> None:
         text = json.dumps({"version": "1.0", "baselines": entries}, indent=2)
@@ -316,13 +391,14 @@ class LocalStorage:
 
     def baselines(self) -> list[Baseline]:
         """Every baseline, newest first."""
-        items = [Baseline.from_dict(entry) for entry in self._baselines().values()]
+        entries = self._baselines().items()
+        items = [self._entry(name, entry) for name, entry in entries]
         return sorted(items, key=lambda b: b.created_at, reverse=True)
 
     def baseline(self, scenario: str) -> Baseline | None:
         """The baseline of ``scenario``, if set."""
         entry = self._baselines().get(scenario)
-        return None if entry is None else Baseline.from_dict(entry)
+        return None if entry is None else self._entry(scenario, entry)
 
     def set_baseline(self, baseline: Baseline) -> None:
         """Set (or replace) the baseline of its scenario."""

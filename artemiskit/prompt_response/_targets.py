@@ -8,6 +8,7 @@ through type ``openai``). One target is built per model and closed after the run
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from artemiskit.providers import ProviderTarget
     from artemiskit.targets import TargetResponse
 
-__all__ = ["JudgeGrader", "TargetPool", "provider_entry"]
+__all__ = ["JudgeGrader", "TargetPool", "known_secrets", "provider_entry"]
 
 _KEY_ENV = {
     "openai": "OPENAI_API_KEY",
@@ -44,6 +45,33 @@ def provider_entry(name: str, config: TrustedConfig) -> tuple[ProviderConfig, st
     return ProviderConfig(
         name=name, type=kind, api_key_env=_KEY_ENV.get(name)
     ), "default"
+
+
+_MIN_SECRET_CHARS = 6
+
+
+def known_secrets(
+    config: TrustedConfig, judge: JudgeConfig | None = None
+) -> tuple[str, ...]:
+    """Every credential value a run could send: kept out of all stored text.
+
+    The configured ``api_key`` values, the values of the ``api_key_env``
+    variables of every entry (the judge's too) and of the built-in entries'
+    variables (``OPENAI_API_KEY`` ...). Values shorter than 6 characters are left
+    out: they are not credentials, and removing them would mangle the text.
+
+    Returns:
+        The values, longest first (so that a key containing another is removed
+        whole).
+    """
+    entries = list(config.providers.values())
+    if judge is not None:
+        entries += judge.providers.providers.values()
+    found = {entry.api_key for entry in entries}
+    names = {entry.api_key_env for entry in entries} | set(_KEY_ENV.values())
+    found |= {os.environ.get(name) for name in names if name}
+    values = {value for value in found if value and len(value) >= _MIN_SECRET_CHARS}
+    return tuple(sorted(values, key=len, reverse=True))
 
 
 async def _close(built: ProviderTarget) -> None:

@@ -64,6 +64,7 @@ __all__ = [
 MAX_TIMEOUT_MS = 3_600_000
 _MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 _MAX_ERROR_BODY_BYTES = 64 * 1024
+_MIN_WITHHELD_CHARS = 6
 _RESERVED_HEADERS = frozenset(
     {"content-length", "content-type", "transfer-encoding", "host", "connection"}
 )
@@ -132,6 +133,12 @@ class HttpModelClient:
         self._request_timeout_ms = check_timeout(request_timeout_ms)
         self._timeout_s = request_timeout_ms / 1000
         self._headers = _build_headers(credential_headers, extra_headers or {})
+        #: Values an error code must not repeat (a server may echo the key there).
+        self._withheld = tuple(
+            value
+            for value in (*credential_headers.values(), *(extra_headers or {}).values())
+            if len(value) >= _MIN_WITHHELD_CHARS
+        )
         self._header_names = tuple(sorted(k.lower() for k in (extra_headers or {})))
         self._client: httpx.AsyncClient | None = None
         #: A connection pool shared with other clients; never closed here.
@@ -281,6 +288,14 @@ class HttpModelClient:
             reason="provider_unreachable",
         )
 
+    def _echoes_credential(self, code: str) -> bool:
+        return any(
+            value in code
+            or (len(code) >= _MIN_WITHHELD_CHARS and code in value)
+            or (value.split() or [value])[-1] in code
+            for value in self._withheld
+        )
+
     def _timed_out(self) -> TargetError:
         return TargetError(
             f"the model provider at {self._endpoint} did not answer within "
@@ -292,6 +307,8 @@ class HttpModelClient:
         self, status: int, body: bytes, model: str, retry_after_s: float | None
     ) -> ConfigError | UnsupportedError | TargetError:
         code = self._error_code(body)
+        if code == str(status) or (code and self._echoes_credential(code)):
+            code = None  # says nothing new, or repeats (part of) a credential
         detail = f"HTTP {status}" + (f", {code}" if code else "")
         where = f"the model provider at {self._endpoint}"
         if status in (401, 403):

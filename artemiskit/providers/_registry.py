@@ -25,6 +25,7 @@ from artemiskit.providers._digest import credential_digest, transport_digest
 from artemiskit.providers._retries import AccountedRetries
 from artemiskit.providers._scripted import (
     ScriptedTarget,
+    ScriptEntry,
     load_script_below,
     parse_script_variants,
 )
@@ -32,9 +33,10 @@ from artemiskit.providers._shared import SharedTransports
 from artemiskit.targets import AgentTarget, TargetRequest, TargetResponse
 
 if TYPE_CHECKING:
+    import os
+
     import httpx
 
-    from artemiskit.providers._scripted import ScriptEntry
     from artemiskit.targets import ModelRequest
 
 __all__ = [
@@ -42,10 +44,14 @@ __all__ = [
     "ProviderBuilder",
     "ProviderRequest",
     "ProviderTarget",
+    "ScriptVariants",
     "create_provider_target",
     "load_provider_entry_points",
+    "load_script_variants",
     "provider_types",
     "register_provider",
+    "script_folder",
+    "script_key",
 ]
 
 ENTRY_POINT_GROUP = "artemiskit.providers"
@@ -115,25 +121,47 @@ class _ClosingTarget:
         return await self.inner.respond(request)
 
 
+ScriptVariants = tuple[tuple[tuple[ScriptEntry, ...], ...], str]
+"""A scripted provider's script: its response lists and the digest of its bytes."""
+
+
+def script_folder(
+    scripts_dir: str | None, base_dir: str | os.PathLike[str] | None
+) -> Path:
+    """Where a scripted entry's ``MODEL.script.yaml`` files live."""
+    if base_dir is not None and scripts_dir is not None:
+        return Path(base_dir) / scripts_dir
+    return Path(scripts_dir or base_dir or ".")
+
+
+def script_key(folder: Path, model: str) -> str:
+    """The key a script is shared under by a suite's runs (`SharedTransports`)."""
+    return f"scripted:{folder.absolute()}:{model}"
+
+
+async def load_script_variants(folder: Path, model: str) -> ScriptVariants:
+    """Read and parse ``MODEL.script.yaml`` below ``folder``.
+
+    Raises:
+        WorkflowError: The script is invalid.
+        FileAccessError: It cannot be read.
+    """
+    _, raw = await load_script_below(folder, model)
+    source = str(folder / f"{model}.script.yaml")
+    variants = parse_script_variants(raw.decode("utf-8"), source=source)
+    return variants, bytes_digest(raw)
+
+
 async def _scripted(request: ProviderRequest) -> ProviderTarget:
-    scripts_dir = request.entry.scripts_dir
-    base = Path(scripts_dir or request.base_dir or ".")
-    if request.base_dir is not None and scripts_dir is not None:
-        base = Path(request.base_dir) / scripts_dir
+    base = script_folder(request.entry.scripts_dir, request.base_dir)
     model = request.model
-
-    async def load() -> tuple[tuple[tuple[ScriptEntry, ...], ...], str]:
-        _, raw = await load_script_below(base, model)
-        source = str(base / f"{model}.script.yaml")
-        variants = parse_script_variants(raw.decode("utf-8"), source=source)
-        return variants, bytes_digest(raw)
-
     if request.shared is None:
-        variants, digest = await load()
+        variants, digest = await load_script_variants(base, model)
     else:
-        # A suite reads each script once.
-        key = f"scripted:{base.absolute()}:{model}"
-        variants, digest = await request.shared.get(key, load)
+        # A suite shares each script, read once when it validated the suite.
+        variants, digest = await request.shared.get(
+            script_key(base, model), lambda: load_script_variants(base, model)
+        )
     script = variants[(request.repetition - 1) % len(variants)]
     return ProviderTarget(
         target=ScriptedTarget(entries=script), transport_digest=digest

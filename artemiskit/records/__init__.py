@@ -28,6 +28,12 @@ from artemiskit.records._record import (
     ToolSummary,
     WorkflowInfo,
 )
+from artemiskit.records._verdict import (
+    Cause,
+    RunVerdict,
+    VerdictStatus,
+    verdict_status,
+)
 from artemiskit.records._verification import (
     JudgeEntry,
     JudgeScores,
@@ -42,6 +48,7 @@ __all__ = [
     "BudgetInfo",
     "BudgetLimits",
     "BudgetUsed",
+    "Cause",
     "CleanupInfo",
     "EventInfo",
     "ExecutionInfo",
@@ -59,6 +66,7 @@ __all__ = [
     "RECORD_SCHEMA_VERSION",
     "RecoveryInfo",
     "RequirementResult",
+    "RunVerdict",
     "ScorerEntry",
     "StateChange",
     "StateChangeInfo",
@@ -68,8 +76,10 @@ __all__ = [
     "TimelineInfo",
     "ToolSummary",
     "Verdict",
+    "VerdictStatus",
     "WorkflowInfo",
     "record_from_dict",
     "record_schema",
     "record_to_dict",
+    "verdict_status",
 ]

@@ -16,6 +16,7 @@ from artemiskit.records._record import (
     RECORD_SCHEMA_VERSION,
     ExecutionRecord,
 )
+from artemiskit.records._verdict import verdict_status
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -27,6 +28,7 @@ _SCHEMA_FILES = {
     1: "workflow-record.v1.schema.json",
     2: "workflow-record.v2.schema.json",
     3: "workflow-record.v3.schema.json",
+    4: "workflow-record.v4.schema.json",
 }
 
 
@@ -116,6 +118,16 @@ def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
             "timeline": {"entries": [], "omitted": omitted},
             "target": {**data["target"], "provider_retries": 0},
         }
+        version = 3
+    if version == 3:
+        # Version 3 predates verdicts: the status follows from what the record
+        # says; the cause was never recorded, so it stays absent.
+        status = verdict_status(
+            data["execution"]["status"],
+            data["exit_code"],
+            data["task_verification"]["status"],
+        )
+        data = {**data, "verdict": {"status": status, "why": None}}
     return {**data, "schema_version": RECORD_SCHEMA_VERSION}
 
 

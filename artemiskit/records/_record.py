@@ -7,10 +7,12 @@ checkpoint locations; bounded lists say how many entries they omitted.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
+from artemiskit._common._converter import CONVERTER
+from artemiskit.records._verdict import RunVerdict
 from artemiskit.records._verification import StateChange, TaskVerification
 
 __all__ = [
@@ -24,6 +26,9 @@ __all__ = [
     "FaultInfo",
     "FaultKindInfo",
     "JudgeInfo",
+    "McpInfo",
+    "McpServerInfo",
+    "McpToolInfo",
     "OperationEntry",
     "OperationSummary",
     "PolicyInfo",
@@ -40,7 +45,7 @@ __all__ = [
 ]
 
 RECORD_SCHEMA = "artemiskit.workflow-record"
-RECORD_SCHEMA_VERSION = 3
+RECORD_SCHEMA_VERSION = 4
 
 
 @attrs.frozen(kw_only=True)
@@ -305,8 +310,40 @@ class TelemetryInfo:
 
 
 @attrs.frozen(kw_only=True)
+class McpServerInfo:
+    """An MCP server a run used: its entry name, transport and lifetime.
+
+    ``lifetime`` is ``suite`` when the server was shared by a suite's runs.
+    """
+
+    name: str
+    transport: Literal["stdio", "streamable_http"]
+    lifetime: Literal["run", "suite"]
+
+
+@attrs.frozen(kw_only=True)
+class McpToolInfo:
+    """An MCP tool a run declared: its name, server and schema digest."""
+
+    name: str
+    server: str
+    schema_digest: str
+
+
+@attrs.frozen(kw_only=True)
+class McpInfo:
+    """The MCP servers and tools of a run (SPEC 24); absent without any."""
+
+    servers: tuple[McpServerInfo, ...] = ()
+    tools: tuple[McpToolInfo, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
 class ExecutionRecord:
-    """The bounded, metadata-only record of one run attempt (schema version 3)."""
+    """The bounded, metadata-only record of one run attempt (schema version 4).
+
+    ``verdict`` says what the run amounts to (SPEC 20) and why when it did not pass.
+    """
 
     run_id: str
     attempt_id: str
@@ -327,8 +364,28 @@ class ExecutionRecord:
     faults: FaultInfo
     recovery: RecoveryInfo
     task_verification: TaskVerification
+    verdict: RunVerdict
     timeline: TimelineInfo = attrs.field(factory=TimelineInfo)
     #: ``None`` when telemetry export was not asked for.
     telemetry: TelemetryInfo | None = None
+    mcp: McpInfo | None = None
     schema: str = RECORD_SCHEMA
     schema_version: int = RECORD_SCHEMA_VERSION
+
+
+def _omit_absent_mcp(hook: Any) -> Any:
+    """Wrap ExecutionRecord's unstructure hook: no ``mcp`` key without MCP tools."""
+
+    def unstructure(record: ExecutionRecord) -> dict[str, Any]:
+        document: dict[str, Any] = hook(record)
+        if document.get("mcp") is None:
+            document.pop("mcp", None)
+        return document
+
+    return unstructure
+
+
+CONVERTER.register_unstructure_hook(
+    ExecutionRecord,
+    _omit_absent_mcp(CONVERTER.get_unstructure_hook(ExecutionRecord)),
+)

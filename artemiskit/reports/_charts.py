@@ -1,23 +1,32 @@
-"""Charts drawn by matplotlib into inline SVG (the ``report`` extra).
+r"""Charts drawn by matplotlib into inline SVG (the ``report`` extra).
 
 Only the object API is used (no pyplot, no global backend): each chart is a
 `Figure` saved by the SVG backend with text drawn as paths (no font is needed by
 the browser, none is fetched), no date in the metadata, and a fixed hash salt per
-chart, so the same evidence always gives the same bytes. Record strings become
-chart labels only after shortening, with math text off (``$`` is just a dollar).
+chart, so the same evidence always gives the same bytes.
+
+No string from a record is ever interpreted by matplotlib: labels are shortened to
+one line, math text is off (``$``, ``\\``, ``_`` and ``^`` are just characters),
+and legends get their labels explicitly (matplotlib would hide a label that begins
+with ``_``). Error bars never go negative, whatever a saved interval says, and a
+chart that still fails to draw raises a typed error naming the chart, never the
+plotting library's exception.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 from markupsafe import Markup, escape
 
+from artemiskit._errors import FileAccessError
+
 if TYPE_CHECKING:
     import contextlib
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -47,6 +56,38 @@ _STYLE: dict[Any, Any] = {
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
+
+
+_P = ParamSpec("_P")
+
+
+def _drawn(title: str) -> Callable[[Callable[_P, Markup]], Callable[_P, Markup]]:
+    """Turn any failure of matplotlib while drawing a chart into a typed error."""
+
+    def decorate(draw: Callable[_P, Markup]) -> Callable[_P, Markup]:
+        @functools.wraps(draw)
+        def drawing(*args: _P.args, **kwargs: _P.kwargs) -> Markup:
+            try:
+                return draw(*args, **kwargs)
+            except Exception as exc:  # matplotlib raises many kinds; none escapes
+                raise FileAccessError(
+                    f"the {title} chart could not be drawn ({type(exc).__name__})",
+                    reason="chart_not_drawn",
+                ) from exc
+
+        return drawing
+
+    return decorate
+
+
+def _spans(
+    centres: Sequence[float], lows: Sequence[float], highs: Sequence[float]
+) -> list[list[float]]:
+    """Error-bar lengths below and above each centre, never negative."""
+    return [
+        [max(0.0, c - low) for c, low in zip(centres, lows, strict=True)],
+        [max(0.0, high - c) for c, high in zip(centres, highs, strict=True)],
+    ]
 
 
 def label(value: object) -> str:
@@ -102,6 +143,7 @@ def _rows(count: int) -> float:
     return 0.9 + 0.32 * max(count, 1)
 
 
+@_drawn("pass rate")
 def pass_rate_chart(workflows: Sequence[dict[str, Any]], key: str) -> Markup:
     """Pass rate per workflow with its 95% Wilson interval."""
     shown = [w for w in workflows if w["pass_rate"] is not None][:MAX_ITEMS]
@@ -109,13 +151,14 @@ def pass_rate_chart(workflows: Sequence[dict[str, Any]], key: str) -> Markup:
         figure, axes = _figure(6.4, _rows(len(shown)))
         names = [label(w["name"]) for w in shown]
         rates = [w["pass_rate"] for w in shown]
-        lows = [w["pass_rate"] - w["pass_rate_interval"]["low"] for w in shown]
-        highs = [w["pass_rate_interval"]["high"] - w["pass_rate"] for w in shown]
+        intervals = [w["pass_rate_interval"] for w in shown]
         positions = list(range(len(shown)))
         axes.errorbar(
             rates,
             positions,
-            xerr=[lows, highs],
+            xerr=_spans(
+                rates, [i["low"] for i in intervals], [i["high"] for i in intervals]
+            ),
             fmt="o",
             color=_NEUTRAL,
             ecolor="#555555",
@@ -130,18 +173,19 @@ def pass_rate_chart(workflows: Sequence[dict[str, Any]], key: str) -> Markup:
         return _svg(figure, key, "Pass rate per workflow with 95% Wilson interval")
 
 
+@_drawn("pass^k")
 def pass_hat_k_chart(workflows: Sequence[dict[str, Any]], key: str) -> Markup:
     """The pass^k curve of each workflow: the chance that k runs all pass."""
     shown = [w for w in workflows if w["pass_hat_k"]][: len(_MARKERS)]
     with _style():
         figure, axes = _figure(6.4, 3.2)
+        lines = []
         for number, workflow in enumerate(shown):
             ks = sorted(int(k) for k in workflow["pass_hat_k"])
-            axes.plot(
+            lines += axes.plot(
                 ks,
                 [workflow["pass_hat_k"][str(k)] for k in ks],
                 marker=_MARKERS[number],
-                label=label(workflow["name"]),
             )
         axes.set_ylim(-0.02, 1.02)
         axes.set_xlabel("k (runs that must all pass)")
@@ -150,10 +194,12 @@ def pass_hat_k_chart(workflows: Sequence[dict[str, Any]], key: str) -> Markup:
         _integer_ticks(axes)
         axes.grid(color="#dddddd")
         if shown:
-            axes.legend(loc="best", fontsize=8)
+            names = [label(workflow["name"]) for workflow in shown]
+            axes.legend(lines, names, loc="best", fontsize=8)
         return _svg(figure, key, "pass^k curve per workflow")
 
 
+@_drawn("failure reasons")
 def failure_reasons_chart(reasons: dict[str, int], key: str) -> Markup:
     """How many runs failed for each reason code."""
     shown = sorted(reasons.items(), key=lambda item: (-item[1], item[0]))[:MAX_ITEMS]
@@ -168,6 +214,7 @@ def failure_reasons_chart(reasons: dict[str, int], key: str) -> Markup:
         return _svg(figure, key, "Failure reasons: runs per reason code")
 
 
+@_drawn("budget use")
 def budget_chart(fractions: dict[str, list[float]], key: str) -> Markup:
     """Each run's budget use as a fraction of the limit, per dimension."""
     names = [name for name in fractions if fractions[name]]
@@ -192,6 +239,7 @@ def budget_chart(fractions: dict[str, list[float]], key: str) -> Markup:
         return _svg(figure, key, "Budget use per dimension across runs")
 
 
+@_drawn("durations")
 def durations_chart(runs: Sequence[dict[str, Any]], key: str) -> Markup:
     """Each run's duration, marked by its verdict (colour and shape)."""
     shown = list(runs)[: MAX_ITEMS * 5]
@@ -209,7 +257,7 @@ def durations_chart(runs: Sequence[dict[str, Any]], key: str) -> Markup:
                     [r["duration_ms"] for r in mine],
                     color=colour,
                     marker=marker,
-                    label=verdict or "unavailable or lost",
+                    label=verdict or "errored or unavailable",
                 )
         axes.set_xlabel("run (repetition)")
         axes.set_ylabel("duration (ms)")
@@ -224,15 +272,11 @@ def durations_chart(runs: Sequence[dict[str, Any]], key: str) -> Markup:
 
 
 def _verdict(run: dict[str, Any]) -> str | None:
-    if run["lost"] or run["verification"] == "unavailable":
-        return None
-    return (
-        "passed"
-        if run["verification"] == "passed" and run["exit_code"] == 0
-        else ("failed")
-    )
+    verdict: str = run["verdict"]
+    return verdict if verdict in ("passed", "failed") else None
 
 
+@_drawn("pass-rate difference")
 def comparison_chart(comparison: Comparison, key: str) -> Markup:
     """Each workflow's pass-rate difference with its 95% Newcombe interval."""
     shown = [w for w in comparison.workflows if w.interval is not None][:MAX_ITEMS]
@@ -244,10 +288,7 @@ def comparison_chart(comparison: Comparison, key: str) -> Markup:
             axes.errorbar(
                 [w.difference],
                 [position],
-                xerr=[
-                    [w.difference - w.interval.low],
-                    [w.interval.high - w.difference],
-                ],
+                xerr=_spans([w.difference], [w.interval.low], [w.interval.high]),
                 fmt="X" if w.regressed else "o",
                 color=_FAIL if w.regressed else _NEUTRAL,
                 ecolor="#555555",

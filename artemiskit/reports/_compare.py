@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit.reports._statistics import fisher_exact_p, newcombe_interval
+from artemiskit.reports._statistics import (
+    fisher_exact_p,
+    fisher_exact_share,
+    newcombe_interval,
+)
 from artemiskit.suites import Interval
+from artemiskit.suites._statistics import exact_rate, exact_threshold
 
 if TYPE_CHECKING:
     from artemiskit.reports._inputs import ReportInput
@@ -15,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["BUDGET_DIMENSIONS", "Comparison", "WorkflowComparison", "compare_reports"]
 
 BUDGET_DIMENSIONS = ("actions", "model_requests", "tool_calls", "tokens")
-SIGNIFICANCE = 0.05
+SIGNIFICANCE = Fraction(5, 100)
 
 
 @attrs.frozen(kw_only=True)
@@ -99,18 +105,30 @@ def _median(workflow: dict[str, Any], dimension: str) -> float | None:
     return None if use is None else float(use["p50"])
 
 
+def _regressed(a: int, n: int, b: int, m: int, max_drop: float | None) -> bool:
+    """Lower and significant, or a drop beyond ``max_drop``, decided exactly.
+
+    Rates, their difference and the p-value are exact fractions, and each
+    threshold the decimal it names: 4/5 -> 3/5 drops by exactly 0.2, which
+    ``--max-drop 0.2`` tolerates (float subtraction says 0.20000000000000007).
+    """
+    base, cand = exact_rate(a, n), exact_rate(b, m)
+    if base is None or cand is None or cand >= base:
+        return False
+    p_value = fisher_exact_share(a, n, b, m)
+    if p_value is not None and p_value < SIGNIFICANCE:
+        return True
+    return max_drop is not None and base - cand > exact_threshold(max_drop)
+
+
 def _compare(
     base: dict[str, Any], cand: dict[str, Any], max_drop: float | None
 ) -> WorkflowComparison:
     a, n = base["passed"], base["passed"] + base["failed"]
     b, m = cand["passed"], cand["passed"] + cand["failed"]
     p_value = fisher_exact_p(a, n, b, m)
-    difference = None if n == 0 or m == 0 else b / m - a / n
-    dropped = difference is not None and difference < 0
-    regressed = dropped and (
-        (p_value is not None and p_value < SIGNIFICANCE)
-        or (max_drop is not None and difference is not None and -difference > max_drop)
-    )
+    difference = None if n == 0 or m == 0 else float(Fraction(b, m) - Fraction(a, n))
+    regressed = _regressed(a, n, b, m, max_drop)
     return WorkflowComparison(
         name=base["name"],
         baseline_passed=a,

@@ -17,10 +17,12 @@ from artemiskit._version import __version__
 from artemiskit.reports._views import (
     budget_fractions,
     budget_gauges,
+    cause_groups,
     durations,
     run_timeline,
     transcript_steps,
 )
+from artemiskit.suites import cause_text
 
 if TYPE_CHECKING:
     import jinja2
@@ -65,16 +67,6 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def _verdict(run: dict[str, Any]) -> str:
-    if run["lost"]:
-        return "lost"
-    if run["verification"] == "unavailable":
-        return "unavailable"
-    if run["verification"] == "passed" and run["exit_code"] == 0:
-        return "passed"
-    return "failed"
-
-
 def _faults(records: list[ExecutionRecord]) -> dict[str, int]:
     counts: Counter[str] = Counter()
     for record in records:
@@ -109,7 +101,8 @@ def _workflow_view(
             {
                 "data": run,
                 "anchor": f"run-{index}-{run['repetition']}",
-                "verdict": _verdict(run),
+                "verdict": run["verdict"],
+                "why": None if run["verdict"] == "passed" else cause_text(run["why"]),
                 "record": record,
                 "timeline": [] if record is None else run_timeline(record),
                 "gauges": [] if record is None else budget_gauges(record),
@@ -131,6 +124,7 @@ def _workflow_view(
         "data": workflow,
         "runs": runs,
         "requirements": requirements,
+        "causes": [{**c, "text": cause_text(c)} for c in workflow["causes"]],
         "durations": durations([r["duration_ms"] for r in workflow["runs"]]),
         "faults": _faults(records),
         "charts": {
@@ -166,6 +160,11 @@ def report_html(evidence: ReportInput) -> str:
         _workflow_view(evidence, index, workflow)
         for index, workflow in enumerate(suite["workflows"], start=1)
     ]
+    anchors = {
+        (view["data"]["name"], run["data"]["repetition"]): run["anchor"]
+        for view in workflows
+        for run in view["runs"]
+    }
     return (
         _environment()
         .get_template("report.html.j2")
@@ -174,6 +173,16 @@ def report_html(evidence: ReportInput) -> str:
             suite=suite,
             totals=suite["totals"],
             workflows=workflows,
+            causes=[
+                {
+                    "group": group,
+                    "links": [
+                        (name, number, anchors[(name, number)])
+                        for name, number in group.runs
+                    ],
+                }
+                for group in cause_groups(suite)
+            ],
             sensitive=evidence.transcripts is not None,
             version=__version__,
             charts={

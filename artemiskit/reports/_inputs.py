@@ -7,7 +7,7 @@ with a message saying what the file is.
 
 from __future__ import annotations
 
-import json
+import errno
 import os
 from pathlib import Path
 from typing import Any, Literal
@@ -15,12 +15,19 @@ from typing import Any, Literal
 import anyio.to_thread
 import attrs
 
+from artemiskit._common._json import StrictJsonError, load_strict_json
 from artemiskit._common._kinds import is_manifest
 from artemiskit._common._reading import read_text_file
 from artemiskit._errors import FileAccessError, Problem, WorkflowError
 from artemiskit.records import RECORD_SCHEMA, ExecutionRecord, record_from_dict
 from artemiskit.suites import SUITE_SCHEMA, TRANSCRIPT_SCHEMA, validate_suite_record
-from artemiskit.suites._record import RunOutcome, summarize_workflow, totals
+from artemiskit.suites._record import (
+    RunOutcome,
+    summarize_workflow,
+    target_id,
+    totals,
+    unit_of,
+)
 
 __all__ = ["ReportInput", "RunKey", "load_report_input", "load_transcripts"]
 
@@ -76,16 +83,13 @@ async def _read_json(path: str) -> Any:
         path, what="evidence", limit=_MAX_EVIDENCE_BYTES, invalid=_invalid_file
     )
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return load_strict_json(text)
+    except StrictJsonError as exc:
         raise WorkflowError(
             _WHAT_IS_READ,
             [
                 Problem(
-                    message=f"not JSON ({exc.msg})",
-                    source=path,
-                    line=exc.lineno,
-                    column=exc.colno,
+                    message=exc.message, source=path, line=exc.line, column=exc.column
                 )
             ],
             reason="not_json",
@@ -191,8 +195,26 @@ async def load_report_input(
     return _from_records(records, shown)
 
 
+def _exists(path: str) -> bool:
+    """Whether ``path`` leads to something; a symbolic link loop is refused.
+
+    Raises:
+        WorkflowError: ``path`` is (or passes through) a symbolic link loop.
+    """
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _refuse(
+                path, "a symbolic link loop, not a file", "symlink_loop"
+            ) from None
+        return False
+    return True
+
+
 def _evidence_file(given: str) -> str:
     """The file to read for ``given``: itself, or a suite folder's suite.json."""
+    _exists(given)
     if not os.path.isdir(given):
         return given
     path = os.path.join(given, "suite.json")
@@ -202,19 +224,21 @@ def _evidence_file(given: str) -> str:
             "a folder without suite.json, so not a suite folder",
             "not_a_suite_folder",
         )
+    _exists(path)
     return path
 
 
 def _record_file(folder: Path, name: str) -> str | None:
     """The path of a record ``suite.json`` lists; ``None`` when it is absent."""
-    path = (folder / name).resolve()
-    if not path.is_relative_to(folder.resolve()):
+    path = os.fspath(folder / name)
+    found = _exists(path)
+    if not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder)):
         raise _refuse(
             os.fspath(folder / "suite.json"),
             f"a run's record {_shown(name)} lies outside the suite folder",
             "record_outside_suite",
         )
-    return os.fspath(folder / name) if path.exists() else None
+    return path if found else None
 
 
 async def _suite_records(
@@ -265,8 +289,15 @@ def _from_records(
         )
         outcomes += mine
         # Record files given anywhere: the entry is a view, never a suite.json.
+        first = runs[0][1]
         workflows.append(
-            summarize_workflow(name, runs[0][1].workflow.digest, mine, check_runs=False)
+            summarize_workflow(
+                name,
+                first.workflow.digest,
+                target_id(first.target.provider, first.target.model),
+                mine,
+                check_runs=False,
+            )
         )
     starts = [r.execution.started_at for _, r in given]
     ends = [r.execution.finished_at for _, r in given]
@@ -279,6 +310,7 @@ def _from_records(
         "settings": None,
         "totals": totals(outcomes, len(outcomes), sum(o.duration_ms for o in outcomes)),
         "exit_code": None,
+        "units": [unit_of(entry) for entry in workflows],
         "workflows": workflows,
     }
     return ReportInput(

@@ -1,32 +1,24 @@
 """Markdown views for a CI job summary (``$GITHUB_STEP_SUMMARY``).
 
-GitHub renders Markdown with inline HTML, so every string from a record is
-escaped for both: HTML's ``<``, ``>`` and ``&`` become entities, Markdown's
-punctuation is backslash-escaped, and table cells lose their pipes and newlines.
+GitHub renders Markdown with inline HTML, so every string from a record goes
+through the one Markdown escaping of the exports (`markdown_text`): control
+characters shown as escapes, HTML's ``<``, ``>`` and ``&`` as entities, ASCII
+punctuation backslash-escaped, one line, shortened.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
+
+from artemiskit._common._escaping import markdown_text as text
+from artemiskit.reports._views import cause_groups
+from artemiskit.suites import cause_text
 
 if TYPE_CHECKING:
     from artemiskit.reports._compare import Comparison
     from artemiskit.reports._inputs import ReportInput
 
 __all__ = ["comparison_markdown", "report_markdown"]
-
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
-_MAX_CELL = 120
-
-
-def text(value: object) -> str:
-    """``value`` as Markdown text that shows literally, on one line."""
-    shown = " ".join(str(value).split())
-    if len(shown) > _MAX_CELL:
-        shown = shown[: _MAX_CELL - 1] + "…"
-    shown = shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", shown)
 
 
 def _rate(value: float | None) -> str:
@@ -62,18 +54,18 @@ def report_markdown(evidence: ReportInput) -> str:
         "",
         _status_line(suite),
         "",
-        "| runs | passed | failed | unavailable | lost | tokens | model requests "
-        "| tool calls |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| runs | passed | failed | errored | unavailable | lost | tokens "
+        "| model requests | tool calls |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         f"| {totals['runs_finished']} | {totals['passed']} | {totals['failed']} "
-        f"| {totals['unavailable']} | {totals['runs_lost']} | {tokens} "
-        f"| {totals['model_requests']} | {totals['tool_calls']} |",
+        f"| {totals['errored']} | {totals['unavailable']} | {totals['runs_lost']} "
+        f"| {tokens} | {totals['model_requests']} | {totals['tool_calls']} |",
         "",
         "### Pass rate per workflow",
         "",
         "| workflow | pass rate | 95% interval (Wilson) | passed | failed "
-        "| unavailable | pass^k, k = runs |",
-        "|---|---:|---|---:|---:|---:|---:|",
+        "| errored | unavailable | range if errored/unavailable | pass^k, k = runs |",
+        "|---|---:|---|---:|---:|---:|---:|---|---:|",
     ]
     for workflow in suite["workflows"]:
         hat = workflow["pass_hat_k"]
@@ -81,11 +73,44 @@ def report_markdown(evidence: ReportInput) -> str:
         lines.append(
             f"| {text(workflow['name'])} | {_rate(workflow['pass_rate'])} "
             f"| {_interval(workflow['pass_rate_interval'])} | {workflow['passed']} "
-            f"| {workflow['failed']} | {workflow['unavailable']} | {last} |"
+            f"| {workflow['failed']} | {workflow['errored']} "
+            f"| {workflow['unavailable']} | {_range(workflow)} | {last} |"
         )
+    lines += _cause_table(suite)
     for workflow in suite["workflows"]:
         lines += _workflow_tables(workflow)
     return "\n".join(lines) + "\n"
+
+
+def _range(workflow: dict[str, Any]) -> str:
+    """The pass rate if every errored and unavailable run had failed / passed."""
+    spread = workflow["pass_rate_range"]
+    if spread is None or not (workflow["errored"] or workflow["unavailable"]):
+        return "–"
+    return f"{spread['low']:.1%} – {spread['high']:.1%}"
+
+
+def _cause_table(suite: dict[str, Any]) -> list[str]:
+    """Runs that did not pass, grouped by cause (``why``), most frequent first."""
+    groups = cause_groups(suite)
+    if not groups:
+        return []
+    lines = [
+        "",
+        "### Why runs did not pass",
+        "",
+        "| why | kind | verdict | runs | which |",
+        "|---|---|---|---:|---|",
+    ]
+    for group in groups:
+        which = ", ".join(f"{name} #{number}" for name, number in group.runs[:10])
+        if len(group.runs) > 10:
+            which += f", … {len(group.runs) - 10} more"
+        lines.append(
+            f"| {text(group.text)} | {group.kind or 'n/a'} "
+            f"| {', '.join(group.verdicts)} | {len(group.runs)} | {text(which)} |"
+        )
+    return lines
 
 
 def _workflow_tables(workflow: dict[str, Any]) -> list[str]:
@@ -100,26 +125,22 @@ def _workflow_tables(workflow: dict[str, Any]) -> list[str]:
             for r in workflow["requirements"]
         ]
         lines.append("")
-    if workflow["failure_reasons"]:
-        lines += ["| failure reason | runs |", "|---|---:|"]
+    if workflow["causes"]:
+        lines += ["| why | kind | runs |", "|---|---|---:|"]
         lines += [
-            f"| {text(code)} | {count} |"
-            for code, count in workflow["failure_reasons"].items()
+            f"| {text(cause_text(cause))} | {cause['kind']} | {cause['runs']} |"
+            for cause in workflow["causes"]
         ]
         lines.append("")
     lines += [
-        "| run | verification | execution | exit code | duration (ms) |",
+        "| run | verdict | why | exit code | duration (ms) |",
         "|---:|---|---|---:|---:|",
     ]
     for run in workflow["runs"]:
-        execution = (
-            "lost"
-            if run["lost"]
-            else f"{text(run['execution_status'])} ({text(run['execution_reason'])})"
-        )
+        why = "" if run["verdict"] == "passed" else text(cause_text(run["why"]))
         lines.append(
-            f"| {run['repetition']} | {text(run['verification'] or 'n/a')} "
-            f"| {execution} | {run['exit_code']} | {run['duration_ms']} |"
+            f"| {run['repetition']} | {run['verdict']} | {why} "
+            f"| {run['exit_code']} | {run['duration_ms']} |"
         )
     return lines
 
@@ -180,5 +201,8 @@ def comparison_markdown(comparison: Comparison) -> str:
         ("Only in the candidate", comparison.only_in_candidate),
     ):
         if names:
-            lines += ["", f"{label}: " + ", ".join(text(n) for n in names) + "."]
+            lines += [
+                "",
+                f"{label}: " + ", ".join(text(n) for n in names) + ".",
+            ]
     return "\n".join(lines) + "\n"

@@ -2,7 +2,8 @@
 
 Both compare two binomial samples, a baseline (``a`` passes of ``n`` judged runs)
 and a candidate (``b`` of ``m``). Fisher's p-value is computed from exact integer
-hypergeometric weights, so only its final division rounds.
+hypergeometric weights, so only its final division rounds; `fisher_exact_share`
+keeps even that exact, for comparing with the significance level.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from fractions import Fraction
 
 from artemiskit.suites import Interval, wilson_interval
 
-__all__ = ["fisher_exact_p", "newcombe_interval"]
+__all__ = ["fisher_exact_p", "fisher_exact_share", "newcombe_interval"]
 
 # Tables whose probability is within this relative margin of the observed one count
 # as equally extreme (the tolerance R's fisher.test and SciPy use for ties).
@@ -66,6 +67,26 @@ def fisher_exact_p(
     Raises:
         ValueError: A pass count is outside ``0..judged``.
     """
+    exact = fisher_exact_share(
+        baseline_passed, baseline_judged, candidate_passed, candidate_judged
+    )
+    return None if exact is None else float(exact)
+
+
+def fisher_exact_share(
+    baseline_passed: int,
+    baseline_judged: int,
+    candidate_passed: int,
+    candidate_judged: int,
+) -> Fraction | None:
+    """`fisher_exact_p` as an exact fraction, for comparing with a threshold.
+
+    Returns:
+        The p-value, or ``None`` when either side judged nothing.
+
+    Raises:
+        ValueError: A pass count is outside ``0..judged``.
+    """
     for passed, judged in (
         (baseline_passed, baseline_judged),
         (candidate_passed, candidate_judged),
@@ -83,4 +104,4 @@ def fisher_exact_p(
     }
     observed = weights[baseline_passed]
     extreme = sum(w for w in weights.values() if w <= observed * _TIE_MARGIN)
-    return min(1.0, extreme / sum(weights.values()))
+    return min(Fraction(1), Fraction(extreme, sum(weights.values())))

@@ -14,18 +14,20 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit.suites import percentile
+from artemiskit.suites import cause_text, percentile
 
 if TYPE_CHECKING:
     from artemiskit.records import ExecutionRecord, OperationEntry
     from artemiskit.reports._inputs import ReportInput
 
 __all__ = [
+    "CauseGroup",
     "Gauge",
     "TimelineEntry",
     "TranscriptStep",
     "budget_fractions",
     "budget_gauges",
+    "cause_groups",
     "durations",
     "run_timeline",
     "transcript_steps",
@@ -65,6 +67,47 @@ class TranscriptStep:
     content: str
     tool_calls: tuple[tuple[str, str], ...]
     is_error: bool
+
+
+@attrs.frozen(kw_only=True)
+class CauseGroup:
+    """The runs that did not pass for one cause (``why``), most frequent first.
+
+    Attributes:
+        text: The cause as every view shows it (``<id or reason> (<reason>)``;
+            ``not recorded`` for runs from before record schema version 4).
+        kind: ``requirement``, ``stop`` or ``infrastructure`` (``None``: not
+            recorded).
+        verdicts: The verdicts of its runs (``failed``, ``errored``, ...).
+        runs: Its runs, as (workflow, repetition), in suite order.
+    """
+
+    text: str
+    kind: str | None
+    verdicts: tuple[str, ...]
+    runs: tuple[tuple[str, int], ...]
+
+
+def cause_groups(suite: dict[str, Any]) -> list[CauseGroup]:
+    """Every run that did not pass, grouped by its cause, most frequent first."""
+    groups: dict[str, tuple[str | None, list[str], list[tuple[str, int]]]] = {}
+    for workflow in suite["workflows"]:
+        for run in workflow["runs"]:
+            if run["verdict"] == "passed":
+                continue
+            why = run["why"]
+            text = cause_text(why)
+            _kind, verdicts, runs = groups.setdefault(
+                text, (None if why is None else why["kind"], [], [])
+            )
+            if run["verdict"] not in verdicts:
+                verdicts.append(run["verdict"])
+            runs.append((workflow["name"], run["repetition"]))
+    ordered = sorted(groups.items(), key=lambda item: (-len(item[1][2]), item[0]))
+    return [
+        CauseGroup(text=text, kind=kind, verdicts=tuple(verdicts), runs=tuple(runs))
+        for text, (kind, verdicts, runs) in ordered
+    ]
 
 
 def _counts(**counts: int) -> str:

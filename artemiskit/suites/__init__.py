@@ -15,6 +15,7 @@ from artemiskit.suites._ray import RayExecutor
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
     SUITE_SCHEMA_VERSION,
+    cause_text,
     load_suite_record,
     suite_record_schema,
     validate_suite_record,
@@ -53,6 +54,7 @@ __all__ = [
     "SuiteSettings",
     "SuiteWorkflow",
     "TRANSCRIPT_SCHEMA",
+    "cause_text",
     "discover_workflows",
     "junit_xml",
     "load_suite_record",

@@ -66,4 +66,5 @@ async def create_suite_session(
         cleanup_timeout_ms=cleanup_timeout_ms,
         remote_kit=remote_kit,
         telemetry=telemetry,
+        mcp_servers=config.mcp_servers,
     )

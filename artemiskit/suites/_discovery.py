@@ -12,10 +12,11 @@ import attrs
 from artemiskit._common._converter import CONVERTER
 from artemiskit._common._digests import json_digest
 from artemiskit._errors import ArtemisError, FixtureError, Problem, WorkflowError
-from artemiskit.providers._scripted import (
-    ScriptEntry,
-    load_script_below,
-    parse_script_variants,
+from artemiskit.providers._registry import (
+    ScriptVariants,
+    load_script_variants,
+    script_folder,
+    script_key,
 )
 from artemiskit.workflow import (
     Workflow,
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from artemiskit.config import TrustedConfig
+    from artemiskit.providers._scripted import ScriptEntry
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.tools._catalogue import Catalogue
 
@@ -49,13 +51,21 @@ class SuiteWorkflow:
         digest: The digest of the contract (as records carry it).
         variants: For the offline ``scripted`` provider, the script's response
             lists (repetition r replays variant ``(r - 1) mod len``); else empty.
+        script: For the ``scripted`` provider, the key its runs share the
+            script under and the script as validated (variants and digest):
+            runs replay these, never a copy of the file read later.
     """
 
     name: str
     path: Path
     workflow: Workflow
     digest: str
-    variants: tuple[tuple[ScriptEntry, ...], ...] = ()
+    script: tuple[str, ScriptVariants] | None = None
+
+    @property
+    def variants(self) -> tuple[tuple[ScriptEntry, ...], ...]:
+        """The script's response lists, empty without a scripted provider."""
+        return () if self.script is None else self.script[1][0]
 
     def __repr__(self) -> str:
         return f"SuiteWorkflow(name={self.name!r})"
@@ -134,10 +144,14 @@ def _unknown_provider(path: Path, name: str, config: TrustedConfig) -> WorkflowE
     )
 
 
-async def _variants(
+async def _script(
     workflow: Workflow, path: Path, root: Path, config: TrustedConfig
-) -> tuple[tuple[ScriptEntry, ...], ...]:
-    """The script variants of a workflow that uses the offline scripted provider.
+) -> tuple[str, ScriptVariants] | None:
+    """The script of a workflow that uses the offline scripted provider, read once.
+
+    Returns:
+        The key its runs share it under and the script, or ``None`` for
+        another provider type.
 
     Raises:
         WorkflowError: The provider has no entry, or the script is invalid.
@@ -147,13 +161,10 @@ async def _variants(
     if entry is None and name != "scripted":
         raise _unknown_provider(path, name, config)
     if entry is not None and entry.type != "scripted":
-        return ()
-    base = root
-    if entry is not None and entry.scripts_dir is not None:
-        base = root / entry.scripts_dir
-    _, raw = await load_script_below(base, workflow.target.model)
-    source = os.fspath(base / f"{workflow.target.model}.script.yaml")
-    return parse_script_variants(raw.decode("utf-8"), source=source)
+        return None
+    folder = script_folder(None if entry is None else entry.scripts_dir, root)
+    model = workflow.target.model
+    return script_key(folder, model), await load_script_variants(folder, model)
 
 
 async def load_suite_workflows(
@@ -187,7 +198,7 @@ async def load_suite_workflows(
                 path, tools=tools, scorers=scorers or ()
             )
             root = path.absolute().parent
-            variants = await _variants(workflow, path, root, config)
+            script = await _script(workflow, path, root, config)
             fixture = workflow.environment.fixture
             if fixture is not None:
                 await _check_fixture(workflow, path)
@@ -219,7 +230,7 @@ async def load_suite_workflows(
                 path=path,
                 workflow=workflow,
                 digest=json_digest(CONVERTER.unstructure(workflow)),
-                variants=variants,
+                script=script,
             )
         )
     if messages:

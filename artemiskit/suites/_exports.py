@@ -1,11 +1,17 @@
-"""Exports for CI: JUnit XML and a Markdown summary, metadata only."""
+"""Exports for CI: JUnit XML and a Markdown summary, metadata only.
+
+Every string from a workflow or a record goes through the one escaping of its
+format (`artemiskit._common._escaping`): `xml_text` for JUnit (control characters
+shown as escapes, so the XML is well-formed), `markdown_text` for Markdown.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
 
-from artemiskit._exit_codes import ExitCode
+from artemiskit._common._escaping import markdown_text, xml_text
+from artemiskit.suites._record import cause_text
 
 if TYPE_CHECKING:
     from artemiskit.suites._runner import SuiteResult
@@ -17,10 +23,24 @@ def _seconds(ms: int) -> str:
     return f"{ms / 1000:.3f}"
 
 
+def _why(run: dict[str, Any]) -> str:
+    return f"why: {cause_text(run['why'])}"
+
+
+def _reason(run: dict[str, Any]) -> str:
+    """The reason code of a run's cause (its execution reason if unrecorded)."""
+    why = run["why"]
+    if why is not None:
+        return str(why["reason"])
+    return str(run["execution_reason"] or run["lost_reason"])
+
+
 def _failure_text(run: dict[str, Any], requirements: list[tuple[str, str]]) -> str:
     if run["lost"]:
-        return "the run was lost: no record was returned"
+        return f"{_why(run)}\nthe run was lost: no record was returned"
     lines = [
+        _why(run),
+        f"verdict: {run['verdict']}",
         f"execution: {run['execution_status']} ({run['execution_reason']})",
         f"verification: {run['verification']}",
         f"exit code: {run['exit_code']}",
@@ -32,9 +52,11 @@ def _failure_text(run: dict[str, Any], requirements: list[tuple[str, str]]) -> s
 def junit_xml(result: SuiteResult) -> str:
     """The suite as JUnit XML: one testsuite per workflow, one testcase per run.
 
-    A run that failed is a ``failure``, one whose evaluation was unavailable an
-    ``error``, a planned run that never started is ``skipped``. Messages hold
-    statuses, reason codes and requirement ids only.
+    A failed run is a ``failure``; an errored run (a lost one included) or an
+    unavailable one an ``error``; a planned run that never started is
+    ``skipped``. The message starts with the run's cause (``why: <id or
+    reason> (<reason code>)``); messages hold statuses, reason codes and
+    requirement ids only.
     """
     summary = result.summary
     failed_requirements: dict[tuple[str, int], list[tuple[str, str]]] = {}
@@ -52,12 +74,13 @@ def junit_xml(result: SuiteResult) -> str:
     for workflow in summary["workflows"]:
         name = workflow["name"]
         runs = {run["repetition"]: run for run in workflow["runs"]}
-        suite = ElementTree.SubElement(root, "testsuite", name=name)
+        shown = xml_text(name)
+        suite = ElementTree.SubElement(root, "testsuite", name=shown)
         counts = {"tests": repeat, "failures": 0, "errors": 0, "skipped": 0}
         duration = 0
         for repetition in range(1, repeat + 1):
             case = ElementTree.SubElement(
-                suite, "testcase", name=f"{name} #{repetition:03d}", classname=name
+                suite, "testcase", name=f"{shown} #{repetition:03d}", classname=shown
             )
             run = runs.get(repetition)
             if run is None:
@@ -67,26 +90,23 @@ def junit_xml(result: SuiteResult) -> str:
                 continue
             duration += run["duration_ms"]
             case.set("time", _seconds(run["duration_ms"]))
-            verdict = run["verification"]
-            if run["lost"] or not (
-                verdict == "passed" and run["exit_code"] == ExitCode.OK
-            ):
+            verdict = run["verdict"]
+            if verdict != "passed":
                 requirements = failed_requirements.get((name, repetition), [])
                 text = _failure_text(run, requirements)
-                if not run["lost"] and verdict == "unavailable":
-                    kind, counter = "error", "errors"
-                    message = "evaluation unavailable"
-                else:
-                    kind, counter = "failure", "failures"
-                    message = (
-                        "run lost"
-                        if run["lost"]
-                        else f"{run['execution_status']}: {run['execution_reason']}"
-                    )
-                element = ElementTree.SubElement(
-                    case, kind, message=message, type=str(run["execution_reason"])
+                kind, counter = (
+                    ("failure", "failures")
+                    if verdict == "failed"
+                    else ("error", "errors")
                 )
-                element.text = text
+                message = f"{_why(run)}; {verdict}"
+                element = ElementTree.SubElement(
+                    case,
+                    kind,
+                    message=xml_text(message),
+                    type=xml_text(_reason(run)),
+                )
+                element.text = xml_text(text)
                 counts[counter] += 1
         for key, value in counts.items():
             suite.set(key, str(value))
@@ -99,10 +119,6 @@ def junit_xml(result: SuiteResult) -> str:
     ElementTree.indent(root)
     body = ElementTree.tostring(root, encoding="unicode")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def _rate(value: float | None) -> str:
@@ -120,20 +136,21 @@ def markdown_summary(summary: dict[str, Any]) -> str:
     lines = [
         "# ArtemisKit suite",
         "",
-        f"Status: **{summary['status']}** ({summary['reason']}), "
+        f"Status: **{markdown_text(summary['status'])}** "
+        f"({markdown_text(summary['reason'])}), "
         f"exit code {summary['exit_code']}.",
         "",
         "| runs planned | finished | not started | lost | passed | failed "
-        "| unavailable | tokens | duration (s) |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| errored | unavailable | tokens | duration (s) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         f"| {totals['runs_planned']} | {totals['runs_finished']} "
         f"| {totals['runs_not_started']} | {totals['runs_lost']} "
-        f"| {totals['passed']} | {totals['failed']} | {totals['unavailable']} "
-        f"| {tokens} | {_seconds(totals['duration_ms'])} |",
+        f"| {totals['passed']} | {totals['failed']} | {totals['errored']} "
+        f"| {totals['unavailable']} | {tokens} | {_seconds(totals['duration_ms'])} |",
         "",
-        "| workflow | passed | failed | unavailable | pass rate | 95% interval "
-        "| pass^k (all runs) |",
-        "|---|---:|---:|---:|---:|---|---:|",
+        "| workflow | passed | failed | errored | unavailable | pass rate "
+        "| 95% interval | range if errored/unavailable | pass^k (all runs) |",
+        "|---|---:|---:|---:|---:|---:|---|---|---:|",
     ]
     for workflow in summary["workflows"]:
         interval = workflow["pass_rate_interval"]
@@ -145,16 +162,29 @@ def markdown_summary(summary: dict[str, Any]) -> str:
         hat = workflow["pass_hat_k"]
         last = _rate(hat[str(len(hat))]) if hat else "n/a"
         lines.append(
-            f"| {_cell(workflow['name'])} | {workflow['passed']} "
-            f"| {workflow['failed']} | {workflow['unavailable']} "
-            f"| {_rate(workflow['pass_rate'])} | {shown} | {last} |"
+            f"| {markdown_text(workflow['name'])} | {workflow['passed']} "
+            f"| {workflow['failed']} | {workflow['errored']} "
+            f"| {workflow['unavailable']} | {_rate(workflow['pass_rate'])} "
+            f"| {shown} | {_range(workflow)} | {last} |"
         )
-    reasons = [
-        (workflow["name"], code, count)
+    causes = [
+        (workflow["name"], cause)
         for workflow in summary["workflows"]
-        for code, count in workflow["failure_reasons"].items()
+        for cause in workflow["causes"]
     ]
-    if reasons:
-        lines += ["", "| workflow | failure reason | runs |", "|---|---|---:|"]
-        lines += [f"| {_cell(n)} | {_cell(c)} | {k} |" for n, c, k in reasons]
+    if causes:
+        lines += ["", "| workflow | why | kind | runs |", "|---|---|---|---:|"]
+        lines += [
+            f"| {markdown_text(name)} | {markdown_text(cause_text(cause))} "
+            f"| {cause['kind']} | {cause['runs']} |"
+            for name, cause in causes
+        ]
     return "\n".join(lines) + "\n"
+
+
+def _range(workflow: dict[str, Any]) -> str:
+    """The pass-rate range when errored or unavailable runs leave it open."""
+    spread = workflow["pass_rate_range"]
+    if spread is None or not (workflow["errored"] or workflow["unavailable"]):
+        return "–"
+    return f"{spread['low']:.3f}–{spread['high']:.3f}"

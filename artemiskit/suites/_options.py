@@ -35,6 +35,8 @@ class SuiteOptions:
         cleanup_timeout_ms: Each run's cleanup drain period.
         telemetry: Export the suite as one OpenTelemetry trace (SPEC 25): the
             suite span its root, each run a child (local executor).
+        max_errored: Errored runs (lost ones included) tolerated before the
+            suite exits 7.
     """
 
     output_dir: str | os.PathLike[str] | None = None
@@ -48,6 +50,7 @@ class SuiteOptions:
     executor: SuiteExecutor | None = None
     cleanup_timeout_ms: int | None = None
     telemetry: Telemetry | None = None
+    max_errored: int = 0
 
 
 class SuiteKeywords(TypedDict, total=False):
@@ -64,6 +67,7 @@ class SuiteKeywords(TypedDict, total=False):
     executor: SuiteExecutor | None
     cleanup_timeout_ms: int | None
     telemetry: Telemetry | None
+    max_errored: int
 
 
 def merge_suite_options(

@@ -23,10 +23,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 import fastjsonschema
 
+from artemiskit._common._json import StrictJsonError, load_strict_json
 from artemiskit._errors import FileAccessError, WorkflowError
 from artemiskit._exit_codes import ExitCode
-from artemiskit.records import ExecutionRecord
+from artemiskit.records import Cause, ExecutionRecord, RunVerdict, verdict_status
+from artemiskit.records._verdict import lost_run_verdict
+from artemiskit.suites._consistency import check_suite_consistency
 from artemiskit.suites._statistics import (
+    exact_threshold,
     pass_at_k,
     pass_hat_k,
     percentile,
@@ -35,6 +39,7 @@ from artemiskit.suites._statistics import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
+    from fractions import Fraction
 
 __all__ = [
     "SUITE_SCHEMA",
@@ -43,21 +48,30 @@ __all__ = [
     "SuiteStatus",
     "SuiteTally",
     "WorkflowTally",
+    "CauseKey",
     "encode_suite_record",
+    "cause_counts",
+    "cause_dict",
+    "cause_text",
     "load_suite_record",
+    "migrate_suite_record",
+    "pass_rate_range",
     "suite_exit_code",
     "suite_record_schema",
     "summarize_workflow",
+    "target_id",
+    "unit_counts",
+    "unit_of",
     "validate_run_entry",
     "validate_suite_record",
     "write_atomically",
 ]
 
 SUITE_SCHEMA = "artemiskit.suite-record"
-SUITE_SCHEMA_VERSION = 1
+SUITE_SCHEMA_VERSION = 2
+_SCHEMA_FILES = {1: "suite-record.v1.schema.json", 2: "suite-record.v2.schema.json"}
 
 SuiteStatus = Literal["completed", "cancelled", "budget_exhausted", "failed_fast"]
-Verdict = Literal["passed", "failed", "unavailable", "lost"]
 
 _LIMITS = {
     "actions": "max_actions",
@@ -100,28 +114,23 @@ class RunOutcome:
         return 7 if self.record is None else self.record.exit_code
 
     @property
-    def verdict(self) -> Verdict:
-        """``passed`` (verified and exit 0), ``unavailable``, ``failed``, or ``lost``.
-
-        A lost run is neither passed nor failed: it is left out of pass rates.
-        """
+    def verdict(self) -> RunVerdict:
+        """What the run amounts to (SPEC 20); a lost run is errored (``run_lost``)."""
         record = self.record
         if record is None:
-            return "lost"
-        status = record.task_verification.status
-        if status == "passed" and record.exit_code == ExitCode.OK:
-            return "passed"
-        if status == "unavailable":
-            return "unavailable"
-        return "failed"
+            return lost_run_verdict(self.lost_reason or "run_error")
+        return record.verdict
 
     def failure_reasons(self) -> list[str]:
-        """The reason codes of a run that did not pass."""
+        """The reason code of a run that did not pass (its cause's; ``run_lost``)."""
         record = self.record
         if record is None:
             return ["run_lost"]
-        if self.verdict == "passed":
+        verdict = record.verdict
+        if verdict.status == "passed":
             return []
+        if verdict.why is not None:
+            return [verdict.why.reason]
         if record.execution.status != "completed":
             return [record.execution.reason]
         failed = [
@@ -149,7 +158,110 @@ class RunOutcome:
             else record.budget.used.output_tokens,
             "lost": self.lost,
             "lost_reason": (self.lost_reason or "run_error") if self.lost else None,
+            "verdict": self.verdict.status,
+            "why": cause_dict(self.verdict),
         }
+
+
+def cause_dict(verdict: RunVerdict) -> dict[str, Any] | None:
+    """A verdict's cause as ``suite.json`` keeps it (``None``: passed or unrecorded)."""
+    why = verdict.why
+    if why is None:
+        return None
+    return {"kind": why.kind, "id": why.id, "reason": why.reason, "step": why.step}
+
+
+def cause_text(cause: Mapping[str, Any] | None) -> str:
+    """A cause as ``suite.json`` keeps it, shown as every view shows it.
+
+    ``<id or reason> (<reason code>)``, as `Cause.text`; ``not recorded`` for a
+    run whose cause was never recorded (a record from before schema version 4).
+    """
+    if cause is None:
+        return "not recorded"
+    return Cause(kind=cause["kind"], id=cause["id"], reason=cause["reason"]).text
+
+
+CauseKey = tuple[str, str | None, str]
+"""A cause as counted: its kind, id and reason code."""
+
+
+def cause_counts(causes: Counter[CauseKey]) -> list[dict[str, Any]]:
+    """A workflow's ``causes``: each cause with its runs, most frequent first."""
+    return [
+        {"kind": kind, "id": cid, "reason": reason, "runs": runs}
+        for (kind, cid, reason), runs in sorted(
+            causes.items(), key=lambda item: (-item[1], item[0][1] or "", item[0][2])
+        )
+    ]
+
+
+def target_id(provider: str, model: str) -> str:
+    """The id of a workflow's target in ``suite.json``: ``PROVIDER:MODEL``."""
+    return f"{provider}:{model}"
+
+
+def pass_rate_range(
+    passed: int, failed: int, errored: int, unavailable: int
+) -> dict[str, float] | None:
+    """The pass rate if every errored and unavailable run had failed / passed.
+
+    ``None`` when no run finished.
+    """
+    total = passed + failed + errored + unavailable
+    if total == 0:
+        return None
+    return {"low": passed / total, "high": (passed + errored + unavailable) / total}
+
+
+def unit_counts(
+    passed: int, failed: int, errored: int, unavailable: int
+) -> dict[str, Any]:
+    """The counts and pass-rate statistics every unit and workflow entry carries."""
+    judged = passed + failed
+    interval = wilson_interval(passed, judged)
+    return {
+        "passed": passed,
+        "failed": failed,
+        "errored": errored,
+        "unavailable": unavailable,
+        "pass_rate": None if judged == 0 else passed / judged,
+        "pass_rate_interval": None
+        if interval is None
+        else {
+            "low": interval.low,
+            "high": interval.high,
+            "method": "wilson",
+            "confidence": 0.95,
+        },
+        "pass_at_k": pass_at_k(passed, judged),
+        "pass_hat_k": pass_hat_k(passed, judged),
+        "pass_rate_range": pass_rate_range(passed, failed, errored, unavailable),
+    }
+
+
+def unit_of(workflow: Mapping[str, Any]) -> dict[str, Any]:
+    """A workflow entry's unit (SPEC 26): for now one per workflow, no case."""
+    return {
+        "workflow": workflow["name"],
+        "case": None,
+        "target": workflow["target"],
+        "runs": len(workflow["runs"]),
+        **{key: workflow[key] for key in _UNIT_STATISTICS},
+    }
+
+
+_UNIT_STATISTICS = (
+    "passed",
+    "failed",
+    "errored",
+    "unavailable",
+    "pass_rate",
+    "pass_rate_interval",
+    "pass_at_k",
+    "pass_hat_k",
+    "pass_rate_range",
+)
 
 
 def _use(values: Sequence[float]) -> dict[str, float] | None:
@@ -193,21 +305,26 @@ class WorkflowTally:
     Args:
         name: The workflow's name.
         digest: The digest of its contract.
+        target: The id of the target it runs (``PROVIDER:MODEL``).
         check_runs: Check each run's entry against the suite record schema when
             it is added. A report of loose record files builds an entry that is
             never written as ``suite.json`` (its runs name record files given
             anywhere, not ``runs/...``) and passes ``False``.
     """
 
-    def __init__(self, name: str, digest: str, *, check_runs: bool = True) -> None:
+    def __init__(
+        self, name: str, digest: str, target: str, *, check_runs: bool = True
+    ) -> None:
         self.name = name
         self.digest = digest
+        self.target = target
         self._check_runs = check_runs
         self.runs: list[dict[str, Any]] = []
         self._repetitions: list[int] = []
         self._verdicts: Counter[str] = Counter()
         self._requirements: dict[str, Counter[str]] = {}
         self._reasons: Counter[str] = Counter()
+        self._causes: Counter[CauseKey] = Counter()
         self._fractions: dict[str, list[float]] = {key: [] for key in _LIMITS}
 
     def add(self, outcome: RunOutcome) -> None:
@@ -216,8 +333,12 @@ class WorkflowTally:
         self._repetitions.insert(at, outcome.repetition)
         run = outcome.as_dict()
         self.runs.insert(at, validate_run_entry(run) if self._check_runs else run)
-        self._verdicts[outcome.verdict] += 1
+        verdict = outcome.verdict
+        self._verdicts[verdict.status] += 1
         self._reasons.update(outcome.failure_reasons())
+        if verdict.why is not None:
+            why = verdict.why
+            self._causes[(why.kind, why.id, why.reason)] += 1
         record = outcome.record
         if record is None:
             return
@@ -229,27 +350,18 @@ class WorkflowTally:
 
     def entry(self) -> dict[str, Any]:
         """The workflow's entry as of the runs added so far."""
-        passed, failed = self._verdicts["passed"], self._verdicts["failed"]
-        judged = passed + failed
-        interval = wilson_interval(passed, judged)
+        verdicts = self._verdicts
         return {
             "name": self.name,
             "digest": self.digest,
+            "target": self.target,
             "runs": list(self.runs),
-            "passed": passed,
-            "failed": failed,
-            "unavailable": self._verdicts["unavailable"],
-            "pass_rate": None if judged == 0 else passed / judged,
-            "pass_rate_interval": None
-            if interval is None
-            else {
-                "low": interval.low,
-                "high": interval.high,
-                "method": "wilson",
-                "confidence": 0.95,
-            },
-            "pass_at_k": pass_at_k(passed, judged),
-            "pass_hat_k": pass_hat_k(passed, judged),
+            **unit_counts(
+                verdicts["passed"],
+                verdicts["failed"],
+                verdicts["errored"],
+                verdicts["unavailable"],
+            ),
             "requirements": [
                 {
                     "id": rid,
@@ -260,6 +372,7 @@ class WorkflowTally:
                 for rid, counts in self._requirements.items()
             ],
             "failure_reasons": dict(sorted(self._reasons.items())),
+            "causes": cause_counts(self._causes),
             "budget_use": {
                 key: _use(values) for key, values in self._fractions.items()
             },
@@ -269,6 +382,7 @@ class WorkflowTally:
 def summarize_workflow(
     name: str,
     digest: str,
+    target: str,
     outcomes: Sequence[RunOutcome],
     *,
     check_runs: bool = True,
@@ -277,7 +391,7 @@ def summarize_workflow(
 
     ``check_runs=False``: see `WorkflowTally`.
     """
-    tally = WorkflowTally(name, digest, check_runs=check_runs)
+    tally = WorkflowTally(name, digest, target, check_runs=check_runs)
     for outcome in sorted(outcomes, key=lambda o: o.repetition):
         tally.add(outcome)
     return tally.entry()
@@ -286,22 +400,29 @@ def summarize_workflow(
 def suite_exit_code(
     status: SuiteStatus,
     outcomes: Sequence[RunOutcome],
-    pass_rates: Sequence[float | None],
+    pass_rates: Sequence[Fraction | None],
     min_pass_rate: float,
+    max_errored: int = 0,
 ) -> int:
-    """The SPEC 13 exit code of a suite.
+    """The exit code of a suite (SPEC 20): 130 > 7 > 9 > 8 > 0.
 
-    130 when cancelled; else 7 when any run ended 7 or was lost; else 9 when any
-    run's evaluation was unavailable (9); else 8 when any workflow's pass rate is
-    below ``min_pass_rate`` or null; else 0.
+    130 when cancelled; else 7 when more runs errored (a lost run is errored)
+    than ``max_errored`` tolerates; else 9 when any run is unavailable; else 8
+    when any workflow's pass rate is below ``min_pass_rate`` or null (no run was
+    judged); else 0. A run stopped by a denial, a budget or the deadline is a
+    failure, so a suite of stopped runs fails the default gate. Pass rates are
+    exact fractions and the threshold the decimal it names (`exact_threshold`),
+    so 7/10 meets 0.7.
     """
+    threshold = exact_threshold(min_pass_rate)
     if status == "cancelled":
         return ExitCode.CANCELLED
-    if any(o.exit_code == ExitCode.RUNTIME_FAILURE or o.lost for o in outcomes):
+    statuses = Counter(o.verdict.status for o in outcomes)
+    if statuses["errored"] > max_errored:
         return ExitCode.RUNTIME_FAILURE
-    if any(o.exit_code == ExitCode.EVALUATION_UNAVAILABLE for o in outcomes):
+    if statuses["unavailable"]:
         return ExitCode.EVALUATION_UNAVAILABLE
-    if any(rate is None or rate < min_pass_rate for rate in pass_rates):
+    if any(rate is None or rate < threshold for rate in pass_rates):
         return ExitCode.TASK_FAILED
     return ExitCode.OK
 
@@ -323,7 +444,7 @@ class SuiteTally:
     def add(self, outcome: RunOutcome) -> None:
         """Count one finished run."""
         self._finished += 1
-        self._verdicts[outcome.verdict] += 1
+        self._verdicts[outcome.verdict.status] += 1
         record = outcome.record
         if record is None:
             self._lost += 1
@@ -357,6 +478,7 @@ class SuiteTally:
             "runs_lost": lost,
             "passed": self._verdicts["passed"],
             "failed": self._verdicts["failed"],
+            "errored": self._verdicts["errored"],
             "unavailable": self._verdicts["unavailable"],
             "input_tokens": None if unmeasured else self._input_tokens,
             "output_tokens": None if unmeasured else self._output_tokens,
@@ -378,20 +500,20 @@ def totals(
 
 
 @functools.cache
-def suite_record_schema() -> dict[str, Any]:
-    """The JSON Schema of ``suite.json`` as shipped in the package."""
+def suite_record_schema(version: int = SUITE_SCHEMA_VERSION) -> dict[str, Any]:
+    """The JSON Schema of ``suite.json`` version ``version`` as shipped."""
     text = (
-        resources.files(__package__)
-        .joinpath("suite-record.v1.schema.json")
-        .read_text("utf-8")
+        resources.files(__package__).joinpath(_SCHEMA_FILES[version]).read_text("utf-8")
     )
     schema: dict[str, Any] = json.loads(text)
     return schema
 
 
 @functools.cache
-def _validator(workflows: bool = True) -> Callable[[Any], Any]:
-    schema = suite_record_schema()
+def _validator(
+    workflows: bool = True, version: int = SUITE_SCHEMA_VERSION
+) -> Callable[[Any], Any]:
+    schema = suite_record_schema(version)
     if not workflows:
         schema = copy.deepcopy(schema)
         schema["properties"]["workflows"]["items"] = {"type": "object"}
@@ -457,32 +579,101 @@ def validate_run_entry(run: dict[str, Any]) -> dict[str, Any]:
 def validate_suite_record(
     data: Mapping[str, Any], *, workflows: bool = True
 ) -> dict[str, Any]:
-    """Check ``data`` against the suite record schema.
+    """Check ``data`` against the suite record schema of its version.
 
-    ``workflows=False`` leaves the workflow entries to `validate_workflow_entry`
-    (the suite checks each one once, when it changes).
+    A version-1 record is read into the current shape (`migrate_suite_record`):
+    its runs counted by their verdicts. ``workflows=False`` leaves the workflow
+    entries to `validate_workflow_entry` (the suite checks each one once, when
+    it changes). With the workflows, the numbers
+    must also agree with each other (`check_suite_consistency`), as a hand-edited
+    file may not.
 
     Raises:
-        WorkflowError: Not a suite record, an unknown version, or invalid
-            (``invalid_suite_record``).
+        WorkflowError: Not a suite record, an unknown version, invalid
+            (``invalid_suite_record``) or inconsistent
+            (``inconsistent_suite_record``).
     """
     if data.get("schema") != SUITE_SCHEMA:
         raise WorkflowError(
             "not an ArtemisKit suite record", reason="not_a_suite_record"
         )
-    if type(data.get("schema_version")) is not int or (
-        data.get("schema_version") != SUITE_SCHEMA_VERSION
-    ):
+    version = data.get("schema_version")
+    if type(version) is not int or version not in _SCHEMA_FILES:
         raise WorkflowError(
             "unknown suite record schema_version", reason="unknown_suite_version"
         )
     try:
-        _validator(workflows)(dict(data))
+        _validator(workflows, version)(dict(data))
     except fastjsonschema.JsonSchemaValueException as exc:
         raise WorkflowError(
             f"invalid suite record: {exc.message}", reason="invalid_suite_record"
         ) from None
+    if workflows:
+        check_suite_consistency(data)
+    if version == 1:
+        return migrate_suite_record(data)
     return dict(data)
+
+
+def migrate_suite_record(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A valid version-1 ``suite.json`` in the current shape.
+
+    Version 1 counted a run stopped by a denial, a budget or the deadline as
+    unavailable and a lost run as neither: every run is counted again by its
+    verdict (SPEC 20), derived from its execution status, exit code and
+    verification. Its cause was not recorded (``why`` is null), except a lost
+    run's; the target was not recorded either (``default``).
+    """
+    workflows = [_migrated_workflow(entry) for entry in data["workflows"]]
+    statuses: Counter[str] = Counter(
+        run["verdict"] for entry in workflows for run in entry["runs"]
+    )
+    return {
+        **data,
+        "schema_version": SUITE_SCHEMA_VERSION,
+        "settings": {**data["settings"], "max_errored": 0},
+        "totals": {
+            **data["totals"],
+            **{key: statuses[key] for key in ("passed", "failed", "unavailable")},
+            "errored": statuses["errored"],
+        },
+        "units": [unit_of(entry) for entry in workflows],
+        "workflows": workflows,
+    }
+
+
+def _migrated_run(run: Mapping[str, Any]) -> dict[str, Any]:
+    if run["lost"]:
+        verdict = lost_run_verdict(run.get("lost_reason") or "run_error")
+    else:
+        verdict = RunVerdict(
+            status=verdict_status(
+                run["execution_status"] or "", run["exit_code"], run["verification"]
+            )
+        )
+    return {**run, "verdict": verdict.status, "why": cause_dict(verdict)}
+
+
+def _migrated_workflow(entry: Mapping[str, Any]) -> dict[str, Any]:
+    runs = [_migrated_run(run) for run in entry["runs"]]
+    statuses = Counter(run["verdict"] for run in runs)
+    causes: Counter[CauseKey] = Counter(
+        (run["why"]["kind"], run["why"]["id"], run["why"]["reason"])
+        for run in runs
+        if run["why"] is not None
+    )
+    return {
+        **entry,
+        "target": "default",
+        "runs": runs,
+        **unit_counts(
+            statuses["passed"],
+            statuses["failed"],
+            statuses["errored"],
+            statuses["unavailable"],
+        ),
+        "causes": cause_counts(causes),
+    }
 
 
 def encode_suite_record(
@@ -547,10 +738,10 @@ def load_suite_record(path: str | os.PathLike[str]) -> dict[str, Any]:
             f"cannot read suite record {os.fspath(path)}", reason="file_unreadable"
         ) from exc
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+        data = load_strict_json(text)
+    except StrictJsonError as exc:
         raise WorkflowError(
-            "the suite record is not JSON", reason="invalid_suite_record"
+            f"invalid suite record: {exc.message}", reason="invalid_suite_record"
         ) from None
     if not isinstance(data, dict):
         raise WorkflowError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import hashlib
 import json
 import math
@@ -13,7 +14,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -27,7 +28,7 @@ from artemiskit._errors import (
 )
 from artemiskit.engine._session import WorkflowResult
 from artemiskit.providers import SharedTransports
-from artemiskit.records import record_to_dict
+from artemiskit.records import Cause, record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost, ship_folder
@@ -40,10 +41,13 @@ from artemiskit.suites._record import (
     WorkflowTally,
     encode_suite_record,
     suite_exit_code,
+    target_id,
+    unit_of,
     validate_suite_record,
     validate_workflow_entry,
     write_atomically,
 )
+from artemiskit.suites._statistics import exact_rate
 from artemiskit.suites._transcript import transcript_to_dict
 
 if TYPE_CHECKING:
@@ -51,6 +55,7 @@ if TYPE_CHECKING:
 
     from anyio.streams.memory import MemoryObjectSendStream
 
+    from artemiskit.config._mcp import McpServerConfig
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.records import TelemetryInfo
@@ -69,6 +74,7 @@ __all__ = [
     "prepare_output_dir",
 ]
 
+_T = TypeVar("_T")
 _REWRITE_INTERVAL_S = 1.0
 #: Totals the suite span carries as ``artemiskit.suite.<name>``.
 _SUITE_COUNTS = (
@@ -118,6 +124,8 @@ class SuiteSettings:
         fail_fast: No new run starts after the first run that did not pass.
         transcripts: Keep each run's conversation (sensitive; needs an output
             folder).
+        max_errored: Errored runs (lost ones included) tolerated before the
+            suite exits 7 (SPEC 20).
     """
 
     repeat: int = 1
@@ -126,6 +134,7 @@ class SuiteSettings:
     max_suite_tokens: int | None = None
     fail_fast: bool = False
     transcripts: bool = False
+    max_errored: int = 0
 
     def __attrs_post_init__(self) -> None:
         """Refuse values out of range.
@@ -145,6 +154,10 @@ class SuiteSettings:
             raise WorkflowError(
                 "max_suite_tokens must be at least 1", reason="invalid_option"
             )
+        if self.max_errored < 0:
+            raise WorkflowError(
+                "max_errored must be at least 0", reason="invalid_option"
+            )
 
 
 @attrs.frozen(kw_only=True)
@@ -158,7 +171,10 @@ class SuiteEvent:
         workflow: The workflow's name, for run events.
         repetition: The repetition (from 1), for run events.
         run_id: The run, once finished.
-        verdict: ``passed``, ``failed`` or ``unavailable``, once finished.
+        verdict: ``passed``, ``failed``, ``errored`` or ``unavailable``, once
+            finished (a lost run is errored).
+        why: The finished run's first decisive cause when it did not pass
+            (``None`` when it passed); metadata only.
         exit_code: The run's (or, at the end, the suite's) exit code.
         status: The run's execution status, or the suite's status at the end.
         input_tokens: Measured input tokens of a finished run (``None`` if not).
@@ -171,6 +187,7 @@ class SuiteEvent:
     repetition: int | None = None
     run_id: str | None = None
     verdict: str | None = None
+    why: Cause | None = None
     exit_code: int | None = None
     status: str | None = None
     input_tokens: int | None = None
@@ -258,20 +275,51 @@ def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
     return path
 
 
+def _suite_servers(
+    workflows: Sequence[SuiteWorkflow], configs: Mapping[str, McpServerConfig]
+) -> dict[str, McpServerConfig] | None:
+    """The ``lifetime: suite`` MCP servers the suite's workflows use, if any."""
+    used = {
+        tool.mcp.server
+        for item in workflows
+        for tool in item.workflow.tools
+        if tool.mcp is not None
+    }
+    shared = {
+        name: configs[name]
+        for name in sorted(used)
+        if name in configs and configs[name].lifetime == "suite"
+    }
+    return shared or None
+
+
 def _folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
-    """A safe, distinct folder name per workflow name."""
+    """A safe folder name per workflow name, distinct even without case.
+
+    A plain name is its own folder; another gets a slug and a short digest of
+    the name. Whatever a folder would be, one already taken (a plain name can
+    look like another's slug and digest, or differ only in case) gets a number.
+    """
     names: dict[str, str] = {}
+    taken: set[str] = set()
     for item in workflows:
         name = item.name
-        if _SAFE.fullmatch(name) and name.lower() not in {
-            n.lower() for n in names.values()
-        }:
-            names[name] = name
-        else:
+        folder = name
+        if not _SAFE.fullmatch(name):
             slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "w"
             suffix = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
-            names[name] = f"{slug}-{suffix}"
+            folder = f"{slug}-{suffix}"
+        chosen, number = folder, 1
+        while chosen.lower() in taken:
+            number += 1
+            chosen = f"{folder}-{number}"
+        taken.add(chosen.lower())
+        names[name] = chosen
     return names
+
+
+async def _ready(value: _T) -> _T:
+    return value
 
 
 def _syncfs(folder: Path) -> bool:
@@ -328,6 +376,7 @@ class SuiteSession:
         cleanup_timeout_ms: int | None = None,
         remote_kit: Callable[[], SessionFactory] | None = None,
         telemetry: Telemetry | None = None,
+        mcp_servers: Mapping[str, McpServerConfig] | None = None,
     ) -> None:
         if settings.transcripts and output_dir is None:
             raise WorkflowError(
@@ -372,12 +421,20 @@ class SuiteSession:
         self._streams: list[MemoryObjectSendStream[SuiteEvent]] = []
         self._write_lock = anyio.Lock()
         self._transports = SharedTransports()
+        self._mcp_shared = _suite_servers(self._workflows, mcp_servers or {})
         self._tokens = 0
         self._folders_made: set[Path] = set()
         self._covered = -1
         self._written_at = 0.0
         self._rewrite_cost = 0.0
-        self._tallies = {w.name: WorkflowTally(w.name, w.digest) for w in workflows}
+        self._tallies = {
+            w.name: WorkflowTally(
+                w.name,
+                w.digest,
+                target_id(w.workflow.target.provider, w.workflow.target.model),
+            )
+            for w in workflows
+        }
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
         self._entries: dict[str, dict[str, Any]] = {}
@@ -472,8 +529,9 @@ class SuiteSession:
             exit_code = suite_exit_code(
                 status,
                 self._filed,
-                [w["pass_rate"] for w in workflows],
+                [exact_rate(w["passed"], w["passed"] + w["failed"]) for w in workflows],
                 settings.min_pass_rate,
+                settings.max_errored,
             )
         duration = int((time.monotonic() - self._clock) * 1000)
         totals = self._totals.totals(self.planned, duration)
@@ -493,9 +551,11 @@ class SuiteSession:
                 "executor": self._executor.name,
                 "min_pass_rate": settings.min_pass_rate,
                 "max_suite_tokens": settings.max_suite_tokens,
+                "max_errored": settings.max_errored,
             },
             "totals": totals,
             "exit_code": exit_code,
+            "units": [unit_of(entry) for entry in workflows],
             "workflows": workflows,
         }
 
@@ -622,7 +682,7 @@ class SuiteSession:
         if self._stop is not None:
             return
         settings = self._settings
-        if settings.fail_fast and outcome.verdict != "passed":
+        if settings.fail_fast and outcome.verdict.status != "passed":
             self._stop = ("failed_fast", "run_not_passed")
             return
         if settings.max_suite_tokens is None:
@@ -744,7 +804,8 @@ class SuiteSession:
                 workflow=item.name,
                 repetition=job.repetition,
                 run_id=None if record is None else record.run_id,
-                verdict=outcome.verdict,
+                verdict=outcome.verdict.status,
+                why=outcome.verdict.why,
                 exit_code=outcome.exit_code,
                 status=None if record is None else record.execution.status,
                 input_tokens=None
@@ -826,6 +887,33 @@ class SuiteSession:
             error=None if summary["exit_code"] == 0 else summary["reason"],
         )
 
+    async def _share_scripts(self) -> None:
+        """Hand the runs each script as validated: a later edit changes no run."""
+        for item in self._workflows:
+            if item.script is not None:
+                key, script = item.script
+                await self._transports.get(key, functools.partial(_ready, script))
+
+    async def _execute(self, jobs: list[_Job]) -> None:
+        """Run the jobs, inside the suite's shared MCP servers when it has any.
+
+        ``lifetime: suite`` servers are started on first use and ended once the
+        last run finished, in this task (their task group's own).
+        """
+        if self._mcp_shared is None:
+            await self._executor.execute(jobs, self._run_one, self._may_start)
+            return
+        from artemiskit.tools._mcp_tools import SUITE_SERVERS_KEY, McpServers
+
+        cleanup_ms = min(self._cleanup_timeout_ms or 1000, 10_000)
+        async with McpServers(self._mcp_shared, cleanup_s=cleanup_ms / 1000) as pool:
+
+            async def shared() -> McpServers:
+                return pool
+
+            await self._transports.get(SUITE_SERVERS_KEY, shared)
+            await self._executor.execute(jobs, self._run_one, self._may_start)
+
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
 
@@ -849,10 +937,11 @@ class SuiteSession:
             if self._remote is not None:
                 # Reach the cluster before anything runs: a plain error if not.
                 await self._remote.start()
+            await self._share_scripts()
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:
-                await self._executor.execute(jobs, self._run_one, self._may_start)
+                await self._execute(jobs)
             except anyio.get_cancelled_exc_class():
                 # The caller cancelled the suite: still leave a final record.
                 self._cancelled = True

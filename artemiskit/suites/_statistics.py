@@ -3,7 +3,9 @@
 Binomial coefficients are exact integers, and the pass@k / pass^k ratios are one
 integer true division each, which Python rounds correctly: the float is the exact
 ratio's nearest. The Wilson interval uses the closed form with z the 97.5th
-percentile of the standard normal distribution.
+percentile of the standard normal distribution; its bounds are then pinned so
+that the interval always holds its estimate and lies in [0, 1] (the closed form
+in floating point misses 1 at 10/10 and 0 at 0/3 by an ulp).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
 __all__ = [
     "WILSON_Z_95",
     "Interval",
+    "exact_rate",
+    "exact_threshold",
     "pass_at_k",
     "pass_hat_k",
     "percentile",
@@ -43,6 +47,10 @@ def wilson_interval(
 ) -> Interval | None:
     """The Wilson score interval of ``passed`` successes in ``judged`` trials.
 
+    The bounds are exact where the mathematics makes them so (``low`` is 0 at no
+    pass, ``high`` is 1 at all passes) and always satisfy
+    ``0 <= low <= passed / judged <= high <= 1``.
+
     Returns:
         The interval, or ``None`` when nothing was judged.
 
@@ -59,7 +67,24 @@ def wilson_interval(
     centre = (p + z2 / (2 * judged)) / denominator
     half = z * math.sqrt(p * (1 - p) / judged + z2 / (4 * judged * judged))
     half /= denominator
-    return Interval(low=max(0.0, centre - half), high=min(1.0, centre + half))
+    low = 0.0 if passed == 0 else min(p, max(0.0, centre - half))
+    high = 1.0 if passed == judged else max(p, min(1.0, centre + half))
+    return Interval(low=low, high=high)
+
+
+def exact_threshold(value: float) -> Fraction:
+    """A threshold given as a decimal number, as the exact fraction it names.
+
+    ``0.2`` is stored as the float nearest 1/5 (a little above it); every
+    threshold (``--min-pass-rate``, ``--max-drop``) is compared as the decimal
+    the user wrote, the shortest one that gives back the same float: 1/5.
+    """
+    return Fraction(repr(float(value)))
+
+
+def exact_rate(passed: int, judged: int) -> Fraction | None:
+    """``passed / judged`` exactly; ``None`` when nothing was judged."""
+    return None if judged == 0 else Fraction(passed, judged)
 
 
 def _binomials(m: int, last: int) -> list[int]:

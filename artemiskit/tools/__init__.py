@@ -16,6 +16,7 @@ from artemiskit.tools._catalogue import (
     Catalogue,
     catalogue_with,
 )
+from artemiskit.tools._mcp_listing import McpToolListing, list_mcp_tools
 from artemiskit.tools._state import Approval, Delegation, Draft, LocalState
 from artemiskit.tools._tool import (
     ALLOW_KEYS,
@@ -48,6 +49,7 @@ __all__ = [
     "Delegation",
     "Draft",
     "LocalState",
+    "McpToolListing",
     "Tool",
     "ToolChange",
     "ToolContext",
@@ -55,4 +57,5 @@ __all__ = [
     "ToolResource",
     "ToolResult",
     "catalogue_with",
+    "list_mcp_tools",
 ]

@@ -22,6 +22,7 @@ from artemiskit._common._digests import json_digest
 from artemiskit._common._glob import glob_matches
 from artemiskit._errors import ToolDefinitionError
 from artemiskit.environments._base import Environment
+from artemiskit.tools._schemas import compile_tool_schema
 from artemiskit.tools._state import LocalState
 
 __all__ = [
@@ -175,21 +176,6 @@ class ToolResource:
     key: str
     argument: str | None = None
     denial: str = "resource_not_allowed"
-
-
-def _compiled(schema: Mapping[str, Any], what: str, name: str) -> Callable[[Any], Any]:
-    try:
-        return fastjsonschema.compile(dict(schema))
-    except (
-        fastjsonschema.JsonSchemaDefinitionException,
-        TypeError,
-        ValueError,
-        re.error,  # an invalid "pattern"
-    ):
-        raise ToolDefinitionError(
-            f"tool {name!r}: the {what} schema is not a valid JSON Schema",
-            reason="invalid_tool",
-        ) from None
 
 
 @attrs.frozen(kw_only=True, repr=False, eq=False)
@@ -374,6 +360,6 @@ class BuiltinTool(Tool):
 @functools.cache
 def _validators_of(tool: Tool) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
     return (
-        _compiled(tool.input_schema, "input", tool.name),
-        _compiled(tool.output_schema, "output", tool.name),
+        compile_tool_schema(tool.input_schema, name=tool.name, what="input"),
+        compile_tool_schema(tool.output_schema, name=tool.name, what="output"),
     )

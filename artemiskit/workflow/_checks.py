@@ -249,6 +249,10 @@ def _tools(
             continue
         first[name] = index
         spec = catalogue[name]
+        mcp_problems = _mcp_declaration(tool, here, doc, spec)
+        if mcp_problems:
+            found += mcp_problems
+            continue
         allow: dict[str, Any] = tool.get("allow", {})
         found.extend(
             doc.problem(f"is required for {name}", (*here, "allow", key))
@@ -269,6 +273,28 @@ def _tools(
                 if problem is not None:
                     found.append(doc.problem(problem, (*where, cursor)))
     return found
+
+
+def _mcp_declaration(
+    tool: dict[str, Any], here: KeyPath, doc: ParsedYaml, spec: DeclaredTool
+) -> list[Problem]:
+    """The rules of an MCP tool declaration (SPEC 24) that the schema cannot say."""
+    from artemiskit.workflow._mcp_declarations import MCP_ONLY_KEYS, McpDeclaration
+
+    if "mcp" not in tool:
+        return [
+            doc.problem(
+                "applies only to an MCP tool (a declaration with mcp: {server, tool})",
+                (*here, key),
+                at_key=True,
+            )
+            for key in MCP_ONLY_KEYS
+            if key in tool
+        ]
+    if not isinstance(spec, McpDeclaration):
+        message = "an MCP tool needs a name of its own: this one is a catalogue tool's"
+        return [doc.problem(message, (*here, "name"))]
+    return []
 
 
 def _target(target: dict[str, Any], doc: ParsedYaml) -> list[Problem]:

@@ -6,7 +6,7 @@ Do not edit: ``python scripts/generate_workflow_schema.py`` rewrites this file.
 # ruff: noqa
 # mypy: ignore-errors
 
-SCHEMA_DIGEST = "9ed0596dda5d32030c1e8640d2bdfff938d4fbfbe7dde46fd8a866ec96aad69f"
+SCHEMA_DIGEST = "6c75c8fdfa4d55a42e536a92c9b52fba9811be20a1ceb974c641c75895f76514"
 
 #: The built-in tools as validation reads them, in catalogue order:
 #: name -> (effect, allow keys a declaration must give, further allow keys).
@@ -33,7 +33,9 @@ import re
 
 REGEX_PATTERNS = {
     '^[A-Za-z_][A-Za-z0-9_-]*$': re.compile('^[A-Za-z_][A-Za-z0-9_-]*\\Z'),
-    '^[A-Za-z0-9][A-Za-z0-9_.:-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9_.:-]*\\Z')
+    '^[A-Za-z0-9][A-Za-z0-9_.:-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9_.:-]*\\Z'),
+    '^[A-Za-z][A-Za-z0-9_.-]*$': re.compile('^[A-Za-z][A-Za-z0-9_.-]*\\Z'),
+    '^sha256:[0-9a-f]{64}$': re.compile('^sha256:[0-9a-f]{64}\\Z')
 }
 
 NoneType = type(None)
@@ -1388,6 +1390,95 @@ def validate____defs_tool(data, custom_formats={}, name_prefix=None):
             data_keys.remove("allow")
             data__allow = data["allow"]
             validate____defs_allow(data__allow, custom_formats, (name_prefix or "data") + ".allow")
+        if "mcp" in data_keys:
+            data_keys.remove("mcp")
+            data__mcp = data["mcp"]
+            if not isinstance(data__mcp, (dict)):
+                raise SchemaMismatch
+            data__mcp_is_dict = isinstance(data__mcp, dict)
+            if data__mcp_is_dict:
+                data__mcp__missing_keys = set(['server', 'tool']) - data__mcp.keys()
+                if data__mcp__missing_keys:
+                    raise SchemaMismatch
+                data__mcp_keys = set(data__mcp.keys())
+                if "server" in data__mcp_keys:
+                    data__mcp_keys.remove("server")
+                    data__mcp__server = data__mcp["server"]
+                    if not isinstance(data__mcp__server, (str)):
+                        raise SchemaMismatch
+                    if isinstance(data__mcp__server, str):
+                        data__mcp__server_len = len(data__mcp__server)
+                        if data__mcp__server_len < 1:
+                            raise SchemaMismatch
+                        if data__mcp__server_len > 64:
+                            raise SchemaMismatch
+                        if not REGEX_PATTERNS['^[A-Za-z][A-Za-z0-9_.-]*$'].search(data__mcp__server):
+                            raise SchemaMismatch
+                if "tool" in data__mcp_keys:
+                    data__mcp_keys.remove("tool")
+                    data__mcp__tool = data__mcp["tool"]
+                    if not isinstance(data__mcp__tool, (str)):
+                        raise SchemaMismatch
+                    if isinstance(data__mcp__tool, str):
+                        data__mcp__tool_len = len(data__mcp__tool)
+                        if data__mcp__tool_len < 1:
+                            raise SchemaMismatch
+                        if data__mcp__tool_len > 128:
+                            raise SchemaMismatch
+                if data__mcp_keys:
+                    raise SchemaMismatch
+        if "resource" in data_keys:
+            data_keys.remove("resource")
+            data__resource = data["resource"]
+            if not isinstance(data__resource, (dict)):
+                raise SchemaMismatch
+            data__resource_is_dict = isinstance(data__resource, dict)
+            if data__resource_is_dict:
+                data__resource__missing_keys = set(['key']) - data__resource.keys()
+                if data__resource__missing_keys:
+                    raise SchemaMismatch
+                data__resource_keys = set(data__resource.keys())
+                if "key" in data__resource_keys:
+                    data__resource_keys.remove("key")
+                    data__resource__key = data__resource["key"]
+                    if not (isinstance(data__resource__key, str) and data__resource__key == 'paths' or isinstance(data__resource__key, str) and data__resource__key == 'ids' or isinstance(data__resource__key, str) and data__resource__key == 'tables' or isinstance(data__resource__key, str) and data__resource__key == 'fields' or isinstance(data__resource__key, str) and data__resource__key == 'recipients' or isinstance(data__resource__key, str) and data__resource__key == 'actions' or isinstance(data__resource__key, str) and data__resource__key == 'assignees'):
+                        raise SchemaMismatch
+                if "argument" in data__resource_keys:
+                    data__resource_keys.remove("argument")
+                    data__resource__argument = data__resource["argument"]
+                    if not isinstance(data__resource__argument, (str)):
+                        raise SchemaMismatch
+                    if isinstance(data__resource__argument, str):
+                        data__resource__argument_len = len(data__resource__argument)
+                        if data__resource__argument_len < 1:
+                            raise SchemaMismatch
+                        if data__resource__argument_len > 128:
+                            raise SchemaMismatch
+                if data__resource_keys:
+                    raise SchemaMismatch
+        if "effect" in data_keys:
+            data_keys.remove("effect")
+            data__effect = data["effect"]
+            if not (isinstance(data__effect, str) and data__effect == 'read' or isinstance(data__effect, str) and data__effect == 'write'):
+                raise SchemaMismatch
+        if "schema_digest" in data_keys:
+            data_keys.remove("schema_digest")
+            data__schemadigest = data["schema_digest"]
+            if not isinstance(data__schemadigest, (str)):
+                raise SchemaMismatch
+            if isinstance(data__schemadigest, str):
+                if not REGEX_PATTERNS['^sha256:[0-9a-f]{64}$'].search(data__schemadigest):
+                    raise SchemaMismatch
+        if "timeout_ms" in data_keys:
+            data_keys.remove("timeout_ms")
+            data__timeoutms = data["timeout_ms"]
+            if not isinstance(data__timeoutms, (int)) and not (isinstance(data__timeoutms, float) and data__timeoutms.is_integer()) or isinstance(data__timeoutms, bool):
+                raise SchemaMismatch
+            if isinstance(data__timeoutms, (int, float, Decimal)) and not isinstance(data__timeoutms, bool):
+                if data__timeoutms < 1:
+                    raise SchemaMismatch
+                if data__timeoutms > 600000:
+                    raise SchemaMismatch
         if data_keys:
             raise SchemaMismatch
     return data

@@ -30,6 +30,8 @@ __all__ = [
     "JudgeSight",
     "JudgeSightKind",
     "JudgeSpec",
+    "McpResource",
+    "McpToolRef",
     "Outcome",
     "Predicate",
     "Policy",
@@ -137,11 +139,43 @@ _ALLOW_KEYS = tuple(field.name for field in attrs.fields(ToolAllow))
 
 
 @attrs.frozen(kw_only=True)
+class McpToolRef:
+    """Which tool of which configured MCP server a declaration stands for."""
+
+    server: str
+    tool: str
+
+
+@attrs.frozen(kw_only=True)
+class McpResource:
+    """The ``allow`` key an MCP tool's calls are checked against, from which argument.
+
+    Attributes:
+        key: Any ``allow`` key.
+        argument: A string argument of the tool whose value must match the key's
+            globs; ``None`` when the tool has no resource argument to check.
+    """
+
+    key: str
+    argument: str | None = None
+
+
+@attrs.frozen(kw_only=True)
 class ToolDeclaration:
-    """A catalogue tool the agent may call, and on which resources."""
+    """A tool the agent may call, and on which resources.
+
+    A catalogue tool is named; an MCP tool (SPEC 24) also says which server tool it
+    is (``mcp``), its resource, its effect (``write`` unless declared ``read``), an
+    optional pin of the server's schema digest and its call timeout.
+    """
 
     name: str
     allow: ToolAllow = ToolAllow()
+    mcp: McpToolRef | None = None
+    resource: McpResource | None = None
+    effect: Literal["read", "write"] | None = None
+    schema_digest: str | None = None
+    timeout_ms: int | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -595,7 +629,32 @@ _without_defaults(ToolCalledOutcome, "arguments")
 _without_defaults(ToolNotCalledOutcome, "arguments")
 _without_defaults(TrajectoryStep, "arguments", "status")
 _without_defaults(JudgeSpec, "sees", "samples")
-# Last: the Workflow hook is generated over the hooks registered above.
+_MCP_FIELDS = ("mcp", "resource", "effect", "schema_digest", "timeout_ms")
+
+
+def _omit_absent_mcp(hook: Any) -> Any:
+    """Wrap ToolDeclaration's unstructure hook: no MCP keys that were not given.
+
+    A catalogue tool's declaration then keeps the digest it had before MCP tools
+    existed.
+    """
+
+    def unstructure(declaration: ToolDeclaration) -> dict[str, Any]:
+        document: dict[str, Any] = hook(declaration)
+        for key in _MCP_FIELDS:
+            if document.get(key) is None:
+                document.pop(key, None)
+        return document
+
+    return unstructure
+
+
+CONVERTER.register_unstructure_hook(
+    ToolDeclaration,
+    _omit_absent_mcp(CONVERTER.get_unstructure_hook(ToolDeclaration)),
+)
+
+# after the declarations' hook: the Workflow hook is built over it
 CONVERTER.register_unstructure_hook(
     Workflow, _omit_empty_tags(CONVERTER.get_unstructure_hook(Workflow))
 )

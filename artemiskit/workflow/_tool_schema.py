@@ -151,6 +151,10 @@ def workflow_schema_for(catalogue: Mapping[str, Any]) -> dict[str, Any]:
         key: {**_GLOB_LIST, "description": description}
         for key, description in ALLOW_KEYS.items()
     }
+    defs["tool"]["properties"]["resource"]["properties"]["key"] = {
+        "description": "Any `allow` key.",
+        "enum": list(ALLOW_KEYS),
+    }
     return schema
 
 

@@ -21,6 +21,7 @@ from artemiskit._common._yaml import KeyPath, ParsedYaml, format_path, parse_yam
 from artemiskit._errors import WorkflowError
 from artemiskit.workflow import _compiled_schema
 from artemiskit.workflow._checks import semantic_problems
+from artemiskit.workflow._mcp_declarations import with_mcp_declarations
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -196,6 +197,7 @@ def workflow_problems(
             "akit run, akit validate and akit report)"
         )
         return doc, [doc.problem(message, ())]
+    catalogue = with_mcp_declarations(catalogue, doc.data)
     found = _schema_problems(doc, catalogue)
     broken = [p.path for p in found]
 

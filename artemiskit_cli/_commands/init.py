@@ -3,12 +3,13 @@
 It writes ``artemis.config.yaml``, ``scenarios/example.yaml`` (the TypeScript
 starter scenario), an offline workflow under ``workflows/example/``, and creates
 ``artemis-runs/`` and ``artemis-output/``. Existing files are kept unless
-``--force``; ``.env`` gets the key names it lacks unless ``--skip-env``.
+``--force``. It writes no ``.env``: no command reads one (keys come from the
+environment the configuration names), so it says which variables to set instead;
+``--skip-env`` is accepted, for the TypeScript CLI's scripts, and changes nothing.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -127,44 +128,31 @@ def _write(path: Path, text: str, force: bool) -> bool:
     return True
 
 
-def _env(path: Path) -> None:
-    present = set()
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    for line in text.splitlines():
-        present.add(line.split("=", 1)[0].strip())
-    missing = [key for key in ENV_KEYS if key not in present]
-    if not missing:
-        return
-    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    with os.fdopen(handle, "a", encoding="utf-8") as out:
-        if text and not text.endswith("\n"):
-            out.write("\n")
-        out.writelines(f"{key}=\n" for key in missing)
-    click.echo(f"added {', '.join(missing)} to {path}", err=True)
-
-
 @click.command("init")
 @click.option("-f", "--force", is_flag=True, help="Overwrite existing files.")
-@click.option("--skip-env", is_flag=True, help="Do not touch .env.")
+@click.option(
+    "--skip-env",
+    is_flag=True,
+    help="Accepted for the TypeScript CLI's scripts; no .env is written anyway.",
+)
 @click.option(
     "-y", "--yes", is_flag=True, help="Use the defaults (there are no prompts)."
 )
 def init(force: bool, skip_env: bool, yes: bool) -> None:
     """Create a starter config, one scenario and one workflow here."""
-    del yes
+    del yes, skip_env
     root = Path.cwd()
     try:
         for folder in ("scenarios", "artemis-runs", "artemis-output"):
             (root / folder).mkdir(exist_ok=True)
         for name, text in FILES.items():
             _write(root / name, text, force)
-        if not skip_env:
-            _env(root / ".env")
     except OSError as exc:
         click.echo(f"error: cannot write the starter files ({exc.strerror})", err=True)
         sys.exit(PromptResponseExitCode.FAILED)
     click.echo(
-        "next: set OPENAI_API_KEY (or point providers.openai.base_url at your server), "
+        f"next: export {' or '.join(ENV_KEYS)} in your environment (no .env file is "
+        "read), or point providers.openai.base_url at your server, "
         "then `akit run scenarios/`; offline: `akit workflow run "
         "workflows/example/workflow.yaml`",
         err=True,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import click
@@ -21,9 +21,14 @@ import click
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 __all__ = ["is_prompt_response_run", "make_comparison", "make_report", "report"]
 
 _SENSITIVE_MODE = 0o600
+#: One output: its path, what it is (for the message), its renderer, its mode.
+_Output = tuple[str, str, "Callable[[], str]", int]
 #: A manifest larger than this is not sniffed (it then reads as not evidence).
 _SNIFF_LIMIT = 64 * 1024 * 1024
 
@@ -98,20 +103,49 @@ def make_report(
         click.echo(report_markdown(evidence), nl=False)
         return 0
     sensitive = evidence.transcripts is not None
-    mode = _SENSITIVE_MODE if sensitive else 0o644
+    outputs: list[_Output] = []
     if html is not None:
-        write_new_file(html, report_html(evidence).encode("utf-8"), mode=mode)
-        click.echo(f"html report: {html}", err=True)
-        if sensitive:
-            click.echo(
-                "note: the HTML report holds transcripts (sensitive data); "
-                "it was written with mode 0600",
-                err=True,
-            )
+        mode = _SENSITIVE_MODE if sensitive else 0o644
+        outputs.append((html, "html report", lambda: report_html(evidence), mode))
     if markdown is not None:
-        write_new_file(markdown, report_markdown(evidence).encode("utf-8"))
-        click.echo(f"markdown report: {markdown}", err=True)
+        outputs.append(
+            (markdown, "markdown report", lambda: report_markdown(evidence), 0o644)
+        )
+    written = _write_outputs(outputs)
+    if sensitive and html in written:
+        click.echo(
+            "note: the HTML report holds transcripts (sensitive data); "
+            "it was written with mode 0600",
+            err=True,
+        )
     return 0
+
+
+def _write_outputs(outputs: list[_Output]) -> list[str]:
+    """Render and write each output; one that fails never costs the others.
+
+    Returns:
+        The paths written.
+
+    Raises:
+        ArtemisError: The first output that could not be rendered or written,
+            once every other output was written.
+    """
+    from artemiskit import ArtemisError
+
+    written: list[str] = []
+    failure: ArtemisError | None = None
+    for path, what, render, mode in outputs:
+        try:
+            write_new_file(path, render().encode("utf-8"), mode=mode)
+        except ArtemisError as exc:
+            failure = failure or exc
+            continue
+        written.append(path)
+        click.echo(f"{what}: {path}", err=True)
+    if failure is not None:
+        raise failure
+    return written
 
 
 def make_comparison(
@@ -149,12 +183,21 @@ def make_comparison(
     comparison = compare_reports(base, cand, max_drop=max_drop)
     if html is None and markdown is None:
         click.echo(comparison_markdown(comparison), nl=False)
+    outputs: list[_Output] = []
     if html is not None:
-        write_new_file(html, comparison_html(comparison).encode("utf-8"))
-        click.echo(f"html comparison: {html}", err=True)
+        outputs.append(
+            (html, "html comparison", lambda: comparison_html(comparison), 0o644)
+        )
     if markdown is not None:
-        write_new_file(markdown, comparison_markdown(comparison).encode("utf-8"))
-        click.echo(f"markdown comparison: {markdown}", err=True)
+        outputs.append(
+            (
+                markdown,
+                "markdown comparison",
+                lambda: comparison_markdown(comparison),
+                0o644,
+            )
+        )
+    _write_outputs(outputs)
     for workflow in comparison.workflows:
         if workflow.regressed:
             click.echo(

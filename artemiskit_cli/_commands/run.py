@@ -42,14 +42,16 @@ from artemiskit.prompt_response import (
     format_cost,
     format_duration,
     junit_export,
+    known_secrets,
     load_run_config,
     load_scenario,
     markdown_export,
+    redaction_pattern_problem,
     run_scenario,
     security_summary,
 )
 from artemiskit_cli._commands.validate import shown_path
-from artemiskit_cli._outputs import write_new_file
+from artemiskit_cli._outputs import refuse_dash, write_new_file
 from artemiskit_cli._render import problem_line
 
 if TYPE_CHECKING:
@@ -78,12 +80,14 @@ class _Invocation:
         judge: JudgeConfig | None,
         options: ScenarioRunOptions,
         verbose: bool,
+        secrets: tuple[str, ...],
     ) -> None:
         self.settings = settings
         self.config = config
         self.judge = judge
         self.options = options
         self.verbose = verbose
+        self.secrets = secrets
 
 
 def _case_line(manifest: RunManifest, verbose: bool) -> None:
@@ -117,23 +121,25 @@ def _panel(manifest: RunManifest) -> None:
         _echo(f"Redactions: {manifest.redaction.summary.total_redactions}")
 
 
-def _export(manifest: RunManifest, kind: str | None, folder: str) -> None:
-    if kind is None:
-        return
-    text = junit_export(manifest) if kind == "junit" else markdown_export(manifest)
-    suffix = ".xml" if kind == "junit" else ".md"
-    path = Path(folder) / f"{manifest.run_id}{suffix}"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            path.unlink()
-    except OSError as exc:
-        raise FileAccessError(
-            f"{folder}: cannot write exports ({exc.strerror})"
-        ) from None
-    # The export quotes prompts and responses: private, and never half-written.
-    write_new_file(str(path), text.encode("utf-8"), mode=0o600)
-    _echo(f"Exported: {path}")
+def _export(manifest: RunManifest, kinds: tuple[str, ...], folder: str) -> None:
+    """Write each asked export of ``manifest`` (``--export`` may be repeated)."""
+    for kind in kinds:
+        if kind == "junit":
+            text, suffix = junit_export(manifest), ".xml"
+        else:
+            text, suffix = markdown_export(manifest), ".md"
+        path = Path(folder) / f"{manifest.run_id}{suffix}"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.exists():
+                path.unlink()
+        except OSError as exc:
+            raise FileAccessError(
+                f"{folder}: cannot write exports ({exc.strerror})"
+            ) from None
+        # The export quotes prompts and responses: private, never half-written.
+        write_new_file(str(path), text.encode("utf-8"), mode=0o600)
+        _echo(f"Exported: {path}")
 
 
 async def _prepare(
@@ -148,6 +154,7 @@ async def _prepare(
         for notice in config.notices:
             _echo(f"notice: {notice}")
     judge = await load_judge_config(judge_path) if judge_path else None
+    secrets = known_secrets(config, judge)
     options = attrs.evolve(
         options,
         project=settings.project,
@@ -155,7 +162,7 @@ async def _prepare(
         default_model=settings.model,
         default_models=settings.default_models,
     )
-    return _Invocation(settings, config, judge, options, verbose)
+    return _Invocation(settings, config, judge, options, verbose, secrets)
 
 
 def _names_a_file(given: str) -> bool:
@@ -163,7 +170,7 @@ def _names_a_file(given: str) -> bool:
 
 
 async def _load_all(
-    paths: tuple[str, ...], verbose: bool
+    paths: tuple[str, ...], verbose: bool, secrets: tuple[str, ...]
 ) -> list[tuple[str, Scenario | None, str | None]]:
     """Every scenario to run (or why it cannot), before any model call.
 
@@ -176,7 +183,7 @@ async def _load_all(
         for path in map(shown_path, discover_scenario_files(given)):
             label = os.path.basename(path)
             try:
-                scenario = await load_scenario(path)
+                scenario = await load_scenario(path, withheld=secrets)
             except WorkflowError as exc:
                 if exc.reason == "not_a_scenario":
                     if explicit:
@@ -203,7 +210,7 @@ class _Delivery:
 
     storage: LocalStorage
     save: bool
-    export: str | None
+    export: tuple[str, ...]
     export_output: str
     with_baseline: bool
     threshold: float
@@ -384,7 +391,10 @@ def _worst(checks: list[BaselineCheck]) -> BaselineCheck | None:
     help="Fail when the estimated cost exceeds this many USD.",
 )
 @click.option(
-    "--export", type=click.Choice(["markdown", "junit"]), help="Write a report per run."
+    "--export",
+    type=click.Choice(["markdown", "junit"]),
+    multiple=True,
+    help="Write a report per run (repeat for both: --export junit --export markdown).",
 )
 @click.option(
     "--export-output",
@@ -411,7 +421,7 @@ def run(
     with_baseline: bool,
     threshold: float,
     budget: float | None,
-    export: str | None,
+    export: tuple[str, ...],
     export_output: str,
 ) -> None:
     """Run prompt-response scenario files (files, folders or globs).
@@ -421,6 +431,13 @@ def run(
     record or suite named directly; 130 when interrupted.
     """
     split_tags = tuple(t for tag in tags for t in tag.split(",") if t)
+    for pattern in redact_patterns:
+        problem = redaction_pattern_problem(pattern)
+        if problem is not None:
+            raise click.BadParameter(
+                f"{pattern[:40]!r} {problem}", param_hint="'--redact-patterns'"
+            )
+    exports = tuple(dict.fromkeys(export))
     redaction = (
         RedactionSettings(enabled=True, patterns=redact_patterns or None)
         if redact
@@ -438,18 +455,22 @@ def run(
     ci_mode = ci or summary != "text" or os.environ.get("CI") == "true"
 
     async def body() -> tuple[list[ScenarioOutcome], list[BaselineCheck]]:
+        if exports:
+            refuse_dash(export_output)
         invocation = await _prepare(config_path, judge_path, options, verbose)
         if save:  # refuse an unusable store before any model call
             LocalStorage(invocation.settings.storage_path).project_folder(
                 invocation.settings.project
             )
-        loaded = await _load_all(paths or (invocation.settings.scenarios_dir,), verbose)
+        loaded = await _load_all(
+            paths or (invocation.settings.scenarios_dir,), verbose, invocation.secrets
+        )
         if not loaded:
             raise _NothingToRun
         delivery = _Delivery(
             storage=LocalStorage(invocation.settings.storage_path),
             save=save,
-            export=export,
+            export=exports,
             export_output=export_output,
             with_baseline=with_baseline,
             threshold=threshold,

@@ -3,15 +3,18 @@
 `report_manifest` does the work, so that one ``akit report`` command can dispatch
 to it when its argument is a run id or a manifest (workflow records and suites go
 to the workflow reports). Without ``--html`` or ``--json`` it writes
-``artemis-output/<run_id>.html``, as the TypeScript CLI did; explicit output paths
-must be new.
+``artemis-output/<run_id>.html``, as the TypeScript CLI did. A manifest is a file
+a person may have edited, so its run id must be a run id (1 to 64 letters, digits,
+``-`` or ``_``, as the store requires) before it names a file; and the command
+never replaces or deletes a file: every output, the default one included, must
+be new.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
-from pathlib import Path
 
 import click
 
@@ -23,6 +26,15 @@ from artemiskit_cli._outputs import check_new_outputs, write_new_file
 __all__ = ["report", "report_manifest"]
 
 DEFAULT_FOLDER = "artemis-output"
+_RUN_ID_CHARACTERS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+)
+_MAX_RUN_ID = 64
+
+
+def _is_run_id(text: str) -> bool:
+    """Whether ``text`` is a run id the store accepts, so a safe file name."""
+    return 0 < len(text) <= _MAX_RUN_ID and set(text) <= _RUN_ID_CHARACTERS
 
 
 def report_manifest(
@@ -48,14 +60,19 @@ def report_manifest(
         manifest = load_run(storage, target)
     except SystemExit as exc:  # load_run has said why
         return int(exc.code or 1)
-    if html_path is None and json_path is None:
-        path = Path(DEFAULT_FOLDER) / f"{manifest.run_id}.html"
-        html_path = str(path)
-        if path.exists():
-            path.unlink()
+    if not _is_run_id(manifest.run_id):
+        click.echo(
+            f"{target}: runId is not a run id (1 to {_MAX_RUN_ID} letters, digits, "
+            "'-' or '_')",
+            err=True,
+        )
+        return 2
     try:
+        if html_path is None and json_path is None:
+            html_path = os.path.join(DEFAULT_FOLDER, f"{manifest.run_id}.html")
+            os.makedirs(DEFAULT_FOLDER, exist_ok=True)
+            check_new_outputs(html_path)
         if html_path is not None:
-            Path(html_path).parent.mkdir(parents=True, exist_ok=True)
             page = render_run_report(manifest).encode("utf-8")
             write_new_file(html_path, page, mode=0o600)
             click.echo(f"HTML report: {html_path}", err=True)

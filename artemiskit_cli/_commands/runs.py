@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import anyio
 import click
@@ -27,6 +27,7 @@ from artemiskit.prompt_response import (
     load_run_settings,
     read_manifest_file,
 )
+from artemiskit_cli._outputs import check_new_outputs, write_new_file
 
 if TYPE_CHECKING:
     from artemiskit.prompt_response import RunManifest
@@ -48,7 +49,7 @@ def storage_for(config_path: str | None) -> LocalStorage:
     return LocalStorage(settings.storage_path)
 
 
-def _fail(message: str, code: int) -> None:
+def _fail(message: str, code: int) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
 
@@ -128,7 +129,6 @@ def list_baselines(as_json: bool, config_path: str | None) -> None:
         entries = storage_for(config_path).baselines()
     except ArtemisError as exc:
         _fail(exc.message, 1)
-        return
     if as_json:
         click.echo(json.dumps([e.to_dict() for e in entries], indent=2))
     elif not entries:
@@ -138,13 +138,18 @@ def list_baselines(as_json: bool, config_path: str | None) -> None:
 
 
 def _find(storage: LocalStorage, identifier: str, by_scenario: bool) -> Baseline:
-    if by_scenario:
-        found = storage.baseline(identifier)
-    else:
-        found = next((b for b in storage.baselines() if b.run_id == identifier), None)
+    found: Baseline | None = None
+    try:
+        if by_scenario:
+            found = storage.baseline(identifier)
+        else:
+            found = next(
+                (b for b in storage.baselines() if b.run_id == identifier), None
+            )
+    except ArtemisError as exc:
+        _fail(exc.message, 1)
     if found is None:
         _fail(f"no baseline for {identifier}", 1)
-    assert found is not None
     return found
 
 
@@ -190,7 +195,10 @@ def remove_baseline(
         and not click.confirm(f"Remove the baseline of {entry.scenario}?")
     ):
         _fail("not removed", 1)
-    storage.remove_baseline(entry.scenario)
+    try:
+        storage.remove_baseline(entry.scenario)
+    except ArtemisError as exc:
+        _fail(exc.message, 1)
     click.echo(f"removed the baseline of {entry.scenario}", err=True)
 
 
@@ -259,6 +267,10 @@ def compare(
 ) -> None:
     """Compare two runs (ids or manifest files); exit 1 when CURRENT regressed."""
     storage = storage_for(config_path)
+    try:
+        check_new_outputs(json_path)
+    except ArtemisError as exc:
+        _fail(exc.message, 1)
     before, after = load_run(storage, base), load_run(storage, current)
     data = compare_runs(before, after)
     check = baseline_check(before, after, threshold)
@@ -294,10 +306,10 @@ def compare(
     )
     if json_path is not None:
         try:
-            with open(json_path, "x", encoding="utf-8") as out:
-                out.write(json.dumps(data, indent=2))
-        except OSError as exc:
-            _fail(f"{json_path}: cannot write ({exc.strerror})", 1)
+            text = json.dumps(data, indent=2, ensure_ascii=False)
+            write_new_file(json_path, text.encode("utf-8"), mode=0o600)
+        except ArtemisError as exc:
+            _fail(exc.message, 1)
     if check.has_regression:
         click.echo(
             f"REGRESSION: success rate {check.success_rate_delta * 100:+.2f}% "

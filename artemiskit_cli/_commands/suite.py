@@ -25,10 +25,12 @@ from artemiskit.suites import (
     SuiteEvent,
     SuiteResult,
     SuiteSession,
+    cause_text,
     junit_xml,
     markdown_summary,
 )
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._render import printable
 from artemiskit_cli._telemetry import telemetry_of
 
 if TYPE_CHECKING:
@@ -45,6 +47,7 @@ SUITE_OPTIONS = (
     "repeat",
     "concurrency",
     "min_pass_rate",
+    "max_errored",
     "fail_fast",
     "max_suite_tokens",
     "transcripts",
@@ -83,6 +86,12 @@ def suite_options(command: F) -> F:
             "--min-pass-rate",
             type=click.FloatRange(0, 1),
             help="Suite mode: exit 8 when a workflow's pass rate is below (default 1).",
+        ),
+        click.option(
+            "--max-errored",
+            type=click.IntRange(0),
+            help="Suite mode: errored runs (lost ones included) tolerated before "
+            "exit 7 (default 0).",
         ),
         click.option(
             "--fail-fast",
@@ -146,6 +155,10 @@ def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{value * 100:.0f}%"
 
 
+#: The live table's column of each verdict.
+_COLUMNS = {"passed": 0, "failed": 1, "errored": 2, "unavailable": 3}
+
+
 class _Progress:
     """Counts finished runs for the progress lines and the live display."""
 
@@ -155,14 +168,15 @@ class _Progress:
         self.finished = 0
         self.passed = 0
         self.failed = 0
+        self.errored = 0
         self.unavailable = 0
         self.tokens: int | None = 0
-        self.rows: dict[str, list[int]] = {name: [0, 0, 0] for name in self.names}
+        self.rows: dict[str, list[int]] = {name: [0, 0, 0, 0] for name in self.names}
         self.started = time.monotonic()
 
     def add(self, event: SuiteEvent) -> None:
         self.finished += 1
-        column = {"passed": 0, "failed": 1}.get(event.verdict or "", 2)
+        column = _COLUMNS.get(event.verdict or "", 2)
         self.rows[event.workflow or ""][column] += 1
         if event.verdict == "passed":
             self.passed += 1
@@ -170,16 +184,19 @@ class _Progress:
             self.failed += 1
         elif event.verdict == "unavailable":
             self.unavailable += 1
+        else:
+            self.errored += 1
         if event.input_tokens is None or event.output_tokens is None:
             self.tokens = None
         elif self.tokens is not None:
             self.tokens += event.input_tokens + event.output_tokens
 
     def line(self, event: SuiteEvent) -> str:
-        outcome = event.verdict or "lost"
+        outcome = event.verdict or "errored"
         if event.verdict != "passed":
-            outcome += f" ({event.status or 'lost'}, exit {event.exit_code})"
-        return (
+            why = "" if event.why is None else f"why: {event.why.text}, "
+            outcome += f" ({why}{event.status or 'lost'}, exit {event.exit_code})"
+        return printable(
             f"[{self.finished}/{self.planned}] {event.workflow} "
             f"#{event.repetition:03d}: {outcome}"
         )
@@ -205,6 +222,7 @@ async def _live(events: AsyncIterator[SuiteEvent], progress: _Progress) -> None:
     from rich.console import Console
     from rich.live import Live
     from rich.table import Table
+    from rich.text import Text
 
     def render() -> Table:
         tokens = "unmeasured" if progress.tokens is None else str(progress.tokens)
@@ -212,18 +230,32 @@ async def _live(events: AsyncIterator[SuiteEvent], progress: _Progress) -> None:
             title=(
                 f"runs {progress.finished}/{progress.planned}  "
                 f"passed {progress.passed}  failed {progress.failed}  "
+                f"errored {progress.errored}  "
                 f"unavailable {progress.unavailable}  tokens {tokens}  "
                 f"elapsed {progress.elapsed():.0f}s  eta {progress.eta()}"
             ),
             title_justify="left",
         )
-        for column in ("workflow", "passed", "failed", "unavailable", "pass rate"):
+        for column in (
+            "workflow",
+            "passed",
+            "failed",
+            "errored",
+            "unavailable",
+            "pass rate",
+        ):
             table.add_column(column)
-        for name, (passed, failed, unavailable) in progress.rows.items():
+        for name, (passed, failed, errored, unavailable) in progress.rows.items():
             judged = passed + failed
             rate = None if judged == 0 else passed / judged
+            # A Text is shown as it is: no rich markup (links, styles) in names.
             table.add_row(
-                name, str(passed), str(failed), str(unavailable), _percent(rate)
+                Text(printable(name)),
+                str(passed),
+                str(failed),
+                str(errored),
+                str(unavailable),
+                _percent(rate),
             )
         return table
 
@@ -274,6 +306,7 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
         else options["min_pass_rate"],
         max_suite_tokens=options["max_suite_tokens"],
         fail_fast=bool(options["fail_fast"]),
+        max_errored=options["max_errored"] or 0,
         transcripts=bool(options["transcripts"]),
         judge=options["judge_config"],
         cleanup_timeout_ms=options["cleanup_timeout"],
@@ -309,6 +342,45 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
         raise error
     assert result is not None
     return result
+
+
+#: How many causes the summary lists per workflow, most frequent first.
+_CAUSES_SHOWN = 3
+
+
+def suite_summary_lines(summary: dict[str, Any]) -> list[str]:
+    """The suite's closing summary lines, metadata only.
+
+    The verdict counts, then per workflow its pass rate, the range its errored
+    and unavailable runs leave open, and its most frequent causes.
+    """
+    totals = summary["totals"]
+    lines = [
+        f"suite {summary['status']}: {totals['passed']} passed, "
+        f"{totals['failed']} failed, {totals['errored']} errored, "
+        f"{totals['unavailable']} unavailable of {totals['runs_finished']} "
+        f"finished ({totals['runs_planned']} planned)"
+    ]
+    for workflow in summary["workflows"]:
+        line = (
+            f"  {printable(workflow['name'])}: "
+            f"pass rate {_percent(workflow['pass_rate'])} "
+            f"({workflow['passed']}/{workflow['passed'] + workflow['failed']})"
+        )
+        spread = workflow["pass_rate_range"]
+        if workflow["errored"] or workflow["unavailable"]:
+            line += (
+                f", {workflow['errored']} errored, {workflow['unavailable']} "
+                f"unavailable: range {_percent(spread['low'])}"
+                f"–{_percent(spread['high'])}"
+            )
+        lines.append(line)
+        causes = workflow["causes"]
+        for cause in causes[:_CAUSES_SHOWN]:
+            lines.append(f"    why: {printable(cause_text(cause))} × {cause['runs']}")
+        if len(causes) > _CAUSES_SHOWN:
+            lines.append(f"    ({len(causes) - _CAUSES_SHOWN} more causes)")
+    return lines
 
 
 def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
@@ -361,18 +433,7 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
     if options["as_json"]:
         click.echo(json.dumps(summary, indent=2))
     if not options["quiet"]:
-        totals = summary["totals"]
-        click.echo(
-            f"suite {summary['status']}: {totals['passed']} passed, "
-            f"{totals['failed']} failed, {totals['unavailable']} unavailable of "
-            f"{totals['runs_finished']} finished ({totals['runs_planned']} planned)",
-            err=True,
-        )
-        for workflow in summary["workflows"]:
-            click.echo(
-                f"  {workflow['name']}: pass rate {_percent(workflow['pass_rate'])} "
-                f"({workflow['passed']}/{workflow['passed'] + workflow['failed']})",
-                err=True,
-            )
+        for line in suite_summary_lines(summary):
+            click.echo(line, err=True)
         click.echo(f"exit code: {code}", err=True)
     sys.exit(code)

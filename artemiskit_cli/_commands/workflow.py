@@ -27,7 +27,11 @@ from artemiskit.records import record_to_dict
 from artemiskit.suites import transcript_to_dict
 from artemiskit_cli._commands.suite import is_suite, run_suite_command, suite_options
 from artemiskit_cli._errors import reports_errors
-from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._outputs import (
+    check_apart_from_checkpoint,
+    check_new_outputs,
+    write_new_file,
+)
 from artemiskit_cli._render import describe_event, summarize
 from artemiskit_cli._telemetry import telemetry_of
 from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
@@ -264,10 +268,13 @@ def run(
     (workflow_file,) = paths
     if pause_after_actions is not None and checkpoint_dir is None:
         raise click.UsageError("--pause-after-actions needs --checkpoint-dir")
-    check_new_outputs(output, state_output, transcript_output)
     checkpoint = None
     if checkpoint_dir is not None:
+        check_apart_from_checkpoint(
+            checkpoint_dir, output, state_output, transcript_output
+        )
         checkpoint = CheckpointOptions(directory=checkpoint_dir, mode="create")
+    check_new_outputs(output, state_output, transcript_output)
     result, sandbox = anyio.run(
         lambda: _run(
             workflow_file,
@@ -399,6 +406,7 @@ def resume(
     otel: bool,
 ) -> None:
     """Continue the paused run in --checkpoint-dir: same run, new attempt."""
+    check_apart_from_checkpoint(checkpoint_dir, output, state_output)
     check_new_outputs(output, state_output)
     result, sandbox = anyio.run(
         lambda: _run(

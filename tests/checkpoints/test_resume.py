@@ -640,7 +640,9 @@ def test_truncated_change_evidence_survives_a_resume(tmp_path: Path) -> None:
 def test_version_1_record_reads_as_not_checkpointed(tmp_path: Path) -> None:
     case = Case(tmp_path / "case", workflow_dict(), PASSING_SCRIPT)
     _, record, _ = case.uninterrupted()
-    old = {k: v for k, v in record.items() if k not in ("recovery", "timeline")}
+    old = {
+        k: v for k, v in record.items() if k not in ("recovery", "timeline", "verdict")
+    }
     old["target"] = {
         k: v for k, v in record["target"].items() if k != "provider_retries"
     }

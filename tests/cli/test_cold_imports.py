@@ -33,6 +33,8 @@ HEAVY = (
     "opentelemetry",
     "google",
     "mcp",
+    "mcp_types",
+    "httpx2",
 )
 #: ArtemisKit packages a validation has no use for.
 NOT_FOR_VALIDATION = (

@@ -91,7 +91,7 @@ def test_fault_on_a_write_retries_before_any_effect(tmp_path: Path) -> None:
     path = write_workflow(tmp_path, faulted(faults, max_attempts=3))
     state_path = tmp_path / "state.json"
     record_path = tmp_path / "record.json"
-    from tests.cli.test_workflow_run import akit
+    from tests._cli import akit
 
     done = akit(
         "workflow", "run", path, "--output", record_path, "--state-output", state_path
@@ -185,7 +185,7 @@ def test_fixture_and_instruction_text_never_reach_record_or_events(
         *PASSING_SCRIPT[1:],
     ]
     path = write_workflow(tmp_path, workflow, script)
-    from tests.cli.test_workflow_run import akit
+    from tests._cli import akit
 
     record_path = tmp_path / "record.json"
     done = akit("workflow", "run", path, "--output", record_path)

@@ -1,4 +1,4 @@
-"""Files at the edges, through `akit` in a real subprocess (issue 11).
+"""Files at the edges, through `akit` (issue 11).
 
 Scripts resolve under their root exactly like fixtures; no file the product opens can
 hang a command; any legal YAML value ends as a located exit 2; every problem is
@@ -11,31 +11,17 @@ import json
 import os
 import re
 import socket
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict, write_workflow
+from tests._cli import akit, akit_process
 from tests._permissions import obey_permission_bits
 
 #: A command that would hang on a FIFO is stopped well before the test timeout.
 HANG_GUARD_S = 30
-
-
-def akit(
-    *args: str | Path, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=HANG_GUARD_S,
-        cwd=cwd,
-        check=False,
-    )
 
 
 def located(stderr: str, file: str, key_path: str) -> str:
@@ -181,6 +167,7 @@ def _fifo_case(tmp_path: Path, which: str) -> tuple[list[str | Path], int, str]:
     return args, *expected
 
 
+@pytest.mark.timeout(HANG_GUARD_S)
 @pytest.mark.parametrize(
     "which", ["workflow", "script", "fixture", "config", "judge config"]
 )
@@ -506,9 +493,6 @@ def test_usage_given_in_every_entry_runs(tmp_path: Path) -> None:
     assert akit("workflow", "run", path).returncode == 0
 
 
-AKIT = (sys.executable, "-m", "artemiskit_cli")
-
-
 @pytest.mark.parametrize("which", ["workflow", "config"])
 def test_an_unreadable_file_is_exit_1_with_its_name(tmp_path: Path, which: str) -> None:
     # The CLI reads files itself: click's own readability check (a usage error,
@@ -518,13 +502,9 @@ def test_an_unreadable_file_is_exit_1_with_its_name(tmp_path: Path, which: str) 
     config.write_text("providers: {}\n", "utf-8")
     unreadable = path if which == "workflow" else config
     unreadable.chmod(0)
-    done = subprocess.run(
-        [*AKIT, "workflow", "run", str(path), "--config", str(config)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        preexec_fn=obey_permission_bits,
+    # A real process: it drops root's permission override before running.
+    done = akit_process(
+        "workflow", "run", path, "--config", config, preexec_fn=obey_permission_bits
     )
     assert done.returncode == 1, done.stderr
     assert f"cannot read {which}" in done.stderr

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict, write_workflow
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 
 JUDGED = workflow_dict(
     outcomes=[

@@ -10,15 +10,14 @@ from __future__ import annotations
 import json
 import resource
 import subprocess
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests._builders import workflow_dict, write_workflow
+from tests._cli import akit, akit_process
 from tests._permissions import obey_permission_bits
-from tests.cli.test_workflow_run import akit
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -27,14 +26,8 @@ if TYPE_CHECKING:
 def akit_in(
     *args: str | Path, prepare: Callable[[], None]
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        preexec_fn=prepare,
-    )
+    """``akit`` in a real process that runs ``prepare`` first (drops privileges)."""
+    return akit_process(*args, preexec_fn=prepare)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""`akit workflow run` in a real subprocess: every exit code, for the right reason."""
+"""`akit workflow run`: every exit code, for the right reason."""
 
 from __future__ import annotations
 
@@ -6,26 +6,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict, write_workflow
-
-
-def akit(
-    *args: str | Path, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=cwd,
-        check=False,
-    )
+from tests._cli import AKIT, akit
 
 
 def run_and_read(
@@ -188,9 +175,8 @@ def test_exit_130_signal_cancels_and_writes_record(
     script = [{"text": "slow", "delay_ms": 60000, "usage": USAGE}]
     path = write_workflow(tmp_path, script=script)
     record_path = tmp_path / "record.json"
-    command = [sys.executable, "-m", "artemiskit_cli", "workflow", "run"]
     with subprocess.Popen(
-        [*command, str(path), "--output", str(record_path)],
+        [*AKIT, "workflow", "run", str(path), "--output", str(record_path)],
         stderr=subprocess.PIPE,
         text=True,
     ) as process:

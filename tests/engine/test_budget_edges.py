@@ -143,3 +143,29 @@ async def test_unmeasured_usage_without_max_tokens_runs_on() -> None:
     assert result.record.budget.used.input_tokens is None
     assert result.record.budget.used.output_tokens is None
     assert result.record.budget.usage_measurement != "complete"
+
+
+async def test_an_overshoot_on_the_final_answer_keeps_the_finished_task() -> None:
+    answers = [
+        calling(READ, usage=used(10, 5)),
+        TargetResponse(text="Done.", usage=used(10, 6)),
+    ]
+    data = budgets(max_actions=20, max_tokens=30)
+    data["outcomes"] = [{"id": "answer", "final_response": {"contains": ["Done"]}}]
+    result = await run(data, answers)
+    record = result.record
+    assert record.execution.status == "completed"
+    assert record.budget.overshoot_tokens == 1
+    assert record.task_verification.status == "passed"
+    assert record.exit_code == 0
+
+
+async def test_an_overshoot_before_another_turn_refuses_that_turn() -> None:
+    data = budgets(max_actions=20, max_tokens=30)
+    data["conversation"] = {"turns": [{"user": "One."}, {"user": "Two."}]}
+    answers = [TargetResponse(text="First.", usage=used(20, 11))]
+    record = (await run(data, answers)).record
+    assert record.execution.status == "budget_exhausted"
+    assert record.execution.reason == "max_tokens"
+    assert record.budget.overshoot_tokens == 1
+    assert record.budget.used.model_requests == 1

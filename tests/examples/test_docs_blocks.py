@@ -197,9 +197,8 @@ def yaml_kind(data: Any) -> str:
         return "script"
     if {"provider", "model"} <= keys and keys <= {*JUDGE_KEYS, "providers"}:
         return "judge"
-    if keys & {"providers", "sandbox", "telemetry"} and not keys & (
-        WORKFLOW_KEYS - {"version"}
-    ):
+    config_keys = {"providers", "sandbox", "mcp_servers", "telemetry"}
+    if keys & config_keys and not keys & (WORKFLOW_KEYS - {"version"}):
         return "config"
     assert keys <= WORKFLOW_KEYS, f"not a workflow, config, judge or script: {keys}"
     return "fragment"

@@ -51,6 +51,10 @@ SCORERS_FOR = {
 JUDGE_FOR = {
     "examples/support_agent/workflow.yaml": "examples/support_agent/judge.yaml",
 }
+#: The trusted configuration of each example workflow that needs one (MCP servers).
+CONFIG_FOR = {
+    "examples/mcp/workflow.yaml": "examples/mcp/artemis.config.yaml",
+}
 FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
 
 
@@ -65,11 +69,12 @@ def is_sandbox(workflow: Path) -> bool:
 def run(
     command: list[str], *, stdin: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    # the MCP example's configuration starts its server with $PYTHON
     return subprocess.run(
         command,
         cwd=ROOT,
         input=stdin,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, "PYTHON": sys.executable, **(env or {})},
         capture_output=True,
         text=True,
         timeout=TIMEOUT_S,
@@ -116,6 +121,7 @@ def test_there_is_something_to_run() -> None:
     assert set(TOOLS_FOR) | set(SCORERS_FOR) | set(JUDGE_FOR) <= {
         rel(p) for p in WORKFLOWS
     }
+    assert set(CONFIG_FOR) <= {rel(p) for p in WORKFLOWS}
     assert any(is_sandbox(p) for p in WORKFLOWS)
 
 
@@ -130,6 +136,8 @@ def test_example_workflow_runs_and_passes(workflow: Path, tmp_path: Path) -> Non
     record_path = tmp_path / "record.json"
     command = [*AKIT, "workflow", "run", str(workflow), "--output", str(record_path)]
     command += tools_options(workflow) + judge_options(workflow)
+    if rel(workflow) in CONFIG_FOR:
+        command += ["--config", str(ROOT / CONFIG_FOR[rel(workflow)])]
     if is_sandbox(workflow):
         config = tmp_path / "artemis.config.yaml"
         config.write_text(json.dumps({"sandbox": {"image": SANDBOX_IMAGE}}))

@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -22,6 +20,7 @@ import pytest
 from artemiskit import ArtemisKit
 from artemiskit.config import parse_trusted_config
 from artemiskit.prompt_response import ScenarioRunOptions, manifest_to_json
+from tests._cli import akit
 from tests.providers._chat_server import ChatServer, Computed, NeverAnswer
 from tests.providers._wire import messages_reply
 
@@ -166,15 +165,7 @@ def test_akit_run_against_the_anthropic_server(
 ) -> None:
     setup_folder(tmp_path, anthropic_server.url)
     env = {**os.environ, KEY_ENV: SENTINEL_KEY}
-    done = subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", "run", "scenarios", "-v"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = akit("run", "scenarios", "-v", cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     [path] = sorted((tmp_path / "artemis-runs" / "default").glob("*.json"))
@@ -191,15 +182,7 @@ def test_a_failed_case_against_the_anthropic_server_exits_1(
     scenario = SCENARIO.replace("values: [error]", "values: [fine]")
     setup_folder(tmp_path, anthropic_server.url, scenario)
     env = {**os.environ, KEY_ENV: SENTINEL_KEY}
-    done = subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", "run", "scenarios", "--ci"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = akit("run", "scenarios", "--ci", cwd=tmp_path, env=env)
     assert done.returncode == 1, done.stderr
     assert "ARTEMISKIT_RESULT=FAIL" in done.stdout.splitlines()
     [path] = sorted((tmp_path / "artemis-runs" / "default").glob("*.json"))
@@ -268,15 +251,7 @@ def test_akit_run_against_an_azure_openai_entry(
         json.dumps({"providers": {"azure": entry}}), encoding="utf-8"
     )
     env = {**os.environ, KEY_ENV: SENTINEL_KEY}
-    done = subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", "run", "scenarios"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = akit("run", "scenarios", cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     [stored] = sorted((tmp_path / "artemis-runs" / "default").glob("*.json"))
     text = stored.read_text(encoding="utf-8")

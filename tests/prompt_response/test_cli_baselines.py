@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 from tests.prompt_response.conftest import model_answer, write_config
 from tests.prompt_response.test_cli_run import stored, write_scenario
 from tests.providers._chat_server import Computed, chat_reply
@@ -121,12 +121,16 @@ def test_foreign_files_are_refused_both_ways(
         assert "this is a prompt-response scenario, not a workflow" in scenario.stderr
 
 
-def test_init_adds_missing_keys_to_an_existing_env_file(tmp_path: Path) -> None:
+def test_init_writes_no_env_file_that_nothing_would_read(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("OPENAI_API_KEY=sk-mine", encoding="utf-8")
-    assert akit("init", "--yes", cwd=tmp_path).returncode == 0
-    assert (tmp_path / ".env").read_text("utf-8") == (
-        "OPENAI_API_KEY=sk-mine\nANTHROPIC_API_KEY=\n"
-    )
+    done = akit("init", "--yes", "--skip-env", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / ".env").read_text("utf-8") == "OPENAI_API_KEY=sk-mine"
+    assert "export OPENAI_API_KEY" in done.stderr
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    assert akit("init", cwd=fresh).returncode == 0
+    assert not (fresh / ".env").exists()
 
 
 def test_init_writes_a_starter_project_in_an_empty_folder(tmp_path: Path) -> None:
@@ -140,7 +144,6 @@ def test_init_writes_a_starter_project_in_an_empty_folder(tmp_path: Path) -> Non
     ):
         assert (tmp_path / name).is_file(), name
     assert (tmp_path / "artemis-runs").is_dir()
-    assert (tmp_path / ".env").stat().st_mode & 0o077 == 0
     assert akit("validate", "scenarios", cwd=tmp_path).returncode == 0
     workflow = akit("workflow", "run", "workflows/example/workflow.yaml", cwd=tmp_path)
     assert workflow.returncode == 0, workflow.stderr

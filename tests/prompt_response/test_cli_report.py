@@ -6,7 +6,7 @@ import json
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING
 
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 from tests.prompt_response.conftest import write_config
 from tests.prompt_response.test_cli_run import stored, write_scenario
 
@@ -87,3 +87,40 @@ def test_json_output_and_the_refusals(model_server: ChatServer, tmp_path: Path) 
     assert refused.returncode == 2
     assert "suite record" in refused.stderr
     assert akit("report", "NoSuchRun123", cwd=tmp_path).returncode == 1
+
+
+def test_a_manifest_run_id_never_names_a_file_outside_the_output_folder(
+    model_server: ChatServer, tmp_path: Path
+) -> None:
+    write_config(tmp_path, model_server.url)
+    write_scenario(tmp_path, "aim-me", "ok")
+    akit("run", "scenarios", cwd=tmp_path)
+    [path] = stored(tmp_path)
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    victim = tmp_path / "victim.html"
+    victim.write_text("the user's page", "utf-8")
+    for run_id in ("../victim", str(tmp_path / "victim"), "", "a" * 65, "x.y"):
+        edited = tmp_path / "edited.json"
+        edited.write_text(json.dumps({**manifest, "run_id": run_id}), "utf-8")
+        done = akit("report", edited, cwd=tmp_path)
+        assert done.returncode == 2, (run_id, done.stderr)
+        assert f"{edited}: runId is not a run id" in done.stderr
+        assert "Traceback" not in done.stderr
+    assert victim.read_text("utf-8") == "the user's page"
+
+
+def test_the_default_output_is_never_replaced(
+    model_server: ChatServer, tmp_path: Path
+) -> None:
+    write_config(tmp_path, model_server.url)
+    write_scenario(tmp_path, "keep-mine", "ok")
+    akit("run", "scenarios", cwd=tmp_path)
+    [path] = stored(tmp_path)
+    run_id = json.loads(path.read_text(encoding="utf-8"))["run_id"]
+    mine = tmp_path / "artemis-output" / f"{run_id}.html"
+    mine.parent.mkdir()
+    mine.write_text("not made by akit", "utf-8")
+    done = akit("report", run_id, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "already exists" in done.stderr
+    assert mine.read_text("utf-8") == "not made by akit"

@@ -6,14 +6,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.cli.test_workflow_run import akit
+from tests._cli import AKIT, akit
 from tests.prompt_response.conftest import write_config
 from tests.providers._chat_server import NeverAnswer, Reply
 
@@ -126,15 +125,7 @@ def test_storage_and_project_come_from_the_environment(
     )
     write_scenario(tmp_path, "delta", "ok")
     env = {**os.environ, "ARTEMIS_STORAGE_PATH": "store", "ARTEMIS_PROJECT": "proj"}
-    done = subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", "run", "scenarios"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = akit("run", "scenarios", cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     assert len(list((tmp_path / "store" / "proj").glob("*.json"))) == 1
 
@@ -199,26 +190,17 @@ def test_secrets_and_prompts_stay_out_of_the_output(
     )
     write_scenario(tmp_path, "zeta", "ok")
     env = {**os.environ, "SENTINEL_ENV": SENTINEL_KEY}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "artemiskit_cli",
-            "run",
-            "scenarios",
-            "-v",
-            "--ci",
-            "--retries",
-            "1",
-            "--export",
-            "markdown",
-        ],
+    done = akit(
+        "run",
+        "scenarios",
+        "-v",
+        "--ci",
+        "--retries",
+        "1",
+        "--export",
+        "markdown",
         cwd=tmp_path,
         env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
     )
     assert done.returncode == 1
     output = done.stdout + done.stderr
@@ -237,7 +219,7 @@ def test_an_interrupt_saves_nothing_partial(
     write_config(tmp_path, chat_server.url)
     write_scenario(tmp_path, "eta", "ok")
     process = subprocess.Popen(
-        [sys.executable, "-m", "artemiskit_cli", "run", "scenarios", "--export=junit"],
+        [*AKIT, "run", "scenarios", "--export=junit"],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -391,15 +373,7 @@ def test_a_typescript_config_keeps_working(
     env = {
         key: value for key, value in os.environ.items() if not key.startswith("AZURE")
     }
-    done = subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", "run"],
-        cwd=tmp_path,
-        env={**env, "LOCAL_KEY": "sk-local"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = akit("run", cwd=tmp_path, env={**env, "LOCAL_KEY": "sk-local"})
     assert done.returncode == 0, done.stderr
     [path] = (tmp_path / "ts-runs" / "ts-project").glob("*.json")
     manifest = json.loads(path.read_text(encoding="utf-8"))
@@ -414,15 +388,7 @@ def test_an_unsafe_project_is_refused_before_any_model_call(
     write_scenario(tmp_path, "lambda", "ok")
     for project, code in (("../escape", 1), ("My Project", 0)):
         env = {**os.environ, "ARTEMIS_PROJECT": project}
-        done = subprocess.run(
-            [sys.executable, "-m", "artemiskit_cli", "run", "scenarios"],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        done = akit("run", "scenarios", cwd=tmp_path, env=env)
         assert done.returncode == code, done.stderr
     assert len(model_server.requests) == 1
     assert not (tmp_path / "escape").exists()

@@ -6,7 +6,7 @@ import json
 import shutil
 from typing import TYPE_CHECKING
 
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 from tests.examples.test_examples import ROOT
 
 if TYPE_CHECKING:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from artemiskit import ConfigError
 from artemiskit.prompt_response import (
     CaseResult,
     RedactionSettings,
@@ -32,10 +33,16 @@ def test_ipv4_and_jwt_only_when_named_and_custom_patterns() -> None:
     default = Redactor.from_settings(RedactionSettings(enabled=True))
     assert default.redact("10.0.0.1").count == 0
     named = Redactor.from_settings(
-        RedactionSettings(enabled=True, patterns=("ipv4", r"ORDER-\d+", "("))
+        RedactionSettings(enabled=True, patterns=("ipv4", r"ORDER-\d+"))
     )
     assert named.names == ("ipv4", "custom:ORDER-\\d+")
     assert named.redact("10.0.0.1 ORDER-42").text == "[REDACTED] [REDACTED]"
+    # The original skipped an unusable pattern (and so leaked what it was for).
+    for unusable in ("(", r"(a)\1", "(?<=x)y"):
+        with pytest.raises(ConfigError, match="redaction pattern"):
+            Redactor.from_settings(
+                RedactionSettings(enabled=True, patterns=("ipv4", unusable))
+            )
 
 
 def test_a_case_block_without_enabled_turns_redaction_off() -> None:
@@ -70,7 +77,9 @@ def test_pricing_lookup(model: str, prices: tuple[float, float]) -> None:
 def test_cost_and_formatting() -> None:
     prompt, completion, _ = estimate_cost("gpt-4o", 1000, 500)
     assert (prompt, completion) == (0.0025, 0.005)
-    assert format_cost(0.0012) == "$0.1200 cents"
+    # The original said "$0.1200 cents" (dollars and cents at once).
+    assert format_cost(0.0012) == "$0.001200"
+    assert format_cost(0.001425) == "$0.001425"
     assert format_cost(0.5) == "$0.5000"
     assert format_cost(12.345) == "$12.35"
     assert [format_duration(ms) for ms in (850, 12345, 125000)] == [

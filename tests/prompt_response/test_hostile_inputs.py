@@ -17,7 +17,7 @@ from artemiskit.prompt_response import (
     parse_scenario,
     read_manifest_file,
 )
-from tests.cli.test_workflow_run import akit
+from tests._cli import akit
 
 if TYPE_CHECKING:
     from pathlib import Path

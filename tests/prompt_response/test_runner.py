@@ -208,7 +208,7 @@ async def test_retries_are_honoured_from_the_options(chat_server: ChatServer) ->
     assert len(chat_server.requests) == 3
 
 
-async def test_a_case_that_keeps_failing_records_the_error_unredacted(
+async def test_a_case_that_keeps_failing_records_the_error_with_its_prompt_redacted(
     chat_server: ChatServer,
 ) -> None:
     chat_server.enqueue(*[Reply(status=500, body={"error": {"code": "x"}})] * 2)
@@ -231,7 +231,8 @@ async def test_a_case_that_keeps_failing_records_the_error_unredacted(
     assert result.reason.startswith("Failed after 2 attempts: ")
     assert result.error is not None
     assert result.redaction is None
-    assert result.prompt == "ANSWER:mail a@b.co"
+    # The original stored this prompt raw; redaction covers errored cases too.
+    assert result.prompt == "ANSWER:mail [REDACTED]"
 
 
 async def test_the_case_timeout_cancels_the_request(chat_server: ChatServer) -> None:

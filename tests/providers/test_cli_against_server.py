@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+from tests import _cli
 from tests._builders import workflow_dict
 
 from ._chat_server import (
@@ -55,14 +55,7 @@ def akit(
     env = {k: v for k, v in os.environ.items() if k != "TEST_PROVIDER_KEY"}
     if key is not None:
         env["TEST_PROVIDER_KEY"] = key
-    return subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        check=False,
-    )
+    return _cli.akit(*args, env=env)
 
 
 def tool_call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from artemiskit.providers import (
 )
 from artemiskit.targets import TargetRequest, TargetResponse, Usage
 from tests._builders import PASSING_SCRIPT, workflow_dict, write_workflow
+from tests._cli import akit_process
 
 PLUGIN = """
 from artemiskit.providers import ProviderTarget
@@ -46,9 +47,6 @@ async def build(request):
 """
 PLUGIN_DIGEST = "sha256:" + "a" * 64
 MINE = "sha256:" + "b" * 64
-
-
-AKIT_RUN = (sys.executable, "-m", "artemiskit_cli", "workflow", "run")
 
 
 def test_built_in_types_are_registered() -> None:
@@ -132,6 +130,7 @@ def _install_plugin(site: Path, entry_point: str) -> None:
 
 
 def _with_site(site: Path) -> dict[str, str]:
+    """The environment of a real ``akit`` process that finds the plugin's site."""
     path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
     return {**os.environ, "PYTHONPATH": path}
 
@@ -170,13 +169,15 @@ def test_the_cli_runs_a_provider_type_from_an_entry_point(tmp_path: Path) -> Non
     workflow = workflow_dict(target={"provider": "house", "model": "m-2"}, outcomes=[])
     path = write_workflow(tmp_path, workflow)
     record_path = tmp_path / "record.json"
-    done = subprocess.run(
-        [*AKIT_RUN, str(path), "--config", str(config), "--output", str(record_path)],
+    done = akit_process(
+        "workflow",
+        "run",
+        path,
+        "--config",
+        config,
+        "--output",
+        record_path,
         env=_with_site(site),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
     )
     assert "Traceback" not in done.stderr
     record = json.loads(record_path.read_text(encoding="utf-8"))
@@ -198,13 +199,8 @@ def test_a_broken_entry_point_is_a_config_error(tmp_path: Path) -> None:
     path = write_workflow(
         tmp_path, workflow_dict(target={"provider": "house", "model": "m"})
     )
-    done = subprocess.run(
-        [*AKIT_RUN, str(path), "--config", str(config)],
-        env=_with_site(site),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    done = akit_process(
+        "workflow", "run", path, "--config", config, env=_with_site(site)
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr

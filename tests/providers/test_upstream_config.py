@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from typing import TYPE_CHECKING
 
 import pytest
 
 from artemiskit import ConfigError
 from artemiskit.config import parse_trusted_config
+from tests import _cli
 from tests._builders import workflow_dict
 
 from ._wire import Turn, render
@@ -115,22 +115,13 @@ def akit(
     (folder / "workflow.yaml").write_text(json.dumps(workflow), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in UNSET}
     env.update(ANTHROPIC_API_KEY=KEY, ANTHROPIC_BASE_URL=server.url)
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "artemiskit_cli",
-            "workflow",
-            "run",
-            str(folder / "workflow.yaml"),
-            "--config",
-            str(folder / "artemis.config.yaml"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
+    return _cli.akit(
+        "workflow",
+        "run",
+        folder / "workflow.yaml",
+        "--config",
+        folder / "artemis.config.yaml",
         env=env,
-        check=False,
     )
 
 

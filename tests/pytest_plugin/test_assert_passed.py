@@ -25,7 +25,8 @@ async def test_a_failed_run_says_why_in_metadata(tmp_path: Path) -> None:
         assert_passed(result)
     message = str(caught.value)
     assert message.splitlines() == [
-        "workflow 'bad' did not pass",
+        "why: answer-is-42 (missing_content)",
+        "workflow 'bad' did not pass: failed",
         "execution: completed (all_turns_completed)",
         "verification: failed",
         "exit code: 8",
@@ -43,10 +44,11 @@ async def test_a_suite_below_its_pass_rate_says_which_runs(tmp_path: Path) -> No
         assert_passed(suite)
     message = str(caught.value)
     assert message.splitlines() == [
+        "why: answer-is-42 (missing_content) × 1",
         "suite completed (all_runs_finished), exit code 8",
         "workflow 'flaky': pass rate 50% (1/2), min pass rate 0.9",
-        "  run 2: execution completed (all_turns_completed), verification failed, "
-        "exit code 8",
+        "  run 2: failed, why: answer-is-42 (missing_content); execution completed "
+        "(all_turns_completed), verification failed, exit code 8",
         "    requirement answer-is-42: failed (missing_content)",
         "workflow 'good': pass rate 100% (2/2), min pass rate 0.9",
     ]
@@ -66,8 +68,13 @@ async def test_a_stopped_run_fails_even_with_its_requirements_unjudged(
     with pytest.raises(AssertionError) as caught:
         assert_passed(result)
     lines = str(caught.value).splitlines()
-    assert lines[1] == "execution: budget_exhausted (max_actions)"
-    assert lines[2:4] == ["verification: unavailable", "exit code: 5"]
+    # Stopped by its own conduct: a failure, never unavailable (SPEC 20).
+    assert lines[:2] == [
+        "why: budget_exhausted (max_actions)",
+        "workflow 'short' did not pass: failed",
+    ]
+    assert lines[2] == "execution: budget_exhausted (max_actions)"
+    assert lines[3:5] == ["verification: unavailable", "exit code: 5"]
 
 
 @pytest.mark.parametrize("value", [None, 0, "passed", {"exit_code": 0}])

@@ -15,7 +15,7 @@ import pytest
 
 from artemiskit.suites import load_suite_record
 from tests.examples._blocks import ROOT
-from tests.pytest_plugin._projects import BAD, GOOD, add_workflow, leaks
+from tests.pytest_plugin._projects import BAD, GOOD, SHORT, add_workflow, leaks
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -56,9 +56,10 @@ def test_the_failure_report_is_statuses_and_reasons_only(
     report = text.split(" workflow bad _", 1)[1].split("\n", 1)[1].split("=====")[0]
     lines = [line for line in report.strip().splitlines() if line]
     assert lines == [
+        "why: answer-is-42 (missing_content) × 1",
         "workflow 'bad': pass rate 0% (0/1), min pass rate 1, exit code 8",
-        "  run 1: execution completed (all_turns_completed), verification failed, "
-        "exit code 8",
+        "  run 1: failed, why: answer-is-42 (missing_content); execution completed "
+        "(all_turns_completed), verification failed, exit code 8",
         "    requirement answer-is-42: failed (missing_content)",
     ]
     assert "Traceback" not in text
@@ -73,9 +74,10 @@ def test_a_pass_rate_threshold_decides_a_repeated_workflow(
     strict.assert_outcomes(failed=1)
     strict.stdout.fnmatch_lines(
         [
+            "why: answer-is-42 (missing_content) × 1",
             "workflow 'flaky': pass rate 67% (2/3), min pass rate 1, exit code 8",
-            "  run 2: execution completed (all_turns_completed), verification "
-            "failed, exit code 8",
+            "  run 2: failed, why: answer-is-42 (missing_content); execution "
+            "completed (all_turns_completed), verification failed, exit code 8",
         ]
     )
     lenient = pytester.runpytest_subprocess(
@@ -86,6 +88,26 @@ def test_a_pass_rate_threshold_decides_a_repeated_workflow(
     once.assert_outcomes(passed=1)
 
 
+def test_max_errored_tolerates_errored_runs(pytester: pytest.Pytester) -> None:
+    add_workflow(pytester.path / "wf", "shaky", [GOOD, SHORT])
+    strict = pytester.runpytest_subprocess("--akit", "wf", "--akit-repeat", "2")
+    strict.assert_outcomes(failed=1)
+    strict.stdout.fnmatch_lines(
+        [
+            "why: runtime_failure (script_exhausted) × 1",
+            "workflow 'shaky': pass rate 100% (1/1), 1 errored, 0 unavailable "
+            "(range 50%–100%), min pass rate 1, exit code 7",
+            "  run 2: errored, why: runtime_failure (script_exhausted); execution "
+            "runtime_failure (script_exhausted), verification unavailable, exit code 7",
+        ]
+    )
+    assert not leaks(output(strict))
+    tolerant = pytester.runpytest_subprocess(
+        "--akit", "wf", "--akit-repeat", "2", "--akit-max-errored", "1"
+    )
+    tolerant.assert_outcomes(passed=1)
+
+
 @pytest.mark.parametrize(
     ("option", "value", "rule"),
     [
@@ -93,6 +115,8 @@ def test_a_pass_rate_threshold_decides_a_repeated_workflow(
         ("--akit-repeat", "many", "must be a whole number from 1 to 10000"),
         ("--akit-min-pass-rate", "1.5", "must be a number from 0 to 1"),
         ("--akit-min-pass-rate", "nan", "must be a number from 0 to 1"),
+        ("--akit-max-errored", "-1", "must be a whole number, 0 or more"),
+        ("--akit-max-errored", "some", "must be a whole number, 0 or more"),
     ],
 )
 def test_bad_options_are_usage_errors(

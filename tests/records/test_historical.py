@@ -79,12 +79,12 @@ def test_a_version_2_record_reads_as_without_provider_retries() -> None:
     target = {k: v for k, v in current["target"].items() if k != "provider_retries"}
     # Version 2 predates both the timeline and provider retries.
     version_2 = {
-        **{k: v for k, v in current.items() if k != "timeline"},
+        **{k: v for k, v in current.items() if k not in ("timeline", "verdict")},
         "schema_version": 2,
         "target": target,
     }
     record = record_from_dict(version_2)
-    assert record.schema_version == RECORD_SCHEMA_VERSION == 3
+    assert record.schema_version == RECORD_SCHEMA_VERSION == 4
     assert record.target.provider_retries == 0
     assert record.timeline.entries == ()
     assert record.timeline.omitted == current["operations"]["total"]

@@ -5,25 +5,19 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+from artemiskit.suites import pass_at_k, pass_hat_k, wilson_interval
+from tests import _cli
+
 ROOT = Path(__file__).resolve().parents[2]
-AKIT = [sys.executable, "-m", "artemiskit_cli"]
 TIMEOUT_S = 120
 
 
 def akit(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``akit`` in a child process, as a user would."""
-    return subprocess.run(
-        [*AKIT, *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=TIMEOUT_S,
-        cwd=cwd or ROOT,
-    )
+    """Run ``akit`` (in-process, tests/_cli.py) in ``cwd`` (default: the checkout)."""
+    return _cli.akit(*args, cwd=cwd or ROOT)
 
 
 def run_suite(
@@ -94,3 +88,23 @@ def make_hostile(folder: Path) -> None:
                 entry["id"] = HOSTILE_REQUIREMENT
         record_path.write_text(json.dumps(record), "utf-8")
     (folder / "suite.json").write_text(json.dumps(suite), "utf-8")
+
+
+def set_counts(workflow: dict[str, Any], passed: int, failed: int) -> None:
+    """Give a workflow entry other counts, with the statistics that go with them."""
+    interval = wilson_interval(passed, passed + failed)
+    workflow.update(
+        passed=passed,
+        failed=failed,
+        pass_rate=None if interval is None else passed / (passed + failed),
+        pass_rate_interval=None
+        if interval is None
+        else {
+            "low": interval.low,
+            "high": interval.high,
+            "method": "wilson",
+            "confidence": 0.95,
+        },
+        pass_at_k=pass_at_k(passed, passed + failed),
+        pass_hat_k=pass_hat_k(passed, passed + failed),
+    )

@@ -184,7 +184,12 @@ def test_the_overview_shows_the_numbers_of_suite_json(
                 f"{_pct(w['pass_rate_interval']['high'])}",
                 "wf-passed": str(w["passed"]),
                 "wf-failed": str(w["failed"]),
+                "wf-errored": str(w["errored"]),
                 "wf-unavailable": str(w["unavailable"]),
+                "range": "–"
+                if not (w["errored"] or w["unavailable"])
+                else f"{_pct(w['pass_rate_range']['low'])} – "
+                f"{_pct(w['pass_rate_range']['high'])}",
             }
             for w in suite["workflows"]
         ]
@@ -195,6 +200,7 @@ def test_the_overview_shows_the_numbers_of_suite_json(
             ("runs-finished", totals["runs_finished"]),
             ("passed", totals["passed"]),
             ("failed", totals["failed"]),
+            ("errored", totals["errored"]),
             ("unavailable", totals["unavailable"]),
             ("runs-lost", totals["runs_lost"]),
             ("model-requests", totals["model_requests"]),

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
-from tests.reports._evidence import akit, suite_json
+from tests.reports._evidence import akit, set_counts, suite_json
 
 
 def test_a_worsened_workflow_and_only_it_is_flagged(
@@ -57,7 +58,7 @@ def test_max_drop_flags_a_drop_that_is_not_significant(
 ) -> None:
     suite = suite_json(suite_copy)
     answer = next(w for w in suite["workflows"] if w["name"] == "answer")
-    answer["passed"], answer["failed"] = 2, 3  # 3/5 -> 2/5: p = 1
+    set_counts(answer, 2, 3)  # 3/5 -> 2/5: p = 1
     (suite_copy / "suite.json").write_text(json.dumps(suite), "utf-8")
     quiet = akit("report", "compare", str(example_suite), str(suite_copy))
     assert quiet.returncode == 0, quiet.stderr
@@ -66,6 +67,28 @@ def test_max_drop_flags_a_drop_that_is_not_significant(
     )
     assert strict.returncode == 8
     assert "regressed: answer 3/5 -> 2/5" in strict.stderr
+
+
+def test_max_drop_is_compared_exactly(suite_copy: Path, tmp_path: Path) -> None:
+    # 4/5 -> 3/5 drops by exactly 0.2; float subtraction says 0.20000000000000007.
+    suite = suite_json(suite_copy)
+    answer = next(w for w in suite["workflows"] if w["name"] == "answer")
+    baseline = tmp_path / "baseline"
+    shutil.copytree(suite_copy, baseline)
+    set_counts(answer, 4, 1)
+    (baseline / "suite.json").write_text(json.dumps(suite), "utf-8")
+    set_counts(answer, 3, 2)
+    (suite_copy / "suite.json").write_text(json.dumps(suite), "utf-8")
+    at_the_limit = akit(
+        "report", "compare", str(baseline), str(suite_copy), "--max-drop", "0.2"
+    )
+    assert at_the_limit.returncode == 0, at_the_limit.stderr
+    assert "regressed" not in at_the_limit.stderr
+    beyond = akit(
+        "report", "compare", str(baseline), str(suite_copy), "--max-drop", "0.19"
+    )
+    assert beyond.returncode == 8, beyond.stderr
+    assert "regressed: answer 4/5 -> 3/5" in beyond.stderr
 
 
 def test_workflows_on_one_side_only_are_listed(

@@ -65,7 +65,7 @@ def test_suite_json_and_its_folder_give_the_same_report(example_suite: Path) -> 
 
 def _older(current: dict[str, Any], version: int) -> dict[str, Any]:
     """``current`` as the record of an older schema version would have it."""
-    dropped = {"timeline"} | ({"recovery"} if version < 2 else set())
+    dropped = {"timeline", "verdict"} | ({"recovery"} if version < 2 else set())
     older = {k: v for k, v in current.items() if k not in dropped}
     older["target"] = {
         k: v for k, v in current["target"].items() if k != "provider_retries"
@@ -84,7 +84,7 @@ def test_records_of_every_schema_version_are_read(
 ) -> None:
     v3 = example_suite / "runs" / "answer" / "001.record.json"
     current = json.loads(v3.read_text("utf-8"))
-    assert current["schema_version"] == 3
+    assert current["schema_version"] == 4
     given = [str(V0_RECORD), str(v3)]
     for version in (1, 2):
         path = tmp_path / f"v{version}.record.json"
@@ -96,8 +96,10 @@ def test_records_of_every_schema_version_are_read(
     shown = akit("report", *given).stdout
     assert "Read from record files (no suite record)." in shown
     # The 0.6.1 record predates task verification: its run is unavailable.
-    assert "| quickstart | n/a | n/a | 0 | 0 | 1 |" in shown
-    assert "| answer | 100.0% | 43.9% – 100.0% | 3 | 0 | 0 |" in shown
+    assert "| quickstart | n/a | n/a | 0 | 0 | 0 | 1 | 0.0% – 100.0% |" in shown
+    assert "| answer | 100.0% | 43.9% – 100.0% | 3 | 0 | 0 | 0 | – |" in shown
+    # Records from before schema version 4 derive their verdict, not its cause.
+    assert "| 1 | unavailable | not recorded | 0 |" in shown
     page = html.read_text("utf-8")
     assert "predates_task_verification" in page
     # The version 3 record shows its operations in order; older ones their counts.

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,9 +12,8 @@ import pytest
 from artemiskit import WorkflowError
 from artemiskit.providers._scripted import parse_script, parse_script_variants
 from tests._builders import PASSING_SCRIPT
+from tests._cli import akit
 from tests.suites._suites import FAILING_SCRIPT, write_member
-
-AKIT = [sys.executable, "-m", "artemiskit_cli"]
 
 VARIANTS = """\
 version: 1
@@ -63,22 +60,10 @@ def test_invalid_variants_are_located(
 
 def test_single_run_replays_the_first_variant(tmp_path: Path) -> None:
     path = write_member(tmp_path, "w", [PASSING_SCRIPT, FAILING_SCRIPT])
-    done = subprocess.run(
-        [*AKIT, "workflow", "run", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = akit("workflow", "run", path)
     assert done.returncode == 0, done.stderr
     path = write_member(tmp_path / "other", "w", [FAILING_SCRIPT, PASSING_SCRIPT])
-    done = subprocess.run(
-        [*AKIT, "workflow", "run", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = akit("workflow", "run", path)
     assert done.returncode == 8, done.stderr
 
 
@@ -86,21 +71,8 @@ def test_transcript_output_of_a_single_run(tmp_path: Path) -> None:
     path = write_member(tmp_path, "w", [PASSING_SCRIPT])
     transcript = tmp_path / "t.json"
     record = tmp_path / "r.json"
-    done = subprocess.run(
-        [
-            *AKIT,
-            "workflow",
-            "run",
-            str(path),
-            "--transcript-output",
-            str(transcript),
-            "--output",
-            str(record),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
+    done = akit(
+        "workflow", "run", path, "--transcript-output", transcript, "--output", record
     )
     assert done.returncode == 0, done.stderr
     assert stat.S_IMODE(os.stat(transcript).st_mode) == 0o600
@@ -114,13 +86,7 @@ def test_transcript_output_must_be_new(tmp_path: Path) -> None:
     path = write_member(tmp_path, "w", [PASSING_SCRIPT])
     transcript = tmp_path / "t.json"
     transcript.write_text("keep", "utf-8")
-    done = subprocess.run(
-        [*AKIT, "workflow", "run", str(path), "--transcript-output", str(transcript)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = akit("workflow", "run", path, "--transcript-output", transcript)
     assert done.returncode == 1
     assert "already exists" in done.stderr
     assert transcript.read_text("utf-8") == "keep"

@@ -11,6 +11,8 @@ import pytest
 from scipy.stats import binomtest
 
 from artemiskit.suites import pass_at_k, pass_hat_k, percentile, wilson_interval
+from artemiskit.suites._record import suite_exit_code
+from artemiskit.suites._statistics import exact_rate, exact_threshold
 
 CASES = [(0, 1), (1, 1), (0, 5), (5, 5), (3, 5), (1, 10), (7, 20), (50, 100)]
 
@@ -103,3 +105,41 @@ def test_percentile_matches_numpy_linear(values: list[float], q: int) -> None:
 
 def test_percentile_of_nothing_is_none() -> None:
     assert percentile([], 50) is None
+
+
+def test_wilson_interval_holds_its_estimate_inside_zero_one() -> None:
+    # The closed form misses p by one ulp at 10/10, 13/13, 0/3, ...: a chart's
+    # error bar would then be negative. Every count up to 60 is checked exactly.
+    for judged in range(1, 61):
+        for passed in range(judged + 1):
+            interval = wilson_interval(passed, judged)
+            assert interval is not None
+            estimate = passed / judged
+            assert 0.0 <= interval.low <= estimate <= interval.high <= 1.0, (
+                passed,
+                judged,
+            )
+            assert (interval.low == 0.0) == (passed == 0)
+            assert (interval.high == 1.0) == (passed == judged)
+
+
+def test_thresholds_are_the_decimals_they_name() -> None:
+    assert exact_threshold(0.2) == Fraction(1, 5)
+    assert exact_threshold(0.7) == Fraction(7, 10)
+    assert exact_rate(0, 0) is None
+    assert exact_rate(4, 5) - exact_rate(3, 5) == exact_threshold(0.2)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("rate", "threshold", "code"),
+    [
+        (Fraction(7, 10), 0.7, 0),
+        (Fraction(2, 3), 0.6666666666666666, 0),
+        (Fraction(69, 100), 0.7, 8),
+        (None, 0.0, 8),
+    ],
+)
+def test_min_pass_rate_is_met_exactly(
+    rate: Fraction | None, threshold: float, code: int
+) -> None:
+    assert suite_exit_code("completed", [], [rate], threshold) == code

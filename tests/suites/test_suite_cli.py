@@ -20,29 +20,18 @@ import xmlschema
 
 from artemiskit.suites import load_suite_record
 from tests._builders import PASSING_SCRIPT
+from tests._cli import AKIT, akit, akit_process
 from tests.suites._suites import SLOW_SCRIPT, write_member, write_suite
 
 ROOT = Path(__file__).resolve().parents[2]
-AKIT = [sys.executable, "-m", "artemiskit_cli"]
 JUNIT_XSD = Path(__file__).parent / "fixtures" / "junit.xsd"
-
-
-def _akit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*AKIT, *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        cwd=cwd,
-    )
 
 
 def _markdown_rows(text: str) -> dict[str, list[str]]:
     rows: dict[str, list[str]] = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if line.startswith("| ") and len(cells) == 7:
+        if line.startswith("| ") and len(cells) == 9:
             rows[cells[0]] = cells[1:]
     return rows
 
@@ -50,7 +39,7 @@ def _markdown_rows(text: str) -> dict[str, list[str]]:
 def test_example_suite_as_typed_and_exports_agree(tmp_path: Path) -> None:
     examples = tmp_path / "examples"
     examples.symlink_to(ROOT / "examples")
-    done = _akit(
+    done = akit(
         "workflow",
         "run",
         "examples/suite",
@@ -76,17 +65,20 @@ def test_example_suite_as_typed_and_exports_agree(tmp_path: Path) -> None:
     root = ElementTree.parse(junit_path).getroot()
     assert int(root.get("tests", "")) == summary["totals"]["runs_planned"]
     assert int(root.get("failures", "")) == summary["totals"]["failed"]
-    assert int(root.get("errors", "")) == summary["totals"]["unavailable"]
+    totals = summary["totals"]
+    assert int(root.get("errors", "")) == totals["errored"] + totals["unavailable"]
     markdown = _markdown_rows((out / "summary.md").read_text("utf-8"))
     for workflow in summary["workflows"]:
         suite = root.find(f"testsuite[@name='{workflow['name']}']")
         assert suite is not None
         assert int(suite.get("failures", "")) == workflow["failed"]
-        assert int(suite.get("errors", "")) == workflow["unavailable"]
+        errors = workflow["errored"] + workflow["unavailable"]
+        assert int(suite.get("errors", "")) == errors
         assert len(suite.findall("testcase")) == len(workflow["runs"])
-        passed, failed, unavailable, rate = markdown[workflow["name"]][:4]
+        passed, failed, errored, unavailable, rate = markdown[workflow["name"]][:5]
         assert int(passed) == workflow["passed"]
         assert int(failed) == workflow["failed"]
+        assert int(errored) == workflow["errored"]
         assert int(unavailable) == workflow["unavailable"]
         assert float(rate) == pytest.approx(workflow["pass_rate"], abs=5e-4)
     answer = root.find("testsuite[@name='answer']")
@@ -100,7 +92,7 @@ def test_example_suite_as_typed_and_exports_agree(tmp_path: Path) -> None:
 
 def test_min_pass_rate_json_and_quiet(tmp_path: Path) -> None:
     suite = write_suite(tmp_path)
-    done = _akit(
+    done = akit(
         "workflow",
         "run",
         str(suite),
@@ -127,7 +119,7 @@ def test_invalid_workflow_anywhere_exits_2_and_nothing_runs(tmp_path: Path) -> N
     (suite / "steady" / "agent.script.yaml").write_text(
         "version: 1\nvariants: [[{text: 3}]]\n", "utf-8"
     )
-    done = _akit("workflow", "run", str(suite), "--output-dir", "out", cwd=tmp_path)
+    done = akit("workflow", "run", str(suite), "--output-dir", "out", cwd=tmp_path)
     assert done.returncode == 2
     lines = done.stderr.splitlines()
     assert any(
@@ -144,19 +136,19 @@ def test_invalid_workflow_anywhere_exits_2_and_nothing_runs(tmp_path: Path) -> N
 def test_refusals_before_any_run(tmp_path: Path) -> None:
     suite = write_suite(tmp_path)
     (tmp_path / "empty").mkdir()
-    done = _akit("workflow", "run", "empty", "--output-dir", "out", cwd=tmp_path)
+    done = akit("workflow", "run", "empty", "--output-dir", "out", cwd=tmp_path)
     assert done.returncode == 2
     assert "holds no workflow file" in done.stderr
     full = tmp_path / "full"
     full.mkdir()
     (full / "x").write_text("x", "utf-8")
-    done = _akit("workflow", "run", str(suite), "--output-dir", "full", cwd=tmp_path)
+    done = akit("workflow", "run", str(suite), "--output-dir", "full", cwd=tmp_path)
     assert done.returncode == 1
     assert "is not empty" in done.stderr
-    done = _akit("workflow", "run", str(suite), cwd=tmp_path)
+    done = akit("workflow", "run", str(suite), cwd=tmp_path)
     assert done.returncode == 2
     assert "needs --output-dir" in done.stderr
-    done = _akit(
+    done = akit(
         "workflow",
         "run",
         str(suite),
@@ -172,7 +164,7 @@ def test_refusals_before_any_run(tmp_path: Path) -> None:
     dup = tmp_path / "dup"
     write_member(dup, "a", [PASSING_SCRIPT])
     write_member(dup, "a", [PASSING_SCRIPT], folder_name="b")
-    done = _akit("workflow", "run", str(dup), "--output-dir", "out", cwd=tmp_path)
+    done = akit("workflow", "run", str(dup), "--output-dir", "out", cwd=tmp_path)
     assert done.returncode == 2
     assert "duplicate workflow name 'a'" in done.stderr
 
@@ -213,6 +205,42 @@ def test_signal_cancels_keeps_records_and_exits_130(
     record = json.loads((out / run["record"]).read_text("utf-8"))
     assert record["execution"]["status"] == "cancelled"
     assert not list(out.rglob(".akit-*"))
+
+
+@pytest.mark.parametrize("export", ["--junit", "--markdown"])
+def test_a_cancelled_suite_exits_130_even_when_an_export_then_fails(
+    tmp_path: Path, export: str
+) -> None:
+    suite = _slow_suite(tmp_path)
+    out, exported = tmp_path / "out", tmp_path / "export.txt"
+    with subprocess.Popen(
+        [
+            *AKIT,
+            "workflow",
+            "run",
+            str(suite),
+            "--output-dir",
+            str(out),
+            export,
+            str(exported),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if "fast #001: passed" in line:
+                break
+        # The export path was checked before any run; now it is taken, so the
+        # export fails once the cancelled suite has finished.
+        exported.write_text("taken", "utf-8")
+        process.send_signal(signal.SIGINT)
+        _, rest = process.communicate(timeout=60)
+    assert process.returncode == 130, rest
+    assert f"error: output {exported} appeared while the run was going" in rest
+    assert "Traceback" not in rest
+    assert exported.read_text("utf-8") == "taken"
+    assert load_suite_record(out / "suite.json")["exit_code"] == 130
 
 
 def test_sigkill_leaves_a_valid_suite_record(tmp_path: Path) -> None:
@@ -277,7 +305,7 @@ def test_live_display_on_a_terminal(tmp_path: Path) -> None:
     assert process.returncode == 8
     assert "\x1b[" in shown  # the live display redraws with control sequences
     assert "runs 6/6" in shown
-    assert re.search(r"flaky\s*│\s*2\s*│\s*1\s*│\s*0\s*│\s*67%", shown), shown
+    assert re.search(r"flaky\s*│\s*2\s*│\s*1\s*│\s*0\s*│\s*0\s*│\s*67%", shown), shown
     assert "[6/6]" not in shown  # not the piped one-line-per-run form
 
 
@@ -317,7 +345,7 @@ def test_rich_is_imported_only_for_a_live_display(
 
 def test_suite_options_reach_the_suite(tmp_path: Path) -> None:
     suite = write_suite(tmp_path)
-    done = _akit(
+    done = akit(
         "workflow",
         "run",
         str(suite / "steady" / "workflow.yaml"),
@@ -342,6 +370,7 @@ def test_suite_options_reach_the_suite(tmp_path: Path) -> None:
         "executor": "local",
         "min_pass_rate": 1.0,
         "max_suite_tokens": 100000,
+        "max_errored": 0,
     }
     # Given order is kept: steady#1, flaky#1, steady#2, flaky#2 (fails): stop.
     assert summary["status"] == "failed_fast"
@@ -388,12 +417,12 @@ def test_suite_mode_registers_tools_for_every_run(tmp_path: Path) -> None:
     examples = tmp_path / "examples"
     examples.symlink_to(ROOT / "examples")
     workflow = "examples/custom_tool/workflow.yaml"
-    refused = _akit("workflow", "run", workflow, "--output-dir", "no", cwd=tmp_path)
+    refused = akit("workflow", "run", workflow, "--output-dir", "no", cwd=tmp_path)
     assert refused.returncode == 2, refused.stderr
     assert "--tools" in refused.stderr
     assert "Traceback" not in refused.stderr
     assert not (tmp_path / "no" / "suite.json").exists()
-    done = _akit(
+    done = akit(
         "workflow",
         "run",
         workflow,
@@ -428,20 +457,13 @@ def test_suite_mode_registers_tools_for_every_run(tmp_path: Path) -> None:
 def test_ray_options_are_checked_before_anything_runs(
     tmp_path: Path, extra: list[str], message: str
 ) -> None:
-    done = subprocess.run(
-        [
-            *AKIT,
-            "workflow",
-            "run",
-            str(write_suite(tmp_path)),
-            "--output-dir",
-            str(tmp_path / "out"),
-            *extra,
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
+    done = akit(
+        "workflow",
+        "run",
+        write_suite(tmp_path),
+        "--output-dir",
+        tmp_path / "out",
+        *extra,
         cwd=tmp_path,
     )
     assert done.returncode == 2, done.stderr
@@ -453,23 +475,17 @@ def test_an_unreachable_ray_cluster_is_exit_1_before_any_run(tmp_path: Path) -> 
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
-    done = subprocess.run(
-        [
-            *AKIT,
-            "workflow",
-            "run",
-            str(write_suite(tmp_path)),
-            "--output-dir",
-            str(tmp_path / "out"),
-            "--executor",
-            "ray",
-            "--ray-address",
-            f"127.0.0.1:{port}",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
+    # A real process: a Ray driver must not start inside the test process.
+    done = akit_process(
+        "workflow",
+        "run",
+        write_suite(tmp_path),
+        "--output-dir",
+        tmp_path / "out",
+        "--executor",
+        "ray",
+        "--ray-address",
+        f"127.0.0.1:{port}",
     )
     assert done.returncode == 1, done.stderr
     assert f"cannot reach the Ray cluster at 127.0.0.1:{port}" in done.stderr

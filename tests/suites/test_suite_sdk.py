@@ -105,6 +105,37 @@ async def test_fail_fast_stops_new_starts(tmp_path: Path) -> None:
     assert result.exit_code == 8
 
 
+async def test_fail_fast_stops_on_an_unavailable_run(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "judged", [PASSING_SCRIPT], outcomes=JUDGED_OUTCOMES)
+    result = await ArtemisKit().run_suite(
+        paths=[suite], repeat=3, concurrency=1, fail_fast=True
+    )
+    summary = result.summary
+    assert (summary["status"], summary["reason"]) == ("failed_fast", "run_not_passed")
+    assert summary["totals"]["runs_finished"] == 1
+    assert summary["totals"]["unavailable"] == 1
+    assert summary["totals"]["runs_not_started"] == 2
+
+
+async def test_fail_fast_stops_on_a_lost_run(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "judged", [PASSING_SCRIPT], outcomes=JUDGED_OUTCOMES)
+    judge = tmp_path / "judge.yaml"
+    judge.write_text('{"provider": "scripted", "model": "judge"}', "utf-8")
+    session = await ArtemisKit().create_suite_session(
+        paths=[suite], repeat=3, concurrency=1, fail_fast=True, judge=judge
+    )
+    # The judge configuration disappears after validation: the run is lost.
+    await anyio.Path(judge).unlink()
+    result = await session.run()
+    summary = result.summary
+    assert (summary["status"], summary["reason"]) == ("failed_fast", "run_not_passed")
+    assert summary["totals"]["runs_finished"] == 1
+    assert summary["totals"]["runs_lost"] == 1
+    assert summary["totals"]["runs_not_started"] == 2
+
+
 async def test_suite_budget_stops_at_measured_tokens(tmp_path: Path) -> None:
     suite = tmp_path / "suite"
     write_member(suite, "only", [PASSING_SCRIPT])
@@ -543,3 +574,56 @@ async def test_suite_options_and_keywords(tmp_path: Path) -> None:
         output_dir=None,
     )
     assert session.planned == 2
+
+
+async def test_runs_replay_the_script_as_validated(tmp_path: Path) -> None:
+    path = write_member(tmp_path / "suite", "steady", [PASSING_SCRIPT])
+    kit = ArtemisKit()
+    digest = (await kit.run_workflow(workflow=path)).record.target.transport_digest
+    session = await kit.create_suite_session(paths=[path], repeat=3)
+    # Validated; now the script changes before (and while) the runs go.
+    failing = {"version": 1, "variants": [FAILING_SCRIPT]}
+    (path.parent / "agent.script.yaml").write_text(json.dumps(failing), "utf-8")
+    result = await session.run()
+    assert result.exit_code == 0
+    assert [r["verification"] for r in result.summary["workflows"][0]["runs"]] == [
+        "passed"
+    ] * 3
+    assert {
+        run.result.record.target.transport_digest
+        for run in result.runs
+        if run.result is not None
+    } == {digest}
+
+
+async def test_names_that_would_share_a_folder_are_kept_apart(tmp_path: Path) -> None:
+    # "x y" gets the folder x-y-<first 8 hex of its sha256>: 887fcea6, which is
+    # also a plain workflow name here.
+    suite = tmp_path / "suite"
+    write_member(suite, "x-y-887fcea6", [FAILING_SCRIPT], folder_name="a")
+    write_member(suite, "x y", [PASSING_SCRIPT], folder_name="b")
+    write_member(suite, "X-Y-887FCEA6", [PASSING_SCRIPT], folder_name="c")
+    out = tmp_path / "out"
+    result = await ArtemisKit().run_suite(paths=[suite], repeat=2, output_dir=out)
+    summary = load_suite_record(out / "suite.json")
+    assert summary["status"] == "completed"
+    folders = {
+        w["name"]: {run["record"].split("/")[1] for run in w["runs"]}
+        for w in summary["workflows"]
+    }
+    assert all(len(names) == 1 for names in folders.values())
+    chosen = [next(iter(names)).lower() for names in folders.values()]
+    assert len(set(chosen)) == 3
+    verdicts = {
+        w["name"]: [r["verification"] for r in w["runs"]] for w in summary["workflows"]
+    }
+    assert verdicts == {
+        "x-y-887fcea6": ["failed", "failed"],
+        "x y": ["passed", "passed"],
+        "X-Y-887FCEA6": ["passed", "passed"],
+    }
+    for workflow in summary["workflows"]:
+        for run in workflow["runs"]:
+            record = json.loads((out / run["record"]).read_text("utf-8"))
+            assert record["workflow"]["name"] == workflow["name"]
+    assert result.exit_code == 8

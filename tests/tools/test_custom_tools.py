@@ -7,7 +7,6 @@ They are registered from Python (``ArtemisKit(tools=...)``) or the CLI
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from artemiskit import (
     parse_agent_workflow,
 )
 from artemiskit.records import record_to_dict
+from tests import _cli
 from tests._runs import ReplayTarget, call, calling
 from tests.environments._docker import SANDBOX_IMAGE
 from tests.tools._order_tools import (
@@ -40,7 +40,6 @@ from tests.tools._order_tools import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-AKIT = [sys.executable, "-m", "artemiskit_cli"]
 TOOLS_REF = "tests.tools._order_tools:TOOLS"
 
 
@@ -59,15 +58,7 @@ def copy_example(folder: Path, **changes: Any) -> Path:
 
 
 def akit(*arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*AKIT, *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    return _cli.akit(*arguments, cwd=ROOT)
 
 
 def sandbox_config(folder: Path) -> Path:

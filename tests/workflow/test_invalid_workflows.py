@@ -6,8 +6,6 @@ Every case goes through `parse_agent_workflow` and through ``akit scenario valid
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from click.testing import CliRunner
 from artemiskit import WorkflowError
 from artemiskit.workflow import parse_agent_workflow
 from artemiskit_cli._main import cli
+from tests._cli import akit
 from tests.workflow._cases import variant
 
 Change = Callable[[dict[str, Any]], object]
@@ -579,13 +578,7 @@ SUBPROCESS_CASES = [
 def test_subprocess_refuses(tmp_path: Path, text: str, path: str, rule: str) -> None:
     target = tmp_path / "case.yaml"
     target.write_text(text, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", "scenario", "validate", str(target)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = akit("scenario", "validate", target)
     assert done.returncode == 2, done.stderr
     line = next(x for x in done.stderr.splitlines() if path in x and rule in x)
     file_part, line_no, column, *_ = line.split(":")

@@ -6,8 +6,6 @@ Tags are part of the contract (and so of its digest), but a workflow without
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +13,7 @@ import pytest
 
 from artemiskit import WorkflowError, load_agent_workflow
 from artemiskit.workflow import parse_agent_workflow
+from tests._cli import akit
 from tests.workflow._cases import BASE, dump
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -74,12 +73,7 @@ def test_invalid_tags_are_located(tags: Any, path: str, rule: str) -> None:
 def test_cli_reports_a_bad_tag_as_file_line_col(tmp_path: Path) -> None:
     workflow = tmp_path / "workflow.yaml"
     workflow.write_text(with_tags(["ok", "not ok"]), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", "scenario", "validate", str(workflow)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = akit("scenario", "validate", workflow)
     assert done.returncode == 2
     assert f"{workflow}:" in done.stderr
     assert "$.tags[1]" in done.stderr

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +23,7 @@ from artemiskit.workflow import (
 )
 from artemiskit_cli._main import cli
 from examples.custom_tool.order_tools import TOOLS as CUSTOM
+from tests._cli import akit_process
 from tests._permissions import obey_permission_bits
 from tests.workflow._cases import BASE, dump, variant
 
@@ -102,20 +101,7 @@ def test_example_scripts_fit_their_workflows(path: Path) -> None:
 
 def test_example_runs_through_a_real_subprocess() -> None:
     quickstart = ROOT / "examples" / "quickstart" / "workflow.yaml"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "artemiskit_cli",
-            "scenario",
-            "validate",
-            str(quickstart),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = akit_process("scenario", "validate", quickstart)
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
 
@@ -218,14 +204,7 @@ def test_unreadable_file_exits_1(tmp_path: Path, kind: str) -> None:
         target.write_text(dump(BASE), "utf-8")
         target.chmod(0)
     # A child that obeys permission bits even as root (CI runs as root).
-    done = subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", "scenario", "validate", str(target)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        preexec_fn=obey_permission_bits,
-    )
+    done = akit_process("scenario", "validate", target, preexec_fn=obey_permission_bits)
     assert done.returncode == 1, done.stderr
     assert "cannot read workflow file" in done.stderr
     assert "Traceback" not in done.stderr

@@ -2,19 +2,21 @@
 
 Recognised atoms: ``response.includes("t")`` (and ``!``), ``startsWith``,
 ``endsWith``, ``response.toLowerCase().includes("t")``, ``response.match(/re/f)``
-(and ``!``), ``length|words.length|lines.length OP N``, ``json.a.b OP literal``,
+(and ``!``), ``length|response.length|words.length|lines.length OP N`` (``response.
+length`` is an alias of ``length``), ``json.a.b OP literal``,
 ``json != null``, ``response == expected``, ``response.trim() == expected``. Atoms
 join with ``&&`` (mean score, all must pass) and ``||`` (max score, any passes);
 ``&&`` is split first, so it binds looser than ``||``, as in the TypeScript version.
-Anything else fails with "Unsupported expression pattern".
+Anything else fails with "Unsupported expression pattern". Every pattern here,
+the expression's own ``/re/`` included, runs in linear time (RE2).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._matching import PatternSyntaxError, compile_linear
 from artemiskit.prompt_response.evaluators._base import Evaluation, Field
 from artemiskit.prompt_response.evaluators._regex import compile_js_regex
 
@@ -23,24 +25,25 @@ if TYPE_CHECKING:
 
     from artemiskit.prompt_response.evaluators._base import EvaluationContext
 
-__all__ = ["FIELDS", "evaluate", "evaluate_expression"]
+__all__ = ["FIELDS", "evaluate", "evaluate_expression", "expression_problem"]
 
 FIELDS = (
     Field(name="expression", kind="str", required=True),
     Field(name="value", kind="str"),
 )
 _STRING = r"""(?:"([^"]+)"|'([^']+)')"""
-_CALL = re.compile(
-    rf"^(!?)response\.(includes|startsWith|endsWith)\(\s*{_STRING}\s*\)$"
+_CALL = compile_linear(
+    rf"(!?)response\.(includes|startsWith|endsWith)\(\s*{_STRING}\s*\)"
 )
-_LOWER = re.compile(rf"^response\.toLowerCase\(\)\.includes\(\s*{_STRING}\s*\)$")
-_MATCH = re.compile(r"^(!?)response\.match\(\s*/(.+)/([gimsuy]*)\s*\)$")
-_COUNT = re.compile(
-    r"^(length|words\.length|lines\.length)\s*(>=|<=|==|!=|>|<)\s*(\d+)$"
+_LOWER = compile_linear(rf"response\.toLowerCase\(\)\.includes\(\s*{_STRING}\s*\)")
+_MATCH = compile_linear(r"(!?)response\.match\(\s*/(.+)/([gimsuy]*)\s*\)")
+_COUNT = compile_linear(
+    r"(length|response\.length|words\.length|lines\.length)\s*"
+    r"(>=|<=|==|!=|>|<)\s*(\d+)"
 )
-_JSON = re.compile(
-    r"^json((?:\.\w+)+)\s*(>=|<=|==|!=|>|<)\s*"
-    r"""("[^"]*"|'[^']*'|-?\d+(?:\.\d+)?|true|false|null)$"""
+_JSON = compile_linear(
+    r"json((?:\.\w+)+)\s*(>=|<=|==|!=|>|<)\s*"
+    r"""("[^"]*"|'[^']*'|-?\d+(?:\.\d+)?|true|false|null)"""
 )
 _COMPARE = {
     ">=": lambda a, b: a >= b,
@@ -90,11 +93,12 @@ def _literal(text: str) -> Any:
     return float(text)
 
 
-def _json_atom(match: re.Match[str], parsed: Any) -> bool:
+def _json_atom(match: tuple[str | None, ...], parsed: Any) -> bool:
+    _, names, operator, text = (str(part) for part in match)
     field: Any = parsed
-    for name in match.group(1).split(".")[1:]:
+    for name in names.split(".")[1:]:
         field = field.get(name, _MISSING) if isinstance(field, dict) else _MISSING
-    operator, literal = match.group(2), _literal(match.group(3))
+    literal = _literal(text)
     if operator == "==":
         return field is not _MISSING and _strict_equal(field, literal)
     if operator == "!=":
@@ -106,36 +110,37 @@ def _json_atom(match: re.Match[str], parsed: Any) -> bool:
 
 
 def _atom(expression: str, response: str, expected: str | None) -> bool:
-    if found := _CALL.match(expression):
-        needle = found.group(3) or found.group(4)
-        method = found.group(2)
+    if found := _CALL.find(expression, whole=True):
+        _, negated, method, double, single = found
+        needle = str(double or single)
         if method == "includes":
             result = needle in response
         elif method == "startsWith":
             result = response.startswith(needle)
         else:
             result = response.endswith(needle)
-        return not result if found.group(1) else result
-    if found := _LOWER.match(expression):
-        return (found.group(1) or found.group(2)).lower() in response.lower()
-    if found := _MATCH.match(expression):
+        return not result if negated else result
+    if found := _LOWER.find(expression, whole=True):
+        return str(found[1] or found[2]).lower() in response.lower()
+    if found := _MATCH.find(expression, whole=True):
+        _, negated, pattern, flags = found
         try:
-            compiled = compile_js_regex(found.group(2), found.group(3))
-        except re.error as exc:
+            compiled = compile_js_regex(str(pattern), str(flags))
+        except PatternSyntaxError as exc:
             raise _UnsupportedError(f"Invalid regular expression: {exc}") from None
         hit = compiled.search(response)
-        return (not hit) if found.group(1) else hit
-    if found := _COUNT.match(expression):
-        measure = found.group(1)
-        if measure == "length":
+        return not hit if negated else hit
+    if found := _COUNT.find(expression, whole=True):
+        _, measure, operator, number = (str(part) for part in found)
+        if measure in ("length", "response.length"):
             size = len(response.encode("utf-16-le", "surrogatepass")) // 2
         elif measure == "words.length":
             size = len(response.split())
         else:
             size = sum(1 for line in response.split("\n") if line.strip())
-        return bool(_COMPARE[found.group(2)](size, int(found.group(3))))
+        return bool(_COMPARE[operator](size, int(number)))
     parsed = _parse_json(response)
-    if parsed is not _MISSING and (found := _JSON.match(expression)):
+    if parsed is not _MISSING and (found := _JSON.find(expression, whole=True)):
         return _json_atom(found, parsed)
     if expression == "json != null":
         return parsed is not _MISSING and parsed is not None
@@ -146,10 +151,33 @@ def _atom(expression: str, response: str, expected: str | None) -> bool:
     raise _UnsupportedError(f"Unsupported expression pattern: {expression}")
 
 
+def _atoms(expression: str) -> list[str]:
+    """The atoms of ``expression``, split as `evaluate_expression` splits it."""
+    expression = expression.strip()
+    for operator in ("&&", "||"):
+        parts = _split(expression, operator)
+        if len(parts) > 1:
+            return [atom for part in parts for atom in _atoms(part)]
+    return [expression]
+
+
+def expression_problem(expression: str) -> str | None:
+    """Why a ``/re/`` of ``expression`` cannot run (for validation), or ``None``."""
+    for atom in _atoms(expression):
+        found = _MATCH.find(atom, whole=True)
+        if found is None:
+            continue
+        try:
+            compile_js_regex(str(found[2]), str(found[3]))
+        except PatternSyntaxError as exc:
+            return f"holds a regular expression that cannot be used: {exc}"
+    return None
+
+
 def _parse_json(response: str) -> Any:
     try:
         parsed = json.loads(response)
-    except ValueError:
+    except (ValueError, RecursionError):
         return _MISSING
     return _MISSING if parsed is None else parsed
 

@@ -10,9 +10,9 @@ are allowed (docs/migrating.md).
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._matching import compile_linear
 from artemiskit.prompt_response.evaluators._base import Evaluation, Field
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["FIELDS", "evaluate", "extract_json", "schema_issues"]
 
 FIELDS = (Field(name="schema", kind="object", required=True),)
-_FENCE = re.compile(r"```(?:json)?\s*([\s\S]*?)```")
+_FENCE = compile_linear(r"```(?:json)?\s*([\s\S]*?)```")
 
 
 def _refuse_constant(name: str) -> Any:
@@ -36,9 +36,12 @@ def extract_json(response: str) -> Any:
     Raises:
         ValueError: The text is not JSON.
     """
-    fenced = _FENCE.search(response)
-    text = fenced.group(1).strip() if fenced else response.strip()
-    return json.loads(text, parse_constant=_refuse_constant)
+    fenced = _FENCE.find(response)
+    text = str(fenced[1]).strip() if fenced else response.strip()
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
 
 
 def _kind(value: Any) -> str:

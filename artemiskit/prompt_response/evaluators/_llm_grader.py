@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._matching import compile_linear
 from artemiskit.prompt_response._js import to_fixed
 from artemiskit.prompt_response.evaluators._base import Evaluation, Field
 
@@ -50,11 +50,11 @@ RULES:
 - The output must parse as JSON.
 
 JSON OUTPUT:"""
-_FENCES = re.compile(r"```json", re.IGNORECASE)
-_OBJECT = re.compile(r"\{[\s\S]*?\}")
-_SCORE_FIELD = re.compile(r'"score"[:\s]*(\d+\.?\d*)')
-_REASON_FIELD = re.compile(r'"reason"\s*:\s*"([^"]+)"')
-_NUMBER = re.compile(r"(?:score:\s*)?(\d+\.?\d*)", re.IGNORECASE)
+_FENCES = compile_linear(r"```json", ignore_case=True)
+_OBJECT = compile_linear(r"\{[\s\S]*?\}")
+_SCORE_FIELD = compile_linear(r'"score"[:\s]*(\d+\.?\d*)')
+_REASON_FIELD = compile_linear(r'"reason"\s*:\s*"([^"]+)"')
+_NUMBER = compile_linear(r"(?:score:\s*)?(\d+\.?\d*)", ignore_case=True)
 
 
 def grading_prompt(rubric: str, response: str) -> str:
@@ -86,28 +86,29 @@ def parse_grade(text: str) -> tuple[float, str | None]:
         ValueError: No score from 0 to 1 can be read.
     """
     cleaned = _FENCES.sub("", text).replace("```", "").strip()
-    fragment = _OBJECT.search(cleaned)
-    if fragment is not None:
+    found = _OBJECT.find(cleaned)
+    if found is not None:
+        fragment = str(found[0])
         try:
-            parsed = json.loads(fragment.group(0))
+            parsed = json.loads(fragment)
             score = (
                 _number(parsed.get("score")) if isinstance(parsed, dict) else math.nan
             )
             if _in_range(score):
                 reason = parsed.get("reason")
                 return score, reason if isinstance(reason, str) else None
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
-        found = _SCORE_FIELD.search(fragment.group(0))
-        if found and _in_range(float(found.group(1))):
-            reason_match = _REASON_FIELD.search(fragment.group(0))
-            return float(found.group(1)), reason_match.group(
-                1
-            ) if reason_match else None
+        field = _SCORE_FIELD.find(fragment)
+        if field and _in_range(float(str(field[1]))):
+            reason_field = _REASON_FIELD.find(fragment)
+            return float(str(field[1])), (
+                str(reason_field[1]) if reason_field else None
+            )
         raise ValueError("the grader's answer holds no score from 0 to 1")
-    number = _NUMBER.search(cleaned)
-    if number and _in_range(float(number.group(1))):
-        return float(number.group(1)), cleaned
+    number = _NUMBER.find(cleaned)
+    if number and _in_range(float(str(number[1]))):
+        return float(str(number[1])), cleaned
     raise ValueError("the grader's answer holds no score from 0 to 1")
 
 

@@ -103,6 +103,7 @@ def normalize_expectation(
         return out
     fields, _ = _TYPES[kind]
     out = normalize_fields(kind, raw, fields, path, report)
+    _check_patterns(out, path, report)
     if kind == "custom" and isinstance(out.get("evaluator"), str):
         known = _custom.registered_evaluators() if evaluators is None else evaluators
         if out["evaluator"] not in known:
@@ -113,6 +114,22 @@ def normalize_expectation(
                 f"{_custom.ENTRY_POINT_GROUP} (registered: {listing})",
             )
     return out
+
+
+def _check_patterns(expected: dict[str, Any], path: KeyPath, report: Report) -> None:
+    """Report a pattern that cannot run in linear time (or at all) before any run."""
+    kind = expected["type"]
+    if kind == "regex" and isinstance(expected.get("pattern"), str):
+        flags = expected.get("flags")
+        problem = _regex.pattern_problem(
+            expected["pattern"], flags if isinstance(flags, str) else ""
+        )
+        if problem is not None:
+            report((*path, "pattern"), problem)
+    elif kind == "inline" and isinstance(expected.get("expression"), str):
+        problem = _inline.expression_problem(expected["expression"])
+        if problem is not None:
+            report((*path, "expression"), problem)
 
 
 async def _combined(

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._matching import compile_linear
 from artemiskit._errors import ArtemisError
 from artemiskit.prompt_response._js import to_fixed
 from artemiskit.prompt_response.evaluators._base import Evaluation, Field
@@ -48,11 +48,11 @@ Score their semantic similarity from 0.0 to 1.0:
 0.4 partly related; 0.2 barely related; 0.0 unrelated.
 
 Return only: {{"score": <number>, "reason": "<one sentence>"}}'''
-_STRICT = re.compile(
+_STRICT = compile_linear(
     r'\{\s*"score"\s*:\s*-?\d*\.?\d+\s*,\s*"reason"\s*:\s*"[^"]*"\s*\}'
 )
-_LOOSE = re.compile(r'\{[^{}]*"score"[^{}]*"reason"[^{}]*\}')
-_PLAIN = re.compile(r"(?:score|similarity)[:\s]*(\d*\.?\d+)", re.IGNORECASE)
+_LOOSE = compile_linear(r'\{[^{}]*"score"[^{}]*"reason"[^{}]*\}')
+_PLAIN = compile_linear(r"(?:score|similarity)[:\s]*(\d*\.?\d+)", ignore_case=True)
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -68,14 +68,14 @@ def parse_similarity(text: str) -> tuple[float, str]:
     Raises:
         ValueError: No score can be read.
     """
-    found = _STRICT.search(text) or _LOOSE.search(text)
+    found = _STRICT.find(text) or _LOOSE.find(text)
     if found is not None:
-        parsed = json.loads(found.group(0))
+        parsed = json.loads(str(found[0]))
         score = min(1.0, max(0.0, float(parsed["score"])))
         return score, str(parsed.get("reason", ""))
-    plain = _PLAIN.search(text)
+    plain = _PLAIN.find(text)
     if plain is not None:
-        score = float(plain.group(1))
+        score = float(str(plain[1]))
         return (score / 100 if score > 1 else score), ""
     raise ValueError("no similarity score in the answer")
 

@@ -1,0 +1,82 @@
+"""What the schema cannot say about a saved ``suite.json``: its numbers agree.
+
+A hand-edited suite record can be valid for the JSON Schema and still impossible:
+a pass rate without an interval, an interval that leaves out its own estimate,
+pass^k keys that skip a k, counts larger than the runs listed. Readers (reports)
+check these before showing anything, so every view can trust the numbers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from artemiskit._errors import WorkflowError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+__all__ = ["check_suite_consistency"]
+
+# How far a saved bound may miss its estimate: suite records written before the
+# interval was pinned to hold its estimate miss it by an ulp (10/10 gave a high
+# bound of 0.9999999999999998).
+_TOLERANCE = 1e-9
+
+
+def _refuse(path: str, rule: str) -> WorkflowError:
+    return WorkflowError(
+        f"invalid suite record: {path}: {rule}", reason="inconsistent_suite_record"
+    )
+
+
+def check_suite_consistency(data: Mapping[str, Any]) -> None:
+    """Check that a schema-valid suite record's numbers agree with each other.
+
+    Raises:
+        WorkflowError: The first disagreement, with its JSON path
+            (``inconsistent_suite_record``, exit 2).
+    """
+    totals = data["totals"]
+    if (totals["input_tokens"] is None) != (totals["output_tokens"] is None):
+        raise _refuse("$.totals", "input_tokens and output_tokens must both be null")
+    names: set[str] = set()
+    for number, workflow in enumerate(data["workflows"]):
+        path = f"$.workflows[{number}]"
+        if workflow["name"] in names:
+            raise _refuse(f"{path}.name", "repeats an earlier workflow's name")
+        names.add(workflow["name"])
+        _check_workflow(path, workflow)
+
+
+def _check_workflow(path: str, workflow: Mapping[str, Any]) -> None:
+    runs = workflow["runs"]
+    repetitions = [run["repetition"] for run in runs]
+    if len(set(repetitions)) != len(repetitions):
+        raise _refuse(f"{path}.runs", "a repetition is listed twice")
+    for run in runs:
+        if (run["input_tokens"] is None) != (run["output_tokens"] is None):
+            raise _refuse(
+                f"{path}.runs", "input_tokens and output_tokens must both be null"
+            )
+    passed, failed = workflow["passed"], workflow["failed"]
+    if passed + failed + workflow["unavailable"] > len(runs):
+        raise _refuse(path, "counts more runs than it lists")
+    judged = passed + failed
+    rate, interval = workflow["pass_rate"], workflow["pass_rate_interval"]
+    if judged == 0:
+        if rate is not None or interval is not None:
+            raise _refuse(path, "a pass rate and interval without judged runs")
+    else:
+        if rate is None or interval is None:
+            raise _refuse(path, "judged runs need a pass rate and an interval")
+        if abs(rate - passed / judged) > _TOLERANCE:
+            raise _refuse(f"{path}.pass_rate", "is not passed / (passed + failed)")
+        low, high = interval["low"], interval["high"]
+        if not low - _TOLERANCE <= rate <= high + _TOLERANCE:
+            raise _refuse(f"{path}.pass_rate_interval", "does not hold the pass rate")
+    expected = [str(k) for k in range(1, judged + 1)]
+    for key in ("pass_at_k", "pass_hat_k"):
+        if set(workflow[key]) != set(expected):
+            raise _refuse(
+                f"{path}.{key}", f"keys must be 1 to {judged} (the judged runs)"
+            )
