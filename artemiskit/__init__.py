@@ -24,6 +24,7 @@ if typing.TYPE_CHECKING:
         FixtureError,
         InvalidResponseError,
         RuntimeFailureError,
+        ScorerDefinitionError,
         SessionStateError,
         TargetError,
         ToolDefinitionError,
@@ -31,6 +32,7 @@ if typing.TYPE_CHECKING:
         WorkflowError,
     )
     from artemiskit._exit_codes import ExitCode, PromptResponseExitCode
+    from artemiskit._host_objects import import_host_objects
     from artemiskit._kit import (
         ArtemisKit,
         WorkflowSource,
@@ -49,6 +51,7 @@ if typing.TYPE_CHECKING:
         EnvironmentFactory,
     )
     from artemiskit.records import ExecutionRecord
+    from artemiskit.scorers import Evidence, Score, Scorer, ToolCallEvidence
     from artemiskit.targets import (
         AgentTarget,
         Message,
@@ -87,6 +90,7 @@ __all__ = [
     "Environment",
     "EnvironmentFactory",
     "EnvironmentFailureError",
+    "Evidence",
     "ExecutionRecord",
     "ExitCode",
     "FileAccessError",
@@ -102,6 +106,9 @@ __all__ = [
     "RunKeywords",
     "RunOptions",
     "RuntimeFailureError",
+    "Score",
+    "Scorer",
+    "ScorerDefinitionError",
     "SessionEvent",
     "SessionStateError",
     "TargetError",
@@ -109,6 +116,7 @@ __all__ = [
     "TargetResponse",
     "Tool",
     "ToolCall",
+    "ToolCallEvidence",
     "ToolChange",
     "ToolContext",
     "ToolDefinition",
@@ -127,6 +135,7 @@ __all__ = [
     "__version__",
     "create_agent_workflow_session",
     "create_model_client_target",
+    "import_host_objects",
     "load_agent_workflow",
     "load_trusted_config",
     "parse_agent_workflow",
@@ -147,6 +156,12 @@ _EXPORTS: dict[str, str] = {
     "SessionStateError": "artemiskit._errors",
     "TargetError": "artemiskit._errors",
     "ToolDefinitionError": "artemiskit._errors",
+    "ScorerDefinitionError": "artemiskit._errors",
+    "import_host_objects": "artemiskit._host_objects",
+    "Evidence": "artemiskit.scorers",
+    "Score": "artemiskit.scorers",
+    "Scorer": "artemiskit.scorers",
+    "ToolCallEvidence": "artemiskit.scorers",
     "UnsupportedError": "artemiskit._errors",
     "WorkflowError": "artemiskit._errors",
     "ExitCode": "artemiskit._exit_codes",

@@ -7,7 +7,8 @@ and the CLI maps each family to one exit code (SPEC section 9) in one place::
     ├── WorkflowError                 invalid workflow, options or fixture      (2)
     │   └── FixtureError              a referenced fixture is unsafe or invalid (2)
     ├── ConfigError                   trusted configuration invalid/incomplete  (1)
-    │   └── ToolDefinitionError       a user-defined tool is invalid or clashes (1)
+    │   ├── ToolDefinitionError       a user-defined tool is invalid or clashes (1)
+    │   └── ScorerDefinitionError     a custom scorer is invalid or repeats     (1)
     ├── FileAccessError               file unreadable, output or persistence    (1)
     ├── UnsupportedError              target or environment cannot run here     (3)
     ├── RuntimeFailureError           target/environment failed, measurement    (7)
@@ -51,6 +52,7 @@ __all__ = [
     "InvalidResponseError",
     "Problem",
     "RuntimeFailureError",
+    "ScorerDefinitionError",
     "SessionStateError",
     "TargetError",
     "ToolDefinitionError",
@@ -122,6 +124,12 @@ class ToolDefinitionError(ConfigError):
     """A user-defined tool is invalid, or its name clashes with another tool."""
 
     default_reason = "invalid_tool"
+
+
+class ScorerDefinitionError(ConfigError):
+    """A custom scorer is invalid, or two scorers share a name."""
+
+    default_reason = "invalid_scorer"
 
 
 class FileAccessError(ArtemisError):

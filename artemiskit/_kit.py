@@ -54,6 +54,7 @@ from artemiskit.environments import (
     create_environment_factory,
 )
 from artemiskit.records._record import TargetInfo
+from artemiskit.scorers._registry import NO_SCORERS, ScorerSet, scorer_set
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow import load_agent_workflow, parse_agent_workflow
 from artemiskit.workflow._model import Workflow
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
     from artemiskit.providers import SharedTransports
+    from artemiskit.scorers._scorer import Scorer
     from artemiskit.suites import (
         SuiteKeywords,
         SuiteOptions,
@@ -87,7 +89,9 @@ WorkflowSource = str | os.PathLike[str] | Workflow | Mapping[str, Any]
 (the parsed YAML: validated like a file, with no fixture root of its own)."""
 
 
-async def _workflow_from(source: object, catalogue: Catalogue) -> Workflow:
+async def _workflow_from(
+    source: object, catalogue: Catalogue, scorers: ScorerSet = NO_SCORERS
+) -> Workflow:
     """The validated workflow ``source`` names or holds.
 
     Raises:
@@ -98,7 +102,7 @@ async def _workflow_from(source: object, catalogue: Catalogue) -> Workflow:
     if isinstance(source, Workflow):
         return source
     if isinstance(source, str | os.PathLike):
-        return await load_agent_workflow(source, tools=catalogue)
+        return await load_agent_workflow(source, tools=catalogue, scorers=scorers)
     if isinstance(source, Mapping):
         try:
             text = json.dumps(dict(source), allow_nan=False)
@@ -108,7 +112,9 @@ async def _workflow_from(source: object, catalogue: Catalogue) -> Workflow:
                 "booleans, null, lists and mappings with string keys)",
                 reason="invalid_workflow",
             ) from None
-        return parse_agent_workflow(text, source="<mapping>", tools=catalogue)
+        return parse_agent_workflow(
+            text, source="<mapping>", tools=catalogue, scorers=scorers
+        )
     raise WorkflowError(
         "workflow must be a file path, a Workflow or a mapping, not "
         f"{type(source).__name__}",
@@ -166,10 +172,11 @@ def create_agent_workflow_session(
         workflow: A workflow from `load_agent_workflow` / `parse_agent_workflow`.
         target: The agent the engine drives.
         options: How the session runs (fixture root, environment, cleanup,
-            preflight, pause, ledger limit, user-defined tools); see
+            preflight, pause, ledger limit, user-defined tools, scorers); see
             `RunOptions`. Its ``tools`` are the user-defined tools the workflow
             may declare (trusted host code); the workflow must have been
-            validated with the same tools.
+            validated with the same tools. Its ``scorers`` are the custom
+            scorers ``scorer`` outcomes name.
         judge: The explicitly configured judge for ``judge`` outcomes.
         checkpoint_store: Where to checkpoint (explicit only); the environment
             must declare checkpoint support.
@@ -191,8 +198,9 @@ def create_agent_workflow_session(
 
     Raises:
         WorkflowError: The workflow references a fixture and no root was given,
-            the cleanup timeout or ledger limit is out of range, or it declares a
-            tool that is neither built in nor in ``tools``.
+            the cleanup timeout or ledger limit is out of range, it declares a
+            tool that is neither built in nor in ``tools``, or a ``scorer``
+            outcome names no registered scorer or breaks its ``params_schema``.
         ToolDefinitionError: ``tools`` holds something that is not a `Tool`, or
             a name clashes with a built-in or another tool.
         SessionStateError: A ``checkpoint_store`` without a ``configuration_id``
@@ -205,6 +213,7 @@ def create_agent_workflow_session(
         target,
         settings,
         catalogue=catalogue_with(settings.tools),
+        scorers=scorer_set(settings.scorers),
         environment=settings.environment,
         fixture_root=settings.fixture_root,
         judge=judge,
@@ -223,6 +232,7 @@ def _new_session(
     settings: RunOptions,
     *,
     catalogue: Catalogue,
+    scorers: ScorerSet = NO_SCORERS,
     environment: EnvironmentFactory | None,
     fixture_root: str | os.PathLike[str] | None,
     judge: JudgeSettings | None,
@@ -283,6 +293,7 @@ def _new_session(
             "MODULE:ATTR)",
             reason="unknown_tool",
         )
+    _check_scorers(workflow, scorers)
     spec = workflow.environment
     factory = environment or _environment_factory(workflow, None, cleanup_timeout_ms)
     mcp = _mcp_tools(
@@ -314,11 +325,40 @@ def _new_session(
         target_label=target_label,
         ledger_limit=ledger_limit,
         catalogue=catalogue,
+        scorers=scorers,
         telemetry=None if settings.telemetry is None else settings.telemetry.for_run(),
         owns_target=owns_target,
         owns_judge=owns_judge,
         mcp=mcp,
     )
+
+
+def _check_scorers(workflow: Workflow, scorers: ScorerSet) -> None:
+    """Refuse ``scorer`` outcomes naming no registered scorer or breaking its schema.
+
+    A workflow loaded without scorers had them unchecked; a session must check.
+    """
+    from artemiskit.workflow._model import ScorerOutcome
+
+    for outcome in workflow.outcomes:
+        if not isinstance(outcome, ScorerOutcome):
+            continue
+        scorer = scorers.get(outcome.scorer)
+        if scorer is None:
+            raise WorkflowError(
+                f"outcome {outcome.id!r} names a scorer that is not registered: "
+                f"{outcome.scorer!r} (register it with scorers=[...] or --scorers "
+                "MODULE:ATTR)",
+                reason="unknown_scorer",
+            )
+        try:
+            scorer.params_validator(outcome.params)
+        except Exception:  # fastjsonschema's error: the schema's rule, not data
+            raise WorkflowError(
+                f"outcome {outcome.id!r}: with does not satisfy the params_schema "
+                f"of scorer {outcome.scorer!r}",
+                reason="invalid_scorer_params",
+            ) from None
 
 
 def _mcp_tools(
@@ -398,10 +438,14 @@ class ArtemisKit:
             offline ``scripted`` provider and explicit clients/targets work.
         tools: User-defined tools (trusted host code) that workflows run by this
             kit may declare, beside the built-in catalogue.
+        scorers: Custom scorers (trusted host code) that ``scorer`` outcomes of
+            workflows run by this kit may name.
 
     Raises:
         ToolDefinitionError: ``tools`` holds something that is not a `Tool`, or a
             name clashes with a built-in or another tool.
+        ScorerDefinitionError: ``scorers`` holds something that is not a
+            `Scorer`, or two share a name.
     """
 
     def __init__(
@@ -409,8 +453,10 @@ class ArtemisKit:
         *,
         config: TrustedConfig | str | os.PathLike[str] | None = None,
         tools: Sequence[Tool] | None = None,
+        scorers: Sequence[Scorer] | None = None,
     ) -> None:
         self._catalogue = catalogue_with(tools)
+        self._scorers = scorer_set(scorers)
         self._tools = _registered(self._catalogue)
         self._config_source = config
         self._config: TrustedConfig | None = (
@@ -514,8 +560,9 @@ class ArtemisKit:
             )
         settings = merge_run_options(options, run)
         catalogue = self._session_catalogue(settings.tools)
+        scorers = self._session_scorers(settings.scorers)
         root = settings.fixture_root
-        loaded = await _workflow_from(workflow, catalogue)
+        loaded = await _workflow_from(workflow, catalogue, scorers)
         if root is None and isinstance(workflow, str | os.PathLike):
             root = _folder_of(workflow)
         config = self._config
@@ -555,6 +602,7 @@ class ArtemisKit:
             target,
             settings,
             catalogue=catalogue,
+            scorers=scorers,
             environment=settings.environment
             or _environment_factory(loaded, config, settings.cleanup_timeout_ms),
             fixture_root=root,
@@ -580,6 +628,21 @@ class ArtemisKit:
         kept = {id(tool) for tool in self._tools}
         return catalogue_with(
             (*self._tools, *(tool for tool in added if id(tool) not in kept))
+        )
+
+    def _session_scorers(
+        self, scorers: Sequence[Scorer] | ScorerSet | None
+    ) -> ScorerSet:
+        """The kit's scorers, plus those one session's options add."""
+        if not scorers or scorers is self._scorers:
+            return self._scorers
+        added = list(scorers.values()) if isinstance(scorers, ScorerSet) else scorers
+        kept = {id(scorer) for scorer in self._scorers.values()}
+        return scorer_set(
+            [
+                *self._scorers.values(),
+                *(scorer for scorer in added if id(scorer) not in kept),
+            ]
         )
 
     async def run_workflow(
@@ -661,7 +724,12 @@ class ArtemisKit:
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
             telemetry=chosen.telemetry,
             tools=self._catalogue,
-            remote_kit=functools.partial(_kit_on_worker, tools=self._tools),
+            scorers=self._scorers,
+            remote_kit=functools.partial(
+                _kit_on_worker,
+                tools=self._tools,
+                scorers=tuple(self._scorers.values()),
+            ),
         )
 
     async def run_suite(
@@ -727,11 +795,14 @@ def _registered(catalogue: Catalogue) -> tuple[Tool, ...]:
 
 
 def _kit_on_worker(
-    make_config: Callable[[], TrustedConfig], *, tools: Sequence[Tool] | None
+    make_config: Callable[[], TrustedConfig],
+    *,
+    tools: Sequence[Tool] | None,
+    scorers: Sequence[Scorer] = (),
 ) -> ArtemisKit:
     """The kit a remote worker builds, with its configuration rebuilt there.
 
     No secret travels: keys and ``${NAME}`` values come from the worker's
     environment.
     """
-    return ArtemisKit(config=make_config(), tools=tools)
+    return ArtemisKit(config=make_config(), tools=tools, scorers=scorers)

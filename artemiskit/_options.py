@@ -16,6 +16,7 @@ import attrs
 from artemiskit.config._mcp import McpServerConfig
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
+from artemiskit.scorers import Scorer, ScorerSet
 from artemiskit.telemetry._protocol import TelemetrySource
 from artemiskit.tools import Catalogue, Tool
 
@@ -44,6 +45,8 @@ class RunOptions:
         tools: User-defined tools (trusted host code) the workflow may declare,
             beside the built-in catalogue; the workflow must have been validated
             with the same tools. Through `ArtemisKit` they add to the kit's own.
+        scorers: Custom scorers (trusted host code) that ``scorer`` outcomes may
+            name. Through `ArtemisKit` they add to the kit's own.
         telemetry: Export the run as an OpenTelemetry trace (SPEC 25): an
             `artemiskit.telemetry.Telemetry` (needs ``artemiskit[otel]``).
         mcp_servers: The MCP servers (trusted configuration's ``mcp_servers``,
@@ -58,6 +61,7 @@ class RunOptions:
     pause_after_actions: int | None = None
     ledger_limit: int = MAX_LEDGER
     tools: Sequence[Tool] | Catalogue | None = None
+    scorers: Sequence[Scorer] | ScorerSet | None = None
     telemetry: TelemetrySource | None = None
     mcp_servers: Mapping[str, McpServerConfig] | None = None
 
@@ -75,6 +79,7 @@ class RunKeywords(TypedDict, total=False):
     pause_after_actions: int | None
     ledger_limit: int
     tools: Sequence[Tool] | Catalogue | None
+    scorers: Sequence[Scorer] | ScorerSet | None
     telemetry: TelemetrySource | None
     mcp_servers: Mapping[str, McpServerConfig] | None
 

@@ -1,26 +1,33 @@
-"""``--tools MODULE:ATTR``: user-defined tools imported from trusted host code."""
+"""``--tools``, ``--scorers MODULE:ATTR``: host objects imported from trusted code."""
 
 from __future__ import annotations
 
-import importlib
-import os
-import sys
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
-    from artemiskit import Tool
+    from artemiskit import Scorer, Tool
 
-__all__ = ["TOOLS_OPTION", "import_tools"]
+__all__ = ["SCORERS_OPTION", "TOOLS_OPTION", "import_scorers", "import_tools"]
+
+
+def _imported(spec: str, kind: type[Any]) -> tuple[Any, ...]:
+    from artemiskit import ArtemisError, import_host_objects
+
+    try:
+        return import_host_objects(spec, kind)
+    except ArtemisError as exc:
+        if exc.reason == "invalid_reference":  # the reference itself (exit 2)
+            raise click.BadParameter(exc.message) from None
+        # the module made an object that was refused (exit 1)
+        raise click.ClickException(f"{spec}: {exc.message}") from None
 
 
 def import_tools(spec: str) -> tuple[Tool, ...]:
-    """Import the sequence of tools that ``MODULE:ATTR`` names.
+    """Import the tools that ``MODULE:ATTR`` names (the current directory first).
 
-    The current directory is searched first, like ``python -m``. Importing runs the
-    module's code: pass only trusted host code.
+    Importing runs the module's code: pass only trusted host code.
 
     Raises:
         click.BadParameter: The reference is malformed, the module or attribute is
@@ -28,43 +35,36 @@ def import_tools(spec: str) -> tuple[Tool, ...]:
         click.ClickException: Making a tool was refused (a `ToolDefinitionError`
             is a configuration error, exit 1): its message, never a traceback.
     """
-    from artemiskit import ArtemisError, Tool  # only when tools are given
+    from artemiskit import Tool  # only when tools are given
 
-    module_name, _, attribute = spec.partition(":")
-    if not module_name or not attribute:
-        raise click.BadParameter("expected MODULE:ATTR, e.g. mytools:TOOLS")
-    cwd = os.getcwd()
-    if cwd not in sys.path:
-        sys.path.insert(0, cwd)
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise click.BadParameter(
-            f"cannot import module {module_name!r} ({type(exc).__name__})"
-        ) from None
-    except ArtemisError as exc:  # a tool the module makes was refused
-        raise click.ClickException(f"{spec}: {exc.message}") from None
-    value: Any = module
-    for part in attribute.split("."):
-        if not hasattr(value, part):
-            raise click.BadParameter(f"module {module_name!r} has no {attribute!r}")
-        value = getattr(value, part)
-    if isinstance(value, Tool):
-        return (value,)
-    if (
-        not isinstance(value, Sequence)
-        or isinstance(value, (str, bytes))
-        or not all(isinstance(tool, Tool) for tool in value)
-    ):
-        raise click.BadParameter(f"{spec} is not a sequence of artemiskit.Tool objects")
-    return tuple(value)
+    return _imported(spec, Tool)
 
 
-def _collect(
+def import_scorers(spec: str) -> tuple[Scorer, ...]:
+    """Import the scorers that ``MODULE:ATTR`` names (the current directory first).
+
+    Raises:
+        click.BadParameter: As `import_tools`, for `Scorer` objects (exit 2).
+    """
+    from artemiskit import Scorer
+
+    return _imported(spec, Scorer)
+
+
+def _collect_tools(
     context: click.Context, parameter: click.Parameter, value: tuple[str, ...]
 ) -> tuple[Tool, ...]:
     del context, parameter
     return tuple(tool for spec in value for tool in import_tools(spec))
+
+
+def _collect_scorers(
+    context: click.Context, parameter: click.Parameter, value: tuple[str, ...]
+) -> tuple[Scorer, ...] | None:
+    del context, parameter
+    if not value:
+        return None
+    return tuple(scorer for spec in value for scorer in import_scorers(spec))
 
 
 TOOLS_OPTION = click.option(
@@ -72,7 +72,16 @@ TOOLS_OPTION = click.option(
     "tools",
     multiple=True,
     metavar="MODULE:ATTR",
-    callback=_collect,
+    callback=_collect_tools,
     help="User-defined tools: an importable sequence of artemiskit.Tool "
     "(trusted host code; repeatable).",
+)
+SCORERS_OPTION = click.option(
+    "--scorers",
+    "scorers",
+    multiple=True,
+    metavar="MODULE:ATTR",
+    callback=_collect_scorers,
+    help="Custom scorers for `scorer` outcomes: an importable sequence of "
+    "artemiskit.Scorer (trusted host code; repeatable).",
 )

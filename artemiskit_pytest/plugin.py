@@ -15,10 +15,7 @@ from __future__ import annotations
 import argparse
 import functools
 import hashlib
-import importlib
 import re
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +29,7 @@ if TYPE_CHECKING:
 
     from _pytest._code.code import TerminalRepr
 
-    from artemiskit import ArtemisKit, Problem, Tool, Workflow
+    from artemiskit import ArtemisKit, Problem, Scorer, Tool, Workflow
     from artemiskit.suites import SuiteResult
 
 __all__ = [
@@ -120,6 +117,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "like akit's --tools (repeatable)",
     )
     group.addoption(
+        "--akit-scorers",
+        action="append",
+        default=[],
+        metavar="MODULE:ATTR",
+        dest="akit_scorers",
+        help="custom scorers (trusted host code) that scorer outcomes may name, "
+        "like akit's --scorers (repeatable)",
+    )
+    group.addoption(
         "--akit-repeat",
         type=_repeat,
         default=1,
@@ -172,10 +178,24 @@ def pytest_configure(config: pytest.Config) -> None:
         ):
             raise pytest.UsageError(f"{option} {value}: no such file")
     if config.option.akit_tools:
+        from artemiskit import Tool
+
         config.stash[_TOOLS] = tuple(
             tool
             for spec in config.option.akit_tools
-            for tool in _import_tools(spec, config.invocation_params.dir)
+            for tool in _import_objects(
+                "--akit-tools", spec, config.invocation_params.dir, Tool
+            )
+        )
+    if config.option.akit_scorers:
+        from artemiskit import Scorer
+
+        config.stash[_SCORERS] = tuple(
+            scorer
+            for spec in config.option.akit_scorers
+            for scorer in _import_objects(
+                "--akit-scorers", spec, config.invocation_params.dir, Scorer
+            )
         )
     given: list[str] = config.option.akit_paths
     if not given:
@@ -200,46 +220,22 @@ def pytest_configure(config: pytest.Config) -> None:
 
 _ROOTS = pytest.StashKey[list[Path]]()
 _TOOLS = pytest.StashKey[tuple["Tool", ...]]()
+_SCORERS = pytest.StashKey[tuple["Scorer", ...]]()
 
 
-def _import_tools(spec: str, folder: Path) -> tuple[Tool, ...]:
-    """The tools ``MODULE:ATTR`` names; the invocation folder is searched first.
+def _import_objects(option: str, spec: str, folder: Path, kind: type[Any]) -> Any:
+    """The objects ``MODULE:ATTR`` names; the invocation folder is searched first.
 
     Raises:
         pytest.UsageError: The reference is malformed, cannot be imported, or is
-            not a `Tool` or a sequence of them.
+            not a ``kind`` or a sequence of them.
     """
-    from artemiskit import Tool
+    from artemiskit import ConfigError, import_host_objects
 
-    module_name, _, attribute = spec.partition(":")
-    if not module_name or not attribute:
-        raise pytest.UsageError(f"--akit-tools {spec}: expected MODULE:ATTR")
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
     try:
-        value: Any = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise pytest.UsageError(
-            f"--akit-tools {spec}: cannot import module {module_name!r} "
-            f"({type(exc).__name__})"
-        ) from None
-    for part in attribute.split("."):
-        if not hasattr(value, part):
-            raise pytest.UsageError(
-                f"--akit-tools {spec}: module {module_name!r} has no {attribute!r}"
-            )
-        value = getattr(value, part)
-    if isinstance(value, Tool):
-        return (value,)
-    if (
-        isinstance(value, str | bytes)
-        or not isinstance(value, Sequence)
-        or not all(isinstance(tool, Tool) for tool in value)
-    ):
-        raise pytest.UsageError(
-            f"--akit-tools {spec}: not a sequence of artemiskit.Tool objects"
-        )
-    return tuple(value)
+        return import_host_objects(spec, kind, folder=folder)
+    except ConfigError as exc:
+        raise pytest.UsageError(f"{option} {exc.message}") from None
 
 
 def pytest_collect_file(
@@ -303,15 +299,22 @@ class WorkflowFile(pytest.File):
         from artemiskit import ArtemisError, load_agent_workflow
 
         tools = self.config.stash.get(_TOOLS, ())
+        scorers = self.config.stash.get(_SCORERS, ())
         try:
             workflow: Workflow = anyio.run(
-                functools.partial(load_agent_workflow, self.path, tools=tools)
+                functools.partial(
+                    load_agent_workflow, self.path, tools=tools, scorers=scorers
+                )
             )
         except ArtemisError as exc:
             text = _problem_text(exc)
             if "must be registered" in text:
                 text += (
                     "\nhint: register user-defined tools with --akit-tools MODULE:ATTR"
+                )
+            if "scorer that is not registered" in text:
+                text += (
+                    "\nhint: register custom scorers with --akit-scorers MODULE:ATTR"
                 )
             raise _CollectionProblem(text) from None
         reserved = sorted(_RESERVED_MARKERS.intersection(workflow.tags))
@@ -439,6 +442,7 @@ def _kit(config: pytest.Config) -> ArtemisKit:
     return ArtemisKit(
         config=_option_path(config, config.option.akit_config),
         tools=config.stash.get(_TOOLS, ()),
+        scorers=config.stash.get(_SCORERS, ()),
     )
 
 

@@ -76,6 +76,8 @@ class CheckpointBinding:
     harness: str
     configuration_id: str | None
     preflight: str
+    #: Names and versions of the scorers the workflow's outcomes use (or None).
+    scorers_digest: str | None = None
 
 
 def binding_for(
@@ -85,12 +87,14 @@ def binding_for(
     configuration_id: str | None,
     preflight: str,
     catalogue: Catalogue,
+    scorers_digest: str | None = None,
 ) -> CheckpointBinding:
     """The binding of a run of ``workflow`` under a host configuration.
 
     The catalogue part digests every declared tool's declaration (name, schemas,
     resource, effect, state section and version), so a resume under a changed tool
-    is refused.
+    is refused; ``scorers_digest`` does the same for the scorers (name and
+    version) that ``scorer`` outcomes use.
     """
     return CheckpointBinding(
         workflow_digest=workflow_digest,
@@ -104,6 +108,7 @@ def binding_for(
         harness=HARNESS,
         configuration_id=configuration_id,
         preflight=preflight,
+        scorers_digest=scorers_digest,
     )
 
 

@@ -42,7 +42,9 @@ from artemiskit.engine._preflight import (
 from artemiskit.engine._recovery import CheckpointMode, checkpoints_for
 from artemiskit.engine._responses import check_response, target_failure
 from artemiskit.engine._result import WorkflowResult
+from artemiskit.engine._run_evidence import RunEvidence, traced_calls
 from artemiskit.engine._run_state import RunState
+from artemiskit.engine._scoring import run_scorers
 from artemiskit.engine._state import slot_builder
 from artemiskit.engine._stops import error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallExecutor
@@ -59,7 +61,7 @@ from artemiskit.records._record import (
     McpInfo,
     TargetInfo,
 )
-from artemiskit.records._verification import TaskVerification
+from artemiskit.records._verification import RequirementResult, TaskVerification
 from artemiskit.targets._protocol import (
     AgentTarget,
     Message,
@@ -70,13 +72,14 @@ from artemiskit.targets._protocol import (
 )
 from artemiskit.tools._catalogue import Catalogue
 from artemiskit.workflow import load_fixture_state, merge_fixture
-from artemiskit.workflow._model import JudgeOutcome
+from artemiskit.workflow._model import JudgeOutcome, ScorerOutcome
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._state import LocalState
+    from artemiskit.scorers._registry import ScorerSet
     from artemiskit.telemetry._protocol import RunTelemetry
     from artemiskit.tools._mcp_tools import McpToolSet
     from artemiskit.tools._tool import Tool
@@ -155,6 +158,7 @@ class RunDriver:
         target_label: str | None,
         ledger_limit: int,
         catalogue: Catalogue,
+        scorers: ScorerSet,
         telemetry: RunTelemetry | None = None,
         owns_target: bool = False,
         owns_judge: bool = False,
@@ -175,6 +179,7 @@ class RunDriver:
         self._failure: str | None = None
         self._preflight_mode = preflight
         self._judge = judge
+        self._scorers = scorers
         self._fixture_root = fixture_root
         self._target = target
         self._factory = environment
@@ -208,6 +213,9 @@ class RunDriver:
             preflight=preflight,
             environment=environment,
             catalogue=catalogue,
+            scorers_digest=scorers.digest(
+                o.scorer for o in workflow.outcomes if isinstance(o, ScorerOutcome)
+            ),
         )
         self.control = RunControl(self.run, self.checkpoints)
         self._budget = Budget(
@@ -644,7 +652,14 @@ class RunDriver:
                     outcomes, "final_state_unavailable"
                 )
             )
-        judged, judge_usage, cancelled = await self._judge_outcomes(exported)
+        calls = traced_calls(state.trace, state.conversation)
+        evidence = RunEvidence(
+            final_state=exported,
+            final_response=state.final_response,
+            calls=calls,
+            conversation=state.conversation,
+        )
+        decided, judge_usage, cancelled = await self._decide_outcomes(evidence)
         if cancelled:
             return _Verdict(
                 verification=unavailable_verification(outcomes, "evaluation_cancelled"),
@@ -654,34 +669,37 @@ class RunDriver:
         verification = evaluate_outcomes(
             outcomes,
             final_state=exported,
-            trace=state.trace,
+            trace=calls,
             final_response=state.final_response,
             trace_complete=state.ledger_omitted == 0,
-            judged=judged,
+            decided=decided,
         )
         return _Verdict(verification=verification, judge_usage=judge_usage)
 
-    async def _judge_outcomes(
-        self, exported: dict[str, Any]
-    ) -> tuple[dict[str, Any] | None, JudgeUsage | None, bool]:
-        """Ask the judge about ``judge`` outcomes; whether a cancel cut it short."""
-        judge_outcomes = [
-            o for o in self.workflow.outcomes if isinstance(o, JudgeOutcome)
-        ]
-        if not judge_outcomes or self._judge is None:
-            return None, None, False
-        judged: dict[str, Any] | None = None
+    async def _decide_outcomes(
+        self, evidence: RunEvidence
+    ) -> tuple[dict[str, RequirementResult], JudgeUsage | None, bool]:
+        """Run the scorers and the judge; results by id, and whether a cancel cut in."""
+        outcomes = self.workflow.outcomes
+        scored = [o for o in outcomes if isinstance(o, ScorerOutcome)]
+        judged = [o for o in outcomes if isinstance(o, JudgeOutcome)]
+        decided: dict[str, RequirementResult] = {}
         judge_usage: JudgeUsage | None = None
+        if not scored and (not judged or self._judge is None):
+            return decided, None, False
         with self.control.open_scope() as scope:
-            judged, judge_usage = await run_judge(
-                self._judge,
-                judge_outcomes,
-                final_response=self.run.state.final_response,
-                files=exported["files"],
-            )
+            if scored:
+                decided.update(
+                    await run_scorers(self._scorers, scored, evidence=evidence)
+                )
+            if judged and self._judge is not None:
+                results, judge_usage = await run_judge(
+                    self._judge, judged, evidence=evidence
+                )
+                decided.update(results)
         if scope.cancelled_caught:
-            return None, judge_usage, True
-        return judged, judge_usage, False
+            return {}, judge_usage, True
+        return decided, judge_usage, False
 
     async def _close_targets(self) -> None:
         """Close the transports the session owns (a target or judge built for it).

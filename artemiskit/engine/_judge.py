@@ -1,15 +1,17 @@
-"""The semantic judge (SPEC 3.3): explicit, separately budgeted, never implicit.
+"""The semantic judge (SPEC 3.3, 20): explicit, separately budgeted, never implicit.
 
-A judge scores a rubric 0–1 against the run's final answer and files. Its failures
-(transport error, unparseable verdict, exhausted budget, timeout) make that
-requirement *unavailable* — never passed.
+A judge scores a rubric 0–1 against exactly what the requirement's ``sees`` lists,
+``samples`` times; the median score decides and the record keeps min, median and
+max. Its failures (transport error, unparseable verdict, exhausted budget, timeout)
+make that requirement *unavailable* — never passed.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, Literal
+import statistics
+from typing import TYPE_CHECKING, Literal
 
 import anyio
 import attrs
@@ -21,16 +23,21 @@ from artemiskit.config._judge import (
     DEFAULT_JUDGE_TIMEOUT_MS,
 )
 from artemiskit.engine._responses import check_response
+from artemiskit.engine._run_evidence import judge_context, sight_kinds
+from artemiskit.records._verification import (
+    JudgeEntry,
+    JudgeScores,
+    RequirementResult,
+    Verdict,
+)
 from artemiskit.targets._protocol import AgentTarget, Message, TargetRequest
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
+    from artemiskit.engine._run_evidence import RunEvidence
     from artemiskit.workflow._model import JudgeOutcome
 
 __all__ = ["JudgeSettings", "JudgeUsage", "run_judge"]
 
-MAX_JUDGE_CONTEXT_CHARS = 32_000
 _VERDICT = re.compile(r"\{[^{}]*\}")
 
 
@@ -76,13 +83,6 @@ class JudgeUsage:
         return "partial"
 
 
-def _context(final_response: str | None, files: Mapping[str, str]) -> str:
-    parts = [f"FINAL ANSWER:\n{final_response or '(none)'}"]
-    for path, content in sorted(files.items()):
-        parts.append(f"FILE {path}:\n{content}")
-    return "\n\n".join(parts)[:MAX_JUDGE_CONTEXT_CHARS]
-
-
 def _score(text: str | None) -> float | None:
     if not text:
         return None
@@ -97,84 +97,124 @@ def _score(text: str | None) -> float | None:
     return None
 
 
+class _Sampling:
+    """One requirement's samples so far: valid scores, or the first failure."""
+
+    __slots__ = ("failure", "scores")
+
+    def __init__(self) -> None:
+        self.scores: list[float] = []
+        self.failure: str | None = None
+
+
+def _result(outcome: JudgeOutcome, sampling: _Sampling) -> RequirementResult:
+    spec = outcome.judge
+    scores = sorted(sampling.scores)
+    spread = None
+    if scores:
+        spread = JudgeScores(
+            min=scores[0], median=statistics.median(scores), max=scores[-1]
+        )
+    entry = JudgeEntry(sees=sight_kinds(spec.sees), samples=spec.samples, scores=spread)
+    if sampling.failure is not None or spread is None or len(scores) < spec.samples:
+        # a failed sample, or the judge's deadline before every sample answered
+        status: Verdict = "unavailable"
+        reason = sampling.failure or "judge_timeout"
+    elif spread.median >= spec.threshold:
+        status, reason = "passed", "judge_score_met"
+    else:
+        status, reason = "failed", "judge_score_below_threshold"
+    return RequirementResult(
+        id=outcome.id, kind="judge", status=status, reason=reason, judge=entry
+    )
+
+
 async def run_judge(
     settings: JudgeSettings,
     outcomes: list[JudgeOutcome],
     *,
-    final_response: str | None,
-    files: Mapping[str, str],
-) -> tuple[dict[str, tuple[Any, str]], JudgeUsage]:
-    """Score every judge outcome; return verdicts by outcome id and the usage.
+    evidence: RunEvidence,
+) -> tuple[dict[str, RequirementResult], JudgeUsage]:
+    """Score every judge outcome ``samples`` times; results by id, and the usage.
 
-    Cancellation propagates; every other judge failure makes the requirement
-    unavailable with a reason code.
+    Each request carries the rubric and exactly what the outcome's ``sees``
+    lists. Cancellation propagates; every other judge failure makes the
+    requirement unavailable with a reason code.
     """
-    verdicts: dict[str, tuple[Any, str]] = {}
-    usage = JudgeUsage()
-    context = _context(final_response, files)
-    with anyio.move_on_after(settings.timeout_ms / 1000) as scope:
+    account = _Account()
+    sampled = {outcome.id: _Sampling() for outcome in outcomes}
+    with anyio.move_on_after(settings.timeout_ms / 1000):
         for outcome in outcomes:
-            if usage.requests >= settings.max_requests:
-                verdicts[outcome.id] = ("unavailable", "judge_budget_exhausted")
-                continue
-            tokens = usage.input_tokens + usage.output_tokens
-            if settings.max_tokens is not None and (
-                usage.unmeasured_responses or tokens >= settings.max_tokens
-            ):
-                verdicts[outcome.id] = ("unavailable", "judge_budget_exhausted")
-                continue
-            request = TargetRequest(
-                messages=(
-                    Message(
-                        role="system",
-                        content="You are a strict evaluator. Score how well the "
-                        "work meets the rubric from 0.0 to 1.0. Reply with JSON "
-                        'only: {"score": <number>}.',
-                    ),
-                    Message(
-                        role="user",
-                        content=f"RUBRIC:\n{outcome.judge.rubric}\n\n{context}",
-                    ),
-                ),
-                tools=(),
-                max_output_tokens=None
-                if settings.max_tokens is None
-                else max(settings.max_tokens - tokens, 0),
-            )
-            usage = attrs.evolve(usage, requests=usage.requests + 1)
-            unmeasured = attrs.evolve(
-                usage, unmeasured_responses=usage.unmeasured_responses + 1
-            )
-            try:
-                response = await settings.target.respond(request)
-                check_response(response)
-            except anyio.get_cancelled_exc_class():
-                usage = unmeasured  # cut off: it may have consumed tokens
-                raise
-            except InvalidResponseError:
-                usage = unmeasured
-                verdicts[outcome.id] = ("unavailable", "invalid_verdict")
-                continue
-            except Exception:
-                usage = unmeasured
-                verdicts[outcome.id] = ("unavailable", "judge_failure")
-                continue
-            if response.usage is None:
-                usage = unmeasured
-            else:
-                usage = attrs.evolve(
-                    usage,
-                    input_tokens=usage.input_tokens + response.usage.input_tokens,
-                    output_tokens=usage.output_tokens + response.usage.output_tokens,
-                )
-            score = _score(response.text)
-            if score is None:
-                verdicts[outcome.id] = ("unavailable", "invalid_verdict")
-            elif score >= outcome.judge.threshold:
-                verdicts[outcome.id] = ("passed", "judge_score_met")
-            else:
-                verdicts[outcome.id] = ("failed", "judge_score_below_threshold")
-    if scope.cancelled_caught:
-        for outcome in outcomes:
-            verdicts.setdefault(outcome.id, ("unavailable", "judge_timeout"))
-    return verdicts, usage
+            sampling = sampled[outcome.id]
+            context = judge_context(outcome.judge.sees, evidence)
+            for _ in range(outcome.judge.samples):
+                score, failure = await _ask(settings, account, outcome, context)
+                if failure is not None:
+                    sampling.failure = failure
+                    break
+                assert score is not None
+                sampling.scores.append(score)
+    return {o.id: _result(o, sampled[o.id]) for o in outcomes}, account.usage
+
+
+class _Account:
+    """The judge's usage so far; a request in flight counts as unmeasured."""
+
+    __slots__ = ("usage",)
+
+    def __init__(self) -> None:
+        self.usage = JudgeUsage()
+
+
+async def _ask(
+    settings: JudgeSettings, account: _Account, outcome: JudgeOutcome, context: str
+) -> tuple[float | None, str | None]:
+    """One judge request: the score, or the reason it gave none."""
+    usage = account.usage
+    if usage.requests >= settings.max_requests:
+        return None, "judge_budget_exhausted"
+    tokens = usage.input_tokens + usage.output_tokens
+    if settings.max_tokens is not None and (
+        usage.unmeasured_responses or tokens >= settings.max_tokens
+    ):
+        return None, "judge_budget_exhausted"
+    request = TargetRequest(
+        messages=(
+            Message(
+                role="system",
+                content="You are a strict evaluator. Score how well the "
+                "work meets the rubric from 0.0 to 1.0. Reply with JSON "
+                'only: {"score": <number>}.',
+            ),
+            Message(
+                role="user",
+                content=f"RUBRIC:\n{outcome.judge.rubric}\n\n{context}",
+            ),
+        ),
+        tools=(),
+        max_output_tokens=None
+        if settings.max_tokens is None
+        else max(settings.max_tokens - tokens, 0),
+    )
+    usage = attrs.evolve(usage, requests=usage.requests + 1)
+    # cut off or failed, a request may have consumed tokens: unmeasured until told
+    account.usage = attrs.evolve(
+        usage, unmeasured_responses=usage.unmeasured_responses + 1
+    )
+    try:
+        response = await settings.target.respond(request)
+        check_response(response)
+    except anyio.get_cancelled_exc_class():
+        raise
+    except InvalidResponseError:
+        return None, "invalid_verdict"
+    except Exception:
+        return None, "judge_failure"
+    if response.usage is not None:
+        account.usage = attrs.evolve(
+            usage,
+            input_tokens=usage.input_tokens + response.usage.input_tokens,
+            output_tokens=usage.output_tokens + response.usage.output_tokens,
+        )
+    score = _score(response.text)
+    return score, None if score is not None else "invalid_verdict"

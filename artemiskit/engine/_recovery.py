@@ -124,6 +124,7 @@ def checkpoints_for(
     preflight: PreflightMode,
     environment: EnvironmentFactory,
     catalogue: Catalogue,
+    scorers_digest: str | None = None,
 ) -> RunCheckpoints:
     """The checkpointing of a run: through ``store``, or none without one.
 
@@ -153,6 +154,7 @@ def checkpoints_for(
         workflow_digest=workflow_digest,
         preflight=preflight,
         catalogue=catalogue,
+        scorers_digest=scorers_digest,
     )
 
 
@@ -223,8 +225,10 @@ class StoreCheckpoints:
         workflow_digest: str,
         preflight: PreflightMode,
         catalogue: Catalogue,
+        scorers_digest: str | None = None,
     ) -> None:
         self._checkpointer = Checkpointer(store)
+        self._scorers_digest = scorers_digest
         self._mode = mode
         self._configuration_id = configuration_id
         self._pause_after_actions = pause_after_actions
@@ -258,6 +262,7 @@ class StoreCheckpoints:
             configuration_id=self._configuration_id,
             preflight=self._preflight,
             catalogue=self._catalogue,
+            scorers_digest=self._scorers_digest,
         )
         now = now_ms()
         if self._mode == "create":

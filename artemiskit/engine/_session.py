@@ -18,6 +18,7 @@ from artemiskit._errors import SessionStateError
 from artemiskit.engine._driver import RunDriver
 from artemiskit.engine._ledger import MAX_LEDGER
 from artemiskit.engine._result import WorkflowResult
+from artemiskit.scorers._registry import NO_SCORERS, ScorerSet
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ class WorkflowSession:
         target_label: str | None = None,
         ledger_limit: int = MAX_LEDGER,
         catalogue: Catalogue = BUILTIN_CATALOGUE,
+        scorers: ScorerSet = NO_SCORERS,
         telemetry: RunTelemetry | None = None,
         owns_target: bool = False,
         owns_judge: bool = False,
@@ -90,6 +92,7 @@ class WorkflowSession:
             target_label=target_label,
             ledger_limit=ledger_limit,
             catalogue=catalogue,
+            scorers=scorers,
             telemetry=telemetry,
             owns_target=owns_target,
             owns_judge=owns_judge,

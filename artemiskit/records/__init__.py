@@ -38,7 +38,10 @@ from artemiskit.records._verdict import (
     verdict_status,
 )
 from artemiskit.records._verification import (
+    JudgeEntry,
+    JudgeScores,
     RequirementResult,
+    ScorerEntry,
     StateChange,
     TaskVerification,
     Verdict,
@@ -55,7 +58,9 @@ __all__ = [
     "ExecutionRecord",
     "FaultInfo",
     "FaultKindInfo",
+    "JudgeEntry",
     "JudgeInfo",
+    "JudgeScores",
     "McpInfo",
     "McpServerInfo",
     "McpToolInfo",
@@ -68,6 +73,7 @@ __all__ = [
     "RecoveryInfo",
     "RequirementResult",
     "RunVerdict",
+    "ScorerEntry",
     "StateChange",
     "StateChangeInfo",
     "TargetInfo",

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from artemiskit.config import TrustedConfig
     from artemiskit.engine._judge import JudgeSettings
+    from artemiskit.scorers._registry import ScorerSet
     from artemiskit.suites._executor import SuiteExecutor
     from artemiskit.suites._factory import SessionFactory
     from artemiskit.telemetry._telemetry import Telemetry
@@ -40,13 +41,15 @@ async def create_suite_session(
     cleanup_timeout_ms: int | None,
     telemetry: Telemetry | None = None,
     tools: Catalogue | None = None,
+    scorers: ScorerSet | None = None,
     remote_kit: Callable[[Callable[[], TrustedConfig]], SessionFactory] | None = None,
 ) -> SuiteSession:
     """Check every workflow, script, fixture and the judge, then prepare the output.
 
-    Workflows are checked against ``tools`` (the kit's catalogue), the same
-    tools every run uses. Under a `RayExecutor`, ``remote_kit`` builds the kit
-    on a worker from a configuration without secrets (`worker_config`).
+    Workflows are checked against ``tools`` (the kit's catalogue) and
+    ``scorers`` (the kit's scorers), the same every run uses. Under a
+    `RayExecutor`, ``remote_kit`` builds the kit on a worker from a
+    configuration without secrets (`worker_config`).
 
     Raises:
         WorkflowError: Any workflow, script or fixture is invalid, two share a
@@ -61,7 +64,7 @@ async def create_suite_session(
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
-    workflows = await load_suite_workflows(paths, config, tools=tools)
+    workflows = await load_suite_workflows(paths, config, tools=tools, scorers=scorers)
     used = {item.workflow.target.provider for item in workflows}
     if isinstance(judge, str | os.PathLike):
         judge_config = await load_judge_config(judge)

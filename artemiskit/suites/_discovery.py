@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from artemiskit.config import TrustedConfig
     from artemiskit.providers._scripted import ScriptEntry
+    from artemiskit.scorers._registry import ScorerSet
     from artemiskit.tools._catalogue import Catalogue
 
 __all__ = ["SuiteWorkflow", "discover_workflows", "load_suite_workflows"]
@@ -171,11 +172,13 @@ async def load_suite_workflows(
     config: TrustedConfig,
     *,
     tools: Catalogue | None = None,
+    scorers: ScorerSet | None = None,
 ) -> list[SuiteWorkflow]:
     """Discover, load and validate every workflow, script and fixture.
 
     Every file is checked before anything runs, and every problem is reported.
-    ``tools`` are the user-defined tools the workflows may declare.
+    ``tools`` are the user-defined tools the workflows may declare, ``scorers``
+    the scorers their ``scorer`` outcomes may name.
 
     Raises:
         WorkflowError: A folder holds no workflow, two workflows share a name, or
@@ -191,7 +194,9 @@ async def load_suite_workflows(
     seen: dict[str, Path] = {}
     for path in files:
         try:
-            workflow = await load_agent_workflow(path, tools=tools)
+            workflow = await load_agent_workflow(
+                path, tools=tools, scorers=scorers or ()
+            )
             root = path.absolute().parent
             script = await _script(workflow, path, root, config)
             fixture = workflow.environment.fixture

@@ -37,14 +37,18 @@ if typing.TYPE_CHECKING:
         FinalResponseOutcome,
         InitialState,
         JudgeOutcome,
+        JudgeSight,
+        JudgeSightKind,
         JudgeSpec,
         McpResource,
         McpToolRef,
         Outcome,
         Policy,
+        Predicate,
         RecordOutcome,
         RecordRef,
         RetryPolicy,
+        ScorerOutcome,
         StateOutcome,
         TargetParameters,
         TargetSpec,
@@ -52,11 +56,17 @@ if typing.TYPE_CHECKING:
         ToolCalledOutcome,
         ToolDeclaration,
         ToolNotCalledOutcome,
+        Trajectory,
+        TrajectoryOutcome,
+        TrajectoryStep,
         Turn,
         Workflow,
     )
     from artemiskit.workflow._tool_schema import WORKFLOW_SCHEMA_FILE
-    from artemiskit.workflow._validation import check_agent_workflow
+    from artemiskit.workflow._validation import (
+        check_agent_workflow,
+        unchecked_scorer_outcomes,
+    )
 
 __all__ = [
     "Budgets",
@@ -71,14 +81,18 @@ __all__ = [
     "FixtureContents",
     "InitialState",
     "JudgeOutcome",
+    "JudgeSight",
+    "JudgeSightKind",
     "JudgeSpec",
     "McpResource",
     "McpToolRef",
     "Outcome",
     "Policy",
+    "Predicate",
     "RecordOutcome",
     "RecordRef",
     "RetryPolicy",
+    "ScorerOutcome",
     "StateOutcome",
     "TargetParameters",
     "TargetSpec",
@@ -86,6 +100,9 @@ __all__ = [
     "ToolCalledOutcome",
     "ToolDeclaration",
     "ToolNotCalledOutcome",
+    "Trajectory",
+    "TrajectoryOutcome",
+    "TrajectoryStep",
     "Turn",
     "WORKFLOW_SCHEMA_FILE",
     "Workflow",
@@ -97,6 +114,7 @@ __all__ = [
     "parse_agent_workflow",
     "parse_yaml",
     "read_agent_workflow",
+    "unchecked_scorer_outcomes",
     "validate_agent_workflow",
 ]
 
@@ -142,6 +160,14 @@ _EXPORTS: dict[str, str] = {
     "Workflow": _MODEL,
     "WORKFLOW_SCHEMA_FILE": "artemiskit.workflow._tool_schema",
     "check_agent_workflow": "artemiskit.workflow._validation",
+    "unchecked_scorer_outcomes": "artemiskit.workflow._validation",
+    "JudgeSight": _MODEL,
+    "JudgeSightKind": _MODEL,
+    "Predicate": _MODEL,
+    "ScorerOutcome": _MODEL,
+    "Trajectory": _MODEL,
+    "TrajectoryOutcome": _MODEL,
+    "TrajectoryStep": _MODEL,
 }
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -29,6 +28,11 @@ from artemiskit._common._paths import (
     script_reference_problem,
 )
 from artemiskit._common._yaml import KeyPath, ParsedYaml
+from artemiskit.workflow._outcome_checks import (
+    STATE_ROOTS,
+    DeclaredScorer,
+    outcome_problems,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -76,16 +80,6 @@ READ_ONLY_FAULT_KINDS = frozenset(
 )
 _CONFLICTING_TOOLS = ("read_file", "read_document")
 _FIXTURE_FAULT_KINDS = ("stale_read", "incomplete_read")
-#: Top-level keys of the final state that ``state:`` outcomes may address.
-STATE_ROOTS = (
-    "files",
-    "documents",
-    "records",
-    "drafts",
-    "approvals",
-    "delegations",
-    "tools",
-)
 #: File name endings a fixture reference may have.
 FIXTURE_SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -141,7 +135,11 @@ def glob_problem(pattern: str, *, is_path: bool) -> str | None:
 
 
 def semantic_problems(
-    data: Any, doc: ParsedYaml, sound: Sound, catalogue: Mapping[str, DeclaredTool]
+    data: Any,
+    doc: ParsedYaml,
+    sound: Sound,
+    catalogue: Mapping[str, DeclaredTool],
+    scorers: Mapping[str, DeclaredScorer] | None = None,
 ) -> list[Problem]:
     """List every semantic problem of a workflow whose sections passed the schema.
 
@@ -150,6 +148,8 @@ def semantic_problems(
         doc: The parsed document, for positions.
         sound: Tells whether the schema found nothing wrong at or under a path.
         catalogue: The tools the workflow may declare (their declarations only).
+        scorers: The registered scorers by name; ``None`` leaves ``scorer``
+            outcomes unchecked.
     """
     if not isinstance(data, dict):
         return []
@@ -168,7 +168,15 @@ def semantic_problems(
     if isinstance(data.get("environment"), dict):
         found += _environment(data["environment"], doc, sound)
     if isinstance(data.get("outcomes"), list):
-        found += _outcomes(data["outcomes"], declared, doc, sound)
+        found += _unique_ids(data["outcomes"], "outcomes", doc)
+        found += outcome_problems(
+            data["outcomes"],
+            doc,
+            sound,
+            declared=declared,
+            catalogue=catalogue,
+            scorers=scorers,
+        )
     if isinstance(data.get("faults"), list):
         found += _faults(data["faults"], declared, doc, sound, catalogue)
     return found
@@ -388,80 +396,6 @@ def _unique_ids(items: list[Any], section: str, doc: ParsedYaml) -> list[Problem
             found.append(doc.problem(message, (section, index, "id")))
         else:
             first[item["id"]] = index
-    return found
-
-
-def _regex_problem(pattern: str) -> str | None:
-    try:
-        re.compile(pattern)
-    except re.error as exc:
-        return f"is not a valid regular expression ({exc.msg})"
-    except (OverflowError, RecursionError, ValueError):
-        return "is not a valid regular expression"
-    return None
-
-
-def _outcomes(
-    outcomes: list[Any], declared: set[str] | None, doc: ParsedYaml, sound: Sound
-) -> list[Problem]:
-    found = _unique_ids(outcomes, "outcomes", doc)
-    for index, outcome in enumerate(outcomes):
-        here: KeyPath = ("outcomes", index)
-        if not sound(here):
-            continue
-        if "file" in outcome:
-            found += _file_outcome(outcome, here, doc)
-        elif "tool_called" in outcome:
-            if declared is not None and outcome["tool_called"] not in declared:
-                message = "names a tool that tools does not declare (it can never pass)"
-                found.append(doc.problem(message, (*here, "tool_called")))
-            low, high = outcome.get("min"), outcome.get("max")
-            if low is not None and high is not None and low > high:
-                found.append(doc.problem("must be ≥ min", (*here, "max")))
-        elif "final_response" in outcome:
-            matches = outcome["final_response"].get("matches")
-            problem = None if matches is None else _regex_problem(matches)
-            if problem is not None:
-                found.append(doc.problem(problem, (*here, "final_response", "matches")))
-        elif "state" in outcome:
-            segments = outcome["state"].split(".")
-            if segments[0] not in STATE_ROOTS or not all(segments):
-                roots = ", ".join(STATE_ROOTS)
-                message = f"must be a dotted path starting with one of: {roots}"
-                found.append(doc.problem(message, (*here, "state")))
-    return found
-
-
-def _file_outcome(
-    outcome: dict[str, Any], here: KeyPath, doc: ParsedYaml
-) -> list[Problem]:
-    found: list[Problem] = []
-    problem = path_problem(outcome["file"]) if _encodable(outcome["file"]) else None
-    if problem is not None:
-        found.append(doc.problem(problem, (*here, "file")))
-    groups = [
-        name
-        for name, keys in (
-            ("exists", ("exists",)),
-            ("absent", ("absent",)),
-            ("content", ("contains", "equals", "matches")),
-        )
-        if any(k in outcome for k in keys)
-    ]
-    if groups == ["exists", "absent"]:
-        found.append(doc.problem("exists and absent exclude each other", here))
-    elif len(groups) > 1:
-        message = "give one check: exists, absent, or contains/equals/matches"
-        found.append(doc.problem(message, here))
-    elif not groups:
-        message = (
-            "needs a check: exists: true, absent: true, or contains/equals/matches"
-        )
-        found.append(doc.problem(message, here))
-    if isinstance(outcome.get("matches"), str):
-        problem = _regex_problem(outcome["matches"])
-        if problem is not None:
-            found.append(doc.problem(problem, (*here, "matches")))
     return found
 
 

@@ -6,7 +6,7 @@ Do not edit: ``python scripts/generate_workflow_schema.py`` rewrites this file.
 # ruff: noqa
 # mypy: ignore-errors
 
-SCHEMA_DIGEST = "67d0cbfd1bd5c6337f7be31059340127b7b455fbc1f2f708e0110c466531620d"
+SCHEMA_DIGEST = "6c75c8fdfa4d55a42e536a92c9b52fba9811be20a1ceb974c641c75895f76514"
 
 #: The built-in tools as validation reads them, in catalogue order:
 #: name -> (effect, allow keys a declaration must give, further allow keys).
@@ -286,8 +286,168 @@ def validate____defs_outcome(data, custom_formats={}, name_prefix=None):
             validate____defs_outcome_judge(data, custom_formats, (name_prefix or "data") + "")
             data_one_of_count1 += 1
         except (SchemaMismatch, SchemaMismatch): pass
+    if data_one_of_count1 < 2:
+        try:
+            validate____defs_outcome_trajectory(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (SchemaMismatch, SchemaMismatch): pass
+    if data_one_of_count1 < 2:
+        try:
+            validate____defs_outcome_scorer(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (SchemaMismatch, SchemaMismatch): pass
     if data_one_of_count1 != 1:
         raise SchemaMismatch
+    return data
+
+def validate____defs_outcome_scorer(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise SchemaMismatch
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'scorer']) - data.keys()
+        if data__missing_keys:
+            raise SchemaMismatch
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate____defs_outcome_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "scorer" in data_keys:
+            data_keys.remove("scorer")
+            data__scorer = data["scorer"]
+            if not isinstance(data__scorer, (str)):
+                raise SchemaMismatch
+            if isinstance(data__scorer, str):
+                data__scorer_len = len(data__scorer)
+                if data__scorer_len < 1:
+                    raise SchemaMismatch
+                if data__scorer_len > 128:
+                    raise SchemaMismatch
+                if not REGEX_PATTERNS['^[A-Za-z0-9][A-Za-z0-9_.:-]*$'].search(data__scorer):
+                    raise SchemaMismatch
+        if "with" in data_keys:
+            data_keys.remove("with")
+            data__with = data["with"]
+            if not isinstance(data__with, (dict)):
+                raise SchemaMismatch
+        if data_keys:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_outcome_id(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise SchemaMismatch
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+        if data_len > 128:
+            raise SchemaMismatch
+        if not REGEX_PATTERNS['^[A-Za-z0-9][A-Za-z0-9_.:-]*$'].search(data):
+            raise SchemaMismatch
+    return data
+
+def validate____defs_outcome_trajectory(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise SchemaMismatch
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'trajectory']) - data.keys()
+        if data__missing_keys:
+            raise SchemaMismatch
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate____defs_outcome_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "trajectory" in data_keys:
+            data_keys.remove("trajectory")
+            data__trajectory = data["trajectory"]
+            if not isinstance(data__trajectory, (dict)):
+                raise SchemaMismatch
+            data__trajectory_is_dict = isinstance(data__trajectory, dict)
+            if data__trajectory_is_dict:
+                data__trajectory__missing_keys = set(['steps']) - data__trajectory.keys()
+                if data__trajectory__missing_keys:
+                    raise SchemaMismatch
+                data__trajectory_keys = set(data__trajectory.keys())
+                if "steps" in data__trajectory_keys:
+                    data__trajectory_keys.remove("steps")
+                    data__trajectory__steps = data__trajectory["steps"]
+                    if not isinstance(data__trajectory__steps, (list, tuple)):
+                        raise SchemaMismatch
+                    data__trajectory__steps_is_list = isinstance(data__trajectory__steps, (list, tuple))
+                    if data__trajectory__steps_is_list:
+                        data__trajectory__steps_len = len(data__trajectory__steps)
+                        if data__trajectory__steps_len < 1:
+                            raise SchemaMismatch
+                        if data__trajectory__steps_len > 64:
+                            raise SchemaMismatch
+                        for data__trajectory__steps_x, data__trajectory__steps_item in enumerate(data__trajectory__steps):
+                            validate____defs_trajectory_step(data__trajectory__steps_item, custom_formats, (name_prefix or "data") + ".trajectory.steps[{data__trajectory__steps_x}]".format(**locals()))
+                if "mode" in data__trajectory_keys:
+                    data__trajectory_keys.remove("mode")
+                    data__trajectory__mode = data__trajectory["mode"]
+                    if not (isinstance(data__trajectory__mode, str) and data__trajectory__mode == 'subsequence' or isinstance(data__trajectory__mode, str) and data__trajectory__mode == 'prefix' or isinstance(data__trajectory__mode, str) and data__trajectory__mode == 'exact'):
+                        raise SchemaMismatch
+                if data__trajectory_keys:
+                    raise SchemaMismatch
+        if data_keys:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_trajectory_step(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise SchemaMismatch
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['tool']) - data.keys()
+        if data__missing_keys:
+            raise SchemaMismatch
+        data_keys = set(data.keys())
+        if "tool" in data_keys:
+            data_keys.remove("tool")
+            data__tool = data["tool"]
+            if not (isinstance(data__tool, str) and data__tool == 'read_file' or isinstance(data__tool, str) and data__tool == 'list_files' or isinstance(data__tool, str) and data__tool == 'write_file' or isinstance(data__tool, str) and data__tool == 'append_file' or isinstance(data__tool, str) and data__tool == 'delete_file' or isinstance(data__tool, str) and data__tool == 'read_document' or isinstance(data__tool, str) and data__tool == 'search_documents' or isinstance(data__tool, str) and data__tool == 'get_record' or isinstance(data__tool, str) and data__tool == 'update_record' or isinstance(data__tool, str) and data__tool == 'draft_message' or isinstance(data__tool, str) and data__tool == 'request_approval' or isinstance(data__tool, str) and data__tool == 'delegate_task'):
+                raise SchemaMismatch
+        if "arguments" in data_keys:
+            data_keys.remove("arguments")
+            data__arguments = data["arguments"]
+            validate____defs_arguments(data__arguments, custom_formats, (name_prefix or "data") + ".arguments")
+        if "status" in data_keys:
+            data_keys.remove("status")
+            data__status = data["status"]
+            if not (isinstance(data__status, str) and data__status == 'succeeded' or isinstance(data__status, str) and data__status == 'failed' or isinstance(data__status, str) and data__status == 'denied'):
+                raise SchemaMismatch
+        if data_keys:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_arguments(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise SchemaMismatch
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+        if data_len > 64:
+            raise SchemaMismatch
+        if data_len != 0:
+            data_property_names = True
+            for data_key in data:
+                try:
+                    if isinstance(data_key, str):
+                        data_key_len = len(data_key)
+                        if data_key_len < 1:
+                            raise SchemaMismatch
+                        if data_key_len > 256:
+                            raise SchemaMismatch
+                except (SchemaMismatch, SchemaMismatch):
+                    data_property_names = False
+            if not data_property_names:
+                raise SchemaMismatch
     return data
 
 def validate____defs_outcome_judge(data, custom_formats={}, name_prefix=None):
@@ -333,23 +493,104 @@ def validate____defs_outcome_judge(data, custom_formats={}, name_prefix=None):
                             raise SchemaMismatch
                         if data__judge__threshold > 1:
                             raise SchemaMismatch
+                if "sees" in data__judge_keys:
+                    data__judge_keys.remove("sees")
+                    data__judge__sees = data__judge["sees"]
+                    if not isinstance(data__judge__sees, (list, tuple)):
+                        raise SchemaMismatch
+                    data__judge__sees_is_list = isinstance(data__judge__sees, (list, tuple))
+                    if data__judge__sees_is_list:
+                        data__judge__sees_len = len(data__judge__sees)
+                        if data__judge__sees_len < 1:
+                            raise SchemaMismatch
+                        if data__judge__sees_len > 8:
+                            raise SchemaMismatch
+                        for data__judge__sees_x, data__judge__sees_item in enumerate(data__judge__sees):
+                            validate____defs_judge_sight(data__judge__sees_item, custom_formats, (name_prefix or "data") + ".judge.sees[{data__judge__sees_x}]".format(**locals()))
+                if "samples" in data__judge_keys:
+                    data__judge_keys.remove("samples")
+                    data__judge__samples = data__judge["samples"]
+                    if not isinstance(data__judge__samples, (int)) and not (isinstance(data__judge__samples, float) and data__judge__samples.is_integer()) or isinstance(data__judge__samples, bool):
+                        raise SchemaMismatch
+                    if isinstance(data__judge__samples, (int, float, Decimal)) and not isinstance(data__judge__samples, bool):
+                        if data__judge__samples < 1:
+                            raise SchemaMismatch
+                        if data__judge__samples > 9:
+                            raise SchemaMismatch
                 if data__judge_keys:
                     raise SchemaMismatch
         if data_keys:
             raise SchemaMismatch
     return data
 
-def validate____defs_outcome_id(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
+def validate____defs_judge_sight(data, custom_formats={}, name_prefix=None):
+    data_any_of_count2 = 0
+    if not data_any_of_count2:
+        try:
+            if not (isinstance(data, str) and data == 'final_response' or isinstance(data, str) and data == 'tool_calls' or isinstance(data, str) and data == 'drafts' or isinstance(data, str) and data == 'transcript'):
+                raise SchemaMismatch
+            data_any_of_count2 += 1
+        except (SchemaMismatch, SchemaMismatch): pass
+    if not data_any_of_count2:
+        try:
+            if not isinstance(data, (dict)):
+                raise SchemaMismatch
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data_len = len(data)
+                if data_len < 1:
+                    raise SchemaMismatch
+                if data_len > 1:
+                    raise SchemaMismatch
+                data_keys = set(data.keys())
+                if "files" in data_keys:
+                    data_keys.remove("files")
+                    data__files = data["files"]
+                    if not isinstance(data__files, (list, tuple)):
+                        raise SchemaMismatch
+                    data__files_is_list = isinstance(data__files, (list, tuple))
+                    if data__files_is_list:
+                        data__files_len = len(data__files)
+                        if data__files_len < 1:
+                            raise SchemaMismatch
+                        if data__files_len > 64:
+                            raise SchemaMismatch
+                        for data__files_x, data__files_item in enumerate(data__files):
+                            if not isinstance(data__files_item, (str)):
+                                raise SchemaMismatch
+                            if isinstance(data__files_item, str):
+                                data__files_item_len = len(data__files_item)
+                                if data__files_item_len < 1:
+                                    raise SchemaMismatch
+                                if data__files_item_len > 1024:
+                                    raise SchemaMismatch
+                if "state" in data_keys:
+                    data_keys.remove("state")
+                    data__state = data["state"]
+                    if not isinstance(data__state, (list, tuple)):
+                        raise SchemaMismatch
+                    data__state_is_list = isinstance(data__state, (list, tuple))
+                    if data__state_is_list:
+                        data__state_len = len(data__state)
+                        if data__state_len < 1:
+                            raise SchemaMismatch
+                        if data__state_len > 64:
+                            raise SchemaMismatch
+                        for data__state_x, data__state_item in enumerate(data__state):
+                            if not isinstance(data__state_item, (str)):
+                                raise SchemaMismatch
+                            if isinstance(data__state_item, str):
+                                data__state_item_len = len(data__state_item)
+                                if data__state_item_len < 1:
+                                    raise SchemaMismatch
+                                if data__state_item_len > 1024:
+                                    raise SchemaMismatch
+                if data_keys:
+                    raise SchemaMismatch
+            data_any_of_count2 += 1
+        except (SchemaMismatch, SchemaMismatch): pass
+    if not data_any_of_count2:
         raise SchemaMismatch
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len < 1:
-            raise SchemaMismatch
-        if data_len > 128:
-            raise SchemaMismatch
-        if not REGEX_PATTERNS['^[A-Za-z0-9][A-Za-z0-9_.:-]*$'].search(data):
-            raise SchemaMismatch
     return data
 
 def validate____defs_outcome_final_response(data, custom_formats={}, name_prefix=None):
@@ -376,40 +617,284 @@ def validate____defs_outcome_final_response(data, custom_formats={}, name_prefix
                 if data__finalresponse_len < 1:
                     raise SchemaMismatch
                 data__finalresponse_keys = set(data__finalresponse.keys())
+                if "json" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("json")
+                    data__finalresponse__json = data__finalresponse["json"]
+                    if not isinstance(data__finalresponse__json, (dict)):
+                        raise SchemaMismatch
+                    data__finalresponse__json_is_dict = isinstance(data__finalresponse__json, dict)
+                    if data__finalresponse__json_is_dict:
+                        data__finalresponse__json_len = len(data__finalresponse__json)
+                        if data__finalresponse__json_len < 1:
+                            raise SchemaMismatch
+                        if data__finalresponse__json_len > 64:
+                            raise SchemaMismatch
+                        if data__finalresponse__json_len != 0:
+                            data__finalresponse__json_property_names = True
+                            for data__finalresponse__json_key in data__finalresponse__json:
+                                try:
+                                    if isinstance(data__finalresponse__json_key, str):
+                                        data__finalresponse__json_key_len = len(data__finalresponse__json_key)
+                                        if data__finalresponse__json_key_len < 1:
+                                            raise SchemaMismatch
+                                        if data__finalresponse__json_key_len > 1024:
+                                            raise SchemaMismatch
+                                except (SchemaMismatch, SchemaMismatch):
+                                    data__finalresponse__json_property_names = False
+                            if not data__finalresponse__json_property_names:
+                                raise SchemaMismatch
+                if "equals" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("equals")
+                    data__finalresponse__equals = data__finalresponse["equals"]
+                    validate____defs_predicate_equals(data__finalresponse__equals, custom_formats, (name_prefix or "data") + ".final_response.equals")
+                if "not_equals" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("not_equals")
+                    data__finalresponse__notequals = data__finalresponse["not_equals"]
+                    validate____defs_predicate_not_equals(data__finalresponse__notequals, custom_formats, (name_prefix or "data") + ".final_response.not_equals")
+                if "one_of" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("one_of")
+                    data__finalresponse__oneof = data__finalresponse["one_of"]
+                    validate____defs_predicate_one_of(data__finalresponse__oneof, custom_formats, (name_prefix or "data") + ".final_response.one_of")
                 if "contains" in data__finalresponse_keys:
                     data__finalresponse_keys.remove("contains")
                     data__finalresponse__contains = data__finalresponse["contains"]
-                    if not isinstance(data__finalresponse__contains, (list, tuple)):
-                        raise SchemaMismatch
-                    data__finalresponse__contains_is_list = isinstance(data__finalresponse__contains, (list, tuple))
-                    if data__finalresponse__contains_is_list:
-                        data__finalresponse__contains_len = len(data__finalresponse__contains)
-                        if data__finalresponse__contains_len < 1:
-                            raise SchemaMismatch
-                        if data__finalresponse__contains_len > 64:
-                            raise SchemaMismatch
-                        for data__finalresponse__contains_x, data__finalresponse__contains_item in enumerate(data__finalresponse__contains):
-                            if not isinstance(data__finalresponse__contains_item, (str)):
-                                raise SchemaMismatch
-                            if isinstance(data__finalresponse__contains_item, str):
-                                data__finalresponse__contains_item_len = len(data__finalresponse__contains_item)
-                                if data__finalresponse__contains_item_len < 1:
-                                    raise SchemaMismatch
+                    validate____defs_predicate_contains(data__finalresponse__contains, custom_formats, (name_prefix or "data") + ".final_response.contains")
+                if "not_contains" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("not_contains")
+                    data__finalresponse__notcontains = data__finalresponse["not_contains"]
+                    validate____defs_predicate_not_contains(data__finalresponse__notcontains, custom_formats, (name_prefix or "data") + ".final_response.not_contains")
                 if "matches" in data__finalresponse_keys:
                     data__finalresponse_keys.remove("matches")
                     data__finalresponse__matches = data__finalresponse["matches"]
-                    if not isinstance(data__finalresponse__matches, (str)):
-                        raise SchemaMismatch
-                    if isinstance(data__finalresponse__matches, str):
-                        data__finalresponse__matches_len = len(data__finalresponse__matches)
-                        if data__finalresponse__matches_len < 1:
-                            raise SchemaMismatch
-                        if data__finalresponse__matches_len > 4096:
-                            raise SchemaMismatch
+                    validate____defs_predicate_matches(data__finalresponse__matches, custom_formats, (name_prefix or "data") + ".final_response.matches")
+                if "exists" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("exists")
+                    data__finalresponse__exists = data__finalresponse["exists"]
+                    validate____defs_predicate_exists(data__finalresponse__exists, custom_formats, (name_prefix or "data") + ".final_response.exists")
+                if "absent" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("absent")
+                    data__finalresponse__absent = data__finalresponse["absent"]
+                    validate____defs_predicate_absent(data__finalresponse__absent, custom_formats, (name_prefix or "data") + ".final_response.absent")
+                if "gt" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("gt")
+                    data__finalresponse__gt = data__finalresponse["gt"]
+                    validate____defs_predicate_gt(data__finalresponse__gt, custom_formats, (name_prefix or "data") + ".final_response.gt")
+                if "gte" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("gte")
+                    data__finalresponse__gte = data__finalresponse["gte"]
+                    validate____defs_predicate_gte(data__finalresponse__gte, custom_formats, (name_prefix or "data") + ".final_response.gte")
+                if "lt" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("lt")
+                    data__finalresponse__lt = data__finalresponse["lt"]
+                    validate____defs_predicate_lt(data__finalresponse__lt, custom_formats, (name_prefix or "data") + ".final_response.lt")
+                if "lte" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("lte")
+                    data__finalresponse__lte = data__finalresponse["lte"]
+                    validate____defs_predicate_lte(data__finalresponse__lte, custom_formats, (name_prefix or "data") + ".final_response.lte")
+                if "length" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("length")
+                    data__finalresponse__length = data__finalresponse["length"]
+                    validate____defs_predicate_length(data__finalresponse__length, custom_formats, (name_prefix or "data") + ".final_response.length")
+                if "json_schema" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("json_schema")
+                    data__finalresponse__jsonschema = data__finalresponse["json_schema"]
+                    validate____defs_predicate_json_schema(data__finalresponse__jsonschema, custom_formats, (name_prefix or "data") + ".final_response.json_schema")
+                if "all" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("all")
+                    data__finalresponse__all = data__finalresponse["all"]
+                    validate____defs_predicate_all(data__finalresponse__all, custom_formats, (name_prefix or "data") + ".final_response.all")
+                if "any" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("any")
+                    data__finalresponse__any = data__finalresponse["any"]
+                    validate____defs_predicate_any(data__finalresponse__any, custom_formats, (name_prefix or "data") + ".final_response.any")
+                if "not" in data__finalresponse_keys:
+                    data__finalresponse_keys.remove("not")
+                    data__finalresponse__not = data__finalresponse["not"]
+                    validate____defs_predicate_not(data__finalresponse__not, custom_formats, (name_prefix or "data") + ".final_response.not")
                 if data__finalresponse_keys:
                     raise SchemaMismatch
         if data_keys:
             raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_not(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (list, tuple, dict)):
+        raise SchemaMismatch
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+        if data_len > 64:
+            raise SchemaMismatch
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_any(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (list, tuple, dict)):
+        raise SchemaMismatch
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+        if data_len > 64:
+            raise SchemaMismatch
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_all(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (list, tuple, dict)):
+        raise SchemaMismatch
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+        if data_len > 64:
+            raise SchemaMismatch
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_json_schema(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict, bool)):
+        raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_length(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise SchemaMismatch
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+        data_keys = set(data.keys())
+        if "min" in data_keys:
+            data_keys.remove("min")
+            data__min = data["min"]
+            if not isinstance(data__min, (int)) and not (isinstance(data__min, float) and data__min.is_integer()) or isinstance(data__min, bool):
+                raise SchemaMismatch
+            if isinstance(data__min, (int, float, Decimal)) and not isinstance(data__min, bool):
+                if data__min < 0:
+                    raise SchemaMismatch
+                if data__min > 100000000:
+                    raise SchemaMismatch
+        if "max" in data_keys:
+            data_keys.remove("max")
+            data__max = data["max"]
+            if not isinstance(data__max, (int)) and not (isinstance(data__max, float) and data__max.is_integer()) or isinstance(data__max, bool):
+                raise SchemaMismatch
+            if isinstance(data__max, (int, float, Decimal)) and not isinstance(data__max, bool):
+                if data__max < 0:
+                    raise SchemaMismatch
+                if data__max > 100000000:
+                    raise SchemaMismatch
+        if data_keys:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_lte(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (int, float, Decimal)) or isinstance(data, bool):
+        raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_lt(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (int, float, Decimal)) or isinstance(data, bool):
+        raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_gte(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (int, float, Decimal)) or isinstance(data, bool):
+        raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_gt(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (int, float, Decimal)) or isinstance(data, bool):
+        raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_absent(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, bool) and data is True):
+        raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_exists(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, bool) and data is True):
+        raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_matches(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise SchemaMismatch
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+        if data_len > 4096:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_not_contains(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str, list, tuple)):
+        raise SchemaMismatch
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+        if data_len > 64:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_contains(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str, list, tuple)):
+        raise SchemaMismatch
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+        if data_len > 64:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_one_of(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (list, tuple)):
+        raise SchemaMismatch
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        if data_len < 1:
+            raise SchemaMismatch
+        if data_len > 256:
+            raise SchemaMismatch
+    return data
+
+def validate____defs_predicate_not_equals(data, custom_formats={}, name_prefix=None):
+    return data
+
+def validate____defs_predicate_equals(data, custom_formats={}, name_prefix=None):
     return data
 
 def validate____defs_outcome_tool_not_called(data, custom_formats={}, name_prefix=None):
@@ -430,6 +915,10 @@ def validate____defs_outcome_tool_not_called(data, custom_formats={}, name_prefi
             data__toolnotcalled = data["tool_not_called"]
             if not (isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'read_file' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'list_files' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'write_file' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'append_file' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'delete_file' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'read_document' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'search_documents' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'get_record' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'update_record' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'draft_message' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'request_approval' or isinstance(data__toolnotcalled, str) and data__toolnotcalled == 'delegate_task'):
                 raise SchemaMismatch
+        if "arguments" in data_keys:
+            data_keys.remove("arguments")
+            data__arguments = data["arguments"]
+            validate____defs_arguments(data__arguments, custom_formats, (name_prefix or "data") + ".arguments")
         if data_keys:
             raise SchemaMismatch
     return data
@@ -472,6 +961,10 @@ def validate____defs_outcome_tool_called(data, custom_formats={}, name_prefix=No
                     raise SchemaMismatch
                 if data__max > 10000:
                     raise SchemaMismatch
+        if "arguments" in data_keys:
+            data_keys.remove("arguments")
+            data__arguments = data["arguments"]
+            validate____defs_arguments(data__arguments, custom_formats, (name_prefix or "data") + ".arguments")
         if data_keys:
             raise SchemaMismatch
     return data
@@ -481,7 +974,7 @@ def validate____defs_outcome_state(data, custom_formats={}, name_prefix=None):
         raise SchemaMismatch
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['id', 'state', 'equals']) - data.keys()
+        data__missing_keys = set(['id', 'state']) - data.keys()
         if data__missing_keys:
             raise SchemaMismatch
         data_keys = set(data.keys())
@@ -503,6 +996,71 @@ def validate____defs_outcome_state(data, custom_formats={}, name_prefix=None):
         if "equals" in data_keys:
             data_keys.remove("equals")
             data__equals = data["equals"]
+            validate____defs_predicate_equals(data__equals, custom_formats, (name_prefix or "data") + ".equals")
+        if "not_equals" in data_keys:
+            data_keys.remove("not_equals")
+            data__notequals = data["not_equals"]
+            validate____defs_predicate_not_equals(data__notequals, custom_formats, (name_prefix or "data") + ".not_equals")
+        if "one_of" in data_keys:
+            data_keys.remove("one_of")
+            data__oneof = data["one_of"]
+            validate____defs_predicate_one_of(data__oneof, custom_formats, (name_prefix or "data") + ".one_of")
+        if "contains" in data_keys:
+            data_keys.remove("contains")
+            data__contains = data["contains"]
+            validate____defs_predicate_contains(data__contains, custom_formats, (name_prefix or "data") + ".contains")
+        if "not_contains" in data_keys:
+            data_keys.remove("not_contains")
+            data__notcontains = data["not_contains"]
+            validate____defs_predicate_not_contains(data__notcontains, custom_formats, (name_prefix or "data") + ".not_contains")
+        if "matches" in data_keys:
+            data_keys.remove("matches")
+            data__matches = data["matches"]
+            validate____defs_predicate_matches(data__matches, custom_formats, (name_prefix or "data") + ".matches")
+        if "exists" in data_keys:
+            data_keys.remove("exists")
+            data__exists = data["exists"]
+            validate____defs_predicate_exists(data__exists, custom_formats, (name_prefix or "data") + ".exists")
+        if "absent" in data_keys:
+            data_keys.remove("absent")
+            data__absent = data["absent"]
+            validate____defs_predicate_absent(data__absent, custom_formats, (name_prefix or "data") + ".absent")
+        if "gt" in data_keys:
+            data_keys.remove("gt")
+            data__gt = data["gt"]
+            validate____defs_predicate_gt(data__gt, custom_formats, (name_prefix or "data") + ".gt")
+        if "gte" in data_keys:
+            data_keys.remove("gte")
+            data__gte = data["gte"]
+            validate____defs_predicate_gte(data__gte, custom_formats, (name_prefix or "data") + ".gte")
+        if "lt" in data_keys:
+            data_keys.remove("lt")
+            data__lt = data["lt"]
+            validate____defs_predicate_lt(data__lt, custom_formats, (name_prefix or "data") + ".lt")
+        if "lte" in data_keys:
+            data_keys.remove("lte")
+            data__lte = data["lte"]
+            validate____defs_predicate_lte(data__lte, custom_formats, (name_prefix or "data") + ".lte")
+        if "length" in data_keys:
+            data_keys.remove("length")
+            data__length = data["length"]
+            validate____defs_predicate_length(data__length, custom_formats, (name_prefix or "data") + ".length")
+        if "json_schema" in data_keys:
+            data_keys.remove("json_schema")
+            data__jsonschema = data["json_schema"]
+            validate____defs_predicate_json_schema(data__jsonschema, custom_formats, (name_prefix or "data") + ".json_schema")
+        if "all" in data_keys:
+            data_keys.remove("all")
+            data__all = data["all"]
+            validate____defs_predicate_all(data__all, custom_formats, (name_prefix or "data") + ".all")
+        if "any" in data_keys:
+            data_keys.remove("any")
+            data__any = data["any"]
+            validate____defs_predicate_any(data__any, custom_formats, (name_prefix or "data") + ".any")
+        if "not" in data_keys:
+            data_keys.remove("not")
+            data__not = data["not"]
+            validate____defs_predicate_not(data__not, custom_formats, (name_prefix or "data") + ".not")
         if data_keys:
             raise SchemaMismatch
     return data
@@ -608,48 +1166,71 @@ def validate____defs_outcome_file(data, custom_formats={}, name_prefix=None):
         if "exists" in data_keys:
             data_keys.remove("exists")
             data__exists = data["exists"]
-            if not (isinstance(data__exists, bool) and data__exists is True):
-                raise SchemaMismatch
+            validate____defs_predicate_exists(data__exists, custom_formats, (name_prefix or "data") + ".exists")
         if "absent" in data_keys:
             data_keys.remove("absent")
             data__absent = data["absent"]
-            if not (isinstance(data__absent, bool) and data__absent is True):
-                raise SchemaMismatch
+            validate____defs_predicate_absent(data__absent, custom_formats, (name_prefix or "data") + ".absent")
         if "contains" in data_keys:
             data_keys.remove("contains")
             data__contains = data["contains"]
-            if not isinstance(data__contains, (list, tuple)):
-                raise SchemaMismatch
-            data__contains_is_list = isinstance(data__contains, (list, tuple))
-            if data__contains_is_list:
-                data__contains_len = len(data__contains)
-                if data__contains_len < 1:
-                    raise SchemaMismatch
-                if data__contains_len > 64:
-                    raise SchemaMismatch
-                for data__contains_x, data__contains_item in enumerate(data__contains):
-                    if not isinstance(data__contains_item, (str)):
-                        raise SchemaMismatch
-                    if isinstance(data__contains_item, str):
-                        data__contains_item_len = len(data__contains_item)
-                        if data__contains_item_len < 1:
-                            raise SchemaMismatch
+            validate____defs_predicate_contains(data__contains, custom_formats, (name_prefix or "data") + ".contains")
         if "equals" in data_keys:
             data_keys.remove("equals")
             data__equals = data["equals"]
-            if not isinstance(data__equals, (str)):
-                raise SchemaMismatch
+            validate____defs_predicate_equals(data__equals, custom_formats, (name_prefix or "data") + ".equals")
         if "matches" in data_keys:
             data_keys.remove("matches")
             data__matches = data["matches"]
-            if not isinstance(data__matches, (str)):
-                raise SchemaMismatch
-            if isinstance(data__matches, str):
-                data__matches_len = len(data__matches)
-                if data__matches_len < 1:
-                    raise SchemaMismatch
-                if data__matches_len > 4096:
-                    raise SchemaMismatch
+            validate____defs_predicate_matches(data__matches, custom_formats, (name_prefix or "data") + ".matches")
+        if "not_equals" in data_keys:
+            data_keys.remove("not_equals")
+            data__notequals = data["not_equals"]
+            validate____defs_predicate_not_equals(data__notequals, custom_formats, (name_prefix or "data") + ".not_equals")
+        if "one_of" in data_keys:
+            data_keys.remove("one_of")
+            data__oneof = data["one_of"]
+            validate____defs_predicate_one_of(data__oneof, custom_formats, (name_prefix or "data") + ".one_of")
+        if "not_contains" in data_keys:
+            data_keys.remove("not_contains")
+            data__notcontains = data["not_contains"]
+            validate____defs_predicate_not_contains(data__notcontains, custom_formats, (name_prefix or "data") + ".not_contains")
+        if "gt" in data_keys:
+            data_keys.remove("gt")
+            data__gt = data["gt"]
+            validate____defs_predicate_gt(data__gt, custom_formats, (name_prefix or "data") + ".gt")
+        if "gte" in data_keys:
+            data_keys.remove("gte")
+            data__gte = data["gte"]
+            validate____defs_predicate_gte(data__gte, custom_formats, (name_prefix or "data") + ".gte")
+        if "lt" in data_keys:
+            data_keys.remove("lt")
+            data__lt = data["lt"]
+            validate____defs_predicate_lt(data__lt, custom_formats, (name_prefix or "data") + ".lt")
+        if "lte" in data_keys:
+            data_keys.remove("lte")
+            data__lte = data["lte"]
+            validate____defs_predicate_lte(data__lte, custom_formats, (name_prefix or "data") + ".lte")
+        if "length" in data_keys:
+            data_keys.remove("length")
+            data__length = data["length"]
+            validate____defs_predicate_length(data__length, custom_formats, (name_prefix or "data") + ".length")
+        if "json_schema" in data_keys:
+            data_keys.remove("json_schema")
+            data__jsonschema = data["json_schema"]
+            validate____defs_predicate_json_schema(data__jsonschema, custom_formats, (name_prefix or "data") + ".json_schema")
+        if "all" in data_keys:
+            data_keys.remove("all")
+            data__all = data["all"]
+            validate____defs_predicate_all(data__all, custom_formats, (name_prefix or "data") + ".all")
+        if "any" in data_keys:
+            data_keys.remove("any")
+            data__any = data["any"]
+            validate____defs_predicate_any(data__any, custom_formats, (name_prefix or "data") + ".any")
+        if "not" in data_keys:
+            data_keys.remove("not")
+            data__not = data["not"]
+            validate____defs_predicate_not(data__not, custom_formats, (name_prefix or "data") + ".not")
         if data_keys:
             raise SchemaMismatch
     return data

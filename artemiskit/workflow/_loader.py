@@ -22,6 +22,7 @@ from artemiskit._common._converter import CONVERTER
 from artemiskit._common._paths import normalize_path
 from artemiskit._common._reading import read_text_file, read_text_file_now
 from artemiskit._errors import Problem, WorkflowError
+from artemiskit.scorers._registry import ScorerSet, scorer_set
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow._model import Workflow
 from artemiskit.workflow._tool_schema import WORKFLOW_SCHEMA_FILE, schema_checker_for
@@ -47,11 +48,19 @@ LOADED_CACHE_SIZE = 64
 
 if TYPE_CHECKING:
     from artemiskit._common._yaml import ParsedYaml
+    from artemiskit.scorers._scorer import Scorer
     from artemiskit.tools._tool import Tool
     from artemiskit.workflow._schema import SchemaChecker
 
 #: User-defined tools as the loaders accept them.
 Tools = Sequence["Tool"] | Catalogue | None
+#: Registered scorers as the loaders accept them; ``None`` leaves ``scorer``
+#: outcomes unchecked.
+Scorers = Sequence["Scorer"] | ScorerSet | None
+
+
+def _scorers(scorers: Scorers) -> ScorerSet | None:
+    return None if scorers is None else scorer_set(scorers)
 
 
 def workflow_schema_checker(
@@ -97,7 +106,11 @@ def _structure(doc: ParsedYaml) -> Workflow:
 
 
 def parse_agent_workflow(
-    text: str, *, source: str = "<string>", tools: Tools = None
+    text: str,
+    *,
+    source: str = "<string>",
+    tools: Tools = None,
+    scorers: Scorers = None,
 ) -> Workflow:
     """Parse and validate a workflow from YAML text.
 
@@ -105,6 +118,9 @@ def parse_agent_workflow(
         text: The workflow YAML.
         source: The file name used in problems.
         tools: User-defined tools the workflow may declare beside the built-ins.
+        scorers: Registered scorers: ``scorer`` outcomes must name one and
+            satisfy its ``params_schema``; ``None`` leaves them unchecked (a
+            session checks them when it is created).
 
     Returns:
         The validated, frozen workflow. Paths under ``environment.files`` and of
@@ -115,14 +131,20 @@ def parse_agent_workflow(
             problem with its key path, line and column.
         ToolDefinitionError: ``tools`` is invalid or a name clashes.
     """
-    doc, problems = workflow_problems(text, source, catalogue_with(tools))
+    doc, problems = workflow_problems(
+        text, source, catalogue_with(tools), _scorers(scorers)
+    )
     if problems or doc is None:
         raise invalid_workflow(source, problems)
     return _structure(doc)
 
 
 def validate_agent_workflow(
-    text: str, *, source: str = "<string>", tools: Tools = None
+    text: str,
+    *,
+    source: str = "<string>",
+    tools: Tools = None,
+    scorers: Scorers = None,
 ) -> list[Problem]:
     """Check a workflow offline and list its problems instead of raising.
 
@@ -130,25 +152,31 @@ def validate_agent_workflow(
         text: The workflow YAML.
         source: The file name used in problems.
         tools: User-defined tools the workflow may declare beside the built-ins.
+        scorers: Registered scorers: ``scorer`` outcomes must name one and
+            satisfy its ``params_schema``; ``None`` leaves them unchecked (a
+            session checks them when it is created).
 
     Returns:
         Every problem found, in file order; empty when the workflow is valid.
     """
     try:
-        parse_agent_workflow(text, source=source, tools=tools)
+        parse_agent_workflow(text, source=source, tools=tools, scorers=scorers)
     except WorkflowError as exc:
         return list(exc.problems)
     return []
 
 
 async def load_agent_workflow(
-    path: str | os.PathLike[str], *, tools: Tools = None
+    path: str | os.PathLike[str], *, tools: Tools = None, scorers: Scorers = None
 ) -> Workflow:
     """Read and validate a workflow file (its fixture is not loaded).
 
     Args:
         path: The workflow file.
         tools: User-defined tools the workflow may declare beside the built-ins.
+        scorers: Registered scorers: ``scorer`` outcomes must name one and
+            satisfy its ``params_schema``; ``None`` leaves them unchecked (a
+            session checks them when it is created).
 
     Returns:
         The validated, frozen workflow. The file is read for every load, by a
@@ -168,18 +196,19 @@ async def load_agent_workflow(
 
     source = os.fspath(path)
     catalogue = catalogue_with(tools)
-    key = (current_token(), source, catalogue)
+    registered = _scorers(scorers)
+    key = (current_token(), source, catalogue, registered)
     shared = _SHARED_READS.get(key)
     if shared is not None and not shared.began:
         await shared.done.wait()
         if shared.workflow is not None:
             return shared.workflow
         # that read failed: this load reads again and fails (or not) on its own
-        return await _load_alone(source, catalogue, None)
+        return await _load_alone(source, catalogue, registered, None)
     shared = _SharedRead()
     _SHARED_READS[key] = shared
     try:
-        shared.workflow = await _load_alone(source, catalogue, shared)
+        shared.workflow = await _load_alone(source, catalogue, registered, shared)
     finally:
         shared.began = True  # a read that ended takes no more loads
         if _SHARED_READS.get(key) is shared:
@@ -189,7 +218,10 @@ async def load_agent_workflow(
 
 
 async def _load_alone(
-    source: str, catalogue: Catalogue, shared: _SharedRead | None
+    source: str,
+    catalogue: Catalogue,
+    scorers: ScorerSet | None,
+    shared: _SharedRead | None,
 ) -> Workflow:
     text = await read_text_file(
         source,
@@ -198,7 +230,7 @@ async def _load_alone(
         invalid=lambda problem: WorkflowError(f"{source}: invalid workflow", [problem]),
         began=None if shared is None else shared.begin,
     )
-    return _validated(text, source, catalogue)
+    return _validated(text, source, catalogue, scorers)
 
 
 class _SharedRead:
@@ -223,11 +255,11 @@ class _SharedRead:
 
 
 #: The shared reads in progress, by (event loop, file name, catalogue).
-_SHARED_READS: dict[tuple[object, str, Catalogue], _SharedRead] = {}
+_SHARED_READS: dict[tuple[object, str, Catalogue, ScorerSet | None], _SharedRead] = {}
 
 
 def read_agent_workflow(
-    path: str | os.PathLike[str], *, tools: Tools = None
+    path: str | os.PathLike[str], *, tools: Tools = None, scorers: Scorers = None
 ) -> Workflow:
     """`load_agent_workflow` without an event loop: it blocks while reading.
 
@@ -237,6 +269,9 @@ def read_agent_workflow(
     Args:
         path: The workflow file.
         tools: User-defined tools the workflow may declare beside the built-ins.
+        scorers: Registered scorers: ``scorer`` outcomes must name one and
+            satisfy its ``params_schema``; ``None`` leaves them unchecked (a
+            session checks them when it is created).
 
     Returns:
         The validated, frozen workflow (shared with `load_agent_workflow`'s
@@ -254,21 +289,29 @@ def read_agent_workflow(
         limit=MAX_WORKFLOW_FILE_BYTES,
         invalid=lambda problem: WorkflowError(f"{source}: invalid workflow", [problem]),
     )
-    return _validated(text, source, tools)
+    return _validated(text, source, tools, _scorers(scorers))
 
 
-def _validated(text: str, source: str, tools: Tools) -> Workflow:
+def _validated(
+    text: str, source: str, tools: Tools, scorers: ScorerSet | None
+) -> Workflow:
     catalogue = catalogue_with(tools)
-    key = (hashlib.sha256(text.encode("utf-8")).hexdigest(), source, catalogue)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    key = (digest, source, catalogue, scorers)
     workflow = _LOADED.get(key)
     if workflow is None:
-        workflow = parse_agent_workflow(text, source=source, tools=catalogue)
+        workflow = parse_agent_workflow(
+            text, source=source, tools=catalogue, scorers=scorers
+        )
         _LOADED.put(key, workflow)
     return workflow
 
 
+_Key = tuple[str, str, Catalogue, ScorerSet | None]
+
+
 class _LoadedWorkflows:
-    """Validated workflows by (content digest, file name, catalogue), newest last.
+    """Validated workflows by (content digest, name, catalogue, scorers), newest last.
 
     The file is read on every load and its content digested, so a changed file
     is validated again; an unchanged one (the same text, name and tools) gives
@@ -277,17 +320,17 @@ class _LoadedWorkflows:
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._entries: OrderedDict[tuple[str, str, Catalogue], Workflow] = OrderedDict()
+        self._entries: OrderedDict[_Key, Workflow] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, str, Catalogue]) -> Workflow | None:
+    def get(self, key: _Key) -> Workflow | None:
         with self._lock:
             workflow = self._entries.get(key)
             if workflow is not None:
                 self._entries.move_to_end(key)
             return workflow
 
-    def put(self, key: tuple[str, str, Catalogue], workflow: Workflow) -> None:
+    def put(self, key: _Key, workflow: Workflow) -> None:
         with self._lock:
             self._entries[key] = workflow
             while len(self._entries) > self._size:

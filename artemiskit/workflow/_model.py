@@ -27,14 +27,18 @@ __all__ = [
     "FinalResponseOutcome",
     "InitialState",
     "JudgeOutcome",
+    "JudgeSight",
+    "JudgeSightKind",
     "JudgeSpec",
     "McpResource",
     "McpToolRef",
     "Outcome",
+    "Predicate",
     "Policy",
     "RecordOutcome",
     "RecordRef",
     "RetryPolicy",
+    "ScorerOutcome",
     "StateOutcome",
     "TargetParameters",
     "TargetSpec",
@@ -42,6 +46,9 @@ __all__ = [
     "ToolCalledOutcome",
     "ToolDeclaration",
     "ToolNotCalledOutcome",
+    "Trajectory",
+    "TrajectoryOutcome",
+    "TrajectoryStep",
     "Turn",
     "Workflow",
 ]
@@ -213,17 +220,25 @@ class Budgets:
     max_tokens: int | None = None
 
 
+#: A validated predicate mapping: predicate key → operand (``artemiskit.workflow.
+#: _predicates`` has the table); several keys must all hold.
+Predicate = dict[str, Any]
+
+
 @attrs.frozen(kw_only=True)
 class FileOutcome:
-    """A requirement on one file of the final state."""
+    """A requirement on one file of the final state.
+
+    Attributes:
+        id: The requirement's id.
+        file: The file's path (normalized).
+        predicate: The predicate keys written beside ``file``: ``exists`` or
+            ``absent`` on the file, any other on its content.
+    """
 
     id: str
     file: str
-    exists: bool | None = None
-    absent: bool | None = None
-    contains: tuple[str, ...] = ()
-    equals: str | None = None
-    matches: str | None = None
+    predicate: Predicate = attrs.field(factory=dict)
 
 
 @attrs.frozen(kw_only=True)
@@ -236,7 +251,10 @@ class RecordRef:
 
 @attrs.frozen(kw_only=True)
 class RecordOutcome:
-    """A requirement that a record exists and holds the given field values."""
+    """A requirement that a record exists and its fields satisfy the given values.
+
+    Each value of ``fields`` is a predicate mapping, or a value to equal.
+    """
 
     id: str
     record: RecordRef
@@ -249,33 +267,45 @@ class StateOutcome:
 
     id: str
     state: str
-    equals: Any
+    predicate: Predicate = attrs.field(factory=dict)
 
 
 @attrs.frozen(kw_only=True)
 class ToolCalledOutcome:
-    """Successful logical calls of a tool lie within ``min``..``max``."""
+    """Successful logical calls of a tool lie within ``min``..``max``.
+
+    With ``arguments``, only calls whose original arguments satisfy every entry
+    (argument name, dotted into objects → predicate mapping or value) count.
+    """
 
     id: str
     tool_called: str
     min: int | None = None
     max: int | None = None
+    arguments: dict[str, Any] | None = None
 
 
 @attrs.frozen(kw_only=True)
 class ToolNotCalledOutcome:
-    """A tool never ran successfully."""
+    """No call of a tool ran (whose original arguments satisfy ``arguments``)."""
 
     id: str
     tool_not_called: str
+    arguments: dict[str, Any] | None = None
 
 
 @attrs.frozen(kw_only=True)
 class FinalResponseCheck:
-    """Checks on the model's last text answer."""
+    """Checks on the model's last text answer.
 
-    contains: tuple[str, ...] = ()
-    matches: str | None = None
+    Attributes:
+        predicate: Predicate keys on the answer's text.
+        json: Dotted path of the answer parsed as JSON → predicate mapping or
+            value to equal.
+    """
+
+    predicate: Predicate = attrs.field(factory=dict)
+    json: dict[str, Any] | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -287,11 +317,81 @@ class FinalResponseOutcome:
 
 
 @attrs.frozen(kw_only=True)
+class TrajectoryStep:
+    """One expected tool call of a trajectory."""
+
+    tool: str
+    arguments: dict[str, Any] | None = None
+    status: Literal["succeeded", "failed", "denied"] | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Trajectory:
+    """Expected tool calls, in order, and how they line up with the calls made.
+
+    ``subsequence``: the steps occur in this order, other calls between;
+    ``prefix``: the first calls are these; ``exact``: the calls are these.
+    """
+
+    steps: tuple[TrajectoryStep, ...]
+    mode: Literal["subsequence", "prefix", "exact"] = "subsequence"
+
+
+@attrs.frozen(kw_only=True)
+class TrajectoryOutcome:
+    """A requirement on the order of tool calls (denied calls included)."""
+
+    id: str
+    trajectory: Trajectory
+
+
+@attrs.frozen(kw_only=True)
+class ScorerOutcome:
+    """A requirement decided by a custom scorer the host registered.
+
+    Attributes:
+        id: The requirement's id.
+        scorer: The registered scorer's name.
+        params: The ``with:`` mapping, checked against the scorer's schema.
+    """
+
+    id: str
+    scorer: str
+    params: dict[str, Any] = attrs.field(factory=dict)
+
+
+#: What a judge may be shown (SPEC 20): the literal kinds of ``sees``.
+JudgeSightKind = Literal[
+    "final_response", "files", "state", "tool_calls", "drafts", "transcript"
+]
+
+
+@attrs.frozen(kw_only=True)
+class JudgeSight:
+    """One entry of a judge's ``sees``: a kind, with its globs or paths if any."""
+
+    kind: JudgeSightKind
+    selectors: tuple[str, ...] = ()
+
+
+_DEFAULT_SEES = (JudgeSight(kind="final_response"),)
+
+
+@attrs.frozen(kw_only=True)
 class JudgeSpec:
-    """A rubric scored 0–1 by an explicitly configured judge."""
+    """A rubric scored 0–1 by an explicitly configured judge.
+
+    Attributes:
+        rubric: What the judge scores.
+        threshold: The pass mark for the median score.
+        sees: Exactly what the judge receives (default: the final response).
+        samples: How many times the judge is asked (1-9); the median decides.
+    """
 
     rubric: str
     threshold: float
+    sees: tuple[JudgeSight, ...] = _DEFAULT_SEES
+    samples: int = 1
 
 
 @attrs.frozen(kw_only=True)
@@ -309,6 +409,8 @@ Outcome = (
     | ToolCalledOutcome
     | ToolNotCalledOutcome
     | FinalResponseOutcome
+    | TrajectoryOutcome
+    | ScorerOutcome
     | JudgeOutcome
 )
 
@@ -381,6 +483,152 @@ def _omit_empty_tags(hook: Any) -> Any:
     return unstructure
 
 
+#: Each outcome class by the key that names its kind.
+OUTCOME_KINDS: dict[str, type[Any]] = {
+    "file": FileOutcome,
+    "record": RecordOutcome,
+    "state": StateOutcome,
+    "tool_called": ToolCalledOutcome,
+    "tool_not_called": ToolNotCalledOutcome,
+    "final_response": FinalResponseOutcome,
+    "trajectory": TrajectoryOutcome,
+    "scorer": ScorerOutcome,
+    "judge": JudgeOutcome,
+}
+
+
+def _structure_outcome(data: Any, _: Any) -> Outcome:
+    if not isinstance(data, dict):
+        raise TypeError("an outcome is a mapping")
+    kind = next((k for k in OUTCOME_KINDS if k in data), None)
+    if kind is None:
+        raise KeyError("an outcome needs a kind key")
+    outcome: Outcome = CONVERTER.structure(data, OUTCOME_KINDS[kind])
+    return outcome
+
+
+#: The text checks of ``file`` and ``final_response`` before predicates existed,
+#: and the form their unstructured data had (``None``/empty when not given).
+_LEGACY_FILE: dict[str, Any] = {
+    "exists": None,
+    "absent": None,
+    "contains": [],
+    "equals": None,
+    "matches": None,
+}
+_LEGACY_RESPONSE: dict[str, Any] = {"contains": [], "matches": None}
+
+
+def _legacy(predicate: Predicate, form: dict[str, Any]) -> dict[str, Any] | None:
+    """``predicate`` in its pre-predicate form, when it has one.
+
+    The workflow digest is taken over the unstructured form, so a workflow whose
+    checks could be written before predicates existed keeps its digest.
+    """
+    if not set(predicate) <= set(form) or not isinstance(
+        predicate.get("contains", []), list
+    ):
+        return None
+    return {**form, **predicate}
+
+
+def _given(data: dict[str, Any], form: dict[str, Any]) -> dict[str, Any]:
+    """Drop the pre-predicate form's placeholders (text checks are never null)."""
+    return {k: v for k, v in data.items() if not (k in form and v in (None, []))}
+
+
+def _beside(cls: type[Any], subject: str, legacy: dict[str, Any] | None) -> None:
+    """(Un)structure ``cls`` with its predicate keys beside ``subject``, as written."""
+    form = legacy or {}
+
+    def structure(data: dict[str, Any], _: Any) -> Any:
+        predicate = {
+            k: v for k, v in _given(data, form).items() if k not in ("id", subject)
+        }
+        return cls(id=data["id"], **{subject: data[subject]}, predicate=predicate)
+
+    def unstructure(outcome: Any) -> dict[str, Any]:
+        predicate = CONVERTER.unstructure(outcome.predicate)
+        return {
+            "id": outcome.id,
+            subject: getattr(outcome, subject),
+            **(_legacy(predicate, form) or predicate if legacy else predicate),
+        }
+
+    CONVERTER.register_structure_hook(cls, structure)
+    CONVERTER.register_unstructure_hook(cls, unstructure)
+
+
+def _without_defaults(cls: type[Any], *names: str) -> None:
+    """Leave ``names`` out of ``cls``'s unstructured form while they hold defaults.
+
+    The workflow digest is taken over the unstructured form, so a workflow that
+    does not use a newer key keeps the digest it had before the key existed.
+    """
+    hook = CONVERTER.get_unstructure_hook(cls)
+    defaults = {field.name: field.default for field in attrs.fields(cls)}
+
+    def unstructure(value: Any) -> dict[str, Any]:
+        document: dict[str, Any] = hook(value)
+        for name in names:
+            if getattr(value, name) == defaults[name]:
+                del document[name]
+        return document
+
+    CONVERTER.register_unstructure_hook(cls, unstructure)
+
+
+def _structure_final_response(data: dict[str, Any], _: Any) -> FinalResponseCheck:
+    given = _given(data, _LEGACY_RESPONSE)
+    predicate = {k: v for k, v in given.items() if k != "json"}
+    return FinalResponseCheck(predicate=predicate, json=data.get("json"))
+
+
+def _unstructure_final_response(check: FinalResponseCheck) -> dict[str, Any]:
+    document: dict[str, Any] = CONVERTER.unstructure(check.predicate)
+    if check.json is not None:
+        document["json"] = CONVERTER.unstructure(check.json)
+        return document
+    return _legacy(document, _LEGACY_RESPONSE) or document
+
+
+def _structure_scorer(data: dict[str, Any], _: Any) -> ScorerOutcome:
+    return ScorerOutcome(
+        id=data["id"], scorer=data["scorer"], params=dict(data.get("with", {}))
+    )
+
+
+def _unstructure_scorer(outcome: ScorerOutcome) -> dict[str, Any]:
+    document = {"id": outcome.id, "scorer": outcome.scorer}
+    if outcome.params:
+        document["with"] = CONVERTER.unstructure(outcome.params)
+    return document
+
+
+def _structure_sight(data: Any, _: Any) -> JudgeSight:
+    if isinstance(data, str):
+        return JudgeSight(kind=data)  # type: ignore[arg-type]
+    ((kind, selectors),) = data.items()
+    return JudgeSight(kind=kind, selectors=tuple(selectors))
+
+
+def _unstructure_sight(sight: JudgeSight) -> Any:
+    return {sight.kind: list(sight.selectors)} if sight.selectors else sight.kind
+
+
+CONVERTER.register_structure_hook(Outcome, _structure_outcome)
+_beside(FileOutcome, "file", _LEGACY_FILE)
+_beside(StateOutcome, "state", None)
+CONVERTER.register_structure_hook(FinalResponseCheck, _structure_final_response)
+CONVERTER.register_unstructure_hook(FinalResponseCheck, _unstructure_final_response)
+CONVERTER.register_structure_hook(ScorerOutcome, _structure_scorer)
+CONVERTER.register_unstructure_hook(ScorerOutcome, _unstructure_scorer)
+CONVERTER.register_structure_hook(JudgeSight, _structure_sight)
+CONVERTER.register_unstructure_hook(JudgeSight, _unstructure_sight)
+_without_defaults(ToolCalledOutcome, "arguments")
+_without_defaults(ToolNotCalledOutcome, "arguments")
+_without_defaults(TrajectoryStep, "arguments", "status")
+_without_defaults(JudgeSpec, "sees", "samples")
 _MCP_FIELDS = ("mcp", "resource", "effect", "schema_digest", "timeout_ms")
 
 

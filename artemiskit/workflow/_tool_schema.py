@@ -25,6 +25,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from artemiskit.workflow import _compiled_schema
+from artemiskit.workflow._predicates import OPERAND_SCHEMAS
 from artemiskit.workflow._schema import SchemaChecker, standalone
 
 if TYPE_CHECKING:
@@ -92,6 +93,13 @@ _TOOL_NAME_AT = (
     ("outcome_tool_called", "tool_called"),
     ("outcome_tool_not_called", "tool_not_called"),
     ("fault", "tool"),
+    ("trajectory_step", "tool"),
+)
+#: Where predicate keys sit beside a subject: (definition, key path to the mapping).
+_PREDICATES_AT: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("outcome_file", ()),
+    ("outcome_state", ()),
+    ("outcome_final_response", ("properties", "final_response")),
 )
 _TOOL_NAME_DESCRIPTION = (
     "A tool of the built-in catalogue (SPEC 3.1) or one registered by the host."
@@ -113,7 +121,10 @@ def _shipped() -> dict[str, Any]:
 
 
 def workflow_schema_for(catalogue: Mapping[str, Any]) -> dict[str, Any]:
-    """The workflow JSON Schema whose tool part lists ``catalogue``'s tools.
+    """The workflow JSON Schema: its tool part lists ``catalogue``'s tools.
+
+    The predicate keys beside each outcome's subject come from the predicate
+    table (`OPERAND_SCHEMAS`).
 
     Args:
         catalogue: Tool name → tool, in catalogue order.
@@ -127,6 +138,15 @@ def workflow_schema_for(catalogue: Mapping[str, Any]) -> dict[str, Any]:
             "description": _TOOL_NAME_DESCRIPTION,
             "enum": list(catalogue),
         }
+    for key, operand in OPERAND_SCHEMAS.items():
+        defs[f"predicate_{key}"] = copy.deepcopy(dict(operand))
+    for definition, inner in _PREDICATES_AT:
+        node = defs[definition]
+        for step in inner:
+            node = node[step]
+        node["properties"].update(
+            {key: {"$ref": f"#/$defs/predicate_{key}"} for key in OPERAND_SCHEMAS}
+        )
     defs["allow"]["properties"] = {
         key: {**_GLOB_LIST, "description": description}
         for key, description in ALLOW_KEYS.items()

@@ -27,9 +27,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from artemiskit._errors import Problem
+    from artemiskit.scorers._registry import ScorerSet
+    from artemiskit.scorers._scorer import Scorer
     from artemiskit.tools._catalogue import Catalogue
     from artemiskit.tools._tool import Effect, Tool
     from artemiskit.workflow._checks import DeclaredTool
+    from artemiskit.workflow._outcome_checks import DeclaredScorer
 
 __all__ = [
     "BUILTIN_DECLARATIONS",
@@ -37,6 +40,7 @@ __all__ = [
     "BuiltinDeclaration",
     "check_agent_workflow",
     "invalid_workflow",
+    "unchecked_scorer_outcomes",
     "workflow_problems",
 ]
 
@@ -45,7 +49,8 @@ MAX_WORKFLOW_FILE_BYTES = 4 * 1024 * 1024
 
 #: Where a problem names a tool that is not in the catalogue.
 _TOOL_NAME_PATH = re.compile(
-    r"^\$\.(tools\[\d+\]\.name|outcomes\[\d+\]\.tool_(not_)?called|faults\[\d+\]\.tool)$"
+    r"^\$\.(tools\[\d+\]\.name|outcomes\[\d+\]\.tool_(not_)?called|faults\[\d+\]\.tool"
+    r"|outcomes\[\d+\]\.trajectory\.steps\[\d+\]\.tool)$"
 )
 _TOOLS_HINT = (
     " (a tool that is not built in must be registered: SDK tools=[...], "
@@ -83,6 +88,13 @@ class BuiltinDeclaration:
 
     def __repr__(self) -> str:
         return f"BuiltinDeclaration(name={self.name!r}, effect={self.effect!r})"
+
+    @property
+    def input_schema(self) -> Mapping[str, Any]:
+        """The built-in tool's input schema (the tool is imported for it)."""
+        from artemiskit.tools._catalogue import BUILTIN_CATALOGUE
+
+        return BUILTIN_CATALOGUE[self.name].input_schema
 
     def schema_problem(
         self, which: Literal["input", "output"], value: Any
@@ -146,7 +158,10 @@ def _schema_problems(
 
 
 def workflow_problems(
-    text: str, source: str, catalogue: Mapping[str, DeclaredTool]
+    text: str,
+    source: str,
+    catalogue: Mapping[str, DeclaredTool],
+    scorers: Mapping[str, DeclaredScorer] | None = None,
 ) -> tuple[ParsedYaml | None, list[Problem]]:
     """Run every check of the contract on a workflow's text.
 
@@ -155,6 +170,9 @@ def workflow_problems(
         source: The file name used in problems.
         catalogue: The tools the workflow may declare: `BUILTIN_DECLARATIONS`, or
             a tool catalogue.
+        scorers: The registered scorers by name, whose names and ``with:`` schemas
+            ``scorer`` outcomes are checked against; ``None`` leaves them
+            unchecked.
 
     Returns:
         The parsed document (``None`` when the text is no YAML document) and every
@@ -187,7 +205,7 @@ def workflow_problems(
         rendered = format_path(path)
         return not any(_under(b, rendered) for b in broken)
 
-    found += semantic_problems(doc.data, doc, sound, catalogue)
+    found += semantic_problems(doc.data, doc, sound, catalogue, scorers)
     return doc, _sorted(found)
 
 
@@ -199,7 +217,10 @@ def invalid_workflow(source: str, problems: Sequence[Problem]) -> WorkflowError:
 
 
 def check_agent_workflow(
-    path: str | os.PathLike[str], *, tools: Sequence[Tool] | Catalogue | None = None
+    path: str | os.PathLike[str],
+    *,
+    tools: Sequence[Tool] | Catalogue | None = None,
+    scorers: Sequence[Scorer] | ScorerSet | None = None,
 ) -> dict[str, Any]:
     """Read a workflow file and check it against the contract, without building it.
 
@@ -211,6 +232,9 @@ def check_agent_workflow(
     Args:
         path: The workflow file.
         tools: User-defined tools the workflow may declare beside the built-ins.
+        scorers: The registered scorers; ``scorer`` outcomes must name one and
+            satisfy its ``params_schema``. ``None`` leaves ``scorer`` outcomes
+            unchecked (`unchecked_scorer_outcomes` lists them).
 
     Returns:
         The workflow as the plain data the file holds (mappings, lists, strings,
@@ -221,6 +245,7 @@ def check_agent_workflow(
         WorkflowError: The file is too large (over 4 MiB), not UTF-8, or breaks
             the contract (exit 2); ``.problems`` lists every problem.
         ToolDefinitionError: ``tools`` is invalid or a name clashes.
+        ScorerDefinitionError: ``scorers`` is invalid or a name repeats.
     """
     source = os.fspath(path)
     text = read_text_file_now(
@@ -234,8 +259,23 @@ def check_agent_workflow(
         from artemiskit.tools._catalogue import catalogue_with
 
         catalogue = catalogue_with(tools)
-    doc, problems = workflow_problems(text, source, catalogue)
+    registered = None
+    if scorers is not None:
+        from artemiskit.scorers._registry import scorer_set
+
+        registered = scorer_set(scorers)
+    doc, problems = workflow_problems(text, source, catalogue, registered)
     if problems or doc is None:
         raise invalid_workflow(source, problems)
     data: dict[str, Any] = doc.data
     return data
+
+
+def unchecked_scorer_outcomes(data: Mapping[str, Any]) -> list[str]:
+    """The ids of the ``scorer`` outcomes of checked workflow data.
+
+    `check_agent_workflow` without ``scorers`` does not check them: a report
+    names them as unchecked rather than as errors.
+    """
+    outcomes = data.get("outcomes", [])
+    return [o["id"] for o in outcomes if "scorer" in o]

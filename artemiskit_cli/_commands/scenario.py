@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 import click
 
 from artemiskit import WorkflowError
-from artemiskit.workflow import check_agent_workflow
+from artemiskit.workflow import check_agent_workflow, unchecked_scorer_outcomes
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._render import problem_line
-from artemiskit_cli._tools import TOOLS_OPTION
+from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
 
 if TYPE_CHECKING:
-    from artemiskit import Problem, Tool
+    from artemiskit import Problem, Scorer, Tool
 
 __all__ = ["scenario"]
 
@@ -51,15 +51,22 @@ def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
     help="Print the problems as a JSON list on stdout ([] when valid).",
 )
 @TOOLS_OPTION
+@SCORERS_OPTION
 @reports_errors
-def validate(workflow_file: str, as_json: bool, tools: tuple[Tool, ...]) -> None:
+def validate(
+    workflow_file: str,
+    as_json: bool,
+    tools: tuple[Tool, ...],
+    scorers: tuple[Scorer, ...] | None,
+) -> None:
     """Check WORKFLOW against the contract, offline.
 
     Exit 0 when valid, 2 when invalid (every problem listed as
     FILE:LINE:COLUMN: KEY-PATH: rule), 1 when the file cannot be read.
+    Without --scorers, `scorer` outcomes are listed as unchecked.
     """
     try:
-        data = check_agent_workflow(workflow_file, tools=tools)
+        data = check_agent_workflow(workflow_file, tools=tools, scorers=scorers)
     except WorkflowError as exc:
         if as_json:
             listing = [_as_json(p, workflow_file) for p in exc.problems]
@@ -80,3 +87,10 @@ def validate(workflow_file: str, as_json: bool, tools: tuple[Tool, ...]) -> None
         f"{counts['faults']} faults)"
     )
     click.echo(summary, err=True)
+    unchecked = [] if scorers is not None else unchecked_scorer_outcomes(data)
+    if unchecked:
+        click.echo(
+            f"unchecked: scorer outcomes {', '.join(unchecked)} (give --scorers "
+            "MODULE:ATTR to check their scorer names and with:)",
+            err=True,
+        )

@@ -288,7 +288,9 @@ async def _cancel_on_signal(
 async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
     config_path = options["config_path"]
     trusted = None if config_path is None else await load_trusted_config(config_path)
-    kit = ArtemisKit(config=trusted, tools=options["tools"])
+    kit = ArtemisKit(
+        config=trusted, tools=options["tools"], scorers=options["scorers"] or ()
+    )
     telemetry = telemetry_of(trusted) if options.get("otel") else None
     executor = None
     if options["executor"] == "ray":

@@ -35,14 +35,14 @@ from artemiskit_cli._outputs import (
 )
 from artemiskit_cli._render import describe_event, summarize
 from artemiskit_cli._telemetry import telemetry_of
-from artemiskit_cli._tools import TOOLS_OPTION
+from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
     from anyio.abc import TaskStatus
 
-    from artemiskit import SessionEvent, Tool
+    from artemiskit import Scorer, SessionEvent, Tool
 
 __all__ = ["workflow"]
 
@@ -128,6 +128,7 @@ def _execution_options(command: F, argument: Any = _WORKFLOW_ARGUMENT) -> F:
             _JUDGE_CONFIG,
             _PAUSE_AFTER_ACTIONS,
             TOOLS_OPTION,
+            SCORERS_OPTION,
             _OTEL,
         ]
     ):
@@ -176,6 +177,7 @@ async def _run(
     checkpoint: CheckpointOptions | None = None,
     pause_after_actions: int | None = None,
     tools: tuple[Tool, ...] = (),
+    scorers: tuple[Scorer, ...] | None = None,
     otel: bool = False,
 ) -> tuple[WorkflowResult, SandboxConfig]:
     """Run the session, reporting progress; the result and the sandbox settings.
@@ -192,7 +194,7 @@ async def _run(
     if trusted is not None and not isinstance(config, TrustedConfig):
         for notice in trusted.notices:
             click.echo(f"notice: {trusted.source}: {notice}", err=True)
-    kit = ArtemisKit(config=trusted, tools=tools)
+    kit = ArtemisKit(config=trusted, tools=tools, scorers=scorers or ())
     telemetry = telemetry_of(trusted) if otel else None
     session = await kit.create_workflow_session(
         workflow=workflow_file,
@@ -251,6 +253,7 @@ def run(
     checkpoint_dir: str | None,
     pause_after_actions: int | None,
     tools: tuple[Tool, ...],
+    scorers: tuple[Scorer, ...] | None,
     otel: bool,
     transcript_output: str | None,
     **suite: Any,
@@ -284,6 +287,7 @@ def run(
             checkpoint=checkpoint,
             pause_after_actions=pause_after_actions,
             tools=tools,
+            scorers=scorers,
             otel=otel,
         )
     )
@@ -350,6 +354,7 @@ def _emit(
 @_JSON
 @_FIXTURE_ROOT
 @TOOLS_OPTION
+@SCORERS_OPTION
 @reports_errors
 def preflight(
     workflow_file: str,
@@ -358,6 +363,7 @@ def preflight(
     as_json: bool,
     fixture_root: str | None,
     tools: tuple[Tool, ...],
+    scorers: tuple[Scorer, ...] | None,
 ) -> None:
     """Probe WORKFLOW's target only: exit 0 on a tool round trip, else 3."""
     check_new_outputs(output)
@@ -369,6 +375,7 @@ def preflight(
             cleanup_timeout=None,
             preflight="only",
             tools=tools,
+            scorers=scorers,
         )
     )
     _emit(result, sandbox, output=output, as_json=as_json)
@@ -396,6 +403,7 @@ def resume(
     judge_config: str | None,
     pause_after_actions: int | None,
     tools: tuple[Tool, ...],
+    scorers: tuple[Scorer, ...] | None,
     otel: bool,
 ) -> None:
     """Continue the paused run in --checkpoint-dir: same run, new attempt."""
@@ -412,6 +420,7 @@ def resume(
             checkpoint=CheckpointOptions(directory=checkpoint_dir, mode="resume"),
             pause_after_actions=pause_after_actions,
             tools=tools,
+            scorers=scorers,
             otel=otel,
         )
     )

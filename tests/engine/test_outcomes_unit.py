@@ -13,7 +13,8 @@ import attrs
 import pytest
 
 from artemiskit.engine._outcomes import evaluate_outcomes, unavailable_verification
-from artemiskit.engine._state import TraceEntry
+from artemiskit.engine._run_evidence import TracedCall
+from artemiskit.records import RequirementResult
 from tests._builders import workflow_dict
 from tests._runs import call, calling, run, workflow_of
 
@@ -44,7 +45,7 @@ def final_state(**changes: Any) -> dict[str, Any]:
 
 def evaluate(
     *specs: dict[str, Any],
-    trace: tuple[TraceEntry, ...] = (),
+    trace: tuple[TracedCall, ...] = (),
     final_response: str | None = "All done: 30 days.",
     trace_complete: bool = True,
     judged: dict[str, Any] | None = None,
@@ -56,7 +57,12 @@ def evaluate(
         trace=trace,
         final_response=final_response,
         trace_complete=trace_complete,
-        judged=judged,
+        decided=None
+        if judged is None
+        else {
+            key: RequirementResult(id=key, kind="judge", status=status, reason=reason)
+            for key, (status, reason) in judged.items()
+        },
     )
 
 
@@ -66,8 +72,8 @@ def verdict(spec: dict[str, Any], **kwargs: Any) -> tuple[str, str]:
     return requirement.status, requirement.reason
 
 
-def entry(tool: str, status: str) -> TraceEntry:
-    return TraceEntry(tool=tool, status=status)  # type: ignore[arg-type]
+def entry(tool: str, status: str) -> TracedCall:
+    return TracedCall(tool=tool, status=status)  # type: ignore[arg-type]
 
 
 SUCCEEDED = entry("read_file", "succeeded")
@@ -218,7 +224,7 @@ def test_state_requirements(spec: dict[str, Any], expected: tuple[str, str]) -> 
     ],
 )
 def test_tool_called_counts_successful_calls(
-    spec: dict[str, Any], trace: tuple[TraceEntry, ...], expected: tuple[str, str]
+    spec: dict[str, Any], trace: tuple[TracedCall, ...], expected: tuple[str, str]
 ) -> None:
     assert verdict(spec, trace=trace) == expected
 
@@ -235,7 +241,7 @@ def test_tool_called_counts_successful_calls(
     ],
 )
 def test_tool_not_called_fails_for_any_call_that_ran(
-    trace: tuple[TraceEntry, ...], expected: tuple[str, str]
+    trace: tuple[TracedCall, ...], expected: tuple[str, str]
 ) -> None:
     assert verdict({"tool_not_called": "read_file"}, trace=trace) == expected
 
@@ -250,7 +256,7 @@ def test_tool_not_called_fails_for_any_call_that_ran(
 )
 @pytest.mark.parametrize("trace", [(), (SUCCEEDED,)])
 def test_trace_assertions_on_a_truncated_trace_are_unavailable(
-    spec: dict[str, Any], trace: tuple[TraceEntry, ...]
+    spec: dict[str, Any], trace: tuple[TracedCall, ...]
 ) -> None:
     result = verdict(spec, trace=trace, trace_complete=False)
     assert result == ("unavailable", "trace_truncated")

@@ -5,7 +5,9 @@
   the sandbox image through a trusted configuration file;
 - every ``examples/*.py`` and ``examples/*/run.py`` script (exit 0).
 
-A workflow that declares user-defined tools gets them with ``--tools`` (`TOOLS_FOR`).
+A workflow that declares user-defined tools gets them with ``--tools`` (`TOOLS_FOR`),
+one with custom scorers ``--scorers`` (`SCORERS_FOR`), one with a judge
+``--judge-config`` (`JUDGE_FOR`).
 
 Every fenced block of ``README.md`` and ``docs/*.md`` is exercised in
 ``test_docs_blocks.py``.
@@ -38,6 +40,16 @@ SCRIPTS = sorted(
 #: The ``--tools`` reference of each example workflow with user-defined tools.
 TOOLS_FOR = {
     "examples/custom_tool/workflow.yaml": "examples.custom_tool.order_tools:TOOLS",
+}
+#: The ``--scorers`` reference of each example workflow with ``scorer`` outcomes.
+SCORERS_FOR = {
+    "examples/support_agent/workflow.yaml": (
+        "examples.support_agent.support_scorers:SCORERS"
+    ),
+}
+#: The ``--judge-config`` of each example workflow with ``judge`` outcomes.
+JUDGE_FOR = {
+    "examples/support_agent/workflow.yaml": "examples/support_agent/judge.yaml",
 }
 #: The trusted configuration of each example workflow that needs one (MCP servers).
 CONFIG_FOR = {
@@ -75,8 +87,16 @@ def outcome(done: subprocess.CompletedProcess[str]) -> str:
 
 
 def tools_options(workflow: Path) -> list[str]:
-    spec = TOOLS_FOR.get(rel(workflow))
-    return [] if spec is None else ["--tools", spec]
+    options = []
+    for option, table in (("--tools", TOOLS_FOR), ("--scorers", SCORERS_FOR)):
+        spec = table.get(rel(workflow))
+        options += [] if spec is None else [option, spec]
+    return options
+
+
+def judge_options(workflow: Path) -> list[str]:
+    judge = JUDGE_FOR.get(rel(workflow))
+    return [] if judge is None else ["--judge-config", judge]
 
 
 def workflow_params() -> list[object]:
@@ -98,7 +118,9 @@ def test_there_is_something_to_run() -> None:
         "custom_model_client.py",
         "run.py",
     }
-    assert set(TOOLS_FOR) <= {rel(p) for p in WORKFLOWS}
+    assert set(TOOLS_FOR) | set(SCORERS_FOR) | set(JUDGE_FOR) <= {
+        rel(p) for p in WORKFLOWS
+    }
     assert set(CONFIG_FOR) <= {rel(p) for p in WORKFLOWS}
     assert any(is_sandbox(p) for p in WORKFLOWS)
 
@@ -113,7 +135,7 @@ def test_example_workflow_validates(workflow: Path) -> None:
 def test_example_workflow_runs_and_passes(workflow: Path, tmp_path: Path) -> None:
     record_path = tmp_path / "record.json"
     command = [*AKIT, "workflow", "run", str(workflow), "--output", str(record_path)]
-    command += tools_options(workflow)
+    command += tools_options(workflow) + judge_options(workflow)
     if rel(workflow) in CONFIG_FOR:
         command += ["--config", str(ROOT / CONFIG_FOR[rel(workflow)])]
     if is_sandbox(workflow):

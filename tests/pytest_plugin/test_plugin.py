@@ -509,6 +509,35 @@ def test_user_defined_tools_come_from_akit_tools(
     result.stdout.fnmatch_lines(["*shop/workflow.yaml::custom-tool PASSED*"])
 
 
+def test_custom_scorers_come_from_akit_scorers(pytester: pytest.Pytester) -> None:
+    shutil.copytree(ROOT / "examples" / "support_agent", pytester.path / "support")
+    judge = ["--akit-judge-config", "support/judge.yaml"]
+    refused = pytester.runpytest_subprocess("--akit", "support/workflow.yaml", *judge)
+    assert refused.ret == pytest.ExitCode.INTERRUPTED
+    refused.stdout.fnmatch_lines(
+        [
+            "*workflow.yaml:*$.outcomes[[]3[]].scorer: names a scorer that is not "
+            "registered*",
+            "hint: register custom scorers with --akit-scorers MODULE:ATTR",
+        ]
+    )
+    scorers = ["--akit-scorers", "support.support_scorers:SCORERS"]
+    result = pytester.runpytest_subprocess(
+        "--akit", "support/workflow.yaml", *judge, *scorers, "-v"
+    )
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*support/workflow.yaml::support-agent PASSED*"])
+    misbehaving = "support/misbehaving/refund-over-total.workflow.yaml"
+    failed = pytester.runpytest_subprocess("--akit", misbehaving, *judge, *scorers)
+    failed.assert_outcomes(failed=1)
+    assert "refund-within-order-total" in output(failed)
+    bad = pytester.runpytest_subprocess(
+        "--akit", "support/workflow.yaml", "--akit-scorers", "support.support_scorers"
+    )
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--akit-scorers support.support_scorers: expected MODULE:ATTR" in output(bad)
+
+
 @pytest.mark.parametrize(
     ("spec", "rule"),
     [

@@ -328,10 +328,10 @@ CASES: list[tuple[str, str, str, str]] = [
         "dotted path",
     ),
     (
-        "state-without-equals",
+        "state-without-predicate",
         variant(outcome(state="drafts.0.status")),
-        "$.outcomes[0].equals",
-        "is required",
+        "$.outcomes[0]",
+        "needs a predicate beside state",
     ),
     (
         "fault-undeclared-tool",

@@ -20,6 +20,7 @@ from artemiskit.workflow import (
     FinalResponseOutcome,
     InitialState,
     JudgeOutcome,
+    JudgeSight,
     JudgeSpec,
     McpResource,
     McpToolRef,
@@ -27,6 +28,7 @@ from artemiskit.workflow import (
     RecordOutcome,
     RecordRef,
     RetryPolicy,
+    ScorerOutcome,
     StateOutcome,
     TargetParameters,
     TargetSpec,
@@ -34,6 +36,9 @@ from artemiskit.workflow import (
     ToolCalledOutcome,
     ToolDeclaration,
     ToolNotCalledOutcome,
+    Trajectory,
+    TrajectoryOutcome,
+    TrajectoryStep,
     Turn,
     Workflow,
     parse_agent_workflow,
@@ -54,39 +59,106 @@ INT = st.integers(min_value=0, max_value=10_000)
 GLOBS = st.none() | st.lists(NAME, min_size=1, max_size=3).map(tuple)
 COUNTS = st.none() | INT
 
+#: Predicates on text as validation leaves them (no null operand, no empty list).
+TEXT_PREDICATES = st.fixed_dictionaries(
+    {},
+    optional={
+        "exists": st.just(True),
+        "absent": st.just(True),
+        "contains": st.lists(TEXT, min_size=1, max_size=2) | NAME,
+        "not_contains": st.lists(TEXT, min_size=1, max_size=2),
+        "equals": TEXT,
+        "matches": NAME,
+        "length": st.just({"min": 1, "max": 9}),
+    },
+)
+VALUE_PREDICATES = st.fixed_dictionaries(
+    {},
+    optional={
+        "equals": JSON,
+        "not_equals": JSON,
+        "one_of": st.lists(JSON, min_size=1, max_size=2),
+        "gt": INT,
+        "lte": st.floats(0, 1),
+        "json_schema": st.just({"type": "object"}),
+        "all": st.just([{"gt": 1}, {"lt": 5}]),
+        "any": st.just({"absent": True}),
+        "not": st.just({"equals": 80}),
+    },
+)
+ARGUMENTS = st.none() | st.dictionaries(NAME, JSON | VALUE_PREDICATES, max_size=2)
+
 OUTCOMES = st.one_of(
-    st.builds(
-        FileOutcome,
-        id=NAME,
-        file=NAME,
-        exists=st.none() | st.booleans(),
-        absent=st.none() | st.booleans(),
-        contains=st.lists(TEXT, max_size=2).map(tuple),
-        equals=st.none() | TEXT,
-        matches=st.none() | TEXT,
-    ),
+    st.builds(FileOutcome, id=NAME, file=NAME, predicate=TEXT_PREDICATES),
     st.builds(
         RecordOutcome,
         id=NAME,
         record=st.builds(RecordRef, table=NAME, id=NAME),
         fields=st.dictionaries(NAME, JSON, max_size=2),
     ),
-    st.builds(StateOutcome, id=NAME, state=NAME, equals=JSON),
-    st.builds(ToolCalledOutcome, id=NAME, tool_called=NAME, min=COUNTS, max=COUNTS),
-    st.builds(ToolNotCalledOutcome, id=NAME, tool_not_called=NAME),
+    st.builds(StateOutcome, id=NAME, state=NAME, predicate=VALUE_PREDICATES),
+    st.builds(
+        ToolCalledOutcome,
+        id=NAME,
+        tool_called=NAME,
+        min=COUNTS,
+        max=COUNTS,
+        arguments=ARGUMENTS,
+    ),
+    st.builds(ToolNotCalledOutcome, id=NAME, tool_not_called=NAME, arguments=ARGUMENTS),
     st.builds(
         FinalResponseOutcome,
         id=NAME,
         final_response=st.builds(
             FinalResponseCheck,
-            contains=st.lists(TEXT, max_size=2).map(tuple),
-            matches=st.none() | TEXT,
+            predicate=TEXT_PREDICATES,
+            json=st.none() | st.dictionaries(NAME, JSON, min_size=1, max_size=2),
         ),
+    ),
+    st.builds(
+        TrajectoryOutcome,
+        id=NAME,
+        trajectory=st.builds(
+            Trajectory,
+            steps=st.lists(
+                st.builds(
+                    TrajectoryStep,
+                    tool=NAME,
+                    arguments=ARGUMENTS,
+                    status=st.none()
+                    | st.sampled_from(["succeeded", "failed", "denied"]),
+                ),
+                min_size=1,
+                max_size=3,
+            ).map(tuple),
+            mode=st.sampled_from(["subsequence", "prefix", "exact"]),
+        ),
+    ),
+    st.builds(
+        ScorerOutcome,
+        id=NAME,
+        scorer=NAME,
+        params=st.dictionaries(NAME, JSON, max_size=2),
     ),
     st.builds(
         JudgeOutcome,
         id=NAME,
-        judge=st.builds(JudgeSpec, rubric=TEXT, threshold=st.floats(0, 1)),
+        judge=st.builds(
+            JudgeSpec,
+            rubric=TEXT,
+            threshold=st.floats(0, 1),
+            sees=st.lists(
+                st.builds(JudgeSight, kind=st.sampled_from(["drafts", "transcript"]))
+                | st.builds(
+                    JudgeSight,
+                    kind=st.sampled_from(["files", "state"]),
+                    selectors=st.lists(NAME, min_size=1, max_size=2).map(tuple),
+                ),
+                min_size=1,
+                max_size=3,
+            ).map(tuple),
+            samples=st.integers(1, 9),
+        ),
     ),
 )
 
