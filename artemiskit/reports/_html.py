@@ -124,6 +124,7 @@ def _workflow_view(
         "data": workflow,
         "runs": runs,
         "requirements": requirements,
+        "causes": [{**c, "text": cause_text(c)} for c in workflow["causes"]],
         "durations": durations([r["duration_ms"] for r in workflow["runs"]]),
         "faults": _faults(records),
         "charts": {

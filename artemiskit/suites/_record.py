@@ -48,7 +48,9 @@ __all__ = [
     "SuiteStatus",
     "SuiteTally",
     "WorkflowTally",
+    "CauseKey",
     "encode_suite_record",
+    "cause_counts",
     "cause_dict",
     "cause_text",
     "load_suite_record",
@@ -180,6 +182,20 @@ def cause_text(cause: Mapping[str, Any] | None) -> str:
     return Cause(kind=cause["kind"], id=cause["id"], reason=cause["reason"]).text
 
 
+CauseKey = tuple[str, str | None, str]
+"""A cause as counted: its kind, id and reason code."""
+
+
+def cause_counts(causes: Counter[CauseKey]) -> list[dict[str, Any]]:
+    """A workflow's ``causes``: each cause with its runs, most frequent first."""
+    return [
+        {"kind": kind, "id": cid, "reason": reason, "runs": runs}
+        for (kind, cid, reason), runs in sorted(
+            causes.items(), key=lambda item: (-item[1], item[0][1] or "", item[0][2])
+        )
+    ]
+
+
 def target_id(provider: str, model: str) -> str:
     """The id of a workflow's target in ``suite.json``: ``PROVIDER:MODEL``."""
     return f"{provider}:{model}"
@@ -308,7 +324,7 @@ class WorkflowTally:
         self._verdicts: Counter[str] = Counter()
         self._requirements: dict[str, Counter[str]] = {}
         self._reasons: Counter[str] = Counter()
-        self._causes: Counter[tuple[str, str | None, str]] = Counter()
+        self._causes: Counter[CauseKey] = Counter()
         self._fractions: dict[str, list[float]] = {key: [] for key in _LIMITS}
 
     def add(self, outcome: RunOutcome) -> None:
@@ -356,13 +372,7 @@ class WorkflowTally:
                 for rid, counts in self._requirements.items()
             ],
             "failure_reasons": dict(sorted(self._reasons.items())),
-            "causes": [
-                {"kind": kind, "id": cid, "reason": reason, "runs": runs}
-                for (kind, cid, reason), runs in sorted(
-                    self._causes.items(),
-                    key=lambda item: (-item[1], item[0][1] or "", item[0][2]),
-                )
-            ],
+            "causes": cause_counts(self._causes),
             "budget_use": {
                 key: _use(values) for key, values in self._fractions.items()
             },
@@ -647,7 +657,7 @@ def _migrated_run(run: Mapping[str, Any]) -> dict[str, Any]:
 def _migrated_workflow(entry: Mapping[str, Any]) -> dict[str, Any]:
     runs = [_migrated_run(run) for run in entry["runs"]]
     statuses = Counter(run["verdict"] for run in runs)
-    causes = Counter(
+    causes: Counter[CauseKey] = Counter(
         (run["why"]["kind"], run["why"]["id"], run["why"]["reason"])
         for run in runs
         if run["why"] is not None
@@ -662,10 +672,7 @@ def _migrated_workflow(entry: Mapping[str, Any]) -> dict[str, Any]:
             statuses["errored"],
             statuses["unavailable"],
         ),
-        "causes": [
-            {"kind": kind, "id": cid, "reason": reason, "runs": count}
-            for (kind, cid, reason), count in causes.most_common()
-        ],
+        "causes": cause_counts(causes),
     }
 
 

@@ -40,11 +40,6 @@ _MAX_NAMED_REQUIREMENTS = 32
 
 AttributeValue = str | int | float | bool | tuple[str, ...]
 
-_STOPPED_BY_CONDUCT = frozenset(
-    {"policy_denied", "budget_exhausted", "deadline_exceeded"}
-)
-_INFRASTRUCTURE = frozenset({"runtime_failure", "invalid_evidence", "unsupported"})
-
 
 @attrs.frozen(kw_only=True)
 class PlannedSpan:
@@ -90,21 +85,7 @@ def _new_span_id() -> int:
 
 def verdict_of(record: ExecutionRecord) -> str:
     """The run's verdict (SPEC 20): passed, failed, errored or unavailable."""
-    verdict = getattr(record, "verdict", None)
-    status = getattr(verdict, "status", None)
-    if isinstance(status, str):
-        return status
-    execution = record.execution.status
-    verification = record.task_verification.status
-    if execution in _STOPPED_BY_CONDUCT:
-        return "failed"
-    if execution in _INFRASTRUCTURE or record.exit_code == 7:
-        return "errored"
-    if verification == "passed" and record.exit_code == 0:
-        return "passed"
-    if verification == "failed":
-        return "failed"
-    return "unavailable"
+    return record.verdict.status
 
 
 def plan_run(

@@ -10,18 +10,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["SENTINEL", "add_workflow", "leaks"]
+__all__ = ["BAD", "GOOD", "SENTINEL", "SHORT", "add_workflow", "leaks"]
 
 SENTINEL = "Zq7SENTINELx9"
 
-#: A variant that writes the right answer, one that writes a wrong one.
+#: A variant that writes the right answer, one that writes a wrong one, and one
+#: whose script ends after the first call (the scripted model runs out: errored).
 GOOD = "right"
 BAD = "wrong"
+SHORT = "short"
 
 
 def _variant(kind: str) -> list[dict[str, object]]:
     answer = "42" if kind == GOOD else "48"
-    return [
+    entries: list[dict[str, object]] = [
         {
             "tool_calls": [
                 {
@@ -48,6 +50,7 @@ def _variant(kind: str) -> list[dict[str, object]]:
             "usage": {"input_tokens": 130, "output_tokens": 9},
         },
     ]
+    return entries[:1] if kind == SHORT else entries
 
 
 def add_workflow(

@@ -15,7 +15,7 @@ import pytest
 
 from artemiskit.suites import load_suite_record
 from tests.examples._blocks import ROOT
-from tests.pytest_plugin._projects import BAD, GOOD, add_workflow, leaks
+from tests.pytest_plugin._projects import BAD, GOOD, SHORT, add_workflow, leaks
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -88,6 +88,26 @@ def test_a_pass_rate_threshold_decides_a_repeated_workflow(
     once.assert_outcomes(passed=1)
 
 
+def test_max_errored_tolerates_errored_runs(pytester: pytest.Pytester) -> None:
+    add_workflow(pytester.path / "wf", "shaky", [GOOD, SHORT])
+    strict = pytester.runpytest_subprocess("--akit", "wf", "--akit-repeat", "2")
+    strict.assert_outcomes(failed=1)
+    strict.stdout.fnmatch_lines(
+        [
+            "why: runtime_failure (script_exhausted) × 1",
+            "workflow 'shaky': pass rate 100% (1/1), 1 errored, 0 unavailable "
+            "(range 50%–100%), min pass rate 1, exit code 7",
+            "  run 2: errored, why: runtime_failure (script_exhausted); execution "
+            "runtime_failure (script_exhausted), verification unavailable, exit code 7",
+        ]
+    )
+    assert not leaks(output(strict))
+    tolerant = pytester.runpytest_subprocess(
+        "--akit", "wf", "--akit-repeat", "2", "--akit-max-errored", "1"
+    )
+    tolerant.assert_outcomes(passed=1)
+
+
 @pytest.mark.parametrize(
     ("option", "value", "rule"),
     [
@@ -95,6 +115,8 @@ def test_a_pass_rate_threshold_decides_a_repeated_workflow(
         ("--akit-repeat", "many", "must be a whole number from 1 to 10000"),
         ("--akit-min-pass-rate", "1.5", "must be a number from 0 to 1"),
         ("--akit-min-pass-rate", "nan", "must be a number from 0 to 1"),
+        ("--akit-max-errored", "-1", "must be a whole number, 0 or more"),
+        ("--akit-max-errored", "some", "must be a whole number, 0 or more"),
     ],
 )
 def test_bad_options_are_usage_errors(
