@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import functools
 import math
+from fractions import Fraction
 from statistics import NormalDist
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 
@@ -37,6 +38,7 @@ __all__ = [
     "student_t_quantile",
 ]
 
+_P = TypeVar("_P", float, Fraction)
 _NORMAL = NormalDist()
 #: Above this many units, paired planning keeps Connor's approximation.
 _EXACT_PLAN_LIMIT = 2000
@@ -239,19 +241,21 @@ def paired_t_test(differences: Sequence[float]) -> PairedTest:
     return PairedTest(test="paired-t", p=min(1.0, p), statistic=statistic, pairs=count)
 
 
-def holm_adjust(p_values: Sequence[float]) -> list[float]:
+def holm_adjust(p_values: Sequence[_P]) -> list[_P]:
     """Holm's step-down adjusted p-values, in the order given.
 
     The k-th smallest p-value (from 0) is multiplied by ``m - k``; adjusted
     values never decrease along that order and never exceed 1 (statsmodels'
-    ``multipletests(method="holm")``).
+    ``multipletests(method="holm")``). Exact fractions stay exact.
     """
     count = len(p_values)
     order = sorted(range(count), key=lambda index: p_values[index])
-    adjusted = [0.0] * count
-    running = 0.0
+    adjusted: list[_P] = list(p_values)
+    running: _P | None = None
     for rank, index in enumerate(order):
-        running = max(running, min(1.0, (count - rank) * p_values[index]))
+        value = p_values[index]
+        scaled = min(value * 0 + 1, value * (count - rank))
+        running = scaled if running is None else max(running, scaled)
         adjusted[index] = running
     return adjusted
 
