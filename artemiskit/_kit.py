@@ -711,6 +711,7 @@ class ArtemisKit:
             fail_fast=chosen.fail_fast,
             transcripts=chosen.transcripts,
             max_errored=chosen.max_errored,
+            gate=chosen.gate,
         )
         config = await self._trusted_config()
         return await create_suite_session(

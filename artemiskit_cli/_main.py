@@ -72,6 +72,10 @@ COMMANDS: dict[str, LazyCommand] = {
         "artemiskit_cli._commands.runs:history",
         "List stored runs, newest first.",
     ),
+    "plan": LazyCommand(
+        "artemiskit_cli._commands.plan:plan",
+        "How many runs per side a comparison needs to detect a given drop.",
+    ),
     "mcp": LazyCommand(
         "artemiskit_cli._commands.mcp:mcp",
         "List the tools of the MCP servers of the trusted configuration.",

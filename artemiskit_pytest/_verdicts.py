@@ -95,6 +95,10 @@ def suite_failure_text(result: SuiteResult, *, only: str | None = None) -> str:
     for workflow in workflows:
         name = workflow["name"]
         head = f"workflow {name!r}: {_pass_rate(workflow)}, min pass rate {threshold:g}"
+        if summary["settings"].get("gate") == "lower-bound":
+            interval = workflow["pass_rate_interval"]
+            low = "n/a" if interval is None else f"{interval['low']:.0%}"
+            head += f" for the interval's lower bound ({low})"
         if only is not None:
             head += f", exit code {summary['exit_code']}"
         lines.append(head)

@@ -142,6 +142,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="a workflow item fails when its pass rate is below R (default 1.0)",
     )
     group.addoption(
+        "--akit-gate",
+        choices=("point", "lower-bound"),
+        default="point",
+        dest="akit_gate",
+        help="what --akit-min-pass-rate judges: the pass rate (point, the default) "
+        "or its 95%% interval's lower bound (lower-bound)",
+    )
+    group.addoption(
         "--akit-max-errored",
         type=_count,
         default=0,
@@ -410,6 +418,7 @@ class WorkflowItem(pytest.Item):
                 repeat=option.akit_repeat,
                 min_pass_rate=option.akit_min_pass_rate,
                 max_errored=option.akit_max_errored,
+                gate=option.akit_gate,
                 judge=_judge(self.config),
             )
 

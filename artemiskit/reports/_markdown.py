@@ -164,6 +164,26 @@ def _signed(value: float | None) -> str:
     return "n/a" if value is None else f"{value:+.1%}"
 
 
+def _chance_note(comparison: Comparison) -> list[str]:
+    """The A/A note: same contract and target on both sides (SPEC 23)."""
+    if not comparison.same_contract_and_target:
+        return []
+    beyond = comparison.beyond_chance
+    if not beyond:
+        return [
+            "Both suites ran the same contracts on the same targets: every "
+            "difference is within what chance gives (Holm, two-sided).",
+            "",
+        ]
+    return [
+        "Both suites ran the same contracts on the same targets, yet these "
+        "differ more than chance gives (Holm, two-sided): "
+        + ", ".join(text(name) for name in beyond)
+        + ".",
+        "",
+    ]
+
+
 def comparison_markdown(comparison: Comparison) -> str:
     """Pass rates side by side, the differences and the regressions."""
     regressed = comparison.regressed
@@ -178,9 +198,19 @@ def comparison_markdown(comparison: Comparison) -> str:
         "",
         verdict,
         "",
+        f"A workflow regressed when its candidate is lower and Fisher's exact p, "
+        f"adjusted by Holm's step-down over every lower workflow, is below "
+        f"{comparison.alpha:g}"
+        + (
+            f", or its drop exceeds {comparison.max_drop:g}."
+            if comparison.max_drop is not None
+            else "."
+        ),
+        "",
+        *_chance_note(comparison),
         "| workflow | baseline | candidate | difference | 95% interval (Newcombe) "
-        "| Fisher p | regressed |",
-        "|---|---:|---:|---:|---|---:|---|",
+        "| test | p | p (Holm) | regressed |",
+        "|---|---:|---:|---:|---|---|---:|---:|---|",
     ]
     for w in comparison.workflows:
         interval = (
@@ -189,13 +219,14 @@ def comparison_markdown(comparison: Comparison) -> str:
             else f"{w.interval.low:+.1%} – {w.interval.high:+.1%}"
         )
         p_value = "n/a" if w.p_value is None else f"{w.p_value:.4f}"
+        adjusted = "–" if w.p_adjusted is None else f"{w.p_adjusted:.4f}"
         changed = " (contract changed)" if w.contract_changed else ""
         lines.append(
             f"| {text(w.name)}{changed} "
             f"| {_rate(w.baseline_rate)} ({w.baseline_passed}/{w.baseline_judged}) "
             f"| {_rate(w.candidate_rate)} ({w.candidate_passed}/{w.candidate_judged}) "
-            f"| {_signed(w.difference)} | {interval} | {p_value} "
-            f"| {'**yes**' if w.regressed else 'no'} |"
+            f"| {_signed(w.difference)} | {interval} | {w.test} | {p_value} "
+            f"| {adjusted} | {'**yes**' if w.regressed else 'no'} |"
         )
     if comparison.workflows:
         lines += [

@@ -11,6 +11,7 @@ from artemiskit.suites._discovery import SuiteWorkflow, discover_workflows
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._exports import junit_xml, markdown_summary
 from artemiskit.suites._options import SuiteKeywords, SuiteOptions
+from artemiskit.suites._plan import RepetitionPlan, plan_repetitions, plan_suite
 from artemiskit.suites._ray import RayExecutor
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
@@ -41,6 +42,7 @@ __all__ = [
     "Interval",
     "LocalExecutor",
     "RayExecutor",
+    "RepetitionPlan",
     "SUITE_SCHEMA",
     "SUITE_SCHEMA_VERSION",
     "SessionFactory",
@@ -62,6 +64,8 @@ __all__ = [
     "pass_at_k",
     "pass_hat_k",
     "percentile",
+    "plan_repetitions",
+    "plan_suite",
     "suite_record_schema",
     "transcript_to_dict",
     "validate_suite_record",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 import attrs
 
@@ -35,6 +35,8 @@ class SuiteOptions:
         cleanup_timeout_ms: Each run's cleanup drain period.
         telemetry: Export the suite as one OpenTelemetry trace (SPEC 25): the
             suite span its root, each run a child (local executor).
+        gate: What ``min_pass_rate`` judges: the pass rate (``point``, the
+            default) or its 95% interval's lower bound (``lower-bound``).
         max_errored: Errored runs (lost ones included) tolerated before the
             suite exits 7.
     """
@@ -51,6 +53,7 @@ class SuiteOptions:
     cleanup_timeout_ms: int | None = None
     telemetry: Telemetry | None = None
     max_errored: int = 0
+    gate: Literal["point", "lower-bound"] = "point"
 
 
 class SuiteKeywords(TypedDict, total=False):
@@ -68,6 +71,7 @@ class SuiteKeywords(TypedDict, total=False):
     cleanup_timeout_ms: int | None
     telemetry: Telemetry | None
     max_errored: int
+    gate: Literal["point", "lower-bound"]
 
 
 def merge_suite_options(

@@ -13,6 +13,7 @@ import copy
 import functools
 import json
 from collections import Counter
+from fractions import Fraction
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -27,6 +28,7 @@ from artemiskit.records import Cause, ExecutionRecord, RunVerdict, verdict_statu
 from artemiskit.records._verdict import lost_run_verdict
 from artemiskit.suites._consistency import check_suite_consistency
 from artemiskit.suites._statistics import (
+    exact_rate,
     exact_threshold,
     pass_at_k,
     pass_hat_k,
@@ -37,7 +39,6 @@ from artemiskit.suites._statistics import (
 if TYPE_CHECKING:
     import os
     from collections.abc import Callable, Mapping, Sequence
-    from fractions import Fraction
 
 __all__ = [
     "SUITE_SCHEMA",
@@ -54,6 +55,7 @@ __all__ = [
     "load_suite_record",
     "migrate_suite_record",
     "pass_rate_range",
+    "gated_rate",
     "suite_exit_code",
     "suite_record_schema",
     "summarize_workflow",
@@ -394,6 +396,22 @@ def summarize_workflow(
     for outcome in sorted(outcomes, key=lambda o: o.repetition):
         tally.add(outcome)
     return tally.entry()
+
+
+def gated_rate(
+    workflow: Mapping[str, Any], gate: Literal["point", "lower-bound"]
+) -> Fraction | None:
+    """What ``--min-pass-rate`` judges for a workflow entry (SPEC 23).
+
+    ``point``: its pass rate, exactly. ``lower-bound``: the lower bound of its
+    95% interval (Wilson; the clustered interval when its units are cases), as
+    the fraction the stored float is; ``None`` when nothing was judged.
+    """
+    if gate == "point":
+        passed: int = workflow["passed"]
+        return exact_rate(passed, passed + int(workflow["failed"]))
+    interval = workflow["pass_rate_interval"]
+    return None if interval is None else Fraction(interval["low"])
 
 
 def suite_exit_code(

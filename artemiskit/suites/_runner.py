@@ -14,7 +14,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -42,13 +42,13 @@ from artemiskit.suites._record import (
     SuiteTally,
     WorkflowTally,
     encode_suite_record,
+    gated_rate,
     suite_exit_code,
     target_id,
     unit_of,
     validate_suite_record,
     validate_workflow_entry,
 )
-from artemiskit.suites._statistics import exact_rate
 from artemiskit.suites._transcript import transcript_to_dict
 
 if TYPE_CHECKING:
@@ -73,6 +73,8 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+#: What ``--min-pass-rate`` may judge (SPEC 23).
+GATES = ("point", "lower-bound")
 _REWRITE_INTERVAL_S = 1.0
 #: Totals the suite span carries as ``artemiskit.suite.<name>``.
 _SUITE_COUNTS = (
@@ -102,6 +104,8 @@ class SuiteSettings:
             folder).
         max_errored: Errored runs (lost ones included) tolerated before the
             suite exits 7 (SPEC 20).
+        gate: What ``min_pass_rate`` judges (SPEC 23): the pass rate itself
+            (``point``) or the lower bound of its 95% interval (``lower-bound``).
     """
 
     repeat: int = 1
@@ -111,6 +115,7 @@ class SuiteSettings:
     fail_fast: bool = False
     transcripts: bool = False
     max_errored: int = 0
+    gate: Literal["point", "lower-bound"] = "point"
 
     def __attrs_post_init__(self) -> None:
         """Refuse values out of range.
@@ -133,6 +138,10 @@ class SuiteSettings:
         if self.max_errored < 0:
             raise WorkflowError(
                 "max_errored must be at least 0", reason="invalid_option"
+            )
+        if self.gate not in GATES:
+            raise WorkflowError(
+                f"gate must be one of {', '.join(GATES)}", reason="invalid_option"
             )
 
 
@@ -508,7 +517,7 @@ class SuiteSession:
             exit_code = suite_exit_code(
                 status,
                 self._filed,
-                [exact_rate(w["passed"], w["passed"] + w["failed"]) for w in workflows],
+                [gated_rate(w, settings.gate) for w in workflows],
                 settings.min_pass_rate,
                 settings.max_errored,
             )
@@ -531,6 +540,7 @@ class SuiteSession:
                 "min_pass_rate": settings.min_pass_rate,
                 "max_suite_tokens": settings.max_suite_tokens,
                 "max_errored": settings.max_errored,
+                "gate": settings.gate,
             },
             "totals": totals,
             "exit_code": exit_code,

@@ -155,6 +155,7 @@ def make_comparison(
     html: str | None,
     markdown: str | None,
     max_drop: float | None,
+    alpha: float = 0.05,
 ) -> int:
     """Compare two suites, write the views asked for, list the regressions.
 
@@ -180,7 +181,7 @@ def make_comparison(
         )
 
     base, cand = anyio.run(load)
-    comparison = compare_reports(base, cand, max_drop=max_drop)
+    comparison = compare_reports(base, cand, max_drop=max_drop, alpha=alpha)
     if html is None and markdown is None:
         click.echo(comparison_markdown(comparison), nl=False)
     outputs: list[_Output] = []
@@ -283,6 +284,13 @@ def report(
     type=click.FloatRange(0, 1),
     help="Also flag a workflow whose pass rate drops by more than this (0-1).",
 )
+@click.option(
+    "--alpha",
+    default=0.05,
+    show_default=True,
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    help="Family-wise significance level (Holm's step-down over the workflows).",
+)
 @reports_errors
 def compare(
     baseline: str,
@@ -290,9 +298,15 @@ def compare(
     html: str | None,
     markdown: str | None,
     max_drop: float | None,
+    alpha: float,
 ) -> None:
     """Compare two suites: pass rates, difference, Fisher's p; exit 8 on regression."""
     code = make_comparison(
-        baseline, candidate, html=html, markdown=markdown, max_drop=max_drop
+        baseline,
+        candidate,
+        html=html,
+        markdown=markdown,
+        max_drop=max_drop,
+        alpha=alpha,
     )
     click.get_current_context().exit(code)

@@ -48,6 +48,7 @@ SUITE_OPTIONS = (
     "concurrency",
     "min_pass_rate",
     "max_errored",
+    "gate",
     "fail_fast",
     "max_suite_tokens",
     "transcripts",
@@ -86,6 +87,12 @@ def suite_options(command: F) -> F:
             "--min-pass-rate",
             type=click.FloatRange(0, 1),
             help="Suite mode: exit 8 when a workflow's pass rate is below (default 1).",
+        ),
+        click.option(
+            "--gate",
+            type=click.Choice(["point", "lower-bound"]),
+            help="Suite mode: what --min-pass-rate judges: the pass rate (point, "
+            "the default) or its 95% interval's lower bound (lower-bound).",
         ),
         click.option(
             "--max-errored",
@@ -307,6 +314,7 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
         max_suite_tokens=options["max_suite_tokens"],
         fail_fast=bool(options["fail_fast"]),
         max_errored=options["max_errored"] or 0,
+        gate=options["gate"] or "point",
         transcripts=bool(options["transcripts"]),
         judge=options["judge_config"],
         cleanup_timeout_ms=options["cleanup_timeout"],

@@ -88,6 +88,31 @@ def test_a_pass_rate_threshold_decides_a_repeated_workflow(
     once.assert_outcomes(passed=1)
 
 
+def test_the_lower_bound_gate_asks_for_enough_runs(pytester: pytest.Pytester) -> None:
+    add_workflow(pytester.path / "wf", "steady", [GOOD])
+    point = pytester.runpytest_subprocess(
+        "--akit", "wf", "--akit-repeat", "3", "--akit-min-pass-rate", "0.9"
+    )
+    point.assert_outcomes(passed=1)
+    bound = pytester.runpytest_subprocess(
+        "--akit",
+        "wf",
+        "--akit-repeat",
+        "3",
+        "--akit-min-pass-rate",
+        "0.9",
+        "--akit-gate",
+        "lower-bound",
+    )
+    bound.assert_outcomes(failed=1)
+    bound.stdout.fnmatch_lines(
+        [
+            "workflow 'steady': pass rate 100% (3/3), min pass rate 0.9 for the "
+            "interval's lower bound (44%), exit code 8",
+        ]
+    )
+
+
 def test_max_errored_tolerates_errored_runs(pytester: pytest.Pytester) -> None:
     add_workflow(pytester.path / "wf", "shaky", [GOOD, SHORT])
     strict = pytester.runpytest_subprocess("--akit", "wf", "--akit-repeat", "2")
