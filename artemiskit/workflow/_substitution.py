@@ -15,13 +15,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
+if TYPE_CHECKING:
+    from artemiskit._common._yaml import KeyPath
+
 __all__ = [
     "Placeholder",
+    "FIXED_SECTIONS",
     "TemplateError",
+    "fixed_placeholder_paths",
     "has_placeholder",
     "names_in",
     "parse_template",
@@ -34,6 +39,10 @@ _NAME_CHARS: Final = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 )
 _MAX_NAME: Final = 256
+
+#: Top-level workflow sections that stay fixed for every case (``allow``
+#: blocks live under ``tools``).
+FIXED_SECTIONS: Final = ("target", "tools", "policy", "budgets")
 
 
 class TemplateError(ValueError):
@@ -224,3 +233,38 @@ def substitute(
     if isinstance(value, list | tuple):
         return [substitute(item, case, keys=keys) for item in value]
     return value
+
+
+def fixed_placeholder_paths(document: Mapping[str, object]) -> tuple[KeyPath, ...]:
+    """Key paths in the fixed sections whose key or string value holds a ``{{``.
+
+    Target, tools (with their ``allow`` blocks), policy and budgets run the
+    same for every case, so a ``{{`` there is refused, never kept as a literal
+    glob or model name.
+
+    Args:
+        document: The workflow as parsed (plain mappings and lists).
+
+    Returns:
+        Each offending key path, in document order.
+    """
+    found: list[KeyPath] = []
+    stack: list[tuple[KeyPath, object]] = [
+        ((key,), document[key]) for key in reversed(FIXED_SECTIONS) if key in document
+    ]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str):
+            if has_placeholder(item):
+                found.append(path)
+        elif isinstance(item, Mapping):
+            children: list[tuple[KeyPath, object]] = []
+            for key, value in item.items():
+                child = (*path, str(key))
+                if isinstance(key, str) and has_placeholder(key):
+                    found.append(child)
+                children.append((child, value))
+            stack.extend(reversed(children))
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed([((*path, i), v) for i, v in enumerate(item)]))
+    return tuple(found)

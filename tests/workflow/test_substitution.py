@@ -7,6 +7,7 @@ import pytest
 from artemiskit.workflow._substitution import (
     Placeholder,
     TemplateError,
+    fixed_placeholder_paths,
     has_placeholder,
     names_in,
     parse_template,
@@ -80,3 +81,20 @@ def test_scanning_is_linear_on_hostile_text() -> None:
         parse_template(text)
     assert parse_template("\\{{" * 100_000) == ("{{" * 100_000,)
     assert has_placeholder("\\{{" * 100_000) is False
+
+
+def test_placeholders_in_fixed_sections_are_found_by_key_path() -> None:
+    document = {
+        "target": {"provider": "scripted", "model": "{{ model }}"},
+        "tools": [{"name": "read", "allow": {"paths": ["orders/{{ id }}*"]}}],
+        "policy": {"{{ k }}": 1},
+        "budgets": {"max_turns": 3},
+        "conversation": {"turns": [{"user": "{{ ticket }}"}]},
+        "environment": {"files": {"a": r"\{{ literal }}"}},
+    }
+    assert fixed_placeholder_paths(document) == (
+        ("target", "model"),
+        ("tools", 0, "allow", "paths", 0),
+        ("policy", "{{ k }}"),
+    )
+    assert fixed_placeholder_paths({"target": {"model": r"\{{ x }}"}}) == ()
