@@ -10,6 +10,7 @@ from pathlib import Path
 import attrs
 import click
 
+from artemiskit import ExitCode
 from artemiskit.suites import (
     RepetitionPlan,
     load_suite_record,
@@ -135,7 +136,7 @@ def plan(
             plans, detect=detect, alpha=alpha, power=power, paired=paired
         ):
             click.echo(line)
-    sys.exit(0)
+    sys.exit(ExitCode.OK)
 
 
 def _lines(

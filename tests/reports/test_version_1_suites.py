@@ -19,7 +19,9 @@ def _as_version_1(suite: dict[str, Any]) -> dict[str, Any]:
     """``suite`` as a version-1 suite.json would have it."""
     old = {k: v for k, v in suite.items() if k != "units"}
     old["schema_version"] = 1
-    old["settings"] = {k: v for k, v in suite["settings"].items() if k != "max_errored"}
+    old["settings"] = {
+        k: v for k, v in suite["settings"].items() if k not in ("max_errored", "gate")
+    }
     old["totals"] = {k: v for k, v in suite["totals"].items() if k != "errored"}
     dropped = {"target", "errored", "pass_rate_range", "causes"}
     old["workflows"] = [
