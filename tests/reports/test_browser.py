@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.reports._evidence import HOSTILE_NAME, akit, make_hostile, suite_json
+from tests._cli import akit_process
+from tests.reports._evidence import HOSTILE_NAME, ROOT, make_hostile, suite_json
 
 pytestmark = pytest.mark.browser
 
@@ -137,7 +138,8 @@ def pages(
     found = {}
     for kind, args in made.items():
         page = root / f"{kind}.html"
-        done = akit(*args, "--html", str(page))
+        # a real process: Playwright's sync API already runs an event loop here
+        done = akit_process(*args, "--html", str(page), cwd=ROOT)
         assert done.returncode in (0, 8), done.stderr
         found[kind] = page
     return found
