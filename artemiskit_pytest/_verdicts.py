@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from artemiskit import ExitCode
-
 if TYPE_CHECKING:
     from artemiskit import WorkflowResult
     from artemiskit.records import Cause
@@ -153,6 +151,8 @@ def assert_passed(result_or_suite: WorkflowResult | SuiteResult) -> None:
             raise AssertionError(workflow_failure_text(result_or_suite))
         return
     if isinstance(result_or_suite, SuiteResult):
+        from artemiskit import ExitCode
+
         if result_or_suite.exit_code != ExitCode.OK:
             raise AssertionError(suite_failure_text(result_or_suite))
         return

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from artemiskit import ExitCode
 from artemiskit_pytest._verdicts import suite_failure_text
 
 if TYPE_CHECKING:
@@ -423,6 +422,8 @@ class WorkflowItem(pytest.Item):
             )
 
         result = anyio.run(run)
+        from artemiskit import ExitCode
+
         if result.exit_code != ExitCode.OK:
             raise WorkflowFailure(suite_failure_text(result, only=self.workflow_name))
 

@@ -86,7 +86,7 @@ def plan(
     discordance: float | None,
     as_json: bool,
 ) -> None:
-    """How many runs per side a comparison needs to detect a drop of --detect."""
+    """How many runs per side a comparison needs to detect a given drop."""
     if discordance is not None and not paired:
         raise click.UsageError("--discordance needs --paired")
     rate: float | None = None

@@ -371,6 +371,7 @@ def test_suite_options_reach_the_suite(tmp_path: Path) -> None:
         "min_pass_rate": 1.0,
         "max_suite_tokens": 100000,
         "max_errored": 0,
+        "gate": "point",
     }
     # Given order is kept: steady#1, flaky#1, steady#2, flaky#2 (fails): stop.
     assert summary["status"] == "failed_fast"
