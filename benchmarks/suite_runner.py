@@ -47,9 +47,9 @@ from artemiskit import (
     create_agent_workflow_session,
     load_agent_workflow,
 )
+from artemiskit._common._atomic import write_atomically
 from artemiskit.providers import SharedTransports
 from artemiskit.records import record_to_dict
-from artemiskit.suites._record import write_atomically
 
 __all__ = ["measure", "measure_share", "render_share"]
 
