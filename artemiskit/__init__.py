@@ -32,7 +32,7 @@ if typing.TYPE_CHECKING:
         WorkflowError,
     )
     from artemiskit._exit_codes import ExitCode, PromptResponseExitCode
-    from artemiskit._host_objects import import_host_objects
+    from artemiskit._host_objects import import_host_attribute, import_host_objects
     from artemiskit._kit import (
         ArtemisKit,
         WorkflowSource,
@@ -135,6 +135,7 @@ __all__ = [
     "__version__",
     "create_agent_workflow_session",
     "create_model_client_target",
+    "import_host_attribute",
     "import_host_objects",
     "load_agent_workflow",
     "load_trusted_config",
@@ -157,6 +158,7 @@ _EXPORTS: dict[str, str] = {
     "TargetError": "artemiskit._errors",
     "ToolDefinitionError": "artemiskit._errors",
     "ScorerDefinitionError": "artemiskit._errors",
+    "import_host_attribute": "artemiskit._host_objects",
     "import_host_objects": "artemiskit._host_objects",
     "Evidence": "artemiskit.scorers",
     "Score": "artemiskit.scorers",

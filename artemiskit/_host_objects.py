@@ -1,7 +1,8 @@
-"""``MODULE:ATTR`` references: host objects (tools, scorers) imported by name.
+"""``MODULE:ATTR`` references: host objects (tools, scorers, agents) imported by name.
 
-The CLI's ``--tools``/``--scorers`` and the pytest plugin's ``--akit-tools`` /
-``--akit-scorers`` all resolve their references here. Importing runs the module's
+The CLI's ``--tools``/``--scorers``/``--agent`` and the pytest plugin's
+``--akit-tools`` / ``--akit-scorers`` / ``--akit-agent`` all resolve their
+references here. Importing runs the module's
 code: only trusted host code may be named.
 """
 
@@ -13,15 +14,57 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from artemiskit._errors import ConfigError
+from artemiskit._errors import ArtemisError, ConfigError
 
-__all__ = ["import_host_objects"]
+__all__ = ["import_host_attribute", "import_host_objects"]
 
 T = TypeVar("T")
 
 
 def _refused(spec: str, message: str) -> ConfigError:
     return ConfigError(f"{spec}: {message}", reason="invalid_reference")
+
+
+def import_host_attribute(
+    spec: str, *, folder: str | os.PathLike[str] | None = None
+) -> Any:
+    """Import the object that ``MODULE:ATTR`` names, whatever it is.
+
+    Args:
+        spec: ``MODULE:ATTR`` (``ATTR`` may be dotted).
+        folder: Searched for the module first, like ``python -m`` searches the
+            current directory (default: the current directory).
+
+    Raises:
+        ConfigError: The reference is malformed (``invalid_reference``), the
+            module cannot be imported or raised while importing (its
+            exception's type is named, never its text, which may hold secrets),
+            or the attribute is missing (``unimportable_reference``); an
+            `ArtemisError` the module raised passes through.
+    """
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise _refused(spec, "expected MODULE:ATTR, e.g. mymodule:OBJECTS")
+    where = os.fspath(folder) if folder is not None else os.getcwd()
+    if where not in sys.path:
+        sys.path.insert(0, where)
+    try:
+        value: Any = importlib.import_module(module_name)
+    except ArtemisError:
+        raise
+    except Exception as exc:  # trusted host code; its text may hold secrets
+        raise ConfigError(
+            f"{spec}: cannot import module {module_name!r} ({type(exc).__name__})",
+            reason="unimportable_reference",
+        ) from None
+    for part in attribute.split("."):
+        if not hasattr(value, part):
+            raise ConfigError(
+                f"{spec}: module {module_name!r} has no {attribute!r}",
+                reason="unimportable_reference",
+            )
+        value = getattr(value, part)
+    return value
 
 
 def import_host_objects(
@@ -46,22 +89,12 @@ def import_host_objects(
             the attribute is missing, or it is neither a ``kind`` nor a sequence
             of them (``invalid_reference``).
     """
-    module_name, _, attribute = spec.partition(":")
-    if not module_name or not attribute:
-        raise _refused(spec, "expected MODULE:ATTR, e.g. mymodule:OBJECTS")
-    where = os.fspath(folder) if folder is not None else os.getcwd()
-    if where not in sys.path:
-        sys.path.insert(0, where)
     try:
-        value: Any = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise _refused(
-            spec, f"cannot import module {module_name!r} ({type(exc).__name__})"
-        ) from None
-    for part in attribute.split("."):
-        if not hasattr(value, part):
-            raise _refused(spec, f"module {module_name!r} has no {attribute!r}")
-        value = getattr(value, part)
+        value = import_host_attribute(spec, folder=folder)
+    except ConfigError as exc:
+        if exc.reason != "unimportable_reference":
+            raise
+        raise ConfigError(exc.message, reason="invalid_reference") from None
     if isinstance(value, kind):
         return (value,)
     if (

@@ -21,6 +21,7 @@ from artemiskit._configured import (
     configured_target,
     derived_configuration_id,
     settings_for_judge,
+    with_target,
 )
 from artemiskit._errors import (
     SessionStateError,
@@ -55,6 +56,7 @@ from artemiskit.environments import (
 )
 from artemiskit.records._record import TargetInfo
 from artemiskit.scorers._registry import NO_SCORERS, ScorerSet, scorer_set
+from artemiskit.targets._identity import AGENT_PROVIDER, TargetChoice
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow import load_agent_workflow, parse_agent_workflow
 from artemiskit.workflow._model import Workflow
@@ -164,6 +166,8 @@ def create_agent_workflow_session(
     provider_label: str | None = None,
     target_label: str | None = None,
     transport_digest: str | None = None,
+    target_name: str | None = None,
+    target_version: str | None = None,
     **run: Unpack[RunKeywords],
 ) -> WorkflowSession:
     """Create the low-level session for a validated workflow and a target.
@@ -190,6 +194,11 @@ def create_agent_workflow_session(
             'local' (127.0.0.1:8080)`` (default: the provider and model).
         transport_digest: A digest of the effective transport configuration,
             bound into the record.
+        target_name: The agent's name the record gives as ``target.id``
+            (default: the target's class name; with ``provider_label``, the
+            workflow's ``PROVIDER:MODEL``).
+        target_version: The agent's version, if it has one (default: the
+            target's ``version`` attribute when it is a string).
         **run: Any field of `RunOptions` as a keyword (`RunKeywords`); it
             overrides the same field of ``options``.
 
@@ -220,10 +229,38 @@ def create_agent_workflow_session(
         checkpoint_store=checkpoint_store,
         checkpoint_mode=checkpoint_mode,
         configuration_id=configuration_id,
-        provider_label=provider_label,
         target_label=target_label,
         transport_digest=transport_digest,
+        target_info=_target_info(
+            workflow, target, provider_label, target_name, target_version
+        ),
     )
+
+
+def _target_info(
+    workflow: Workflow,
+    target: AgentTarget,
+    provider_label: str | None,
+    name: str | None,
+    version: str | None,
+) -> TargetInfo:
+    """Who the record names for a session given its target object (SPEC 19).
+
+    An agent of your own is named, not the workflow's default model: by
+    ``name``, else its class; with only a ``provider_label``, the workflow's
+    model through that provider.
+    """
+    if name is None and provider_label is not None:
+        return TargetInfo(
+            provider=provider_label,
+            model=workflow.target.model,
+            id=f"{provider_label}:{workflow.target.model}",
+        )
+    if version is None:
+        held = getattr(target, "version", None)
+        version = held if isinstance(held, str) and held else None
+    label = name or type(target).__name__
+    return TargetInfo(provider=AGENT_PROVIDER, model=label, id=label, version=version)
 
 
 def _new_session(
@@ -239,7 +276,7 @@ def _new_session(
     checkpoint_store: CheckpointStore | None,
     checkpoint_mode: Literal["create", "resume"],
     configuration_id: str | None,
-    provider_label: str | None = None,
+    target_info: TargetInfo,
     target_label: str | None = None,
     transport_digest: str | None = None,
     owns_target: bool = False,
@@ -309,11 +346,7 @@ def _new_session(
             records=dict(spec.state.records),
             sections=initial_sections(catalogue, workflow),
         ),
-        target_info=TargetInfo(
-            provider=provider_label or workflow.target.provider,
-            model=workflow.target.model,
-            transport_digest=transport_digest,
-        ),
+        target_info=attrs.evolve(target_info, transport_digest=transport_digest),
         cleanup_timeout_ms=cleanup_timeout_ms,
         fixture_root=None if fixture_root is None else os.fspath(fixture_root),
         preflight=_PREFLIGHT_MODES[settings.preflight],
@@ -330,6 +363,21 @@ def _new_session(
         owns_target=owns_target,
         owns_judge=owns_judge,
         mcp=mcp,
+    )
+
+
+def _is_entry_choice(target: object) -> bool:
+    """Whether ``target`` chooses a provider entry (configured like the workflow's)."""
+    return isinstance(target, TargetChoice) and target.kind == "provider"
+
+
+def _workflow_target(workflow: Workflow) -> TargetInfo:
+    """The record's target for a run of the workflow's own entry and model."""
+    spec = workflow.target
+    return TargetInfo(
+        provider=spec.provider,
+        model=spec.model,
+        id=f"{spec.provider}:{spec.model}",
     )
 
 
@@ -478,7 +526,7 @@ class ArtemisKit:
         *,
         workflow: WorkflowSource,
         client: ModelClient | None = None,
-        target: AgentTarget | None = None,
+        target: AgentTarget | TargetChoice | None = None,
         provider_config: Mapping[str, object] | None = None,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         checkpoint: CheckpointOptions | None = None,
@@ -494,7 +542,12 @@ class ArtemisKit:
             workflow: A workflow file path, a validated `Workflow`, or the
                 workflow as a mapping (validated like a file).
             client: A `ModelClient` to drive (trusted host code).
-            target: An `AgentTarget` to drive (trusted host code).
+            target: An `AgentTarget` to drive (trusted host code; the record
+                names it by its class, or its ``version`` too), or a
+                `TargetChoice` that replaces the workflow's target: a provider
+                entry and model (``parse_target("ENTRY:MODEL")``) or a named
+                agent (`agent_choices`). The record names the target that ran
+                (SPEC 19).
             provider_config: Overrides for the workflow's provider entry
                 (e.g. ``{"api_key": ...}``), merged over the configuration.
             judge: A `JudgeSettings`, or the path of a judge configuration
@@ -549,7 +602,10 @@ class ArtemisKit:
         if (
             checkpoint is not None
             and checkpoint.configuration_id is None
-            and (client is not None or target is not None)
+            and (
+                client is not None
+                or (target is not None and not _is_entry_choice(target))
+            )
         ):
             raise SessionStateError(
                 "checkpointing with your own client or target needs an explicit "
@@ -571,11 +627,29 @@ class ArtemisKit:
         digest = None
         label = None
         owns_target = False
-        if target is None and client is not None:
-            target = client_target(client, loaded)
-        elif target is None:
+        info: TargetInfo | None = None
+        agent: AgentTarget | None = None
+        if not isinstance(target, TargetChoice):
+            agent = target
+        elif target.kind == "provider":
+            # The workflow runs on the chosen entry and model; its parameters,
+            # and everything else of its contract, stay.
+            loaded = with_target(loaded, target)
+        else:
+            choice = target
+            agent = choice.make()
+            info = TargetInfo(
+                provider=AGENT_PROVIDER,
+                model=choice.model,
+                id=choice.id,
+                version=choice.version,
+            )
+        if agent is None and client is not None:
+            agent = client_target(client, loaded)
+            info = _workflow_target(loaded)
+        elif agent is None:
             owns_target = True
-            target, digest, label = await configured_target(
+            agent, digest, label = await configured_target(
                 loaded,
                 config,
                 provider_config,
@@ -583,6 +657,9 @@ class ArtemisKit:
                 shared=shared_transports,
                 repetition=repetition,
             )
+            info = _workflow_target(loaded)
+        elif info is None:
+            info = _target_info(loaded, agent, None, None, None)
         judge_settings = (
             None if judge is None else await settings_for_judge(judge, config)
         )
@@ -599,7 +676,7 @@ class ArtemisKit:
         # they are: no copy of the options per session
         return _new_session(
             loaded,
-            target,
+            agent,
             settings,
             catalogue=catalogue,
             scorers=scorers,
@@ -607,6 +684,7 @@ class ArtemisKit:
             or _environment_factory(loaded, config, settings.cleanup_timeout_ms),
             fixture_root=root,
             transport_digest=digest,
+            target_info=info,
             target_label=label,
             judge=judge_settings,
             checkpoint_store=store,
@@ -650,7 +728,7 @@ class ArtemisKit:
         *,
         workflow: WorkflowSource,
         client: ModelClient | None = None,
-        target: AgentTarget | None = None,
+        target: AgentTarget | TargetChoice | None = None,
         provider_config: Mapping[str, object] | None = None,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         checkpoint: CheckpointOptions | None = None,

@@ -26,7 +26,12 @@ from artemiskit.engine._budget import Budget
 from artemiskit.engine._control import RunControl
 from artemiskit.engine._detached import Abandoned, Detached
 from artemiskit.engine._events import EventHub
-from artemiskit.engine._evidence import build_record, final_state, workflow_digest
+from artemiskit.engine._evidence import (
+    build_record,
+    contract_digest,
+    final_state,
+    workflow_digest,
+)
 from artemiskit.engine._faults import schedule_from
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage, run_judge
 from artemiskit.engine._outcomes import evaluate_outcomes, unavailable_verification
@@ -62,6 +67,7 @@ from artemiskit.records._record import (
     TargetInfo,
 )
 from artemiskit.records._verification import RequirementResult, TaskVerification
+from artemiskit.targets._identity import AGENT_PROVIDER
 from artemiskit.targets._protocol import (
     AgentTarget,
     Message,
@@ -174,7 +180,9 @@ class RunDriver:
             judge.target if owns_judge and judge is not None else None,
         )
         self._target_label = target_label or (
-            f"provider {target_info.provider!r}, model {target_info.model!r}"
+            f"agent {target_info.model!r}"
+            if target_info.provider == AGENT_PROVIDER
+            else f"provider {target_info.provider!r}, model {target_info.model!r}"
         )
         self._failure: str | None = None
         self._preflight_mode = preflight
@@ -190,6 +198,7 @@ class RunDriver:
         self.run_id = uuid.uuid4().hex
         self.attempt_id = uuid.uuid4().hex
         self._digest = workflow_digest(workflow)
+        self._contract = contract_digest(workflow)
         self._tool_defs: tuple[ToolDefinition, ...] = ()
         if mcp is None:
             self._tool_defs = _tool_definitions(workflow, catalogue)
@@ -720,7 +729,7 @@ class RunDriver:
         state = self.run.state
         return build_record(
             workflow=self.workflow,
-            digest=self._digest,
+            digest=self._contract,
             run_id=self.run_id,
             attempt_id=self.attempt_id,
             target=self._target_info,

@@ -42,7 +42,7 @@ from artemiskit.records._record import (
 from artemiskit.records._verdict import decide_verdict
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from artemiskit.engine._faults import FaultSchedule
     from artemiskit.engine._preflight import PreflightMode, PreflightSummary
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "build_record",
+    "contract_digest",
     "exit_code_for",
     "final_state",
     "utc_timestamp",
@@ -65,25 +66,56 @@ def utc_timestamp(moment: datetime) -> str:
 
 
 def workflow_digest(workflow: Workflow) -> str:
-    """A digest of the canonical JSON of the validated workflow contract.
+    """A digest of the canonical JSON of the whole validated workflow.
 
-    A workflow is frozen, so the digest of one that many sessions share (1000
-    sessions of one file) is computed once and remembered for that object.
+    The target section included: a checkpoint binds to it, so that a paused run
+    never resumes on another model (SPEC 19). A workflow is frozen, so the
+    digest of one that many sessions share (1000 sessions of one file) is
+    computed once and remembered for that object.
     """
-    cached = _DIGESTS.get(id(workflow))
+    return _remembered(workflow, "workflow", _whole_digest)
+
+
+def contract_digest(workflow: Workflow) -> str:
+    """A digest of the workflow's contract: everything but its ``target`` section.
+
+    Records and suites carry this one (SPEC 19): the same contract run on
+    another model keeps its digest, and the target has an identity of its own
+    (the record's ``target.id``). Remembered per workflow object like
+    `workflow_digest`.
+    """
+    return _remembered(workflow, "contract", _contract_digest)
+
+
+def _whole_digest(workflow: Workflow) -> str:
+    return json_digest(CONVERTER.unstructure(workflow))
+
+
+def _contract_digest(workflow: Workflow) -> str:
+    document = CONVERTER.unstructure(workflow)
+    document.pop("target", None)
+    return json_digest(document)
+
+
+def _remembered(
+    workflow: Workflow, kind: str, compute: Callable[[Workflow], str]
+) -> str:
+    key = (id(workflow), kind)
+    cached = _DIGESTS.get(key)
     if cached is not None and cached[0] is workflow:
         return cached[1]
-    digest = json_digest(CONVERTER.unstructure(workflow))
+    digest = compute(workflow)
     if len(_DIGESTS) >= _DIGESTS_KEPT:
         _DIGESTS.clear()
-    _DIGESTS[id(workflow)] = (workflow, digest)
+    _DIGESTS[key] = (workflow, digest)
     return digest
 
 
-#: Digests of recent workflows by object id; the entry keeps its workflow alive,
-#: so the id cannot be reused by another object while it is remembered.
-_DIGESTS: dict[int, tuple[Workflow, str]] = {}
-_DIGESTS_KEPT = 256
+#: Digests of recent workflows by object id and kind; the entry keeps its
+#: workflow alive, so the id cannot be reused by another object while it is
+#: remembered.
+_DIGESTS: dict[tuple[int, str], tuple[Workflow, str]] = {}
+_DIGESTS_KEPT = 512
 
 
 def final_state(files: Mapping[str, str], local: LocalState) -> dict[str, Any]:

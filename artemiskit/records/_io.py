@@ -128,7 +128,11 @@ def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
             data["task_verification"]["status"],
         )
         data = {**data, "verdict": {"status": status, "why": None}}
-    return {**data, "schema_version": RECORD_SCHEMA_VERSION}
+    target = data["target"]
+    if target.get("id") is None:
+        # Written before target identities (SPEC 19): the provider and model.
+        target = {**target, "id": f"{target['provider']}:{target['model']}"}
+    return {**data, "target": target, "schema_version": RECORD_SCHEMA_VERSION}
 
 
 _NO_FAULTS: dict[str, Any] = {

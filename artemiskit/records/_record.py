@@ -59,13 +59,26 @@ class WorkflowInfo:
 
 @attrs.frozen(kw_only=True)
 class TargetInfo:
-    """Which target ran; the transport digest binds the effective configuration."""
+    """Which target ran; the transport digest binds the effective configuration.
+
+    Attributes:
+        provider: The provider entry, or ``agent`` for an agent of your own.
+        model: The model, or the agent's name.
+        transport_digest: A digest of the effective transport configuration.
+        provider_retries: Accounted provider retries made (SPEC 16); each is
+            also a model request.
+        id: The target's identity (SPEC 19): ``ENTRY:MODEL`` for a provider
+            entry, the agent's name for an agent. Records read from before
+            target identities get ``PROVIDER:MODEL``.
+        version: An agent's optional version (absent when it has none).
+    """
 
     provider: str
     model: str
     transport_digest: str | None = None
-    #: Accounted provider retries made (SPEC 16); each is also a model request.
     provider_retries: int = 0
+    id: str | None = None
+    version: str | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -385,6 +398,22 @@ def _omit_absent_mcp(hook: Any) -> Any:
     return unstructure
 
 
+def _omit_absent_identity(hook: Any) -> Any:
+    """Wrap TargetInfo's unstructure hook: no ``id``/``version`` key when unset."""
+
+    def unstructure(target: TargetInfo) -> dict[str, Any]:
+        document: dict[str, Any] = hook(target)
+        for key in ("id", "version"):
+            if document.get(key) is None:
+                document.pop(key, None)
+        return document
+
+    return unstructure
+
+
+CONVERTER.register_unstructure_hook(
+    TargetInfo, _omit_absent_identity(CONVERTER.get_unstructure_hook(TargetInfo))
+)
 CONVERTER.register_unstructure_hook(
     ExecutionRecord,
     _omit_absent_mcp(CONVERTER.get_unstructure_hook(ExecutionRecord)),

@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING
 import anyio
 import attrs
 
-from artemiskit._common._converter import CONVERTER
-from artemiskit._common._digests import json_digest
 from artemiskit._errors import ArtemisError, FixtureError, Problem, WorkflowError
+from artemiskit.engine._evidence import contract_digest
 from artemiskit.providers._registry import (
     ScriptVariants,
     load_script_variants,
@@ -48,7 +47,8 @@ class SuiteWorkflow:
         name: The workflow's unique name.
         path: Its file.
         workflow: The validated contract.
-        digest: The digest of the contract (as records carry it).
+        digest: The digest of the contract, its target section excluded (as
+            records carry it).
         variants: For the offline ``scripted`` provider, the script's response
             lists (repetition r replays variant ``(r - 1) mod len``); else empty.
         script: For the ``scripted`` provider, the key its runs share the
@@ -229,7 +229,7 @@ async def load_suite_workflows(
                 name=workflow.name,
                 path=path,
                 workflow=workflow,
-                digest=json_digest(CONVERTER.unstructure(workflow)),
+                digest=contract_digest(workflow),
                 script=script,
             )
         )

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+from artemiskit.targets._identity import (
+    AgentFactory,
+    TargetChoice,
+    agent_choices,
+    parse_target,
+    target_choices,
+)
 from artemiskit.targets._langchain import LangChainTarget
 from artemiskit.targets._protocol import (
     AgentTarget,
@@ -18,16 +25,21 @@ from artemiskit.targets._protocol import (
 )
 
 __all__ = [
+    "AgentFactory",
     "AgentTarget",
     "LangChainTarget",
     "Message",
     "ModelClient",
     "ModelRequest",
     "ResumableTarget",
+    "TargetChoice",
     "TargetRequest",
     "TargetResponse",
     "ToolCall",
     "ToolDefinition",
     "Usage",
+    "agent_choices",
     "create_model_client_target",
+    "parse_target",
+    "target_choices",
 ]

@@ -644,7 +644,7 @@ def test_version_1_record_reads_as_not_checkpointed(tmp_path: Path) -> None:
         k: v for k, v in record.items() if k not in ("recovery", "timeline", "verdict")
     }
     old["target"] = {
-        k: v for k, v in record["target"].items() if k != "provider_retries"
+        k: v for k, v in record["target"].items() if k not in ("provider_retries", "id")
     }
     old["schema_version"] = 1
     migrated = record_from_dict(old)

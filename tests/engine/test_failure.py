@@ -33,7 +33,8 @@ async def test_a_target_failure_is_told_but_not_recorded(tmp_path: Path) -> None
     result = await ArtemisKit().run_workflow(workflow=path, target=UnreachableTarget())
     assert result.record.execution.reason == "provider_unreachable"
     assert result.failure is not None
-    assert result.failure.startswith("provider 'scripted', model 'agent': ")
+    # The record names the agent that ran, not the workflow's default model.
+    assert result.failure.startswith("agent 'UnreachableTarget': ")
     assert HOST in result.failure
     assert HOST not in json.dumps(record_to_dict(result.record))
     assert HOST not in repr(result)

@@ -187,6 +187,7 @@ def test_the_cli_runs_a_provider_type_from_an_entry_point(tmp_path: Path) -> Non
         "model": "m-2",
         "transport_digest": PLUGIN_DIGEST,
         "provider_retries": 0,
+        "id": "house:m-2",
     }
 
 

@@ -60,7 +60,7 @@ def test_a_version_2_record_reads_with_no_operation_kept(tmp_path: Path) -> None
     record = _run("examples/quickstart/workflow.yaml", tmp_path / "r.json")
     old = {k: v for k, v in record.items() if k not in ("timeline", "verdict")}
     old["target"] = {
-        k: v for k, v in record["target"].items() if k != "provider_retries"
+        k: v for k, v in record["target"].items() if k not in ("provider_retries", "id")
     }
     old["schema_version"] = 2
     migrated = record_from_dict(old)
