@@ -61,12 +61,16 @@ _SANDBOX_REASONS = frozenset({"sandbox_image_missing", "sandbox_engine_unreachab
 def problem_line(problem: Problem, fallback: str | None = None) -> str:
     """One problem as ``FILE:LINE:COL: KEY-PATH: rule`` (line and column when known).
 
+    A dataset line without a column (JSONL, CSV) prints as ``FILE:LINE:``.
+
     Every command prints a problem this way, so `scenario validate` and `workflow
     run` show the same problem identically.
     """
     where = problem.source or fallback or "<input>"
     if problem.line is not None:
-        where += f":{problem.line}:{problem.column}"
+        where += f":{problem.line}"
+        if problem.column is not None:
+            where += f":{problem.column}"
     return f"{where}: {problem.path}: {problem.message}"
 
 

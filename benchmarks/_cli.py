@@ -49,6 +49,7 @@ MEASURES = (
     "peers",
     "suite_runner",
     "suite",
+    "datasets",
 )
 _STEPS = 500
 _SESSION_STEPS = 10
@@ -206,7 +207,26 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
         results["suite_runner"] = _suite_runner(settings["suite_runs"])
         _say(f"suite: {settings['suite_runs']} instant runs, runs alone vs suite × 5")
         results["suite"] = _suite_runner(settings["suite_runs"], "--share")
+    _say("datasets: 10,000 cases validated vs the dataset parsed alone")
+    results["datasets"] = _module_figures("benchmarks.datasets")
     return results
+
+
+def _module_figures(module: str, *options: str) -> dict[str, Any]:
+    """A benchmark module run in its own interpreter; its JSON figures."""
+    completed = subprocess.run(
+        [sys.executable, "-m", module, *options],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=1800,
+    )
+    if completed.returncode != 0:
+        tail = " / ".join(completed.stderr.strip().splitlines()[-3:])
+        return {"skipped": True, "reason": f"{module} failed: {tail}"}
+    figures: dict[str, Any] = json.loads(completed.stdout)
+    return {"skipped": False, **figures}
 
 
 def _suite_runner(runs: int, *options: str) -> dict[str, Any]:

@@ -22,7 +22,13 @@ if TYPE_CHECKING:
 
     from artemiskit._errors import ArtemisError, Problem
 
-__all__ = ["decode_text", "read_file_below", "read_text_file", "read_text_file_now"]
+__all__ = [
+    "decode_text",
+    "read_file_below",
+    "read_file_below_now",
+    "read_text_file",
+    "read_text_file_now",
+]
 
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
 
@@ -225,3 +231,24 @@ async def read_file_below(
     return await anyio.to_thread.run_sync(
         _below, os.fspath(root), reference, what, limit, refuse
     )
+
+
+def read_file_below_now(
+    root: str | os.PathLike[str],
+    reference: str,
+    *,
+    what: str,
+    limit: int,
+    refuse: Callable[[str], Exception],
+) -> bytes:
+    """`read_file_below` in the calling thread, for callers without an event loop.
+
+    Offline validation reads a workflow's dataset this way (it runs no event loop).
+
+    Raises:
+        Exception: Whatever ``refuse`` builds.
+    """
+    problem = path_problem(reference)
+    if problem is not None:
+        raise refuse(problem)
+    return _below(os.fspath(root), reference, what, limit, refuse)

@@ -34,11 +34,13 @@ class CaseError(ValueError):
 
     Attributes:
         line: The 1-based line in the dataset file.
+        column: The 1-based column, when known.
     """
 
-    def __init__(self, message: str, *, line: int) -> None:
+    def __init__(self, message: str, *, line: int, column: int | None = None) -> None:
         super().__init__(message)
         self.line = line
+        self.column = column
 
 
 @attrs.frozen(kw_only=True)
@@ -49,18 +51,26 @@ class Case:
         id: The case id.
         values: The case's values (including ``id`` when the row had one).
         line: The 1-based line of the dataset file the case starts on.
+        column: The 1-based column it starts at, where the format has one
+            (YAML and JSON lists); ``None`` for line-based formats.
     """
 
     id: str
     values: Mapping[str, object]
     line: int
+    column: int | None = None
 
 
-def number_cases(rows: Iterable[tuple[int, object]]) -> tuple[Case, ...]:
+def number_cases(
+    rows: Iterable[tuple[int, object]],
+    columns: Mapping[int, int] | None = None,
+) -> tuple[Case, ...]:
     """Cases from ``(line, row)`` pairs: ids checked, defaulted and unique.
 
     Args:
         rows: Each row's line and its parsed value, in dataset order.
+        columns: The column each row starts at, by its 1-based position
+            (formats with columns); rows without one have ``None``.
 
     Returns:
         The cases in order.
@@ -72,23 +82,31 @@ def number_cases(rows: Iterable[tuple[int, object]]) -> tuple[Case, ...]:
     cases: list[Case] = []
     seen: dict[str, int] = {}
     for position, (line, row) in enumerate(rows, start=1):
+        column = None if columns is None else columns.get(position)
         if position > MAX_CASES:
-            raise CaseError(f"a dataset holds at most {MAX_CASES} cases", line=line)
+            raise CaseError(
+                f"a dataset holds at most {MAX_CASES} cases", line=line, column=column
+            )
         if not isinstance(row, Mapping) or not all(isinstance(k, str) for k in row):
-            raise CaseError("a case must be a mapping of names to values", line=line)
+            raise CaseError(
+                "a case must be a mapping of names to values", line=line, column=column
+            )
         raw_id = row.get("id", f"{position:04d}")
         if not isinstance(raw_id, str) or _CASE_ID.match(raw_id) is None:
             raise CaseError(
                 "a case id is 1-128 letters, digits, '.', '_' or '-', starting with a"
                 " letter or digit",
                 line=line,
+                column=column,
             )
         if raw_id in seen:
             raise CaseError(
-                f"case id {raw_id!r} repeats the case on line {seen[raw_id]}", line=line
+                f"case id {raw_id!r} repeats the case on line {seen[raw_id]}",
+                line=line,
+                column=column,
             )
         seen[raw_id] = line
-        cases.append(Case(id=raw_id, values=dict(row), line=line))
+        cases.append(Case(id=raw_id, values=dict(row), line=line, column=column))
     return tuple(cases)
 
 
@@ -98,6 +116,12 @@ def _jsonl_rows(text: str) -> Iterable[tuple[int, object]]:
             continue
         try:
             yield line_number, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CaseError(
+                f"invalid JSON on this line ({exc.msg})",
+                line=line_number,
+                column=exc.colno,
+            ) from None
         except (ValueError, RecursionError):
             raise CaseError("invalid JSON on this line", line=line_number) from None
 

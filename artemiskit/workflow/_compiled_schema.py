@@ -6,7 +6,7 @@ Do not edit: ``python scripts/generate_workflow_schema.py`` rewrites this file.
 # ruff: noqa
 # mypy: ignore-errors
 
-SCHEMA_DIGEST = "6c75c8fdfa4d55a42e536a92c9b52fba9811be20a1ceb974c641c75895f76514"
+SCHEMA_DIGEST = "e9093c3209c26abf1332fcad15516b5474ec69e007fb57c6b99363f656c1e947"
 
 #: The built-in tools as validation reads them, in catalogue order:
 #: name -> (effect, allow keys a declaration must give, further allow keys).
@@ -33,6 +33,7 @@ import re
 
 REGEX_PATTERNS = {
     '^[A-Za-z_][A-Za-z0-9_-]*$': re.compile('^[A-Za-z_][A-Za-z0-9_-]*\\Z'),
+    '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\\Z'),
     '^[A-Za-z0-9][A-Za-z0-9_.:-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9_.:-]*\\Z'),
     '^[A-Za-z][A-Za-z0-9_.-]*$': re.compile('^[A-Za-z][A-Za-z0-9_.-]*\\Z'),
     '^sha256:[0-9a-f]{64}$': re.compile('^sha256:[0-9a-f]{64}\\Z')
@@ -95,6 +96,43 @@ def validate(data, custom_formats={}, name_prefix=None):
                             raise SchemaMismatch
                         if not REGEX_PATTERNS['^[A-Za-z_][A-Za-z0-9_-]*$'].search(data__tags_item):
                             raise SchemaMismatch
+        if "cases" in data_keys:
+            data_keys.remove("cases")
+            data__cases = data["cases"]
+            if not isinstance(data__cases, (list, tuple)):
+                raise SchemaMismatch
+            data__cases_is_list = isinstance(data__cases, (list, tuple))
+            if data__cases_is_list:
+                data__cases_len = len(data__cases)
+                if data__cases_len < 1:
+                    raise SchemaMismatch
+                if data__cases_len > 100000:
+                    raise SchemaMismatch
+                for data__cases_x, data__cases_item in enumerate(data__cases):
+                    if not isinstance(data__cases_item, (dict)):
+                        raise SchemaMismatch
+                    data__cases_item_is_dict = isinstance(data__cases_item, dict)
+                    if data__cases_item_is_dict:
+                        data__cases_item_keys = set(data__cases_item.keys())
+                        if "id" in data__cases_item_keys:
+                            data__cases_item_keys.remove("id")
+                            data__cases_item__id = data__cases_item["id"]
+                            if not isinstance(data__cases_item__id, (str)):
+                                raise SchemaMismatch
+                            if isinstance(data__cases_item__id, str):
+                                if not REGEX_PATTERNS['^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$'].search(data__cases_item__id):
+                                    raise SchemaMismatch
+        if "dataset" in data_keys:
+            data_keys.remove("dataset")
+            data__dataset = data["dataset"]
+            if not isinstance(data__dataset, (str)):
+                raise SchemaMismatch
+            if isinstance(data__dataset, str):
+                data__dataset_len = len(data__dataset)
+                if data__dataset_len < 1:
+                    raise SchemaMismatch
+                if data__dataset_len > 512:
+                    raise SchemaMismatch
         if "target" in data_keys:
             data_keys.remove("target")
             data__target = data["target"]

@@ -27,6 +27,7 @@ from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_
 from artemiskit.workflow._model import Workflow
 from artemiskit.workflow._tool_schema import WORKFLOW_SCHEMA_FILE, schema_checker_for
 from artemiskit.workflow._validation import (
+    CASE_KEYS,
     MAX_WORKFLOW_FILE_BYTES,
     invalid_workflow,
     workflow_problems,
@@ -136,6 +137,13 @@ def parse_agent_workflow(
     )
     if problems or doc is None:
         raise invalid_workflow(source, problems)
+    if any(key in doc.data for key in CASE_KEYS):
+        message = (
+            "a workflow with cases runs one case at a time: run it as a suite, or"
+            " pick one case (akit workflow run --case ID)"
+        )
+        key = "cases" if "cases" in doc.data else "dataset"
+        raise invalid_workflow(source, [doc.problem(message, (key,), at_key=True)])
     return _structure(doc)
 
 
@@ -157,10 +165,17 @@ def validate_agent_workflow(
             session checks them when it is created).
 
     Returns:
-        Every problem found, in file order; empty when the workflow is valid.
+        Every problem found, in file order; empty when the workflow is valid. A
+        workflow with cases is checked case by case (its dataset is read from
+        the folder of ``source``).
     """
+    doc, problems = workflow_problems(
+        text, source, catalogue_with(tools), _scorers(scorers)
+    )
+    if problems or doc is None or any(key in doc.data for key in CASE_KEYS):
+        return problems  # a workflow with cases is checked case by case
     try:
-        parse_agent_workflow(text, source=source, tools=tools, scorers=scorers)
+        _structure(doc)
     except WorkflowError as exc:
         return list(exc.problems)
     return []

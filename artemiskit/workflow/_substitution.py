@@ -25,11 +25,13 @@ if TYPE_CHECKING:
 __all__ = [
     "Placeholder",
     "FIXED_SECTIONS",
+    "MissingName",
     "TemplateError",
     "fixed_placeholder_paths",
     "has_placeholder",
     "names_in",
     "parse_template",
+    "render",
     "substitute",
 ]
 
@@ -47,6 +49,18 @@ FIXED_SECTIONS: Final = ("target", "tools", "policy", "budgets")
 
 class TemplateError(ValueError):
     """A placeholder that is malformed or names nothing in the case."""
+
+
+class MissingName(TemplateError):
+    """A placeholder whose name the case has no value for.
+
+    Attributes:
+        name: The dotted name (from the workflow, never a case value).
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the case has no value for '{name}'")
+        self.name = name
 
 
 @attrs.frozen(kw_only=True)
@@ -183,7 +197,7 @@ def _lookup(case: Mapping[str, object], placeholder: Placeholder) -> object:
     current: object = case
     for part in placeholder.path:
         if not isinstance(current, Mapping) or part not in current:
-            raise TemplateError(f"the case has no value for '{placeholder.name}'")
+            raise MissingName(placeholder.name)
         current = current[part]
     return current
 
@@ -192,6 +206,36 @@ def _as_text(value: object) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def render(
+    parts: tuple[str | Placeholder, ...],
+    case: Mapping[str, object],
+    *,
+    text: bool = False,
+) -> object:
+    """Fill a template already split by `parse_template` from one case.
+
+    Args:
+        parts: The template's literal text and placeholders.
+        case: The case's values.
+        text: Always return text (for mapping keys): a whole-value placeholder's
+            non-string value is written as compact JSON.
+
+    Returns:
+        The case value with its JSON type when the template is exactly one
+        placeholder, else the text with each value written in (non-strings as
+        compact JSON).
+
+    Raises:
+        MissingName: A name the case lacks (the first, in template order).
+    """
+    if len(parts) == 1 and isinstance(parts[0], Placeholder) and not text:
+        return _lookup(case, parts[0])
+    return "".join(
+        _as_text(_lookup(case, part)) if isinstance(part, Placeholder) else part
+        for part in parts
+    )
 
 
 def substitute(
@@ -213,13 +257,7 @@ def substitute(
         TemplateError: A malformed placeholder or a name the case lacks.
     """
     if isinstance(value, str):
-        parts = parse_template(value)
-        if len(parts) == 1 and isinstance(parts[0], Placeholder):
-            return _lookup(case, parts[0])
-        return "".join(
-            _as_text(_lookup(case, part)) if isinstance(part, Placeholder) else part
-            for part in parts
-        )
+        return render(parse_template(value), case)
     if isinstance(value, Mapping):
         result: dict[object, object] = {}
         for key, item in value.items():

@@ -36,14 +36,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILTIN_DECLARATIONS",
+    "CASE_KEYS",
     "MAX_WORKFLOW_FILE_BYTES",
     "BuiltinDeclaration",
     "check_agent_workflow",
+    "document_problems",
     "invalid_workflow",
     "unchecked_scorer_outcomes",
     "workflow_problems",
 ]
 
+#: The top-level keys that give a workflow its cases (SPEC section 19).
+CASE_KEYS = ("cases", "dataset")
 #: A workflow file larger than this is refused before it is parsed.
 MAX_WORKFLOW_FILE_BYTES = 4 * 1024 * 1024
 
@@ -162,8 +166,14 @@ def workflow_problems(
     source: str,
     catalogue: Mapping[str, DeclaredTool],
     scorers: Mapping[str, DeclaredScorer] | None = None,
+    *,
+    fixture_root: str | os.PathLike[str] | None = None,
 ) -> tuple[ParsedYaml | None, list[Problem]]:
     """Run every check of the contract on a workflow's text.
+
+    A workflow with ``cases:`` or ``dataset:`` is checked case by case: its
+    dataset is read (below ``fixture_root``) and every case's expansion is
+    checked (SPEC section 19).
 
     Args:
         text: The workflow YAML.
@@ -173,10 +183,12 @@ def workflow_problems(
         scorers: The registered scorers by name, whose names and ``with:`` schemas
             ``scorer`` outcomes are checked against; ``None`` leaves them
             unchecked.
+        fixture_root: Where a ``dataset:`` is read from; the folder of
+            ``source`` by default.
 
     Returns:
         The parsed document (``None`` when the text is no YAML document) and every
-        problem found, in file order.
+        problem found: the workflow's in file order, then the cases'.
     """
     if len(text.encode("utf-8", "surrogatepass")) > MAX_WORKFLOW_FILE_BYTES:
         from artemiskit._errors import Problem
@@ -197,6 +209,36 @@ def workflow_problems(
             "akit run, akit validate and akit report)"
         )
         return doc, [doc.problem(message, ())]
+    if isinstance(doc.data, dict) and any(k in doc.data for k in CASE_KEYS):
+        from artemiskit.workflow._case_checks import template_problems
+
+        root = fixture_root if fixture_root is not None else _folder(source)
+        return doc, template_problems(
+            doc, root, lambda expanded: document_problems(expanded, catalogue, scorers)
+        )
+    return doc, document_problems(doc, catalogue, scorers)
+
+
+def _folder(source: str) -> str:
+    return os.path.dirname(source) or "."
+
+
+def document_problems(
+    doc: ParsedYaml,
+    catalogue: Mapping[str, DeclaredTool],
+    scorers: Mapping[str, DeclaredScorer] | None = None,
+) -> list[Problem]:
+    """The schema and semantic problems of one parsed workflow without cases.
+
+    Args:
+        doc: The parsed workflow (or one case's expansion, with the workflow's
+            positions).
+        catalogue: The tools the workflow may declare.
+        scorers: The registered scorers, or ``None`` to leave them unchecked.
+
+    Returns:
+        Every problem found, in file order.
+    """
     catalogue = with_mcp_declarations(catalogue, doc.data)
     found = _schema_problems(doc, catalogue)
     broken = [p.path for p in found]
@@ -206,7 +248,7 @@ def workflow_problems(
         return not any(_under(b, rendered) for b in broken)
 
     found += semantic_problems(doc.data, doc, sound, catalogue, scorers)
-    return doc, _sorted(found)
+    return _sorted(found)
 
 
 def invalid_workflow(source: str, problems: Sequence[Problem]) -> WorkflowError:
@@ -221,8 +263,12 @@ def check_agent_workflow(
     *,
     tools: Sequence[Tool] | Catalogue | None = None,
     scorers: Sequence[Scorer] | ScorerSet | None = None,
+    fixture_root: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Read a workflow file and check it against the contract, without building it.
+
+    A workflow with ``cases:`` or ``dataset:`` is checked case by case: its
+    dataset is read and every case's expansion is checked (SPEC section 19).
 
     The checks are exactly those of `read_agent_workflow` and `load_agent_workflow`
     (which go on to build the `Workflow`); the fixture is not loaded. This is what
@@ -235,6 +281,8 @@ def check_agent_workflow(
         scorers: The registered scorers; ``scorer`` outcomes must name one and
             satisfy its ``params_schema``. ``None`` leaves ``scorer`` outcomes
             unchecked (`unchecked_scorer_outcomes` lists them).
+        fixture_root: Where a ``dataset:`` is read from (default: the workflow
+            file's folder).
 
     Returns:
         The workflow as the plain data the file holds (mappings, lists, strings,
@@ -264,7 +312,9 @@ def check_agent_workflow(
         from artemiskit.scorers._registry import scorer_set
 
         registered = scorer_set(scorers)
-    doc, problems = workflow_problems(text, source, catalogue, registered)
+    doc, problems = workflow_problems(
+        text, source, catalogue, registered, fixture_root=fixture_root
+    )
     if problems or doc is None:
         raise invalid_workflow(source, problems)
     data: dict[str, Any] = doc.data

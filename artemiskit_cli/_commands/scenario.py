@@ -50,12 +50,18 @@ def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
     is_flag=True,
     help="Print the problems as a JSON list on stdout ([] when valid).",
 )
+@click.option(
+    "--fixture-root",
+    type=click.Path(readable=False, file_okay=False),
+    help="Where a dataset resolves (default: the workflow's folder).",
+)
 @TOOLS_OPTION
 @SCORERS_OPTION
 @reports_errors
 def validate(
     workflow_file: str,
     as_json: bool,
+    fixture_root: str | None,
     tools: tuple[Tool, ...],
     scorers: tuple[Scorer, ...] | None,
 ) -> None:
@@ -63,10 +69,13 @@ def validate(
 
     Exit 0 when valid, 2 when invalid (every problem listed as
     FILE:LINE:COLUMN: KEY-PATH: rule), 1 when the file cannot be read.
-    Without --scorers, `scorer` outcomes are listed as unchecked.
+    Without --scorers, `scorer` outcomes are listed as unchecked. A workflow
+    with cases is checked case by case (every expansion).
     """
     try:
-        data = check_agent_workflow(workflow_file, tools=tools, scorers=scorers)
+        data = check_agent_workflow(
+            workflow_file, tools=tools, scorers=scorers, fixture_root=fixture_root
+        )
     except WorkflowError as exc:
         if as_json:
             listing = [_as_json(p, workflow_file) for p in exc.problems]
@@ -81,10 +90,15 @@ def validate(
     if as_json:
         click.echo("[]")
     counts = {key: len(data.get(key, ())) for key in ("tools", "outcomes", "faults")}
+    cases = ""
+    if "cases" in data:
+        cases = f", {len(data['cases'])} cases"
+    elif "dataset" in data:
+        cases = ", cases from its dataset"
     summary = (
         f"ok: {workflow_file} is a valid workflow "
         f"({counts['tools']} tools, {counts['outcomes']} outcomes, "
-        f"{counts['faults']} faults)"
+        f"{counts['faults']} faults{cases})"
     )
     click.echo(summary, err=True)
     unchecked = [] if scorers is not None else unchecked_scorer_outcomes(data)

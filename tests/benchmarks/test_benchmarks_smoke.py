@@ -25,6 +25,7 @@ MEASURES = {
     "peers",
     "suite_runner",
     "suite",
+    "datasets",
 }
 
 

@@ -1,0 +1,137 @@
+"""Datasets (SPEC 19): validating every case of a 10,000-case dataset, offline.
+
+``python -m benchmarks.datasets [--cases N] [--pairs P]`` prints one JSON object:
+
+- ``validate_vs_parse``: interleaved pairs of (parse the JSONL dataset file alone:
+  read, decode, one ``json.loads`` a line, ids and lines) and (``akit scenario
+  validate``'s check of the workflow: the same parse, then every case expanded
+  and its expansion checked against the contract). The ratio is CPU time of the
+  second over the first; SPEC 19 wants at most 3.
+- ``checks``: how many full contract checks the validation made (cases whose
+  values can break no rule share one).
+
+The workflow is SPEC 19's example: placeholders in a file name, a file's
+content, the user turn and an outcome's expected value; each row is distinct.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from artemiskit.workflow import check_agent_workflow
+from artemiskit.workflow._dataset import read_dataset
+from benchmarks._pairs import MIN_PAIRS, pair_summary
+
+__all__ = ["WORKFLOW", "dataset_rows", "measure_datasets"]
+
+#: SPEC 19's example workflow, offline.
+WORKFLOW = """\
+version: 1
+name: refund-triage
+dataset: cases.jsonl
+target: {provider: scripted, model: agent}
+environment:
+  kind: simulated
+  files:
+    "orders/{{ order_id }}.json": "{{ order_json }}"
+tools:
+  - name: read_file
+    allow: {paths: ["orders/*"]}
+conversation:
+  turns:
+    - user: "Ticket {{ ticket }}: {{ request }}"
+budgets: {max_actions: 20, timeout_ms: 60000}
+outcomes:
+  - id: right-decision
+    final_response: {contains: "{{ expected_status }}"}
+"""
+
+_STATUSES = ("approved", "denied", "escalated")
+
+
+def dataset_rows(cases: int) -> str:
+    """A JSONL dataset of ``cases`` distinct tickets."""
+    lines = []
+    for n in range(1, cases + 1):
+        row = {
+            "id": f"ticket-{n:05d}",
+            "order_id": f"o-{n}",
+            "order_json": json.dumps({"id": f"o-{n}", "total": n % 500 + 0.5}),
+            "ticket": f"T-{n}",
+            "request": f"My order o-{n} arrived broken, I would like a refund please.",
+            "expected_status": _STATUSES[n % 3],
+        }
+        lines.append(json.dumps(row))
+    return "\n".join(lines) + "\n"
+
+
+def _cpu(action: Any) -> float:
+    started = time.process_time()
+    action()
+    return time.process_time() - started
+
+
+def measure_datasets(*, cases: int = 10_000, pairs: int = 5) -> dict[str, Any]:
+    """Interleaved pairs of parsing the dataset alone and validating every case."""
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        (root / "cases.jsonl").write_text(dataset_rows(cases), encoding="utf-8")
+        workflow = root / "workflow.yaml"
+        workflow.write_text(WORKFLOW, encoding="utf-8")
+        check_agent_workflow(workflow)  # warm-up of both sides
+        parse_times: list[float] = []
+        validate_times: list[float] = []
+        for _ in range(max(pairs, MIN_PAIRS)):
+            parse_times.append(_cpu(lambda: read_dataset(root, "cases.jsonl")))
+            validate_times.append(_cpu(lambda: check_agent_workflow(workflow)))
+        checks = _checks_made(workflow)
+        size = (root / "cases.jsonl").stat().st_size
+    return {
+        "cases": cases,
+        "dataset_bytes": size,
+        "parse_ms": [t * 1000 for t in parse_times],
+        "validate_ms": [t * 1000 for t in validate_times],
+        "validate_vs_parse": pair_summary(parse_times, validate_times),
+        "checks": checks,
+    }
+
+
+def _checks_made(workflow: Path) -> int:
+    """How many expansions the validation checked in full."""
+    from artemiskit.workflow import _expansion
+
+    made = 0
+    original = _expansion._check
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        nonlocal made
+        made += 1
+        return original(*args, **kwargs)
+
+    _expansion._check = counting
+    try:
+        check_agent_workflow(workflow)
+    finally:
+        _expansion._check = original
+    return made
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure and print the JSON figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=10_000)
+    parser.add_argument("--pairs", type=int, default=5)
+    arguments = parser.parse_args(argv)
+    figures = measure_datasets(cases=arguments.cases, pairs=arguments.pairs)
+    sys.stdout.write(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

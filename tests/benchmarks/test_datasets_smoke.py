@@ -1,0 +1,19 @@
+"""The datasets benchmark measures both sides and shares checks (no timing checks)."""
+
+from __future__ import annotations
+
+from benchmarks._targets import evaluate_targets
+from benchmarks.datasets import measure_datasets
+
+
+def test_the_datasets_benchmark_gives_its_figures_and_target_row() -> None:
+    figures = measure_datasets(cases=300, pairs=3)
+    assert figures["cases"] == 300
+    assert figures["validate_vs_parse"]["pairs"] == 3
+    # one check of the workflow itself, then one per expected status: rows that
+    # differ only in their text share a check
+    assert figures["checks"] == 4
+    rows = evaluate_targets({"datasets": {"skipped": False, **figures}})
+    (row,) = [r for r in rows if r["measure"].startswith("a 10,000-case")]
+    assert row["met"] in (True, False)
+    assert "300 cases" in row["measured"]
