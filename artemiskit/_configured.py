@@ -31,7 +31,6 @@ from artemiskit.targets._protocol import create_model_client_target
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from artemiskit.targets._identity import TargetChoice
     from artemiskit.targets._protocol import (
         AgentTarget,
         ModelClient,
@@ -44,7 +43,6 @@ __all__ = [
     "configured_target",
     "derived_configuration_id",
     "settings_for_judge",
-    "with_target",
 ]
 
 
@@ -193,21 +191,3 @@ def derived_configuration_id(transport: str | None, judge: JudgeSettings | None)
             "limits": [judge.max_requests, judge.max_tokens, judge.timeout_ms],
         }
     return "derived:" + json_digest({"transport": transport, "judge": judge_part})
-
-
-def with_target(workflow: Workflow, choice: TargetChoice) -> Workflow:
-    """``workflow`` run on the provider entry and model ``choice`` names.
-
-    Its target parameters and the rest of its contract stay as they are (the
-    contract digest does not change; SPEC 19).
-
-    Raises:
-        ConfigError: ``choice`` is an agent, not a provider entry.
-    """
-    if choice.kind != "provider":
-        raise ConfigError(
-            f"target {choice.id!r} is an agent, not a provider entry",
-            reason="invalid_agent",
-        )
-    spec = attrs.evolve(workflow.target, provider=choice.provider, model=choice.model)
-    return attrs.evolve(workflow, target=spec)

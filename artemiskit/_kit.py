@@ -21,7 +21,6 @@ from artemiskit._configured import (
     configured_target,
     derived_configuration_id,
     settings_for_judge,
-    with_target,
 )
 from artemiskit._errors import (
     SessionStateError,
@@ -56,10 +55,16 @@ from artemiskit.environments import (
 )
 from artemiskit.records._record import TargetInfo
 from artemiskit.scorers._registry import NO_SCORERS, ScorerSet, scorer_set
-from artemiskit.targets._identity import AGENT_PROVIDER, TargetChoice
+from artemiskit.targets._identity import (
+    AGENT_PROVIDER,
+    TargetChoice,
+    target_choices,
+    unknown_entries,
+)
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow import load_agent_workflow, parse_agent_workflow
 from artemiskit.workflow._model import Workflow
+from artemiskit.workflow._retarget import with_target
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -632,6 +637,9 @@ class ArtemisKit:
         if not isinstance(target, TargetChoice):
             agent = target
         elif target.kind == "provider":
+            unknown = unknown_entries([target], config.providers, config.source)
+            if unknown is not None:
+                raise unknown
             # The workflow runs on the chosen entry and model; its parameters,
             # and everything else of its contract, stay.
             loaded = with_target(loaded, target)
@@ -767,13 +775,19 @@ class ArtemisKit:
                 ``*.workflow.yaml`` / ``.yml`` below, sorted).
             options: What the suite does and where it writes; see
                 `SuiteOptions` (output folder, repeat, concurrency, pass rate,
-                suite budget, fail-fast, transcripts, judge, executor).
+                suite budget, fail-fast, transcripts, judge, executor, and the
+                ``targets`` every workflow runs on instead of its own, e.g.
+                ``targets={"support-bot": make_agent}`` or
+                ``targets=["openai:gpt-4.1-mini", "local:llama3.1"]``).
             **suite: Any field of `SuiteOptions` as a keyword (`SuiteKeywords`);
                 it overrides the same field of ``options``.
 
         Raises:
             WorkflowError: A file is invalid, names repeat, a folder holds no
-                workflow, or an option is out of range (exit 2).
+                workflow, an option is out of range, or a target is malformed,
+                repeated or names an entry the configuration lacks (exit 2).
+            ConfigError: An agent of ``targets`` makes no `AgentTarget`
+                (exit 1).
             FileAccessError: The output folder is not new or empty (exit 1).
         """
         from artemiskit.suites import SuiteSettings
@@ -809,6 +823,7 @@ class ArtemisKit:
                 tools=self._tools,
                 scorers=tuple(self._scorers.values()),
             ),
+            targets=target_choices(chosen.targets),
         )
 
     async def run_suite(

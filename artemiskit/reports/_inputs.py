@@ -326,7 +326,7 @@ def _from_records(
             summarize_workflow(
                 name,
                 first.workflow.digest,
-                target_id(first.target.provider, first.target.model),
+                first.target.id or target_id(first.target.provider, first.target.model),
                 mine,
                 check_runs=False,
             )

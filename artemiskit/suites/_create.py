@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING
 import anyio
 import anyio.to_thread
 
+from artemiskit._errors import WorkflowError
 from artemiskit.config._judge import load_judge_config
 from artemiskit.suites._discovery import load_suite_workflows
 from artemiskit.suites._ray import RayExecutor
 from artemiskit.suites._runner import SuiteSession, SuiteSettings, prepare_output_dir
 from artemiskit.suites._shipping import named_files, worker_config
+from artemiskit.suites._targets import plan_targets
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.suites._executor import SuiteExecutor
     from artemiskit.suites._factory import SessionFactory
+    from artemiskit.targets import TargetChoice
     from artemiskit.telemetry._telemetry import Telemetry
     from artemiskit.tools._catalogue import Catalogue
 
@@ -43,19 +46,24 @@ async def create_suite_session(
     tools: Catalogue | None = None,
     scorers: ScorerSet | None = None,
     remote_kit: Callable[[Callable[[], TrustedConfig]], SessionFactory] | None = None,
+    targets: Sequence[TargetChoice] = (),
 ) -> SuiteSession:
     """Check every workflow, script, fixture and the judge, then prepare the output.
 
     Workflows are checked against ``tools`` (the kit's catalogue) and
     ``scorers`` (the kit's scorers), the same every run uses. Under a
     `RayExecutor`, ``remote_kit`` builds the kit on a worker from a
-    configuration without secrets (`worker_config`).
+    configuration without secrets (`worker_config`). ``targets`` replace every
+    workflow's own (SPEC 19): every workflow runs on each (`plan_targets`).
 
     Raises:
         WorkflowError: Any workflow, script or fixture is invalid, two share a
             name, or a folder holds none (exit 2; nothing ran).
         ConfigError: The judge configuration is invalid, or under Ray a used
             provider entry holds its key inline (``inline_key``).
+        WorkflowError: A chosen target names an entry the configuration lacks
+            (``unknown_target``), or an agent of your own is chosen under Ray,
+            whose workers cannot import it (``agent_not_shippable``); exit 2.
         UnsupportedError: A workflow runs in the sandbox and no Docker Engine
             answers, or the sandbox image is not installed (exit 3; checked
             here, where the runs execute, so that no run starts).
@@ -65,7 +73,19 @@ async def create_suite_session(
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
     workflows = await load_suite_workflows(paths, config, tools=tools, scorers=scorers)
-    used = {item.workflow.target.provider for item in workflows}
+    if isinstance(executor, RayExecutor) and any(t.kind == "agent" for t in targets):
+        raise WorkflowError(
+            "an agent of your own (--agent, targets=) runs in this process only: "
+            "a Ray worker cannot import it; use the local executor, or a provider "
+            "entry (--target ENTRY:MODEL)",
+            reason="agent_not_shippable",
+        )
+    units = await plan_targets(workflows, targets, config)
+    used = {
+        unit.item.workflow.target.provider
+        for unit in units
+        if unit.choice is None or unit.choice.kind == "provider"
+    }
     if isinstance(judge, str | os.PathLike):
         judge_config = await load_judge_config(judge)
         if judge_config.provider not in judge_config.providers.providers:
@@ -75,17 +95,20 @@ async def create_suite_session(
     ):
         await _probe_sandbox_engine(config)
     remote = None
-    files: dict[str, dict[str, bytes]] = {}
+    files: dict[tuple[str, str], dict[str, bytes]] = {}
     if isinstance(executor, RayExecutor) and remote_kit is not None:
         # Before anything runs: a used entry with an inline key is refused,
         # and each workflow's files are read once (what every run ships).
         remote = functools.partial(remote_kit, worker_config(config, used))
-        for item in workflows:
-            files[item.name] = await anyio.to_thread.run_sync(named_files, item, config)
+        for unit in units:
+            files[(unit.name, unit.target)] = await anyio.to_thread.run_sync(
+                named_files, unit.item, config
+            )
     folder = None if output_dir is None else prepare_output_dir(output_dir)
     return SuiteSession(
         kit=kit,
         workflows=workflows,
+        targets=units,
         settings=settings,
         output_dir=folder,
         executor=executor,

@@ -33,7 +33,12 @@ if TYPE_CHECKING:
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.tools._catalogue import Catalogue
 
-__all__ = ["SuiteWorkflow", "discover_workflows", "load_suite_workflows"]
+__all__ = [
+    "SuiteWorkflow",
+    "discover_workflows",
+    "load_suite_workflows",
+    "workflow_script",
+]
 
 _NAMES = ("workflow.yaml", "workflow.yml")
 _SUFFIXES = (".workflow.yaml", ".workflow.yml")
@@ -144,7 +149,7 @@ def _unknown_provider(path: Path, name: str, config: TrustedConfig) -> WorkflowE
     )
 
 
-async def _script(
+async def workflow_script(
     workflow: Workflow, path: Path, root: Path, config: TrustedConfig
 ) -> tuple[str, ScriptVariants] | None:
     """The script of a workflow that uses the offline scripted provider, read once.
@@ -198,7 +203,7 @@ async def load_suite_workflows(
                 path, tools=tools, scorers=scorers or ()
             )
             root = path.absolute().parent
-            script = await _script(workflow, path, root, config)
+            script = await workflow_script(workflow, path, root, config)
             fixture = workflow.environment.fixture
             if fixture is not None:
                 await _check_fixture(workflow, path)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.providers import SharedTransports
-    from artemiskit.targets import AgentTarget
+    from artemiskit.targets import AgentTarget, TargetChoice
     from artemiskit.telemetry import TelemetrySource
     from artemiskit.workflow import Workflow
 
@@ -32,7 +32,7 @@ class SessionFactory(Protocol):
         self,
         *,
         workflow: Workflow,
-        target: AgentTarget | None,
+        target: AgentTarget | TargetChoice | None,
         fixture_root: str | os.PathLike[str] | None,
         judge: JudgeSettings | str | os.PathLike[str] | None,
         cleanup_timeout_ms: int | None,

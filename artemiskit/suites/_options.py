@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from typing import Literal, TypedDict
 
 import attrs
 
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.suites._executor import SuiteExecutor
+from artemiskit.targets import AgentFactory, AgentTarget, TargetChoice
 from artemiskit.telemetry._telemetry import Telemetry
 
-__all__ = ["SuiteKeywords", "SuiteOptions", "merge_suite_options"]
+__all__ = ["SuiteKeywords", "SuiteOptions", "SuiteTargets", "merge_suite_options"]
+
+SuiteTargets = Sequence[str | TargetChoice] | Mapping[str, AgentTarget | AgentFactory]
+"""What ``targets=`` accepts: ``ENTRY:MODEL`` strings and `TargetChoice` objects,
+or a mapping of agent names to targets or factories (`target_choices`)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -39,6 +45,11 @@ class SuiteOptions:
             default) or its 95% interval's lower bound (``lower-bound``).
         max_errored: Errored runs (lost ones included) tolerated before the
             suite exits 7.
+        targets: Targets that replace every workflow's own (SPEC 19): a
+            mapping of agent names to `AgentTarget` objects or factories
+            (callables returning one, called once per run), or a list of
+            ``ENTRY:MODEL`` strings and `TargetChoice` objects. Every workflow
+            runs on every target; ``None`` runs each workflow's own.
     """
 
     output_dir: str | os.PathLike[str] | None = None
@@ -54,6 +65,7 @@ class SuiteOptions:
     telemetry: Telemetry | None = None
     max_errored: int = 0
     gate: Literal["point", "lower-bound"] = "point"
+    targets: SuiteTargets | None = None
 
 
 class SuiteKeywords(TypedDict, total=False):
@@ -72,6 +84,7 @@ class SuiteKeywords(TypedDict, total=False):
     telemetry: Telemetry | None
     max_errored: int
     gate: Literal["point", "lower-bound"]
+    targets: SuiteTargets | None
 
 
 def merge_suite_options(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 import fastjsonschema
 
+from artemiskit._common._decisions import cluster_robust_interval
 from artemiskit._common._json import StrictJsonError, load_strict_json
 from artemiskit._common._reading import read_text_file_now
 from artemiskit._errors import Problem, WorkflowError
@@ -47,6 +48,7 @@ __all__ = [
     "SuiteStatus",
     "SuiteTally",
     "WorkflowTally",
+    "aggregate_units",
     "CauseKey",
     "encode_suite_record",
     "cause_counts",
@@ -59,6 +61,7 @@ __all__ = [
     "suite_exit_code",
     "suite_record_schema",
     "summarize_workflow",
+    "target_aggregates",
     "target_id",
     "unit_counts",
     "unit_of",
@@ -93,6 +96,8 @@ class RunOutcome:
         duration_ms: The run's wall time as the suite saw it.
         lost_reason: Why a lost run was lost (``worker_died``, ``node_died``,
             ``task_cancelled``, ``run_error``, ...); ``None`` otherwise.
+        target: The id of the target the run ran on (SPEC 19); ``None`` where
+            it is not known (record files given loose to a report).
     """
 
     workflow: str
@@ -101,6 +106,7 @@ class RunOutcome:
     record_file: str | None
     duration_ms: int
     lost_reason: str | None = None
+    target: str | None = None
 
     @property
     def lost(self) -> bool:
@@ -161,6 +167,7 @@ class RunOutcome:
             "lost_reason": (self.lost_reason or "run_error") if self.lost else None,
             "verdict": self.verdict.status,
             "why": cause_dict(self.verdict),
+            **({} if self.target is None else {"target": self.target}),
         }
 
 
@@ -242,11 +249,14 @@ def unit_counts(
 
 
 def unit_of(workflow: Mapping[str, Any]) -> dict[str, Any]:
-    """A workflow entry's unit (SPEC 26): for now one per workflow, no case."""
+    """The unit (SPEC 26) a tally of one (workflow, target)'s runs amounts to.
+
+    A version-1 suite's workflow entry is one unit the same way.
+    """
     return {
         "workflow": workflow["name"],
         "case": None,
-        "target": workflow["target"],
+        "target": workflow["target"] or "default",
         "runs": len(workflow["runs"]),
         **{key: workflow[key] for key in _UNIT_STATISTICS},
     }
@@ -263,6 +273,58 @@ _UNIT_STATISTICS = (
     "pass_hat_k",
     "pass_rate_range",
 )
+
+
+def aggregate_units(units: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The pass rate of several units together (SPEC 26): the mean of unit rates.
+
+    Units without a judged run have no rate and are left out of the mean. One
+    unit keeps its own rate and Wilson interval; several get the cluster-robust
+    interval of the mean (`cluster_robust_interval`), each (workflow, case)
+    one cluster, so that the runs of one case on several targets, or its
+    repetitions, are never counted as independent evidence.
+    """
+    counts = {
+        key: sum(unit[key] for unit in units)
+        for key in ("passed", "failed", "errored", "unavailable")
+    }
+    rated = [unit for unit in units if unit["pass_rate"] is not None]
+    if len(rated) <= 1:
+        only = rated[0] if rated else None
+        return {
+            "units": len(units),
+            **counts,
+            "pass_rate": None if only is None else only["pass_rate"],
+            "pass_rate_interval": None if only is None else only["pass_rate_interval"],
+        }
+    interval = cluster_robust_interval(
+        [unit["pass_rate"] for unit in rated],
+        [f"{unit['workflow']}\x00{unit['case']}" for unit in rated],
+    )
+    assert interval is not None  # units were rated
+    return {
+        "units": len(units),
+        **counts,
+        "pass_rate": interval.mean,
+        "pass_rate_interval": {
+            "low": interval.low,
+            "high": interval.high,
+            "method": "cluster-robust",
+            "confidence": interval.confidence,
+        },
+    }
+
+
+def target_aggregates(units: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """``suite.json``'s ``targets``: each target's units together, in order."""
+    order = dict.fromkeys(unit["target"] for unit in units)
+    return [
+        {
+            "target": target,
+            **aggregate_units([unit for unit in units if unit["target"] == target]),
+        }
+        for target in order
+    ]
 
 
 def _use(values: Sequence[float]) -> dict[str, float] | None:
@@ -306,7 +368,8 @@ class WorkflowTally:
     Args:
         name: The workflow's name.
         digest: The digest of its contract.
-        target: The id of the target it runs (``PROVIDER:MODEL``).
+        target: The id of the target it runs (``ENTRY:MODEL`` or an agent's
+            name); ``None`` when it runs on several (its units say which).
         check_runs: Check each run's entry against the suite record schema when
             it is added. A report of loose record files builds an entry that is
             never written as ``suite.json`` (its runs name record files given
@@ -314,14 +377,14 @@ class WorkflowTally:
     """
 
     def __init__(
-        self, name: str, digest: str, target: str, *, check_runs: bool = True
+        self, name: str, digest: str, target: str | None, *, check_runs: bool = True
     ) -> None:
         self.name = name
         self.digest = digest
         self.target = target
         self._check_runs = check_runs
         self.runs: list[dict[str, Any]] = []
-        self._repetitions: list[int] = []
+        self._repetitions: list[tuple[str, int]] = []
         self._verdicts: Counter[str] = Counter()
         self._requirements: dict[str, Counter[str]] = {}
         self._reasons: Counter[str] = Counter()
@@ -330,9 +393,14 @@ class WorkflowTally:
 
     def add(self, outcome: RunOutcome) -> None:
         """Count one finished run."""
-        at = bisect.bisect(self._repetitions, outcome.repetition)
-        self._repetitions.insert(at, outcome.repetition)
+        order = (outcome.target or "", outcome.repetition)
+        at = bisect.bisect(self._repetitions, order)
+        self._repetitions.insert(at, order)
         run = outcome.as_dict()
+        if self.target is not None:
+            # One target: the entry names it; runs name theirs only when
+            # the workflow ran on several (SPEC 19).
+            run.pop("target", None)
         self.runs.insert(at, validate_run_entry(run) if self._check_runs else run)
         verdict = outcome.verdict
         self._verdicts[verdict.status] += 1
@@ -643,6 +711,7 @@ def migrate_suite_record(data: Mapping[str, Any]) -> dict[str, Any]:
     run's; the target was not recorded either (``default``).
     """
     workflows = [_migrated_workflow(entry) for entry in data["workflows"]]
+    units = [unit_of(entry) for entry in workflows]
     statuses: Counter[str] = Counter(
         run["verdict"] for entry in workflows for run in entry["runs"]
     )
@@ -655,8 +724,9 @@ def migrate_suite_record(data: Mapping[str, Any]) -> dict[str, Any]:
             **{key: statuses[key] for key in ("passed", "failed", "unavailable")},
             "errored": statuses["errored"],
         },
-        "units": [unit_of(entry) for entry in workflows],
+        "units": units,
         "workflows": workflows,
+        "targets": target_aggregates(units),
     }
 
 
@@ -695,7 +765,7 @@ def _migrated_workflow(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def encode_suite_record(
-    record: Mapping[str, Any], runs: dict[tuple[str, int], str] | None = None
+    record: Mapping[str, Any], runs: dict[tuple[Any, ...], str] | None = None
 ) -> bytes:
     """``suite.json``'s bytes: a field per line, and each run on a line of its own.
 
@@ -704,7 +774,7 @@ def encode_suite_record(
 
     Args:
         record: The suite record.
-        runs: Each run entry's encoding by (workflow, repetition), filled as
+        runs: Each run entry's encoding by (workflow, target, repetition), filled as
             runs are encoded and reused by later rewrites (a finished run's
             entry never changes).
     """
@@ -720,7 +790,7 @@ def encode_suite_record(
 
 
 def _encode_workflow(
-    entry: Mapping[str, Any], runs: dict[tuple[str, int], str] | None
+    entry: Mapping[str, Any], runs: dict[tuple[Any, ...], str] | None
 ) -> str:
     fields = []
     for key, value in entry.items():
@@ -728,7 +798,7 @@ def _encode_workflow(
             name = entry["name"]
             lines = []
             for run in value:
-                at = (name, run["repetition"])
+                at = (name, run.get("target"), run["repetition"])
                 text = None if runs is None else runs.get(at)
                 if text is None:
                     text = json.dumps(run)

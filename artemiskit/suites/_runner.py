@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import hashlib
 import json
 import math
 import os
-import re
 import sys
 import time
 import uuid
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -30,7 +29,6 @@ from artemiskit._errors import (
 from artemiskit.engine._session import WorkflowResult
 from artemiskit.providers import SharedTransports
 from artemiskit.records import Cause, record_to_dict
-from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._factory import SessionFactory
 from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
@@ -41,14 +39,16 @@ from artemiskit.suites._record import (
     SuiteStatus,
     SuiteTally,
     WorkflowTally,
+    aggregate_units,
     encode_suite_record,
     gated_rate,
     suite_exit_code,
-    target_id,
+    target_aggregates,
     unit_of,
     validate_suite_record,
     validate_workflow_entry,
 )
+from artemiskit.suites._targets import SuiteTarget, own_target, safe_folders
 from artemiskit.suites._transcript import transcript_to_dict
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.records import TelemetryInfo
+    from artemiskit.suites._discovery import SuiteWorkflow
     from artemiskit.telemetry._telemetry import Telemetry
 
 __all__ = [
@@ -86,7 +87,6 @@ _SUITE_COUNTS = (
     "errored",
     "unavailable",
 )
-_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
 
 
 @attrs.frozen(kw_only=True)
@@ -154,6 +154,7 @@ class SuiteEvent:
             ``suite_finished``.
         suite_id: The suite.
         workflow: The workflow's name, for run events.
+        target: The id of the target a run event's run ran on.
         repetition: The repetition (from 1), for run events.
         run_id: The run, once finished.
         verdict: ``passed``, ``failed``, ``errored`` or ``unavailable``, once
@@ -170,6 +171,7 @@ class SuiteEvent:
     suite_id: str
     workflow: str | None = None
     repetition: int | None = None
+    target: str | None = None
     run_id: str | None = None
     verdict: str | None = None
     why: Cause | None = None
@@ -181,16 +183,20 @@ class SuiteEvent:
 
 @attrs.frozen(kw_only=True, repr=False)
 class SuiteRun:
-    """One finished run and its result (``None`` when the run was lost)."""
+    """One finished run and its result (``None`` when the run was lost).
+
+    ``target`` is the id of the target it ran on (SPEC 19).
+    """
 
     workflow: str
     repetition: int
     result: WorkflowResult | None
+    target: str | None = None
 
     def __repr__(self) -> str:
         return (
-            f"SuiteRun(workflow={self.workflow!r}, repetition={self.repetition}, "
-            f"result={self.result!r})"
+            f"SuiteRun(workflow={self.workflow!r}, target={self.target!r}, "
+            f"repetition={self.repetition}, result={self.result!r})"
         )
 
 
@@ -279,28 +285,8 @@ def _suite_servers(
 
 
 def _folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
-    """A safe folder name per workflow name, distinct even without case.
-
-    A plain name is its own folder; another gets a slug and a short digest of
-    the name. Whatever a folder would be, one already taken (a plain name can
-    look like another's slug and digest, or differ only in case) gets a number.
-    """
-    names: dict[str, str] = {}
-    taken: set[str] = set()
-    for item in workflows:
-        name = item.name
-        folder = name
-        if not _SAFE.fullmatch(name):
-            slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "w"
-            suffix = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
-            folder = f"{slug}-{suffix}"
-        chosen, number = folder, 1
-        while chosen.lower() in taken:
-            number += 1
-            chosen = f"{folder}-{number}"
-        taken.add(chosen.lower())
-        names[name] = chosen
-    return names
+    """A safe folder name per workflow name, distinct even without case."""
+    return safe_folders(item.name for item in workflows)
 
 
 async def _ready(value: _T) -> _T:
@@ -329,8 +315,12 @@ def _now() -> str:
 
 @attrs.frozen
 class _Job:
-    workflow: SuiteWorkflow
+    unit: SuiteTarget
     repetition: int
+
+    @property
+    def workflow(self) -> SuiteWorkflow:
+        return self.unit.item
 
 
 class SuiteSession:
@@ -340,14 +330,16 @@ class SuiteSession:
         kit: The facade that creates each run's session.
         workflows: The validated workflows.
         settings: The suite settings.
+        targets: Each (workflow, target) unit of the suite (`plan_targets`);
+            ``None``: each workflow on its own target.
         output_dir: A prepared (new or empty) folder, or ``None`` to write nothing.
         executor: Where runs execute (default: a `LocalExecutor`).
         judge: The judge for ``judge`` outcomes.
         cleanup_timeout_ms: Each run's cleanup drain period.
         remote_kit: Builds the session factory on a remote worker (for an
             executor that runs runs elsewhere, such as `RayExecutor`).
-        remote_files: For such an executor, the files each workflow's runs
-            read, by workflow name (see `artemiskit.suites._shipping`).
+        remote_files: For such an executor, the files each unit's runs read,
+            by workflow name and target id (see `artemiskit.suites._shipping`).
         telemetry: Export the suite as one OpenTelemetry trace (local runs).
     """
 
@@ -357,12 +349,13 @@ class SuiteSession:
         kit: SessionFactory,
         workflows: Sequence[SuiteWorkflow],
         settings: SuiteSettings,
+        targets: Sequence[SuiteTarget] | None = None,
         output_dir: Path | None = None,
         executor: SuiteExecutor | None = None,
         judge: JudgeSettings | str | os.PathLike[str] | None = None,
         cleanup_timeout_ms: int | None = None,
         remote_kit: Callable[[], SessionFactory] | None = None,
-        remote_files: Mapping[str, Mapping[str, bytes]] | None = None,
+        remote_files: Mapping[tuple[str, str], Mapping[str, bytes]] | None = None,
         telemetry: Telemetry | None = None,
         mcp_servers: Mapping[str, McpServerConfig] | None = None,
     ) -> None:
@@ -372,6 +365,19 @@ class SuiteSession:
             )
         self._kit = kit
         self._workflows = tuple(workflows)
+        self._units = tuple(
+            targets
+            if targets is not None
+            else [SuiteTarget(item=w, target=own_target(w)) for w in workflows]
+        )
+        per_workflow = Counter(unit.name for unit in self._units)
+        # One target keeps the <target> level out of the layout; several add it.
+        self._layered = any(count > 1 for count in per_workflow.values())
+        self._chosen = (
+            None
+            if targets is None or all(unit.choice is None for unit in self._units)
+            else list(dict.fromkeys(unit.target for unit in self._units))
+        )
         self._settings = settings
         self._output = output_dir
         self._executor = executor or LocalExecutor(settings.concurrency)
@@ -393,6 +399,7 @@ class SuiteSession:
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
         self._folders = _folder_names(self._workflows)
+        self._target_folders = safe_folders(unit.target for unit in self._units)
         self.suite_id = uuid.uuid4().hex
         self._telemetry = (
             None if telemetry is None else telemetry.for_suite(self.suite_id)
@@ -419,15 +426,26 @@ class SuiteSession:
             w.name: WorkflowTally(
                 w.name,
                 w.digest,
-                target_id(w.workflow.target.provider, w.workflow.target.model),
+                # Several targets: the units say which ran.
+                None if per_workflow[w.name] > 1 else own_target(w),
             )
             for w in workflows
+        }
+        for unit in self._units:
+            if per_workflow[unit.name] == 1:
+                self._tallies[unit.name].target = unit.target
+        self._unit_tallies = {
+            (unit.name, unit.target): WorkflowTally(
+                unit.name, unit.item.digest, unit.target
+            )
+            for unit in self._units
         }
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
         self._entries: dict[str, dict[str, Any]] = {}
+        self._unit_entries: dict[tuple[str, str], dict[str, Any]] = {}
         # Each finished run's entry as encoded in suite.json, encoded once.
-        self._run_texts: dict[tuple[str, int], str] = {}
+        self._run_texts: dict[tuple[Any, ...], str] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
         # each one as its run finishes would serialize the suite on the disk.
         self._unsynced: list[Path] = []
@@ -441,12 +459,22 @@ class SuiteSession:
     @property
     def planned(self) -> int:
         """How many runs the suite plans."""
-        return len(self._workflows) * self._settings.repeat
+        return len(self._units) * self._settings.repeat
 
     @property
     def workflow_names(self) -> tuple[str, ...]:
         """The workflows' names, in suite order."""
         return tuple(w.name for w in self._workflows)
+
+    @property
+    def matrix(self) -> bool:
+        """Whether a workflow runs on several targets (a target matrix)."""
+        return self._layered
+
+    @property
+    def target_ids(self) -> tuple[str, ...]:
+        """The ids of the targets the suite's units run on, each once, in order."""
+        return tuple(dict.fromkeys(unit.target for unit in self._units))
 
     def events(self, *, buffer: int = 1024) -> AsyncIterator[SuiteEvent]:
         """A stream of this suite's events; a slow reader loses events, never blocks.
@@ -507,17 +535,33 @@ class SuiteSession:
         # Only a workflow with a new finished run is summarized (and checked
         # against its part of the schema; each run was checked when added).
         for name in self._changed:
+            for unit in self._units:
+                if unit.name == name:
+                    key = (name, unit.target)
+                    self._unit_entries[key] = unit_of(self._unit_tallies[key].entry())
             entry = self._tallies[name].entry()
+            mine = [u for k, u in self._unit_entries.items() if k[0] == name]
+            if len(mine) > 1:
+                # Several units: the mean of their rates (SPEC 26).
+                together = aggregate_units(mine)
+                entry["pass_rate"] = together["pass_rate"]
+                entry["pass_rate_interval"] = together["pass_rate_interval"]
             self._entries[name] = validate_workflow_entry(entry, len(entry["runs"]))
         self._changed.clear()
         workflows = [self._entries[w.name] for w in self._workflows]
+        units = [
+            self._unit_entries.get((unit.name, unit.target))
+            or unit_of(self._unit_tallies[(unit.name, unit.target)].entry())
+            for unit in self._units
+        ]
         settings = self._settings
         exit_code = None
         if finished:
+            # Each unit is gated: every workflow on every target must reach it.
             exit_code = suite_exit_code(
                 status,
                 self._filed,
-                [gated_rate(w, settings.gate) for w in workflows],
+                [gated_rate(unit, settings.gate) for unit in units],
                 settings.min_pass_rate,
                 settings.max_errored,
             )
@@ -541,11 +585,14 @@ class SuiteSession:
                 "max_suite_tokens": settings.max_suite_tokens,
                 "max_errored": settings.max_errored,
                 "gate": settings.gate,
+                # Present only when targets were chosen (SPEC 19).
+                **({} if self._chosen is None else {"targets": self._chosen}),
             },
             "totals": totals,
             "exit_code": exit_code,
-            "units": [unit_of(entry) for entry in workflows],
+            "units": units,
             "workflows": workflows,
+            "targets": target_aggregates(units),
         }
 
     async def _write_summary(self, finished: bool) -> dict[str, Any] | None:
@@ -603,6 +650,8 @@ class SuiteSession:
         if self._output is None or result is None:
             return None, []
         folder = self._folders[job.workflow.name]
+        if self._layered:
+            folder = f"{folder}/{self._target_folders[job.unit.target]}"
         name = f"{job.repetition:03d}"
         relative = f"runs/{folder}/{name}.record.json"
         # Compact, so the C encoder does it: an indented dump costs more than
@@ -643,6 +692,8 @@ class SuiteSession:
     def _file(self, outcome: RunOutcome) -> None:
         self._filed.append(outcome)
         self._tallies[outcome.workflow].add(outcome)
+        assert outcome.target is not None  # a suite's runs name their target
+        self._unit_tallies[(outcome.workflow, outcome.target)].add(outcome)
         self._totals.add(outcome)
         self._changed.add(outcome.workflow)
 
@@ -696,6 +747,7 @@ class SuiteSession:
                     type="run_started",
                     suite_id=self.suite_id,
                     workflow=item.name,
+                    target=job.unit.target,
                     repetition=job.repetition,
                 )
             )
@@ -714,7 +766,7 @@ class SuiteSession:
     async def _remote_run(self, job: _Job) -> RemoteRun:
         """What a worker needs for ``job``: the workflow and the files it names."""
         item = job.workflow
-        files = self._remote_files.get(item.name)
+        files = self._remote_files.get((item.name, job.unit.target))
         if self._remote_kit is None or files is None:
             raise SessionStateError(
                 "a remote executor needs the kit's remote factory and each "
@@ -722,7 +774,7 @@ class SuiteSession:
                 reason="invalid_option",
             )
         return RemoteRun(
-            key=f"{self.suite_id}/{item.name}/{job.repetition}",
+            key=f"{self.suite_id}/{item.name}/{job.unit.target}/{job.repetition}",
             make_kit=self._remote_kit,
             workflow=item.workflow,
             files=files,
@@ -738,7 +790,10 @@ class SuiteSession:
         try:
             session = await self._kit.create_workflow_session(
                 workflow=item.workflow,
-                target=None,
+                # A provider entry is already in the workflow; an agent is made.
+                target=job.unit.choice
+                if job.unit.choice is not None and job.unit.choice.kind == "agent"
+                else None,
                 fixture_root=item.path.absolute().parent,
                 judge=self._judge,
                 cleanup_timeout_ms=self._cleanup_timeout_ms,
@@ -770,6 +825,7 @@ class SuiteSession:
         relative, files = self._encode(job, result)
         outcome = RunOutcome(
             workflow=item.name,
+            target=job.unit.target,
             repetition=job.repetition,
             record=None if result is None else result.record,
             record_file=relative,
@@ -778,7 +834,12 @@ class SuiteSession:
         )
         self._outcomes.append(outcome)
         self._runs.append(
-            SuiteRun(workflow=item.name, repetition=job.repetition, result=result)
+            SuiteRun(
+                workflow=item.name,
+                target=job.unit.target,
+                repetition=job.repetition,
+                result=result,
+            )
         )
         self._account(outcome)
         record = outcome.record
@@ -788,6 +849,7 @@ class SuiteSession:
                 type="run_finished",
                 suite_id=self.suite_id,
                 workflow=item.name,
+                target=job.unit.target,
                 repetition=job.repetition,
                 run_id=None if record is None else record.run_id,
                 verdict=outcome.verdict.status,
@@ -875,7 +937,7 @@ class SuiteSession:
 
     async def _share_scripts(self) -> None:
         """Hand the runs each script as validated: a later edit changes no run."""
-        for item in self._workflows:
+        for item in (unit.item for unit in self._units):
             if item.script is not None:
                 key, script = item.script
                 await self._transports.get(key, functools.partial(_ready, script))
@@ -915,9 +977,9 @@ class SuiteSession:
         self._started_at = _now()
         self._clock = time.monotonic()
         jobs = [
-            _Job(workflow=item, repetition=repetition)
+            _Job(unit=unit, repetition=repetition)
             for repetition in range(1, self._settings.repeat + 1)
-            for item in self._workflows
+            for unit in self._units
         ]
         try:
             if self._remote is not None:
@@ -955,6 +1017,10 @@ class SuiteSession:
                 await self._transports.aclose()
             for stream in self._streams:
                 stream.close()
-        order = {name: index for index, name in enumerate(self.workflow_names)}
-        runs = sorted(self._runs, key=lambda r: (order[r.workflow], r.repetition))
+        order: dict[tuple[str, str | None], int] = {
+            (unit.name, unit.target): index for index, unit in enumerate(self._units)
+        }
+        runs = sorted(
+            self._runs, key=lambda r: (order[(r.workflow, r.target)], r.repetition)
+        )
         return SuiteResult(summary=summary, runs=tuple(runs))

@@ -9,7 +9,7 @@ An agent's name holds no ``:``, so the two kinds of id never collide.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Literal
 
 import attrs
@@ -24,6 +24,7 @@ __all__ = [
     "agent_choices",
     "parse_target",
     "target_choices",
+    "unknown_entries",
 ]
 
 #: The record's ``target.provider`` of an agent of your own.
@@ -265,3 +266,40 @@ def _unique(chosen: tuple[TargetChoice, ...]) -> tuple[TargetChoice, ...]:
             )
         seen.add(choice.id)
     return chosen
+
+
+def unknown_entries(
+    choices: Sequence[TargetChoice], entries: Collection[str], source: str | None
+) -> WorkflowError | None:
+    """The refusal of chosen provider entries a configuration lacks, if any.
+
+    Args:
+        choices: The chosen targets.
+        entries: The provider entries of the trusted configuration.
+        source: The configuration's file, or ``None`` when none was given.
+
+    Returns:
+        A `WorkflowError` (``unknown_target``, exit 2) naming the missing
+        targets and listing the entries, or ``None`` when every entry exists
+        (``scripted`` is built in).
+    """
+    missing = [
+        choice.id
+        for choice in choices
+        if choice.kind == "provider"
+        and choice.provider not in entries
+        and choice.provider != "scripted"
+    ]
+    if not missing:
+        return None
+    names = ", ".join(repr(name) for name in sorted(entries)) or "none"
+    where = (
+        "no trusted configuration was given (--config)"
+        if source is None
+        else f"the trusted configuration {source} has no such entry"
+    )
+    return WorkflowError(
+        f"--target {', '.join(repr(m) for m in missing)}: {where}; its entries: "
+        f"{names} (`scripted` is built in)",
+        reason="unknown_target",
+    )

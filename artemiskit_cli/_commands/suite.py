@@ -172,6 +172,7 @@ class _Progress:
     def __init__(self, session: SuiteSession) -> None:
         self.planned = session.planned
         self.names = session.workflow_names
+        self.matrix = session.matrix
         self.finished = 0
         self.passed = 0
         self.failed = 0
@@ -203,8 +204,9 @@ class _Progress:
         if event.verdict != "passed":
             why = "" if event.why is None else f"why: {event.why.text}, "
             outcome += f" ({why}{event.status or 'lost'}, exit {event.exit_code})"
+        on = f" on {event.target}" if self.matrix and event.target else ""
         return printable(
-            f"[{self.finished}/{self.planned}] {event.workflow} "
+            f"[{self.finished}/{self.planned}] {event.workflow}{on} "
             f"#{event.repetition:03d}: {outcome}"
         )
 
@@ -315,6 +317,7 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
         fail_fast=bool(options["fail_fast"]),
         max_errored=options["max_errored"] or 0,
         gate=options["gate"] or "point",
+        targets=list(options.get("chosen") or ()) or None,
         transcripts=bool(options["transcripts"]),
         judge=options["judge_config"],
         cleanup_timeout_ms=options["cleanup_timeout"],
@@ -383,12 +386,31 @@ def suite_summary_lines(summary: dict[str, Any]) -> list[str]:
                 f"–{_percent(spread['high'])}"
             )
         lines.append(line)
+        lines += _unit_lines(summary, workflow["name"])
         causes = workflow["causes"]
         for cause in causes[:_CAUSES_SHOWN]:
             lines.append(f"    why: {printable(cause_text(cause))} × {cause['runs']}")
         if len(causes) > _CAUSES_SHOWN:
             lines.append(f"    ({len(causes) - _CAUSES_SHOWN} more causes)")
     return lines
+
+
+def _unit_lines(summary: dict[str, Any], workflow: str) -> list[str]:
+    """With several targets, the workflow's runs on each target, a line each."""
+    counts: dict[str, list[int]] = {}
+    for unit in summary["units"]:
+        if unit["workflow"] == workflow:
+            tally = counts.setdefault(unit["target"], [0, 0])
+            tally[0] += unit["passed"]
+            tally[1] += unit["failed"]
+    if len(counts) < 2:
+        return []
+    return [
+        f"    on {printable(target)}: pass rate "
+        f"{_percent(None if passed + failed == 0 else passed / (passed + failed))} "
+        f"({passed}/{passed + failed})"
+        for target, (passed, failed) in counts.items()
+    ]
 
 
 def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:

@@ -34,6 +34,7 @@ from artemiskit_cli._outputs import (
     write_new_file,
 )
 from artemiskit_cli._render import describe_event, summarize
+from artemiskit_cli._targets import AGENT_OPTION, TARGET_OPTION, chosen_targets
 from artemiskit_cli._telemetry import telemetry_of
 from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
 
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from anyio.abc import TaskStatus
 
     from artemiskit import Scorer, SessionEvent, Tool
+    from artemiskit.targets import TargetChoice
 
 __all__ = ["workflow"]
 
@@ -179,6 +181,7 @@ async def _run(
     tools: tuple[Tool, ...] = (),
     scorers: tuple[Scorer, ...] | None = None,
     otel: bool = False,
+    target: TargetChoice | None = None,
 ) -> tuple[WorkflowResult, SandboxConfig]:
     """Run the session, reporting progress; the result and the sandbox settings.
 
@@ -198,6 +201,7 @@ async def _run(
     telemetry = telemetry_of(trusted) if otel else None
     session = await kit.create_workflow_session(
         workflow=workflow_file,
+        target=target,
         fixture_root=fixture_root,
         cleanup_timeout_ms=cleanup_timeout,
         preflight=preflight,
@@ -238,6 +242,8 @@ async def _run(
     type=click.Path(readable=False, file_okay=False),
     help="Checkpoint into this private directory (explicit; sensitive data).",
 )
+@TARGET_OPTION
+@AGENT_OPTION
 @suite_options
 @reports_errors
 def run(
@@ -256,13 +262,17 @@ def run(
     scorers: tuple[Scorer, ...] | None,
     otel: bool,
     transcript_output: str | None,
+    targets: tuple[TargetChoice, ...],
+    agents: tuple[TargetChoice, ...],
     **suite: Any,
 ) -> None:
     """Run a workflow once in a fresh environment; the exit code says what happened.
 
-    With several PATHs, a folder, or --output-dir, run a suite (docs/suites.md).
+    With several PATHs, a folder, --output-dir, or several targets, run a suite
+    (docs/suites.md); --target/--agent replace the workflow's own target.
     """
-    if is_suite(paths, suite):
+    chosen = chosen_targets(targets, agents)
+    if is_suite(paths, suite) or len(chosen) > 1:
         options = dict(locals())
         options.update(options.pop("suite"))
         run_suite_command(paths, options)
@@ -289,6 +299,7 @@ def run(
             tools=tools,
             scorers=scorers,
             otel=otel,
+            target=chosen[0] if chosen else None,
         )
     )
     _emit(
@@ -389,6 +400,7 @@ def preflight(
     type=click.Path(readable=False, file_okay=False),
     help="The directory of the paused run's checkpoint.",
 )
+@TARGET_OPTION
 @reports_errors
 def resume(
     workflow_file: str,
@@ -405,8 +417,15 @@ def resume(
     tools: tuple[Tool, ...],
     scorers: tuple[Scorer, ...] | None,
     otel: bool,
+    targets: tuple[TargetChoice, ...],
 ) -> None:
-    """Continue the paused run in --checkpoint-dir: same run, new attempt."""
+    """Continue the paused run in --checkpoint-dir: same run, new attempt.
+
+    A run made with --target resumes only with the same --target: a paused run
+    never continues on another model.
+    """
+    if len(targets) > 1:
+        raise click.UsageError("--target: a run resumes on one target")
     check_apart_from_checkpoint(checkpoint_dir, output, state_output)
     check_new_outputs(output, state_output)
     result, sandbox = anyio.run(
@@ -422,6 +441,7 @@ def resume(
             tools=tools,
             scorers=scorers,
             otel=otel,
+            target=targets[0] if targets else None,
         )
     )
     _emit(

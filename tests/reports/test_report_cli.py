@@ -68,7 +68,9 @@ def _older(current: dict[str, Any], version: int) -> dict[str, Any]:
     dropped = {"timeline", "verdict"} | ({"recovery"} if version < 2 else set())
     older = {k: v for k, v in current.items() if k not in dropped}
     older["target"] = {
-        k: v for k, v in current["target"].items() if k != "provider_retries"
+        k: v
+        for k, v in current["target"].items()
+        if k not in ("provider_retries", "id")
     }
     if version < 2:
         old_tools = ("read_file", "write_file")

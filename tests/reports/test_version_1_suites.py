@@ -17,7 +17,7 @@ from tests.reports._evidence import akit
 
 def _as_version_1(suite: dict[str, Any]) -> dict[str, Any]:
     """``suite`` as a version-1 suite.json would have it."""
-    old = {k: v for k, v in suite.items() if k != "units"}
+    old = {k: v for k, v in suite.items() if k not in ("units", "targets")}
     old["schema_version"] = 1
     old["settings"] = {
         k: v for k, v in suite["settings"].items() if k not in ("max_errored", "gate")
