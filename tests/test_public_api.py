@@ -285,6 +285,7 @@ EXPORTS: dict[str, set[str]] = {
         "SuiteRun",
         "SuiteSession",
         "SuiteSettings",
+        "SuiteTarget",
         "SuiteWorkflow",
         "TRANSCRIPT_SCHEMA",
         "cause_text",

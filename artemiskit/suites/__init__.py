@@ -36,6 +36,7 @@ from artemiskit.suites._statistics import (
     percentile,
     wilson_interval,
 )
+from artemiskit.suites._targets import SuiteTarget
 from artemiskit.suites._transcript import TRANSCRIPT_SCHEMA, transcript_to_dict
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "SuiteRun",
     "SuiteSession",
     "SuiteSettings",
+    "SuiteTarget",
     "SuiteWorkflow",
     "TRANSCRIPT_SCHEMA",
     "cause_text",
