@@ -65,7 +65,11 @@ class SuiteWorkflow:
     @property
     def variants(self) -> tuple[tuple[ScriptEntry, ...], ...]:
         """The script's response lists, empty without a scripted provider."""
-        return () if self.script is None else self.script[1][0]
+        if self.script is None:
+            return ()
+        from artemiskit.providers._scripted import script_variants
+
+        return script_variants(self.script[1][0])
 
     def __repr__(self) -> str:
         return f"SuiteWorkflow(name={self.name!r})"
