@@ -53,10 +53,16 @@ from artemiskit.environments import (
     SandboxSettings,
     create_environment_factory,
 )
-from artemiskit.records._record import TargetInfo
+from artemiskit.providers import ScriptCase
+from artemiskit.records._record import CaseInfo, TargetInfo
 from artemiskit.scorers._registry import NO_SCORERS, ScorerSet, scorer_set
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
-from artemiskit.workflow import load_agent_workflow, parse_agent_workflow
+from artemiskit.workflow import (
+    WorkflowCase,
+    load_agent_workflow,
+    load_case_workflows,
+    parse_agent_workflow,
+)
 from artemiskit.workflow._model import Workflow
 
 if TYPE_CHECKING:
@@ -84,9 +90,39 @@ if TYPE_CHECKING:
 
 __all__ = ["ArtemisKit", "WorkflowSource", "create_agent_workflow_session"]
 
-WorkflowSource = str | os.PathLike[str] | Workflow | Mapping[str, Any]
-"""A workflow file path, a validated `Workflow`, or the workflow as a mapping
-(the parsed YAML: validated like a file, with no fixture root of its own)."""
+WorkflowSource = str | os.PathLike[str] | Workflow | WorkflowCase | Mapping[str, Any]
+"""A workflow file path, a validated `Workflow`, one case of a workflow with
+cases (`WorkflowCase`), or the workflow as a mapping (the parsed YAML: validated
+like a file, with no fixture root of its own)."""
+
+
+async def _case_from(
+    source: object,
+    case: str | None,
+    catalogue: Catalogue,
+    scorers: ScorerSet,
+    root: str | os.PathLike[str] | None,
+) -> WorkflowCase | None:
+    """The case a session runs: the one given, or the id ``case`` of a file's.
+
+    Raises:
+        WorkflowError: ``case`` names no case of the file (``unknown_case``),
+            or it is given for a source that is not a workflow file.
+    """
+    if isinstance(source, WorkflowCase):
+        return source
+    if case is None:
+        return None
+    if not isinstance(source, str | os.PathLike):
+        raise WorkflowError(
+            "case= picks a case of a workflow file with cases; pass the file's "
+            "path (or a WorkflowCase)",
+            reason="invalid_option",
+        )
+    cases = await load_case_workflows(
+        source, tools=catalogue, scorers=scorers, fixture_root=root
+    )
+    return cases.case(case)
 
 
 async def _workflow_from(
@@ -101,6 +137,8 @@ async def _workflow_from(
     """
     if isinstance(source, Workflow):
         return source
+    if isinstance(source, WorkflowCase):
+        return source.workflow
     if isinstance(source, str | os.PathLike):
         return await load_agent_workflow(source, tools=catalogue, scorers=scorers)
     if isinstance(source, Mapping):
@@ -246,6 +284,7 @@ def _new_session(
     owns_judge: bool = False,
     mcp_servers: Mapping[str, McpServerConfig] | None = None,
     mcp_shared: McpServers | None = None,
+    case: CaseInfo | None = None,
 ) -> WorkflowSession:
     """Check the options and build the session (`create_agent_workflow_session`).
 
@@ -330,6 +369,7 @@ def _new_session(
         owns_target=owns_target,
         owns_judge=owns_judge,
         mcp=mcp,
+        case=case,
     )
 
 
@@ -486,6 +526,7 @@ class ArtemisKit:
         options: RunOptions | None = None,
         shared_transports: SharedTransports | None = None,
         repetition: int = 1,
+        case: str | None = None,
         **run: Unpack[RunKeywords],
     ) -> WorkflowSession:
         """Load the workflow, build its target and create a session.
@@ -511,6 +552,9 @@ class ArtemisKit:
             repetition: Which repetition of a suite this run is (from 1): a
                 scripted provider answers with variant (repetition - 1) mod
                 the number of its script's variants.
+            case: For a workflow file with cases (SPEC 19), the id of the case
+                to run: its expansion runs, a scripted provider replays that
+                case's script, and the record names the case (id and digest).
             **run: Any field of `RunOptions` as a keyword (`RunKeywords`); it
                 overrides the same field of ``options``.
 
@@ -562,9 +606,12 @@ class ArtemisKit:
         catalogue = self._session_catalogue(settings.tools)
         scorers = self._session_scorers(settings.scorers)
         root = settings.fixture_root
-        loaded = await _workflow_from(workflow, catalogue, scorers)
         if root is None and isinstance(workflow, str | os.PathLike):
             root = _folder_of(workflow)
+        chosen = await _case_from(workflow, case, catalogue, scorers, root)
+        if chosen is not None:
+            workflow = chosen
+        loaded = await _workflow_from(workflow, catalogue, scorers)
         config = self._config
         if config is None:
             config = await self._trusted_config()
@@ -582,6 +629,7 @@ class ArtemisKit:
                 root,
                 shared=shared_transports,
                 repetition=repetition,
+                case=None if chosen is None else ScriptCase(chosen.id, chosen.values),
             )
         judge_settings = (
             None if judge is None else await settings_for_judge(judge, config)
@@ -616,6 +664,9 @@ class ArtemisKit:
             owns_judge=judge is not None and judge_settings is not judge,
             mcp_servers=config.mcp_servers,
             mcp_shared=await _suite_servers(shared_transports, loaded),
+            case=None
+            if chosen is None
+            else CaseInfo(id=chosen.id, digest=chosen.digest),
         )
 
     def _session_catalogue(self, tools: Sequence[Tool] | Catalogue | None) -> Catalogue:
@@ -656,6 +707,7 @@ class ArtemisKit:
         checkpoint: CheckpointOptions | None = None,
         checkpoint_store: CheckpointStore | None = None,
         options: RunOptions | None = None,
+        case: str | None = None,
         **run: Unpack[RunKeywords],
     ) -> WorkflowResult:
         """Create a fresh session and run it once; see `create_workflow_session`."""
@@ -668,6 +720,7 @@ class ArtemisKit:
             checkpoint=checkpoint,
             checkpoint_store=checkpoint_store,
             options=options,
+            case=case,
             **run,
         )
         return await session.run()

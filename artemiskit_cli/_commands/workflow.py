@@ -179,6 +179,7 @@ async def _run(
     tools: tuple[Tool, ...] = (),
     scorers: tuple[Scorer, ...] | None = None,
     otel: bool = False,
+    case: str | None = None,
 ) -> tuple[WorkflowResult, SandboxConfig]:
     """Run the session, reporting progress; the result and the sandbox settings.
 
@@ -205,6 +206,7 @@ async def _run(
         checkpoint=checkpoint,
         pause_after_actions=pause_after_actions,
         telemetry=telemetry,
+        case=case,
     )
     error: ArtemisError | None = None
     async with anyio.create_task_group() as group:
@@ -238,6 +240,14 @@ async def _run(
     type=click.Path(readable=False, file_okay=False),
     help="Checkpoint into this private directory (explicit; sensitive data).",
 )
+@click.option(
+    "--case",
+    "cases",
+    multiple=True,
+    metavar="ID",
+    help="A workflow with cases: run only this case (repeatable in suite mode; "
+    "one without --output-dir is a single run of it).",
+)
 @suite_options
 @reports_errors
 def run(
@@ -256,6 +266,7 @@ def run(
     scorers: tuple[Scorer, ...] | None,
     otel: bool,
     transcript_output: str | None,
+    cases: tuple[str, ...],
     **suite: Any,
 ) -> None:
     """Run a workflow once in a fresh environment; the exit code says what happened.
@@ -267,6 +278,10 @@ def run(
         options.update(options.pop("suite"))
         run_suite_command(paths, options)
     (workflow_file,) = paths
+    if len(cases) > 1:
+        raise click.UsageError(
+            "several --case need suite mode (--output-dir); a single run runs one case"
+        )
     if pause_after_actions is not None and checkpoint_dir is None:
         raise click.UsageError("--pause-after-actions needs --checkpoint-dir")
     checkpoint = None
@@ -289,6 +304,7 @@ def run(
             tools=tools,
             scorers=scorers,
             otel=otel,
+            case=cases[0] if cases else None,
         )
     )
     _emit(
