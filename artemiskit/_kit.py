@@ -754,6 +754,7 @@ class ArtemisKit:
         from artemiskit.suites import SuiteSettings
         from artemiskit.suites._create import create_suite_session
         from artemiskit.suites._options import merge_suite_options
+        from artemiskit.suites._units import CaseSelection
 
         chosen = merge_suite_options(options, suite)
         settings = SuiteSettings(
@@ -765,6 +766,11 @@ class ArtemisKit:
             transcripts=chosen.transcripts,
             max_errored=chosen.max_errored,
             gate=chosen.gate,
+            cases=CaseSelection(
+                ids=None if chosen.cases is None else tuple(chosen.cases),
+                sample=chosen.sample,
+                seed=chosen.seed,
+            ),
         )
         config = await self._trusted_config()
         return await create_suite_session(

@@ -271,6 +271,7 @@ EXPORTS: dict[str, set[str]] = {
         "require_report_extra",
     },
     "artemiskit.suites": {
+        "CaseSelection",
         "Interval",
         "LocalExecutor",
         "RayExecutor",

@@ -37,8 +37,10 @@ from artemiskit.suites._statistics import (
     wilson_interval,
 )
 from artemiskit.suites._transcript import TRANSCRIPT_SCHEMA, transcript_to_dict
+from artemiskit.suites._units import CaseSelection
 
 __all__ = [
+    "CaseSelection",
     "Interval",
     "LocalExecutor",
     "RayExecutor",

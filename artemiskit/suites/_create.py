@@ -64,7 +64,9 @@ async def create_suite_session(
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
-    workflows = await load_suite_workflows(paths, config, tools=tools, scorers=scorers)
+    workflows = await load_suite_workflows(
+        paths, config, tools=tools, scorers=scorers, selection=settings.cases
+    )
     used = {item.workflow.target.provider for item in workflows}
     if isinstance(judge, str | os.PathLike):
         judge_config = await load_judge_config(judge)

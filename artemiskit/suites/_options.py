@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Literal, TypedDict
 
 import attrs
@@ -39,6 +40,12 @@ class SuiteOptions:
             default) or its 95% interval's lower bound (``lower-bound``).
         max_errored: Errored runs (lost ones included) tolerated before the
             suite exits 7.
+        cases: Of workflows with cases (SPEC 19), run only these case ids
+            (``--case``); a unit is a (workflow, case). ``None`` runs every
+            case. An id no workflow has is refused (exit 2).
+        sample: Run a random subset of this many cases per workflow
+            (``--sample N``), the same for the same ``seed``.
+        seed: The sample's seed (``--seed S``, default 0).
     """
 
     output_dir: str | os.PathLike[str] | None = None
@@ -54,6 +61,9 @@ class SuiteOptions:
     telemetry: Telemetry | None = None
     max_errored: int = 0
     gate: Literal["point", "lower-bound"] = "point"
+    cases: Sequence[str] | None = None
+    sample: int | None = None
+    seed: int | None = None
 
 
 class SuiteKeywords(TypedDict, total=False):
@@ -72,6 +82,9 @@ class SuiteKeywords(TypedDict, total=False):
     telemetry: Telemetry | None
     max_errored: int
     gate: Literal["point", "lower-bound"]
+    cases: Sequence[str] | None
+    sample: int | None
+    seed: int | None
 
 
 def merge_suite_options(

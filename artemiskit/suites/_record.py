@@ -93,6 +93,8 @@ class RunOutcome:
         duration_ms: The run's wall time as the suite saw it.
         lost_reason: Why a lost run was lost (``worker_died``, ``node_died``,
             ``task_cancelled``, ``run_error``, ...); ``None`` otherwise.
+        case: The dataset case the run is of (SPEC 19); ``None`` for a
+            workflow without cases.
     """
 
     workflow: str
@@ -101,6 +103,12 @@ class RunOutcome:
     record_file: str | None
     duration_ms: int
     lost_reason: str | None = None
+    case: str | None = None
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """Where the run sorts within its workflow: by case, then repetition."""
+        return (self.case or "", self.repetition)
 
     @property
     def lost(self) -> bool:
@@ -144,8 +152,10 @@ class RunOutcome:
     def as_dict(self) -> dict[str, Any]:
         """The run's entry in ``suite.json``."""
         record = self.record
-        return {
-            "repetition": self.repetition,
+        entry: dict[str, Any] = {"repetition": self.repetition}
+        if self.case is not None:
+            entry["case"] = self.case
+        return entry | {
             "run_id": None if record is None else record.run_id,
             "record": self.record_file,
             "execution_status": None if record is None else record.execution.status,
@@ -321,8 +331,10 @@ class WorkflowTally:
         self.target = target
         self._check_runs = check_runs
         self.runs: list[dict[str, Any]] = []
-        self._repetitions: list[int] = []
+        self._keys: list[tuple[str, int]] = []
         self._verdicts: Counter[str] = Counter()
+        #: Verdict counts per case (one unit each), in the order cases came.
+        self._cases: dict[str | None, Counter[str]] = {}
         self._requirements: dict[str, Counter[str]] = {}
         self._reasons: Counter[str] = Counter()
         self._causes: Counter[CauseKey] = Counter()
@@ -330,12 +342,13 @@ class WorkflowTally:
 
     def add(self, outcome: RunOutcome) -> None:
         """Count one finished run."""
-        at = bisect.bisect(self._repetitions, outcome.repetition)
-        self._repetitions.insert(at, outcome.repetition)
+        at = bisect.bisect(self._keys, outcome.key)
+        self._keys.insert(at, outcome.key)
         run = outcome.as_dict()
         self.runs.insert(at, validate_run_entry(run) if self._check_runs else run)
         verdict = outcome.verdict
         self._verdicts[verdict.status] += 1
+        self._cases.setdefault(outcome.case, Counter())[verdict.status] += 1
         self._reasons.update(outcome.failure_reasons())
         if verdict.why is not None:
             why = verdict.why
@@ -379,6 +392,32 @@ class WorkflowTally:
             },
         }
 
+    def units(self, cases: Sequence[str | None] = (None,)) -> list[dict[str, Any]]:
+        """The workflow's units (SPEC 26): one per case, in ``cases`` order.
+
+        Args:
+            cases: The cases the suite plans for this workflow (``None`` for a
+                workflow without cases); a unit without finished runs counts 0.
+        """
+        units = []
+        for case in cases:
+            verdicts = self._cases.get(case, Counter())
+            units.append(
+                {
+                    "workflow": self.name,
+                    "case": case,
+                    "target": self.target,
+                    "runs": sum(verdicts.values()),
+                    **unit_counts(
+                        verdicts["passed"],
+                        verdicts["failed"],
+                        verdicts["errored"],
+                        verdicts["unavailable"],
+                    ),
+                }
+            )
+        return units
+
 
 def summarize_workflow(
     name: str,
@@ -393,7 +432,7 @@ def summarize_workflow(
     ``check_runs=False``: see `WorkflowTally`.
     """
     tally = WorkflowTally(name, digest, target, check_runs=check_runs)
-    for outcome in sorted(outcomes, key=lambda o: o.repetition):
+    for outcome in sorted(outcomes, key=lambda o: o.key):
         tally.add(outcome)
     return tally.entry()
 
@@ -695,7 +734,7 @@ def _migrated_workflow(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def encode_suite_record(
-    record: Mapping[str, Any], runs: dict[tuple[str, int], str] | None = None
+    record: Mapping[str, Any], runs: dict[tuple[str, str, int], str] | None = None
 ) -> bytes:
     """``suite.json``'s bytes: a field per line, and each run on a line of its own.
 
@@ -704,7 +743,7 @@ def encode_suite_record(
 
     Args:
         record: The suite record.
-        runs: Each run entry's encoding by (workflow, repetition), filled as
+        runs: Each run entry's encoding by (workflow, case, repetition), filled as
             runs are encoded and reused by later rewrites (a finished run's
             entry never changes).
     """
@@ -720,7 +759,7 @@ def encode_suite_record(
 
 
 def _encode_workflow(
-    entry: Mapping[str, Any], runs: dict[tuple[str, int], str] | None
+    entry: Mapping[str, Any], runs: dict[tuple[str, str, int], str] | None
 ) -> str:
     fields = []
     for key, value in entry.items():
@@ -728,7 +767,7 @@ def _encode_workflow(
             name = entry["name"]
             lines = []
             for run in value:
-                at = (name, run["repetition"])
+                at = (name, run.get("case") or "", run["repetition"])
                 text = None if runs is None else runs.get(at)
                 if text is None:
                     text = json.dumps(run)

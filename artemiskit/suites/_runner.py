@@ -45,11 +45,11 @@ from artemiskit.suites._record import (
     gated_rate,
     suite_exit_code,
     target_id,
-    unit_of,
     validate_suite_record,
     validate_workflow_entry,
 )
 from artemiskit.suites._transcript import transcript_to_dict
+from artemiskit.suites._units import EVERY_CASE, CaseSelection, plan_units
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.records import TelemetryInfo
     from artemiskit.telemetry._telemetry import Telemetry
+    from artemiskit.workflow import Workflow, WorkflowCase
 
 __all__ = [
     "SessionFactory",
@@ -106,6 +107,8 @@ class SuiteSettings:
             suite exits 7 (SPEC 20).
         gate: What ``min_pass_rate`` judges (SPEC 23): the pass rate itself
             (``point``) or the lower bound of its 95% interval (``lower-bound``).
+        cases: Which cases of workflows with cases run (SPEC 19): ``--case``
+            ids or a seeded ``--sample``; every case by default.
     """
 
     repeat: int = 1
@@ -116,6 +119,7 @@ class SuiteSettings:
     transcripts: bool = False
     max_errored: int = 0
     gate: Literal["point", "lower-bound"] = "point"
+    cases: CaseSelection = EVERY_CASE
 
     def __attrs_post_init__(self) -> None:
         """Refuse values out of range.
@@ -155,6 +159,8 @@ class SuiteEvent:
         suite_id: The suite.
         workflow: The workflow's name, for run events.
         repetition: The repetition (from 1), for run events.
+        case: The dataset case (SPEC 19), for run events of a workflow with
+            cases.
         run_id: The run, once finished.
         verdict: ``passed``, ``failed``, ``errored`` or ``unavailable``, once
             finished (a lost run is errored).
@@ -170,6 +176,7 @@ class SuiteEvent:
     suite_id: str
     workflow: str | None = None
     repetition: int | None = None
+    case: str | None = None
     run_id: str | None = None
     verdict: str | None = None
     why: Cause | None = None
@@ -181,11 +188,15 @@ class SuiteEvent:
 
 @attrs.frozen(kw_only=True, repr=False)
 class SuiteRun:
-    """One finished run and its result (``None`` when the run was lost)."""
+    """One finished run and its result (``None`` when the run was lost).
+
+    ``case`` is the dataset case it ran (``None`` for a workflow without cases).
+    """
 
     workflow: str
     repetition: int
     result: WorkflowResult | None
+    case: str | None = None
 
     def __repr__(self) -> str:
         return (
@@ -331,6 +342,7 @@ def _now() -> str:
 class _Job:
     workflow: SuiteWorkflow
     repetition: int
+    case: str | None = None
 
 
 class SuiteSession:
@@ -393,6 +405,12 @@ class SuiteSession:
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
         self._folders = _folder_names(self._workflows)
+        self._units = plan_units(self._workflows)
+        if self._remote is not None and any(w.cases for w in self._workflows):
+            raise WorkflowError(
+                "workflows with cases run on the local executor only (for now)",
+                reason="invalid_option",
+            )
         self.suite_id = uuid.uuid4().hex
         self._telemetry = (
             None if telemetry is None else telemetry.for_suite(self.suite_id)
@@ -427,7 +445,7 @@ class SuiteSession:
         self._changed = set(self._tallies)
         self._entries: dict[str, dict[str, Any]] = {}
         # Each finished run's entry as encoded in suite.json, encoded once.
-        self._run_texts: dict[tuple[str, int], str] = {}
+        self._run_texts: dict[tuple[str, str, int], str] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
         # each one as its run finishes would serialize the suite on the disk.
         self._unsynced: list[Path] = []
@@ -440,8 +458,8 @@ class SuiteSession:
 
     @property
     def planned(self) -> int:
-        """How many runs the suite plans."""
-        return len(self._workflows) * self._settings.repeat
+        """How many runs the suite plans (units x repeat)."""
+        return len(self._units) * self._settings.repeat
 
     @property
     def workflow_names(self) -> tuple[str, ...]:
@@ -541,10 +559,17 @@ class SuiteSession:
                 "max_suite_tokens": settings.max_suite_tokens,
                 "max_errored": settings.max_errored,
                 "gate": settings.gate,
+                "cases": settings.cases.as_setting(),
             },
             "totals": totals,
             "exit_code": exit_code,
-            "units": [unit_of(entry) for entry in workflows],
+            "units": [
+                unit
+                for item in self._workflows
+                for unit in self._tallies[item.name].units(
+                    item.case_ids if item.cases is not None else (None,)
+                )
+            ],
             "workflows": workflows,
         }
 
@@ -603,6 +628,8 @@ class SuiteSession:
         if self._output is None or result is None:
             return None, []
         folder = self._folders[job.workflow.name]
+        if job.case is not None:
+            folder = f"{folder}/{job.case}"
         name = f"{job.repetition:03d}"
         relative = f"runs/{folder}/{name}.record.json"
         # Compact, so the C encoder does it: an indented dump costs more than
@@ -697,6 +724,7 @@ class SuiteSession:
                     suite_id=self.suite_id,
                     workflow=item.name,
                     repetition=job.repetition,
+                    case=job.case,
                 )
             )
         started = time.monotonic()
@@ -736,8 +764,11 @@ class SuiteSession:
         item = job.workflow
         result: WorkflowResult | None = None
         try:
+            workflow: Workflow | WorkflowCase = item.workflow
+            if job.case is not None and item.cases is not None:
+                workflow = item.cases.case(job.case)
             session = await self._kit.create_workflow_session(
-                workflow=item.workflow,
+                workflow=workflow,
                 target=None,
                 fixture_root=item.path.absolute().parent,
                 judge=self._judge,
@@ -775,10 +806,16 @@ class SuiteSession:
             record_file=relative,
             duration_ms=duration,
             lost_reason=lost_reason,
+            case=job.case,
         )
         self._outcomes.append(outcome)
         self._runs.append(
-            SuiteRun(workflow=item.name, repetition=job.repetition, result=result)
+            SuiteRun(
+                workflow=item.name,
+                repetition=job.repetition,
+                result=result,
+                case=job.case,
+            )
         )
         self._account(outcome)
         record = outcome.record
@@ -789,6 +826,7 @@ class SuiteSession:
                 suite_id=self.suite_id,
                 workflow=item.name,
                 repetition=job.repetition,
+                case=job.case,
                 run_id=None if record is None else record.run_id,
                 verdict=outcome.verdict.status,
                 why=outcome.verdict.why,
@@ -915,9 +953,9 @@ class SuiteSession:
         self._started_at = _now()
         self._clock = time.monotonic()
         jobs = [
-            _Job(workflow=item, repetition=repetition)
+            _Job(workflow=unit.workflow, repetition=repetition, case=unit.case)
             for repetition in range(1, self._settings.repeat + 1)
-            for item in self._workflows
+            for unit in self._units
         ]
         try:
             if self._remote is not None:
@@ -956,5 +994,8 @@ class SuiteSession:
             for stream in self._streams:
                 stream.close()
         order = {name: index for index, name in enumerate(self.workflow_names)}
-        runs = sorted(self._runs, key=lambda r: (order[r.workflow], r.repetition))
+        runs = sorted(
+            self._runs,
+            key=lambda r: (order[r.workflow], r.case or "", r.repetition),
+        )
         return SuiteResult(summary=summary, runs=tuple(runs))

@@ -57,6 +57,8 @@ SUITE_OPTIONS = (
     "quiet",
     "executor",
     "ray_address",
+    "sample",
+    "seed",
 )
 
 
@@ -139,6 +141,19 @@ def suite_options(command: F) -> F:
             "--executor",
             type=click.Choice(["local", "ray"]),
             help="Suite mode: run in this process (default) or on a Ray cluster.",
+        ),
+        click.option(
+            "--sample",
+            type=click.IntRange(1),
+            metavar="N",
+            help="Suite mode: run a random subset of N cases of each workflow "
+            "with cases (reproducible with --seed).",
+        ),
+        click.option(
+            "--seed",
+            type=int,
+            metavar="S",
+            help="Suite mode: the seed of --sample (default 0).",
         ),
         click.option(
             "--ray-address",
@@ -315,6 +330,9 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
         fail_fast=bool(options["fail_fast"]),
         max_errored=options["max_errored"] or 0,
         gate=options["gate"] or "point",
+        cases=options.get("cases") or None,
+        sample=options["sample"],
+        seed=options["seed"],
         transcripts=bool(options["transcripts"]),
         judge=options["judge_config"],
         cleanup_timeout_ms=options["cleanup_timeout"],
