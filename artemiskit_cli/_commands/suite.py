@@ -218,8 +218,9 @@ class _Progress:
         if event.verdict != "passed":
             why = "" if event.why is None else f"why: {event.why.text}, "
             outcome += f" ({why}{event.status or 'lost'}, exit {event.exit_code})"
+        case = "" if event.case is None else f"[{event.case}]"
         return printable(
-            f"[{self.finished}/{self.planned}] {event.workflow} "
+            f"[{self.finished}/{self.planned}] {event.workflow}{case} "
             f"#{event.repetition:03d}: {outcome}"
         )
 
