@@ -23,6 +23,7 @@ from artemiskit.config._judge import load_judge_config
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.providers import (
     ProviderRequest,
+    ScriptCase,
     SharedTransports,
     create_provider_target,
 )
@@ -65,6 +66,7 @@ async def configured_target(
     *,
     shared: SharedTransports | None = None,
     repetition: int = 1,
+    case: ScriptCase | None = None,
 ) -> tuple[AgentTarget, str | None, str | None]:
     parameters = workflow.target.parameters
     return await _provider_target(
@@ -78,6 +80,7 @@ async def configured_target(
         seed=parameters.seed,
         shared=shared,
         repetition=repetition,
+        case=case,
     )
 
 
@@ -93,6 +96,7 @@ async def _provider_target(
     seed: int | None = None,
     shared: SharedTransports | None = None,
     repetition: int = 1,
+    case: ScriptCase | None = None,
 ) -> tuple[AgentTarget, str | None, str | None]:
     """Build the target of provider entry ``name`` with its type's builder.
 
@@ -117,6 +121,7 @@ async def _provider_target(
             base_dir=None if fixture_root is None else os.fspath(fixture_root),
             shared=shared,
             repetition=repetition,
+            case=case,
         )
     )
     return built.target, built.transport_digest, built.label

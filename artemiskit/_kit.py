@@ -53,7 +53,8 @@ from artemiskit.environments import (
     SandboxSettings,
     create_environment_factory,
 )
-from artemiskit.records._record import TargetInfo
+from artemiskit.providers import ScriptCase
+from artemiskit.records._record import CaseInfo, TargetInfo
 from artemiskit.scorers._registry import NO_SCORERS, ScorerSet, scorer_set
 from artemiskit.targets._identity import (
     AGENT_PROVIDER,
@@ -62,7 +63,12 @@ from artemiskit.targets._identity import (
     unknown_entries,
 )
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
-from artemiskit.workflow import load_agent_workflow, parse_agent_workflow
+from artemiskit.workflow import (
+    WorkflowCase,
+    load_agent_workflow,
+    load_case_workflows,
+    parse_agent_workflow,
+)
 from artemiskit.workflow._model import Workflow
 from artemiskit.workflow._retarget import with_target
 
@@ -91,9 +97,39 @@ if TYPE_CHECKING:
 
 __all__ = ["ArtemisKit", "WorkflowSource", "create_agent_workflow_session"]
 
-WorkflowSource = str | os.PathLike[str] | Workflow | Mapping[str, Any]
-"""A workflow file path, a validated `Workflow`, or the workflow as a mapping
-(the parsed YAML: validated like a file, with no fixture root of its own)."""
+WorkflowSource = str | os.PathLike[str] | Workflow | WorkflowCase | Mapping[str, Any]
+"""A workflow file path, a validated `Workflow`, one case of a workflow with
+cases (`WorkflowCase`), or the workflow as a mapping (the parsed YAML: validated
+like a file, with no fixture root of its own)."""
+
+
+async def _case_from(
+    source: object,
+    case: str | None,
+    catalogue: Catalogue,
+    scorers: ScorerSet,
+    root: str | os.PathLike[str] | None,
+) -> WorkflowCase | None:
+    """The case a session runs: the one given, or the id ``case`` of a file's.
+
+    Raises:
+        WorkflowError: ``case`` names no case of the file (``unknown_case``),
+            or it is given for a source that is not a workflow file.
+    """
+    if isinstance(source, WorkflowCase):
+        return source
+    if case is None:
+        return None
+    if not isinstance(source, str | os.PathLike):
+        raise WorkflowError(
+            "case= picks a case of a workflow file with cases; pass the file's "
+            "path (or a WorkflowCase)",
+            reason="invalid_option",
+        )
+    cases = await load_case_workflows(
+        source, tools=catalogue, scorers=scorers, fixture_root=root
+    )
+    return cases.case(case)
 
 
 async def _workflow_from(
@@ -108,6 +144,8 @@ async def _workflow_from(
     """
     if isinstance(source, Workflow):
         return source
+    if isinstance(source, WorkflowCase):
+        return source.workflow
     if isinstance(source, str | os.PathLike):
         return await load_agent_workflow(source, tools=catalogue, scorers=scorers)
     if isinstance(source, Mapping):
@@ -288,6 +326,7 @@ def _new_session(
     owns_judge: bool = False,
     mcp_servers: Mapping[str, McpServerConfig] | None = None,
     mcp_shared: McpServers | None = None,
+    case: CaseInfo | None = None,
 ) -> WorkflowSession:
     """Check the options and build the session (`create_agent_workflow_session`).
 
@@ -368,6 +407,7 @@ def _new_session(
         owns_target=owns_target,
         owns_judge=owns_judge,
         mcp=mcp,
+        case=case,
     )
 
 
@@ -539,6 +579,7 @@ class ArtemisKit:
         options: RunOptions | None = None,
         shared_transports: SharedTransports | None = None,
         repetition: int = 1,
+        case: str | None = None,
         **run: Unpack[RunKeywords],
     ) -> WorkflowSession:
         """Load the workflow, build its target and create a session.
@@ -569,6 +610,9 @@ class ArtemisKit:
             repetition: Which repetition of a suite this run is (from 1): a
                 scripted provider answers with variant (repetition - 1) mod
                 the number of its script's variants.
+            case: For a workflow file with cases (SPEC 19), the id of the case
+                to run: its expansion runs, a scripted provider replays that
+                case's script, and the record names the case (id and digest).
             **run: Any field of `RunOptions` as a keyword (`RunKeywords`); it
                 overrides the same field of ``options``.
 
@@ -623,9 +667,12 @@ class ArtemisKit:
         catalogue = self._session_catalogue(settings.tools)
         scorers = self._session_scorers(settings.scorers)
         root = settings.fixture_root
-        loaded = await _workflow_from(workflow, catalogue, scorers)
         if root is None and isinstance(workflow, str | os.PathLike):
             root = _folder_of(workflow)
+        chosen = await _case_from(workflow, case, catalogue, scorers, root)
+        if chosen is not None:
+            workflow = chosen
+        loaded = await _workflow_from(workflow, catalogue, scorers)
         config = self._config
         if config is None:
             config = await self._trusted_config()
@@ -664,6 +711,7 @@ class ArtemisKit:
                 root,
                 shared=shared_transports,
                 repetition=repetition,
+                case=None if chosen is None else ScriptCase(chosen.id, chosen.values),
             )
             info = _workflow_target(loaded)
         elif info is None:
@@ -702,6 +750,9 @@ class ArtemisKit:
             owns_judge=judge is not None and judge_settings is not judge,
             mcp_servers=config.mcp_servers,
             mcp_shared=await _suite_servers(shared_transports, loaded),
+            case=None
+            if chosen is None
+            else CaseInfo(id=chosen.id, digest=chosen.digest),
         )
 
     def _session_catalogue(self, tools: Sequence[Tool] | Catalogue | None) -> Catalogue:
@@ -742,6 +793,7 @@ class ArtemisKit:
         checkpoint: CheckpointOptions | None = None,
         checkpoint_store: CheckpointStore | None = None,
         options: RunOptions | None = None,
+        case: str | None = None,
         **run: Unpack[RunKeywords],
     ) -> WorkflowResult:
         """Create a fresh session and run it once; see `create_workflow_session`."""
@@ -754,6 +806,7 @@ class ArtemisKit:
             checkpoint=checkpoint,
             checkpoint_store=checkpoint_store,
             options=options,
+            case=case,
             **run,
         )
         return await session.run()
@@ -793,6 +846,7 @@ class ArtemisKit:
         from artemiskit.suites import SuiteSettings
         from artemiskit.suites._create import create_suite_session
         from artemiskit.suites._options import merge_suite_options
+        from artemiskit.suites._units import CaseSelection
 
         chosen = merge_suite_options(options, suite)
         settings = SuiteSettings(
@@ -804,6 +858,11 @@ class ArtemisKit:
             transcripts=chosen.transcripts,
             max_errored=chosen.max_errored,
             gate=chosen.gate,
+            cases=CaseSelection(
+                ids=None if chosen.cases is None else tuple(chosen.cases),
+                sample=chosen.sample,
+                seed=chosen.seed,
+            ),
         )
         config = await self._trusted_config()
         return await create_suite_session(

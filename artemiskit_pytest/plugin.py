@@ -158,6 +158,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "tolerates (default 0)",
     )
     group.addoption(
+        "--akit-case",
+        action="append",
+        default=None,
+        metavar="ID",
+        dest="akit_case",
+        help="of workflows with cases (a dataset), collect only this case "
+        "(repeatable); an id no collected workflow has is a usage error",
+    )
+    group.addoption(
         "--akit-output-dir",
         metavar="DIR",
         dest="akit_output_dir",
@@ -297,22 +306,43 @@ class WorkflowFile(pytest.File):
     def collect(self) -> Iterator[WorkflowItem]:
         """Load and validate the workflow (offline), yield its item.
 
+        A workflow with cases yields one item per case, ``workflow[case]``
+        (only the ``--akit-case`` ones when given).
+
         Raises:
             _CollectionProblem: The workflow is invalid, or a tag names one of
                 pytest's own markers.
         """
         import anyio
 
-        from artemiskit import ArtemisError, load_agent_workflow
+        from artemiskit import ArtemisError, WorkflowError, load_agent_workflow
+        from artemiskit.workflow import read_case_workflows
 
         tools = self.config.stash.get(_TOOLS, ())
         scorers = self.config.stash.get(_SCORERS, ())
+        case_ids: tuple[str | None, ...] = (None,)
         try:
-            workflow: Workflow = anyio.run(
-                functools.partial(
-                    load_agent_workflow, self.path, tools=tools, scorers=scorers
+            try:
+                workflow: Workflow = anyio.run(
+                    functools.partial(
+                        load_agent_workflow, self.path, tools=tools, scorers=scorers
+                    )
                 )
-            )
+            except WorkflowError as exc:
+                if exc.reason != "has_cases":
+                    raise
+                cases = read_case_workflows(self.path, tools=tools, scorers=scorers)
+                wanted = self.config.option.akit_case
+                known = self.config.stash.setdefault(_CASES_SEEN, set())
+                known.update(cases.case_ids)
+                case_ids = tuple(
+                    c for c in cases.case_ids if wanted is None or c in wanted
+                )
+                if not case_ids:
+                    return
+                chosen = case_ids[0]
+                assert chosen is not None  # ids of a dataset
+                workflow = cases.case(chosen).workflow
         except ArtemisError as exc:
             text = _problem_text(exc)
             if "must be registered" in text:
@@ -331,15 +361,19 @@ class WorkflowFile(pytest.File):
                 "one of pytest's own markers (skip, skipif, xfail, parametrize, "
                 "usefixtures, filterwarnings); rename it"
             )
-        item: WorkflowItem = WorkflowItem.from_parent(
-            self, name=_printable(workflow.name)
-        )
-        item.workflow_name = workflow.name
-        item.add_marker("akit")
         for tag in workflow.tags:
             self.config.addinivalue_line("markers", f"{tag}: workflow tag")
-            item.add_marker(tag)
-        yield item
+        for case_id in case_ids:
+            name = _printable(workflow.name)
+            if case_id is not None:
+                name += f"[{case_id}]"
+            item: WorkflowItem = WorkflowItem.from_parent(self, name=name)
+            item.workflow_name = workflow.name
+            item.case_id = case_id
+            item.add_marker("akit")
+            for tag in workflow.tags:
+                item.add_marker(tag)
+            yield item
 
     def repr_failure(
         self,
@@ -366,24 +400,42 @@ def _printable(name: str) -> str:
 
 
 _OUTPUT_NAMES = pytest.StashKey[dict[str, int]]()
+#: Every case id of the collected workflows with cases (for ``--akit-case``).
+_CASES_SEEN = pytest.StashKey[set[str]]()
 
 
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    """Count output folder names: two workflows may not share one."""
+    """Count output folder names: two workflows may not share one.
+
+    Raises:
+        pytest.UsageError: An ``--akit-case`` id no collected workflow has.
+    """
     names: dict[str, int] = {}
+    files: set[object] = set()
     for item in items:
-        if isinstance(item, WorkflowItem):
+        if isinstance(item, WorkflowItem) and item.parent not in files:
+            files.add(item.parent)  # a workflow with cases: one file, many items
             folder = _folder_name(item.workflow_name)
             names[folder] = names.get(folder, 0) + 1
     config.stash[_OUTPUT_NAMES] = names
+    wanted = config.option.akit_case or []
+    seen = config.stash.get(_CASES_SEEN, set())
+    unknown = [case for case in wanted if case not in seen]
+    if unknown:
+        raise pytest.UsageError(
+            f"--akit-case: no collected workflow has the case "
+            f"{', '.join(repr(case) for case in unknown)}"
+        )
 
 
 class WorkflowItem(pytest.Item):
     """One workflow, run ``--akit-repeat`` times as a one-workflow suite."""
 
     workflow_name: str = ""
+    #: The dataset case this item runs (``None`` for a workflow without cases).
+    case_id: str | None = None
 
     def runtest(self) -> None:
         """Run the suite; fail unless its exit code is 0 (SPEC 13).
@@ -407,6 +459,8 @@ class WorkflowItem(pytest.Item):
             output = Path(
                 self.config.invocation_params.dir, option.akit_output_dir, folder
             )
+            if self.case_id is not None:
+                output = output / self.case_id
         path = self.path
 
         async def run() -> SuiteResult:
@@ -419,6 +473,7 @@ class WorkflowItem(pytest.Item):
                 max_errored=option.akit_max_errored,
                 gate=option.akit_gate,
                 judge=_judge(self.config),
+                cases=None if self.case_id is None else [self.case_id],
             )
 
         result = anyio.run(run)

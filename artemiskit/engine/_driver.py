@@ -60,6 +60,7 @@ from artemiskit.environments._base import (
     EnvironmentFactory,
 )
 from artemiskit.records._record import (
+    CaseInfo,
     CleanupInfo,
     EventInfo,
     ExecutionRecord,
@@ -169,8 +170,10 @@ class RunDriver:
         owns_target: bool = False,
         owns_judge: bool = False,
         mcp: McpToolSet | None = None,
+        case: CaseInfo | None = None,
     ) -> None:
         self.workflow = workflow
+        self._case = case
         self._telemetry = telemetry
         self._catalogue = catalogue
         self._mcp = mcp
@@ -753,4 +756,5 @@ class RunDriver:
             mcp=None
             if self._mcp is None or not self._mcp.tools
             else CONVERTER.structure(self._mcp.summary(), McpInfo),
+            case=self._case,
         )

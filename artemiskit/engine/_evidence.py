@@ -20,6 +20,7 @@ from artemiskit.records._record import (
     BudgetInfo,
     BudgetLimits,
     BudgetUsed,
+    CaseInfo,
     CleanupInfo,
     EventInfo,
     ExecutionInfo,
@@ -221,6 +222,7 @@ def build_record(
     evaluation_cancelled: bool = False,
     recovery: RecoveryInfo | None = None,
     mcp: McpInfo | None = None,
+    case: CaseInfo | None = None,
 ) -> ExecutionRecord:
     """Assemble the metadata-only record of one attempt."""
     counters = state.counters
@@ -308,6 +310,7 @@ def build_record(
         ),
         timeline=_timeline(state),
         mcp=mcp,
+        case=case,
     )
 
 

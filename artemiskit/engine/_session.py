@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._recovery import CheckpointMode
     from artemiskit.engine._state import LocalState, SessionState
     from artemiskit.environments._base import EnvironmentFactory
-    from artemiskit.records._record import TargetInfo
+    from artemiskit.records._record import CaseInfo, TargetInfo
     from artemiskit.targets._protocol import AgentTarget
     from artemiskit.telemetry._protocol import RunTelemetry
     from artemiskit.tools._mcp_tools import McpToolSet
@@ -73,6 +73,7 @@ class WorkflowSession:
         owns_target: bool = False,
         owns_judge: bool = False,
         mcp: McpToolSet | None = None,
+        case: CaseInfo | None = None,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,
@@ -97,6 +98,7 @@ class WorkflowSession:
             owns_target=owns_target,
             owns_judge=owns_judge,
             mcp=mcp,
+            case=case,
         )
         self._workflow = workflow
         self._started = False

@@ -25,6 +25,7 @@ from artemiskit.providers._registry import (
     register_provider,
 )
 from artemiskit.providers._scripted import (
+    ScriptCase,
     ScriptedTarget,
     ScriptEntry,
     load_script,
@@ -44,6 +45,7 @@ __all__ = [
     "ProviderBuilder",
     "ProviderRequest",
     "ProviderTarget",
+    "ScriptCase",
     "ScriptEntry",
     "ScriptedTarget",
     "SharedTransports",

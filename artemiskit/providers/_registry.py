@@ -13,7 +13,7 @@ import re
 from collections.abc import Awaitable, Callable
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 import attrs
@@ -24,10 +24,11 @@ from artemiskit.config import ProviderConfig
 from artemiskit.providers._digest import credential_digest, transport_digest
 from artemiskit.providers._retries import AccountedRetries
 from artemiskit.providers._scripted import (
+    ScriptCase,
     ScriptedTarget,
-    ScriptEntry,
     load_script_below,
-    parse_script_variants,
+    parse_script_document,
+    script_variants,
 )
 from artemiskit.providers._shared import SharedTransports
 from artemiskit.targets import AgentTarget, TargetRequest, TargetResponse
@@ -76,6 +77,9 @@ class ProviderRequest:
         repetition: Which repetition of a suite this run is (from 1); the
             ``scripted`` type answers with variant (repetition - 1) mod the
             number of variants.
+        case: The dataset case the run is of (SPEC 19), or ``None``; the
+            ``scripted`` type replays that case's responses, filled from its
+            values.
     """
 
     entry: ProviderConfig
@@ -86,6 +90,7 @@ class ProviderRequest:
     base_dir: str | None = None
     shared: SharedTransports | None = None
     repetition: int = 1
+    case: ScriptCase | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -121,8 +126,12 @@ class _ClosingTarget:
         return await self.inner.respond(request)
 
 
-ScriptVariants = tuple[tuple[tuple[ScriptEntry, ...], ...], str]
-"""A scripted provider's script: its response lists and the digest of its bytes."""
+ScriptVariants = tuple[Any, str]
+"""A scripted provider's script: the parsed, checked document and its bytes' digest.
+
+The document is the internal ``ParsedYaml`` of `parse_script_document`;
+`script_variants` gives the response lists a run replays (per case, SPEC 19).
+"""
 
 
 def script_folder(
@@ -148,20 +157,21 @@ async def load_script_variants(folder: Path, model: str) -> ScriptVariants:
     """
     _, raw = await load_script_below(folder, model)
     source = str(folder / f"{model}.script.yaml")
-    variants = parse_script_variants(raw.decode("utf-8"), source=source)
-    return variants, bytes_digest(raw)
+    document = parse_script_document(raw.decode("utf-8"), source=source)
+    return document, bytes_digest(raw)
 
 
 async def _scripted(request: ProviderRequest) -> ProviderTarget:
     base = script_folder(request.entry.scripts_dir, request.base_dir)
     model = request.model
     if request.shared is None:
-        variants, digest = await load_script_variants(base, model)
+        document, digest = await load_script_variants(base, model)
     else:
         # A suite shares each script, read once when it validated the suite.
-        variants, digest = await request.shared.get(
+        document, digest = await request.shared.get(
             script_key(base, model), lambda: load_script_variants(base, model)
         )
+    variants = script_variants(document, request.case)
     script = variants[(request.repetition - 1) % len(variants)]
     return ProviderTarget(
         target=ScriptedTarget(entries=script), transport_digest=digest

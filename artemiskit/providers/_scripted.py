@@ -35,16 +35,19 @@ from artemiskit._errors import Problem, TargetError, WorkflowError
 from artemiskit.targets._protocol import TargetRequest, TargetResponse, ToolCall, Usage
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
 __all__ = [
     "MAX_SCRIPT_BYTES",
+    "ScriptCase",
     "ScriptEntry",
     "ScriptedTarget",
     "load_script",
     "load_script_below",
     "parse_script",
+    "parse_script_document",
     "parse_script_variants",
+    "script_variants",
 ]
 
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
@@ -122,17 +125,57 @@ def parse_script(text: str, *, source: str = "<string>") -> tuple[ScriptEntry, .
 
 
 def parse_script_variants(
-    text: str, *, source: str = "<string>"
+    text: str,
+    *,
+    source: str = "<string>",
+    case: ScriptCase | None = None,
 ) -> tuple[tuple[ScriptEntry, ...], ...]:
-    """Parse and check a script; every response list it holds.
+    """Parse and check a script; every response list it holds (for one case).
 
     A script holds either ``responses:`` (one list) or ``variants:`` (a list of
     response lists, SPEC 13: repetition r of a suite replays variant
-    ``(r - 1) mod len(variants)``).
+    ``(r - 1) mod len(variants)``). It may also hold ``cases: {case-id:
+    {responses|variants: ...}}`` (SPEC 19): a run of that case replays its own
+    lists instead of the top-level ones, and every string of the lists it
+    replays takes the case's values for its ``{{ name }}`` placeholders.
+
+    Args:
+        text: The script's YAML.
+        source: The file name used in problems.
+        case: The dataset case this run is of, or ``None``.
 
     Raises:
-        WorkflowError: The script is not valid YAML or breaks the format; every
+        WorkflowError: The script is not valid YAML or breaks the format, or it
+            has no responses for this case (or none without one); every
             problem is listed with its line and column.
+    """
+    return script_variants(parse_script_document(text, source=source), case)
+
+
+class ScriptCase:
+    """The case a scripted run is of: its id and its values.
+
+    Args:
+        id: The case id.
+        values: The case's values (never shown in a message).
+    """
+
+    __slots__ = ("id", "values")
+
+    def __init__(self, id: str, values: Mapping[str, object]) -> None:
+        self.id = id
+        self.values = values
+
+    def __repr__(self) -> str:
+        return f"ScriptCase(id={self.id!r})"
+
+
+def parse_script_document(text: str, *, source: str = "<string>") -> ParsedYaml:
+    """Parse a script and check its top-level shape (its lists are checked per case).
+
+    Raises:
+        WorkflowError: Not valid YAML, not a mapping, an unknown key, a bad
+            ``version`` or ``cases``; every problem with its line and column.
     """
     try:
         doc = parse_yaml_plain(text, source=source)
@@ -147,27 +190,123 @@ def parse_script_variants(
     if problems:
         raise _invalid(source, problems)
     for key in data:
-        if key not in ("version", "responses", "variants"):
-            message = "unknown key (known: responses, variants, version)"
+        if key not in ("version", "responses", "variants", "cases"):
+            message = "unknown key (known: cases, responses, variants, version)"
             problems.append(doc.problem(message, (key,), at_key=True))
     if data.get("version") != 1:
         _problem(problems, doc, ("version",), "must be 1")
+    cases = data.get("cases")
+    if cases is not None:
+        if not isinstance(cases, dict):
+            _problem(problems, doc, ("cases",), "must map case ids to responses")
+        else:
+            for case_id, body in cases.items():
+                if not isinstance(body, dict) or not (
+                    set(body) <= {"responses", "variants"} and body
+                ):
+                    message = "must hold responses or variants (nothing else)"
+                    _problem(problems, doc, ("cases", case_id), message)
+    if problems:
+        raise _invalid(source, problems)
+    from artemiskit.workflow._substitution import has_placeholder
+
+    if not _any_string(data, has_placeholder):
+        # without placeholders, every list replays as written: check them now
+        if "responses" in data or "variants" in data:
+            script_variants(doc)
+        for case_id in cases or {}:
+            script_variants(doc, ScriptCase(case_id, {}))
+    return doc
+
+
+def _any_string(value: Any, test: Callable[[str], bool]) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if test(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def script_variants(
+    doc: ParsedYaml, case: ScriptCase | None = None
+) -> tuple[tuple[ScriptEntry, ...], ...]:
+    """The response lists a run replays, from a parsed script (`parse_script_document`).
+
+    Args:
+        doc: The parsed script.
+        case: The dataset case the run is of, or ``None``.
+
+    Raises:
+        WorkflowError: The lists break the format, a placeholder names nothing
+            in the case, or there are no responses for this run.
+    """
+    data: dict[str, Any] = doc.data
+    base: KeyPath = ()
+    cases = data.get("cases") or {}
+    if case is not None and case.id in cases:
+        base = ("cases", case.id)
+        data = cases[case.id]
+    problems: list[Problem] = []
+    if case is not None:
+        data = _substituted(doc, data, base, case, problems)
+        if problems:
+            raise _invalid(doc.source, problems)
+    if "responses" not in data and "variants" not in data:
+        which = "this case" if case is not None else "a run without a case"
+        message = (
+            f"the script has no responses for {which} (give responses:, "
+            "variants: or a cases: entry)"
+        )
+        raise _invalid(doc.source, [doc.problem(message, base)])
     variants: list[tuple[ScriptEntry, ...]] = []
     if "variants" in data:
         if "responses" in data:
             message = "give either responses or variants, not both"
-            problems.append(doc.problem(message, ("variants",), at_key=True))
+            problems.append(doc.problem(message, (*base, "variants"), at_key=True))
         listed = data["variants"]
         if not isinstance(listed, list) or not listed:
-            _problem(problems, doc, ("variants",), "must be a non-empty list of lists")
+            message = "must be a non-empty list of lists"
+            _problem(problems, doc, (*base, "variants"), message)
             listed = []
         for number, responses in enumerate(listed):
-            variants.append(_entries(doc, responses, ("variants", number), problems))
+            variants.append(
+                _entries(doc, responses, (*base, "variants", number), problems)
+            )
     else:
-        variants.append(_entries(doc, data.get("responses"), ("responses",), problems))
+        variants.append(
+            _entries(doc, data.get("responses"), (*base, "responses"), problems)
+        )
     if problems:
-        raise _invalid(source, problems)
+        raise _invalid(doc.source, problems)
     return tuple(variants)
+
+
+def _substituted(
+    doc: ParsedYaml,
+    data: dict[str, Any],
+    base: KeyPath,
+    case: ScriptCase,
+    problems: list[Problem],
+) -> dict[str, Any]:
+    """The lists of ``data`` with the case's values in their placeholders."""
+    from artemiskit.workflow._substitution import TemplateError, substitute
+
+    filled: dict[str, Any] = {}
+    for key in ("responses", "variants"):
+        if key in data:
+            try:
+                filled[key] = substitute(data[key], case.values)
+            except TemplateError as exc:
+                message = f"case {case.id}: {exc}"
+                problems.append(doc.problem(message, (*base, key)))
+    return filled
 
 
 def _entries(

@@ -19,6 +19,7 @@ __all__ = [
     "BudgetInfo",
     "BudgetLimits",
     "BudgetUsed",
+    "CaseInfo",
     "CleanupInfo",
     "EventInfo",
     "ExecutionInfo",
@@ -55,6 +56,14 @@ class WorkflowInfo:
     name: str
     digest: str
     version: int = 1
+
+
+@attrs.frozen(kw_only=True)
+class CaseInfo:
+    """Which dataset case ran (SPEC 19): its id and its values' digest, never them."""
+
+    id: str
+    digest: str
 
 
 @attrs.frozen(kw_only=True)
@@ -382,17 +391,24 @@ class ExecutionRecord:
     #: ``None`` when telemetry export was not asked for.
     telemetry: TelemetryInfo | None = None
     mcp: McpInfo | None = None
+    #: The dataset case the run is of; ``None`` (and absent) without cases.
+    case: CaseInfo | None = None
     schema: str = RECORD_SCHEMA
     schema_version: int = RECORD_SCHEMA_VERSION
 
 
 def _omit_absent_mcp(hook: Any) -> Any:
-    """Wrap ExecutionRecord's unstructure hook: no ``mcp`` key without MCP tools."""
+    """Wrap ExecutionRecord's unstructure hook: no ``mcp`` key without MCP tools.
+
+    Likewise no ``case`` key for a workflow without cases, so records of plain
+    workflows stay as they were.
+    """
 
     def unstructure(record: ExecutionRecord) -> dict[str, Any]:
         document: dict[str, Any] = hook(record)
-        if document.get("mcp") is None:
-            document.pop("mcp", None)
+        for key in ("mcp", "case"):
+            if document.get(key) is None:
+                document.pop(key, None)
         return document
 
     return unstructure

@@ -38,8 +38,10 @@ from artemiskit.suites._statistics import (
 )
 from artemiskit.suites._targets import SuiteTarget
 from artemiskit.suites._transcript import TRANSCRIPT_SCHEMA, transcript_to_dict
+from artemiskit.suites._units import CaseSelection
 
 __all__ = [
+    "CaseSelection",
     "Interval",
     "LocalExecutor",
     "RayExecutor",

@@ -50,9 +50,11 @@ def check_suite_consistency(data: Mapping[str, Any]) -> None:
 
 def _check_workflow(path: str, workflow: Mapping[str, Any]) -> None:
     runs = workflow["runs"]
-    repetitions = [(run.get("target"), run["repetition"]) for run in runs]
+    repetitions = [
+        (run.get("case"), run.get("target"), run["repetition"]) for run in runs
+    ]
     if len(set(repetitions)) != len(repetitions):
-        raise _refuse(f"{path}.runs", "a repetition is listed twice")
+        raise _refuse(f"{path}.runs", "a repetition (of a case) is listed twice")
     for run in runs:
         if (run["input_tokens"] is None) != (run["output_tokens"] is None):
             raise _refuse(

@@ -72,7 +72,9 @@ async def create_suite_session(
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
-    workflows = await load_suite_workflows(paths, config, tools=tools, scorers=scorers)
+    workflows = await load_suite_workflows(
+        paths, config, tools=tools, scorers=scorers, selection=settings.cases
+    )
     if isinstance(executor, RayExecutor) and any(t.kind == "agent" for t in targets):
         raise WorkflowError(
             "an agent of your own (--agent, targets=) runs in this process only: "

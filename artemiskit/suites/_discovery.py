@@ -17,9 +17,17 @@ from artemiskit.providers._registry import (
     script_folder,
     script_key,
 )
+from artemiskit.suites._units import (
+    EVERY_CASE,
+    CaseSelection,
+    select_cases,
+    unknown_case_ids,
+)
 from artemiskit.workflow import (
+    CaseWorkflows,
     Workflow,
     load_agent_workflow,
+    load_case_workflows,
     load_fixture_state,
     merge_fixture,
     parse_yaml,
@@ -59,6 +67,9 @@ class SuiteWorkflow:
         script: For the ``scripted`` provider, the key its runs share the
             script under and the script as validated (variants and digest):
             runs replay these, never a copy of the file read later.
+        cases: For a workflow with cases (SPEC 19), its cases; ``workflow``
+            is then its first selected case's expansion.
+        case_ids: The ids of the cases that run, in dataset order.
     """
 
     name: str
@@ -66,11 +77,17 @@ class SuiteWorkflow:
     workflow: Workflow
     digest: str
     script: tuple[str, ScriptVariants] | None = None
+    cases: CaseWorkflows | None = None
+    case_ids: tuple[str, ...] = ()
 
     @property
     def variants(self) -> tuple[tuple[ScriptEntry, ...], ...]:
         """The script's response lists, empty without a scripted provider."""
-        return () if self.script is None else self.script[1][0]
+        if self.script is None:
+            return ()
+        from artemiskit.providers._scripted import script_variants
+
+        return script_variants(self.script[1][0])
 
     def __repr__(self) -> str:
         return f"SuiteWorkflow(name={self.name!r})"
@@ -172,18 +189,38 @@ async def workflow_script(
     return script_key(folder, model), await load_script_variants(folder, model)
 
 
+def _check_case_scripts(
+    document: object, cases: CaseWorkflows, case_ids: Sequence[str]
+) -> None:
+    """Check the script each selected case replays (filled from its values).
+
+    Raises:
+        WorkflowError: A case's script lists break the format or use a name
+            the case lacks.
+    """
+    from artemiskit.providers._scripted import ScriptCase, script_variants
+
+    for case_id in case_ids:
+        chosen = cases.case(case_id)
+        script_variants(document, ScriptCase(chosen.id, chosen.values))  # type: ignore[arg-type]
+
+
 async def load_suite_workflows(
     paths: Sequence[str | os.PathLike[str]],
     config: TrustedConfig,
     *,
     tools: Catalogue | None = None,
     scorers: ScorerSet | None = None,
+    selection: CaseSelection = EVERY_CASE,
 ) -> list[SuiteWorkflow]:
     """Discover, load and validate every workflow, script and fixture.
 
     Every file is checked before anything runs, and every problem is reported.
     ``tools`` are the user-defined tools the workflows may declare, ``scorers``
-    the scorers their ``scorer`` outcomes may name.
+    the scorers their ``scorer`` outcomes may name. A workflow with cases is
+    checked case by case (every case's expansion, and its script for every
+    selected case); ``selection`` picks the cases that run, and a ``--case``
+    id no workflow has is refused (``unknown_case``).
 
     Raises:
         WorkflowError: A folder holds no workflow, two workflows share a name, or
@@ -197,13 +234,30 @@ async def load_suite_workflows(
     messages: list[str] = []
     loaded: list[SuiteWorkflow] = []
     seen: dict[str, Path] = {}
+    every_id: list[tuple[str, ...]] = []
     for path in files:
+        cases = None
+        case_ids: tuple[str, ...] = ()
         try:
-            workflow = await load_agent_workflow(
-                path, tools=tools, scorers=scorers or ()
-            )
+            try:
+                workflow = await load_agent_workflow(
+                    path, tools=tools, scorers=scorers or ()
+                )
+            except WorkflowError as exc:
+                if exc.reason != "has_cases":
+                    raise
+                cases = await load_case_workflows(
+                    path, tools=tools, scorers=scorers or ()
+                )
+                every_id.append(cases.case_ids)
+                case_ids = select_cases(cases.case_ids, selection)
+                if not case_ids:
+                    continue  # none of its cases was asked for
+                workflow = cases.case(case_ids[0]).workflow
             root = path.absolute().parent
             script = await workflow_script(workflow, path, root, config)
+            if script is not None and cases is not None:
+                _check_case_scripts(script[1][0], cases, case_ids)
             fixture = workflow.environment.fixture
             if fixture is not None:
                 await _check_fixture(workflow, path)
@@ -234,9 +288,19 @@ async def load_suite_workflows(
                 name=workflow.name,
                 path=path,
                 workflow=workflow,
-                digest=contract_digest(workflow),
+                digest=contract_digest(workflow) if cases is None else cases.digest,
                 script=script,
+                cases=cases,
+                case_ids=case_ids,
             )
+        )
+    unknown = unknown_case_ids(selection, every_id)
+    if unknown and not messages:
+        listed = ", ".join(repr(case) for case in unknown)
+        raise WorkflowError(
+            f"no workflow of the suite has the case {listed}",
+            [Problem(message=f"no workflow has the case {listed}")],
+            reason="unknown_case",
         )
     if messages:
         count = len(messages)

@@ -59,11 +59,12 @@ def junit_xml(result: SuiteResult) -> str:
     requirement ids only.
     """
     summary = result.summary
-    failed_requirements: dict[tuple[str, int], list[tuple[str, str]]] = {}
+    failed_requirements: dict[tuple[str, str | None, int], list[tuple[str, str]]] = {}
     for finished in result.runs:
         if finished.result is None:
             continue
-        failed_requirements[(finished.workflow, finished.repetition)] = [
+        at = (finished.workflow, finished.case, finished.repetition)
+        failed_requirements[at] = [
             (r.id, r.reason)
             for r in finished.result.record.task_verification.requirements
             if r.status != "passed"
@@ -71,18 +72,27 @@ def junit_xml(result: SuiteResult) -> str:
     root = ElementTree.Element("testsuites", name="artemiskit suite")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     repeat = summary["settings"]["repeat"]
+    cases_of: dict[str, list[str | None]] = {}
+    for unit in summary["units"]:
+        cases_of.setdefault(unit["workflow"], []).append(unit["case"])
     for workflow in summary["workflows"]:
         name = workflow["name"]
-        runs = {run["repetition"]: run for run in workflow["runs"]}
+        runs = {(run.get("case"), run["repetition"]): run for run in workflow["runs"]}
         shown = xml_text(name)
         suite = ElementTree.SubElement(root, "testsuite", name=shown)
-        counts = {"tests": repeat, "failures": 0, "errors": 0, "skipped": 0}
+        planned = [
+            (unit_case, repetition)
+            for unit_case in cases_of.get(name, [None])
+            for repetition in range(1, repeat + 1)
+        ]
+        counts = {"tests": len(planned), "failures": 0, "errors": 0, "skipped": 0}
         duration = 0
-        for repetition in range(1, repeat + 1):
+        for unit_case, repetition in planned:
+            label = shown if unit_case is None else f"{shown}[{xml_text(unit_case)}]"
             case = ElementTree.SubElement(
-                suite, "testcase", name=f"{shown} #{repetition:03d}", classname=shown
+                suite, "testcase", name=f"{label} #{repetition:03d}", classname=shown
             )
-            run = runs.get(repetition)
+            run = runs.get((unit_case, repetition))
             if run is None:
                 case.set("time", "0.000")
                 ElementTree.SubElement(case, "skipped", message="not started")
@@ -92,7 +102,9 @@ def junit_xml(result: SuiteResult) -> str:
             case.set("time", _seconds(run["duration_ms"]))
             verdict = run["verdict"]
             if verdict != "passed":
-                requirements = failed_requirements.get((name, repetition), [])
+                requirements = failed_requirements.get(
+                    (name, unit_case, repetition), []
+                )
                 text = _failure_text(run, requirements)
                 kind, counter = (
                     ("failure", "failures")

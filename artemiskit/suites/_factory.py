@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from artemiskit.providers import SharedTransports
     from artemiskit.targets import AgentTarget, TargetChoice
     from artemiskit.telemetry import TelemetrySource
-    from artemiskit.workflow import Workflow
+    from artemiskit.workflow import Workflow, WorkflowCase
 
 __all__ = ["SessionFactory"]
 
@@ -31,7 +31,7 @@ class SessionFactory(Protocol):
     async def create_workflow_session(
         self,
         *,
-        workflow: Workflow,
+        workflow: Workflow | WorkflowCase,
         target: AgentTarget | TargetChoice | None,
         fixture_root: str | os.PathLike[str] | None,
         judge: JudgeSettings | str | os.PathLike[str] | None,

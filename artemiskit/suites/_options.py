@@ -50,6 +50,12 @@ class SuiteOptions:
             (callables returning one, called once per run), or a list of
             ``ENTRY:MODEL`` strings and `TargetChoice` objects. Every workflow
             runs on every target; ``None`` runs each workflow's own.
+        cases: Of workflows with cases (SPEC 19), run only these case ids
+            (``--case``); a unit is a (workflow, case). ``None`` runs every
+            case. An id no workflow has is refused (exit 2).
+        sample: Run a random subset of this many cases per workflow
+            (``--sample N``), the same for the same ``seed``.
+        seed: The sample's seed (``--seed S``, default 0).
     """
 
     output_dir: str | os.PathLike[str] | None = None
@@ -66,6 +72,9 @@ class SuiteOptions:
     max_errored: int = 0
     gate: Literal["point", "lower-bound"] = "point"
     targets: SuiteTargets | None = None
+    cases: Sequence[str] | None = None
+    sample: int | None = None
+    seed: int | None = None
 
 
 class SuiteKeywords(TypedDict, total=False):
@@ -85,6 +94,9 @@ class SuiteKeywords(TypedDict, total=False):
     max_errored: int
     gate: Literal["point", "lower-bound"]
     targets: SuiteTargets | None
+    cases: Sequence[str] | None
+    sample: int | None
+    seed: int | None
 
 
 def merge_suite_options(

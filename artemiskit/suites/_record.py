@@ -98,6 +98,8 @@ class RunOutcome:
             ``task_cancelled``, ``run_error``, ...); ``None`` otherwise.
         target: The id of the target the run ran on (SPEC 19); ``None`` where
             it is not known (record files given loose to a report).
+        case: The dataset case the run is of (SPEC 19); ``None`` for a
+            workflow without cases.
     """
 
     workflow: str
@@ -107,6 +109,12 @@ class RunOutcome:
     duration_ms: int
     lost_reason: str | None = None
     target: str | None = None
+    case: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        """Where the run sorts within its workflow: case, target, repetition."""
+        return (self.case or "", self.target or "", self.repetition)
 
     @property
     def lost(self) -> bool:
@@ -150,8 +158,10 @@ class RunOutcome:
     def as_dict(self) -> dict[str, Any]:
         """The run's entry in ``suite.json``."""
         record = self.record
-        return {
-            "repetition": self.repetition,
+        entry: dict[str, Any] = {"repetition": self.repetition}
+        if self.case is not None:
+            entry["case"] = self.case
+        return entry | {
             "run_id": None if record is None else record.run_id,
             "record": self.record_file,
             "execution_status": None if record is None else record.execution.status,
@@ -384,8 +394,10 @@ class WorkflowTally:
         self.target = target
         self._check_runs = check_runs
         self.runs: list[dict[str, Any]] = []
-        self._repetitions: list[tuple[str, int]] = []
+        self._keys: list[tuple[str, str, int]] = []
         self._verdicts: Counter[str] = Counter()
+        #: Verdict counts per (case, target): one unit each.
+        self._units: dict[tuple[str | None, str | None], Counter[str]] = {}
         self._requirements: dict[str, Counter[str]] = {}
         self._reasons: Counter[str] = Counter()
         self._causes: Counter[CauseKey] = Counter()
@@ -393,9 +405,8 @@ class WorkflowTally:
 
     def add(self, outcome: RunOutcome) -> None:
         """Count one finished run."""
-        order = (outcome.target or "", outcome.repetition)
-        at = bisect.bisect(self._repetitions, order)
-        self._repetitions.insert(at, order)
+        at = bisect.bisect(self._keys, outcome.key)
+        self._keys.insert(at, outcome.key)
         run = outcome.as_dict()
         if self.target is not None:
             # One target: the entry names it; runs name theirs only when
@@ -404,6 +415,8 @@ class WorkflowTally:
         self.runs.insert(at, validate_run_entry(run) if self._check_runs else run)
         verdict = outcome.verdict
         self._verdicts[verdict.status] += 1
+        unit = (outcome.case, outcome.target)
+        self._units.setdefault(unit, Counter())[verdict.status] += 1
         self._reasons.update(outcome.failure_reasons())
         if verdict.why is not None:
             why = verdict.why
@@ -447,6 +460,42 @@ class WorkflowTally:
             },
         }
 
+    def units(
+        self,
+        cases: Sequence[str | None] = (None,),
+        targets: Sequence[str] | None = None,
+    ) -> list[dict[str, Any]]:
+        """The workflow's units (SPEC 26): one per (case, target), cases first.
+
+        Args:
+            cases: The cases the suite plans for this workflow (``None`` for a
+                workflow without cases); a unit without finished runs counts 0.
+            targets: The ids of the targets it runs on (default: its own).
+        """
+        units = []
+        for case in cases:
+            for target in targets or (self.target,):
+                verdicts: Counter[str] = Counter()
+                for (of_case, of_target), counts in self._units.items():
+                    # Without targets named, every run of the case counts.
+                    if of_case == case and (not targets or of_target == target):
+                        verdicts.update(counts)
+                units.append(
+                    {
+                        "workflow": self.name,
+                        "case": case,
+                        "target": target or "default",
+                        "runs": sum(verdicts.values()),
+                        **unit_counts(
+                            verdicts["passed"],
+                            verdicts["failed"],
+                            verdicts["errored"],
+                            verdicts["unavailable"],
+                        ),
+                    }
+                )
+        return units
+
 
 def summarize_workflow(
     name: str,
@@ -461,7 +510,7 @@ def summarize_workflow(
     ``check_runs=False``: see `WorkflowTally`.
     """
     tally = WorkflowTally(name, digest, target, check_runs=check_runs)
-    for outcome in sorted(outcomes, key=lambda o: o.repetition):
+    for outcome in sorted(outcomes, key=lambda o: o.key):
         tally.add(outcome)
     return tally.entry()
 
@@ -774,7 +823,8 @@ def encode_suite_record(
 
     Args:
         record: The suite record.
-        runs: Each run entry's encoding by (workflow, target, repetition), filled as
+        runs: Each run entry's encoding by (workflow, case, target,
+            repetition), filled as
             runs are encoded and reused by later rewrites (a finished run's
             entry never changes).
     """
@@ -798,7 +848,7 @@ def _encode_workflow(
             name = entry["name"]
             lines = []
             for run in value:
-                at = (name, run.get("target"), run["repetition"])
+                at = (name, run.get("case"), run.get("target"), run["repetition"])
                 text = None if runs is None else runs.get(at)
                 if text is None:
                     text = json.dumps(run)

@@ -12,6 +12,7 @@ import time
 import uuid
 from collections import Counter
 from datetime import UTC, datetime
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -44,12 +45,12 @@ from artemiskit.suites._record import (
     gated_rate,
     suite_exit_code,
     target_aggregates,
-    unit_of,
     validate_suite_record,
     validate_workflow_entry,
 )
 from artemiskit.suites._targets import SuiteTarget, own_target, safe_folders
 from artemiskit.suites._transcript import transcript_to_dict
+from artemiskit.suites._units import EVERY_CASE, CaseSelection
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
     from artemiskit.records import TelemetryInfo
     from artemiskit.suites._discovery import SuiteWorkflow
     from artemiskit.telemetry._telemetry import Telemetry
+    from artemiskit.workflow import Workflow, WorkflowCase
 
 __all__ = [
     "SessionFactory",
@@ -106,6 +108,8 @@ class SuiteSettings:
             suite exits 7 (SPEC 20).
         gate: What ``min_pass_rate`` judges (SPEC 23): the pass rate itself
             (``point``) or the lower bound of its 95% interval (``lower-bound``).
+        cases: Which cases of workflows with cases run (SPEC 19): ``--case``
+            ids or a seeded ``--sample``; every case by default.
     """
 
     repeat: int = 1
@@ -116,6 +120,7 @@ class SuiteSettings:
     transcripts: bool = False
     max_errored: int = 0
     gate: Literal["point", "lower-bound"] = "point"
+    cases: CaseSelection = EVERY_CASE
 
     def __attrs_post_init__(self) -> None:
         """Refuse values out of range.
@@ -156,6 +161,8 @@ class SuiteEvent:
         workflow: The workflow's name, for run events.
         target: The id of the target a run event's run ran on.
         repetition: The repetition (from 1), for run events.
+        case: The dataset case (SPEC 19), for run events of a workflow with
+            cases.
         run_id: The run, once finished.
         verdict: ``passed``, ``failed``, ``errored`` or ``unavailable``, once
             finished (a lost run is errored).
@@ -172,6 +179,7 @@ class SuiteEvent:
     workflow: str | None = None
     repetition: int | None = None
     target: str | None = None
+    case: str | None = None
     run_id: str | None = None
     verdict: str | None = None
     why: Cause | None = None
@@ -185,6 +193,7 @@ class SuiteEvent:
 class SuiteRun:
     """One finished run and its result (``None`` when the run was lost).
 
+    ``case`` is the dataset case it ran (``None`` for a workflow without cases).
     ``target`` is the id of the target it ran on (SPEC 19).
     """
 
@@ -192,6 +201,7 @@ class SuiteRun:
     repetition: int
     result: WorkflowResult | None
     target: str | None = None
+    case: str | None = None
 
     def __repr__(self) -> str:
         return (
@@ -317,6 +327,7 @@ def _now() -> str:
 class _Job:
     unit: SuiteTarget
     repetition: int
+    case: str | None = None
 
     @property
     def workflow(self) -> SuiteWorkflow:
@@ -378,6 +389,23 @@ class SuiteSession:
             if targets is None or all(unit.choice is None for unit in self._units)
             else list(dict.fromkeys(unit.target for unit in self._units))
         )
+        # Each workflow's targets, and every (workflow-on-target, case) in the
+        # order units start: workflow, then case, then target.
+        self._targets_of: dict[str, list[str]] = {}
+        for unit in self._units:
+            self._targets_of.setdefault(unit.name, []).append(unit.target)
+        self._plan = [
+            (unit, case)
+            for unit in self._units
+            for case in (unit.item.case_ids if unit.item.cases is not None else (None,))
+        ]
+        order = {w.name: n for n, w in enumerate(workflows)}
+        self._plan.sort(
+            key=lambda pair: (
+                order[pair[0].name],
+                pair[0].item.case_ids.index(pair[1]) if pair[1] is not None else 0,
+            )
+        )
         self._settings = settings
         self._output = output_dir
         self._executor = executor or LocalExecutor(settings.concurrency)
@@ -400,6 +428,11 @@ class SuiteSession:
         self._cleanup_timeout_ms = cleanup_timeout_ms
         self._folders = _folder_names(self._workflows)
         self._target_folders = safe_folders(unit.target for unit in self._units)
+        if self._remote is not None and any(w.cases for w in self._workflows):
+            raise WorkflowError(
+                "workflows with cases run on the local executor only (for now)",
+                reason="invalid_option",
+            )
         self.suite_id = uuid.uuid4().hex
         self._telemetry = (
             None if telemetry is None else telemetry.for_suite(self.suite_id)
@@ -434,16 +467,10 @@ class SuiteSession:
         for unit in self._units:
             if per_workflow[unit.name] == 1:
                 self._tallies[unit.name].target = unit.target
-        self._unit_tallies = {
-            (unit.name, unit.target): WorkflowTally(
-                unit.name, unit.item.digest, unit.target
-            )
-            for unit in self._units
-        }
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
         self._entries: dict[str, dict[str, Any]] = {}
-        self._unit_entries: dict[tuple[str, str], dict[str, Any]] = {}
+        self._unit_entries: dict[str, list[dict[str, Any]]] = {}
         # Each finished run's entry as encoded in suite.json, encoded once.
         self._run_texts: dict[tuple[Any, ...], str] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
@@ -458,8 +485,8 @@ class SuiteSession:
 
     @property
     def planned(self) -> int:
-        """How many runs the suite plans."""
-        return len(self._units) * self._settings.repeat
+        """How many runs the suite plans (units x repeat)."""
+        return len(self._plan) * self._settings.repeat
 
     @property
     def workflow_names(self) -> tuple[str, ...]:
@@ -535,12 +562,8 @@ class SuiteSession:
         # Only a workflow with a new finished run is summarized (and checked
         # against its part of the schema; each run was checked when added).
         for name in self._changed:
-            for unit in self._units:
-                if unit.name == name:
-                    key = (name, unit.target)
-                    self._unit_entries[key] = unit_of(self._unit_tallies[key].entry())
+            mine = self._units_of(name)
             entry = self._tallies[name].entry()
-            mine = [u for k, u in self._unit_entries.items() if k[0] == name]
             if len(mine) > 1:
                 # Several units: the mean of their rates (SPEC 26).
                 together = aggregate_units(mine)
@@ -549,19 +572,15 @@ class SuiteSession:
             self._entries[name] = validate_workflow_entry(entry, len(entry["runs"]))
         self._changed.clear()
         workflows = [self._entries[w.name] for w in self._workflows]
-        units = [
-            self._unit_entries.get((unit.name, unit.target))
-            or unit_of(self._unit_tallies[(unit.name, unit.target)].entry())
-            for unit in self._units
-        ]
+        units = [unit for w in self._workflows for unit in self._unit_entries[w.name]]
         settings = self._settings
         exit_code = None
         if finished:
-            # Each unit is gated: every workflow on every target must reach it.
+            # Every workflow on every target must reach the gate.
             exit_code = suite_exit_code(
                 status,
                 self._filed,
-                [gated_rate(unit, settings.gate) for unit in units],
+                self._gated_rates(units),
                 settings.min_pass_rate,
                 settings.max_errored,
             )
@@ -585,6 +604,7 @@ class SuiteSession:
                 "max_suite_tokens": settings.max_suite_tokens,
                 "max_errored": settings.max_errored,
                 "gate": settings.gate,
+                "cases": settings.cases.as_setting(),
                 # Present only when targets were chosen (SPEC 19).
                 **({} if self._chosen is None else {"targets": self._chosen}),
             },
@@ -594,6 +614,46 @@ class SuiteSession:
             "workflows": workflows,
             "targets": target_aggregates(units),
         }
+
+    def _units_of(self, name: str) -> list[dict[str, Any]]:
+        """A workflow's units as of now (remembered until its next run)."""
+        item = self._tallies[name]
+        cases = next(w for w in self._workflows if w.name == name)
+        units = item.units(
+            cases.case_ids if cases.cases is not None else (None,),
+            self._targets_of[name],
+        )
+        self._unit_entries[name] = units
+        return units
+
+    def _gated_rates(self, units: Sequence[Mapping[str, Any]]) -> list[Fraction | None]:
+        """What the gate judges: each workflow on each target (SPEC 19, 23).
+
+        One unit: its own rate (or Wilson bound). Several (cases): the mean
+        of their rates, exactly, or the lower bound of its clustered interval.
+        """
+        groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+        for unit in units:
+            groups.setdefault((unit["workflow"], unit["target"]), []).append(unit)
+        rates: list[Fraction | None] = []
+        gate = self._settings.gate
+        for group in groups.values():
+            if len(group) == 1:
+                rates.append(gated_rate(group[0], gate))
+                continue
+            judged = [
+                Fraction(u["passed"], u["passed"] + u["failed"])
+                for u in group
+                if u["passed"] + u["failed"]
+            ]
+            if not judged:
+                rates.append(None)
+            elif gate == "point":
+                rates.append(sum(judged, Fraction(0)) / len(judged))
+            else:
+                interval = aggregate_units(group)["pass_rate_interval"]
+                rates.append(Fraction(interval["low"]))
+        return rates
 
     async def _write_summary(self, finished: bool) -> dict[str, Any] | None:
         """Rewrite ``suite.json`` to cover every run finished so far.
@@ -650,6 +710,8 @@ class SuiteSession:
         if self._output is None or result is None:
             return None, []
         folder = self._folders[job.workflow.name]
+        if job.case is not None:
+            folder = f"{folder}/{job.case}"
         if self._layered:
             folder = f"{folder}/{self._target_folders[job.unit.target]}"
         name = f"{job.repetition:03d}"
@@ -693,7 +755,6 @@ class SuiteSession:
         self._filed.append(outcome)
         self._tallies[outcome.workflow].add(outcome)
         assert outcome.target is not None  # a suite's runs name their target
-        self._unit_tallies[(outcome.workflow, outcome.target)].add(outcome)
         self._totals.add(outcome)
         self._changed.add(outcome.workflow)
 
@@ -749,6 +810,7 @@ class SuiteSession:
                     workflow=item.name,
                     target=job.unit.target,
                     repetition=job.repetition,
+                    case=job.case,
                 )
             )
         started = time.monotonic()
@@ -788,12 +850,13 @@ class SuiteSession:
         item = job.workflow
         result: WorkflowResult | None = None
         try:
+            workflow: Workflow | WorkflowCase = item.workflow
+            if job.case is not None and item.cases is not None:
+                workflow = item.cases.case(job.case)
             session = await self._kit.create_workflow_session(
-                workflow=item.workflow,
-                # A provider entry is already in the workflow; an agent is made.
-                target=job.unit.choice
-                if job.unit.choice is not None and job.unit.choice.kind == "agent"
-                else None,
+                workflow=workflow,
+                # The chosen entry and model, or agent; None: the workflow's own.
+                target=job.unit.choice,
                 fixture_root=item.path.absolute().parent,
                 judge=self._judge,
                 cleanup_timeout_ms=self._cleanup_timeout_ms,
@@ -831,6 +894,7 @@ class SuiteSession:
             record_file=relative,
             duration_ms=duration,
             lost_reason=lost_reason,
+            case=job.case,
         )
         self._outcomes.append(outcome)
         self._runs.append(
@@ -839,6 +903,7 @@ class SuiteSession:
                 target=job.unit.target,
                 repetition=job.repetition,
                 result=result,
+                case=job.case,
             )
         )
         self._account(outcome)
@@ -851,6 +916,7 @@ class SuiteSession:
                 workflow=item.name,
                 target=job.unit.target,
                 repetition=job.repetition,
+                case=job.case,
                 run_id=None if record is None else record.run_id,
                 verdict=outcome.verdict.status,
                 why=outcome.verdict.why,
@@ -977,9 +1043,9 @@ class SuiteSession:
         self._started_at = _now()
         self._clock = time.monotonic()
         jobs = [
-            _Job(unit=unit, repetition=repetition)
+            _Job(unit=unit, repetition=repetition, case=case)
             for repetition in range(1, self._settings.repeat + 1)
-            for unit in self._units
+            for unit, case in self._plan
         ]
         try:
             if self._remote is not None:
@@ -1021,6 +1087,7 @@ class SuiteSession:
             (unit.name, unit.target): index for index, unit in enumerate(self._units)
         }
         runs = sorted(
-            self._runs, key=lambda r: (order[(r.workflow, r.target)], r.repetition)
+            self._runs,
+            key=lambda r: (order[(r.workflow, r.target)], r.case or "", r.repetition),
         )
         return SuiteResult(summary=summary, runs=tuple(runs))

@@ -14,6 +14,12 @@ import typing
 
 if typing.TYPE_CHECKING:
     from artemiskit._common._yaml_document import YamlDocument, parse_yaml
+    from artemiskit.workflow._case_workflows import (
+        CaseWorkflows,
+        WorkflowCase,
+        load_case_workflows,
+        read_case_workflows,
+    )
     from artemiskit.workflow._fixture import (
         FixtureContents,
         load_fixture_state,
@@ -70,6 +76,7 @@ if typing.TYPE_CHECKING:
 
 __all__ = [
     "Budgets",
+    "CaseWorkflows",
     "Conversation",
     "Document",
     "EnvironmentSpec",
@@ -106,14 +113,17 @@ __all__ = [
     "Turn",
     "WORKFLOW_SCHEMA_FILE",
     "Workflow",
+    "WorkflowCase",
     "YamlDocument",
     "check_agent_workflow",
     "load_agent_workflow",
+    "load_case_workflows",
     "load_fixture_state",
     "merge_fixture",
     "parse_agent_workflow",
     "parse_yaml",
     "read_agent_workflow",
+    "read_case_workflows",
     "unchecked_scorer_outcomes",
     "validate_agent_workflow",
 ]
@@ -123,6 +133,10 @@ _MODEL = "artemiskit.workflow._model"
 _EXPORTS: dict[str, str] = {
     "YamlDocument": "artemiskit._common._yaml_document",
     "parse_yaml": "artemiskit._common._yaml_document",
+    "CaseWorkflows": "artemiskit.workflow._case_workflows",
+    "WorkflowCase": "artemiskit.workflow._case_workflows",
+    "load_case_workflows": "artemiskit.workflow._case_workflows",
+    "read_case_workflows": "artemiskit.workflow._case_workflows",
     "FixtureContents": "artemiskit.workflow._fixture",
     "load_fixture_state": "artemiskit.workflow._fixture",
     "merge_fixture": "artemiskit.workflow._fixture",

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from artemiskit.workflow._cases import Case
     from artemiskit.workflow._expansion import Site
 
-__all__ = ["CaseSet", "case_set", "template_problems"]
+__all__ = ["CaseSet", "case_set"]
 
 
 class CaseSet:
@@ -108,12 +108,3 @@ def case_set(
         return None, list(exc.problems)
     found = CaseSet(cases, sites, source)
     return found, case_problems(doc, sites, cases, source, check)
-
-
-def template_problems(
-    doc: ParsedYaml,
-    root: str | os.PathLike[str],
-    check: Callable[[ParsedYaml], list[Problem]],
-) -> list[Problem]:
-    """Every problem of a workflow with cases (`case_set`'s problems)."""
-    return case_set(doc, root, check)[1]

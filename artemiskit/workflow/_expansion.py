@@ -43,6 +43,7 @@ __all__ = [
     "Site",
     "case_problems",
     "expand",
+    "fill_sites",
     "fixed_problems",
     "template_sites",
 ]
@@ -258,7 +259,7 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _values(
+def fill_sites(
     sites: Sequence[Site], values: Mapping[str, object]
 ) -> tuple[list[object], list[tuple[Site, str]]]:
     """Every site filled from one case, and the (site, name) pairs it lacks."""
@@ -480,7 +481,7 @@ def case_problems(
     listed_once: set[tuple[str, str]] = set()
     elsewhere: dict[tuple[str, str], tuple[Problem, Case, int]] = {}
     for case in cases:
-        filled, missing = _values(sites, case.values)
+        filled, missing = fill_sites(sites, case.values)
         if missing:
             missing_by_case.append((case, missing))
             for name in {name for _, name in missing}:

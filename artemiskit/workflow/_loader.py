@@ -143,7 +143,10 @@ def parse_agent_workflow(
             " pick one case (akit workflow run --case ID)"
         )
         key = "cases" if "cases" in doc.data else "dataset"
-        raise invalid_workflow(source, [doc.problem(message, (key,), at_key=True)])
+        problem = doc.problem(message, (key,), at_key=True)
+        raise WorkflowError(
+            f"{source}: a workflow with cases", [problem], reason="has_cases"
+        )
     return _structure(doc)
 
 

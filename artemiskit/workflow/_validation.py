@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from artemiskit.scorers._scorer import Scorer
     from artemiskit.tools._catalogue import Catalogue
     from artemiskit.tools._tool import Effect, Tool
+    from artemiskit.workflow._case_checks import CaseSet
     from artemiskit.workflow._checks import DeclaredTool
     from artemiskit.workflow._outcome_checks import DeclaredScorer
 
@@ -168,6 +169,7 @@ def workflow_problems(
     scorers: Mapping[str, DeclaredScorer] | None = None,
     *,
     fixture_root: str | os.PathLike[str] | None = None,
+    case_sets: list[CaseSet] | None = None,
 ) -> tuple[ParsedYaml | None, list[Problem]]:
     """Run every check of the contract on a workflow's text.
 
@@ -185,6 +187,8 @@ def workflow_problems(
             unchecked.
         fixture_root: Where a ``dataset:`` is read from; the folder of
             ``source`` by default.
+        case_sets: Where a workflow with cases gets its read cases appended
+            (for loaders that go on to run them).
 
     Returns:
         The parsed document (``None`` when the text is no YAML document) and every
@@ -210,12 +214,15 @@ def workflow_problems(
         )
         return doc, [doc.problem(message, ())]
     if isinstance(doc.data, dict) and any(k in doc.data for k in CASE_KEYS):
-        from artemiskit.workflow._case_checks import template_problems
+        from artemiskit.workflow._case_checks import case_set
 
         root = fixture_root if fixture_root is not None else _folder(source)
-        return doc, template_problems(
+        cases, problems = case_set(
             doc, root, lambda expanded: document_problems(expanded, catalogue, scorers)
         )
+        if cases is not None and case_sets is not None:
+            case_sets.append(cases)
+        return doc, problems
     return doc, document_problems(doc, catalogue, scorers)
 
 

@@ -57,6 +57,8 @@ SUITE_OPTIONS = (
     "quiet",
     "executor",
     "ray_address",
+    "sample",
+    "seed",
 )
 
 
@@ -141,6 +143,19 @@ def suite_options(command: F) -> F:
             help="Suite mode: run in this process (default) or on a Ray cluster.",
         ),
         click.option(
+            "--sample",
+            type=click.IntRange(1),
+            metavar="N",
+            help="Suite mode: run a random subset of N cases of each workflow "
+            "with cases (reproducible with --seed).",
+        ),
+        click.option(
+            "--seed",
+            type=int,
+            metavar="S",
+            help="Suite mode: the seed of --sample (default 0).",
+        ),
+        click.option(
             "--ray-address",
             help="Suite mode with --executor ray: the cluster's HOST:PORT "
             "(default: the cluster started on this machine).",
@@ -204,9 +219,10 @@ class _Progress:
         if event.verdict != "passed":
             why = "" if event.why is None else f"why: {event.why.text}, "
             outcome += f" ({why}{event.status or 'lost'}, exit {event.exit_code})"
+        case = "" if event.case is None else f"[{event.case}]"
         on = f" on {event.target}" if self.matrix and event.target else ""
         return printable(
-            f"[{self.finished}/{self.planned}] {event.workflow}{on} "
+            f"[{self.finished}/{self.planned}] {event.workflow}{case}{on} "
             f"#{event.repetition:03d}: {outcome}"
         )
 
@@ -318,6 +334,9 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
         max_errored=options["max_errored"] or 0,
         gate=options["gate"] or "point",
         targets=list(options.get("chosen") or ()) or None,
+        cases=options.get("cases") or None,
+        sample=options["sample"],
+        seed=options["seed"],
         transcripts=bool(options["transcripts"]),
         judge=options["judge_config"],
         cleanup_timeout_ms=options["cleanup_timeout"],

@@ -182,6 +182,7 @@ async def _run(
     scorers: tuple[Scorer, ...] | None = None,
     otel: bool = False,
     target: TargetChoice | None = None,
+    case: str | None = None,
 ) -> tuple[WorkflowResult, SandboxConfig]:
     """Run the session, reporting progress; the result and the sandbox settings.
 
@@ -209,6 +210,7 @@ async def _run(
         checkpoint=checkpoint,
         pause_after_actions=pause_after_actions,
         telemetry=telemetry,
+        case=case,
     )
     error: ArtemisError | None = None
     async with anyio.create_task_group() as group:
@@ -244,6 +246,14 @@ async def _run(
 )
 @TARGET_OPTION
 @AGENT_OPTION
+@click.option(
+    "--case",
+    "cases",
+    multiple=True,
+    metavar="ID",
+    help="A workflow with cases: run only this case (repeatable in suite mode; "
+    "one without --output-dir is a single run of it).",
+)
 @suite_options
 @reports_errors
 def run(
@@ -264,6 +274,7 @@ def run(
     transcript_output: str | None,
     targets: tuple[TargetChoice, ...],
     agents: tuple[TargetChoice, ...],
+    cases: tuple[str, ...],
     **suite: Any,
 ) -> None:
     """Run a workflow once in a fresh environment; the exit code says what happened.
@@ -277,6 +288,10 @@ def run(
         options.update(options.pop("suite"))
         run_suite_command(paths, options)
     (workflow_file,) = paths
+    if len(cases) > 1:
+        raise click.UsageError(
+            "several --case need suite mode (--output-dir); a single run runs one case"
+        )
     if pause_after_actions is not None and checkpoint_dir is None:
         raise click.UsageError("--pause-after-actions needs --checkpoint-dir")
     checkpoint = None
@@ -300,6 +315,7 @@ def run(
             scorers=scorers,
             otel=otel,
             target=chosen[0] if chosen else None,
+            case=cases[0] if cases else None,
         )
     )
     _emit(

@@ -20,7 +20,9 @@ def _as_version_1(suite: dict[str, Any]) -> dict[str, Any]:
     old = {k: v for k, v in suite.items() if k not in ("units", "targets")}
     old["schema_version"] = 1
     old["settings"] = {
-        k: v for k, v in suite["settings"].items() if k not in ("max_errored", "gate")
+        k: v
+        for k, v in suite["settings"].items()
+        if k not in ("max_errored", "gate", "cases", "targets")
     }
     old["totals"] = {k: v for k, v in suite["totals"].items() if k != "errored"}
     dropped = {"target", "errored", "pass_rate_range", "causes"}

@@ -372,6 +372,7 @@ def test_suite_options_reach_the_suite(tmp_path: Path) -> None:
         "max_suite_tokens": 100000,
         "max_errored": 0,
         "gate": "point",
+        "cases": None,
     }
     # Given order is kept: steady#1, flaky#1, steady#2, flaky#2 (fails): stop.
     assert summary["status"] == "failed_fast"

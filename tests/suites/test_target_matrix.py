@@ -227,3 +227,35 @@ async def test_an_agent_is_refused_under_ray_before_anything_runs(
         )
     assert caught.value.reason == "agent_not_shippable"
     assert not out.exists()
+
+
+async def test_cases_times_targets_are_units_of_their_own(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    path = write_member(
+        suite, "tickets", [PASSING_SCRIPT], cases=[{"id": "a"}, {"id": "b"}]
+    )
+    weak = {"version": 1, "variants": [FAILING_SCRIPT]}
+    (path.parent / "weak.script.yaml").write_text(json.dumps(weak), "utf-8")
+    out = tmp_path / "out"
+    result = await ArtemisKit().run_suite(
+        paths=[suite],
+        output_dir=out,
+        min_pass_rate=0,
+        targets=["scripted:agent", "scripted:weak"],
+    )
+    summary = load_suite_record(out / "suite.json")
+    assert [(u["case"], u["target"], u["pass_rate"]) for u in summary["units"]] == [
+        ("a", "scripted:agent", 1.0),
+        ("a", "scripted:weak", 0.0),
+        ("b", "scripted:agent", 1.0),
+        ("b", "scripted:weak", 0.0),
+    ]
+    layout = sorted(
+        str(p.relative_to(out)) for p in (out / "runs").rglob("*.record.json")
+    )
+    assert len(layout) == 4
+    assert all(len(Path(p).parts) == 5 for p in layout)  # runs/w/case/target/NNN
+    targets = {t["target"]: t for t in summary["targets"]}
+    assert targets["scripted:agent"]["pass_rate"] == 1.0
+    assert targets["scripted:weak"]["pass_rate"] == 0.0
+    assert result.exit_code == 0
