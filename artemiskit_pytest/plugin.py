@@ -167,6 +167,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(repeatable); an id no collected workflow has is a usage error",
     )
     group.addoption(
+        "--akit-target",
+        action="append",
+        default=None,
+        metavar="ENTRY:MODEL",
+        dest="akit_target",
+        help="run every workflow on this provider entry of --akit-config and "
+        "model instead of its own target (repeatable: one item per target, "
+        "workflow[case][target])",
+    )
+    group.addoption(
         "--akit-output-dir",
         metavar="DIR",
         dest="akit_output_dir",
@@ -213,6 +223,8 @@ def pytest_configure(config: pytest.Config) -> None:
                 "--akit-scorers", spec, config.invocation_params.dir, Scorer
             )
         )
+    if config.option.akit_target:
+        config.stash[_TARGETS] = _parse_targets(config.option.akit_target)
     given: list[str] = config.option.akit_paths
     if not given:
         return
@@ -235,6 +247,25 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 _ROOTS = pytest.StashKey[list[Path]]()
+_TARGETS = pytest.StashKey[tuple[str, ...]]()
+
+
+def _parse_targets(values: list[str]) -> tuple[str, ...]:
+    """The ``--akit-target`` ids, each checked as ``ENTRY:MODEL`` and given once.
+
+    Raises:
+        pytest.UsageError: A value is not ``ENTRY:MODEL``, or is given twice.
+    """
+    from artemiskit import WorkflowError
+    from artemiskit.targets import target_choices
+
+    try:
+        return tuple(choice.id for choice in target_choices(values))
+    except WorkflowError as exc:
+        message = exc.message.removeprefix("--target ")
+        raise pytest.UsageError(f"--akit-target {message}") from None
+
+
 _TOOLS = pytest.StashKey[tuple["Tool", ...]]()
 _SCORERS = pytest.StashKey[tuple["Scorer", ...]]()
 
@@ -363,17 +394,23 @@ class WorkflowFile(pytest.File):
             )
         for tag in workflow.tags:
             self.config.addinivalue_line("markers", f"{tag}: workflow tag")
+        given_targets: tuple[str, ...] = self.config.stash.get(_TARGETS, ())
+        targets: tuple[str | None, ...] = given_targets or (None,)
         for case_id in case_ids:
-            name = _printable(workflow.name)
-            if case_id is not None:
-                name += f"[{case_id}]"
-            item: WorkflowItem = WorkflowItem.from_parent(self, name=name)
-            item.workflow_name = workflow.name
-            item.case_id = case_id
-            item.add_marker("akit")
-            for tag in workflow.tags:
-                item.add_marker(tag)
-            yield item
+            for target in targets:
+                name = _printable(workflow.name)
+                if case_id is not None:
+                    name += f"[{case_id}]"
+                if target is not None:
+                    name += f"[{_printable(target)}]"
+                item: WorkflowItem = WorkflowItem.from_parent(self, name=name)
+                item.workflow_name = workflow.name
+                item.case_id = case_id
+                item.target = target
+                item.add_marker("akit")
+                for tag in workflow.tags:
+                    item.add_marker(tag)
+                yield item
 
     def repr_failure(
         self,
@@ -436,6 +473,8 @@ class WorkflowItem(pytest.Item):
     workflow_name: str = ""
     #: The dataset case this item runs (``None`` for a workflow without cases).
     case_id: str | None = None
+    #: The ``--akit-target`` it runs on (``None``: the workflow's own).
+    target: str | None = None
 
     def runtest(self) -> None:
         """Run the suite; fail unless its exit code is 0 (SPEC 13).
@@ -461,6 +500,8 @@ class WorkflowItem(pytest.Item):
             )
             if self.case_id is not None:
                 output = output / self.case_id
+            if self.target is not None:
+                output = output / _folder_name(self.target)
         path = self.path
 
         async def run() -> SuiteResult:
@@ -474,6 +515,7 @@ class WorkflowItem(pytest.Item):
                 gate=option.akit_gate,
                 judge=_judge(self.config),
                 cases=None if self.case_id is None else [self.case_id],
+                targets=None if self.target is None else [self.target],
             )
 
         result = anyio.run(run)

@@ -579,3 +579,44 @@ def test_bad_tool_references_are_usage_errors(
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert f"--akit-tools {spec}: {rule}" in output(result)
     assert "Traceback" not in output(result)
+
+
+def test_akit_target_makes_an_item_per_target(pytester: pytest.Pytester) -> None:
+    folder = pytester.path / "wf"
+    add_workflow(folder, "answer", [GOOD])
+    shutil.copy(folder / "answer.script.yaml", folder / "strong.script.yaml")
+    result = pytester.runpytest_subprocess(
+        "--akit", "wf", "--akit-target", "scripted:answer",
+        "--akit-target", "scripted:strong", "-v", "--akit-output-dir", "out",
+    )  # fmt: skip
+    text = output(result)
+    assert "answer[scripted:answer] PASSED" in text
+    assert "answer[scripted:strong] PASSED" in text
+    result.assert_outcomes(passed=2)
+    records = sorted((pytester.path / "out").rglob("*.record.json"))
+    assert len(records) == 2
+    ids = {json.loads(r.read_text("utf-8"))["target"]["id"] for r in records}
+    assert ids == {"scripted:answer", "scripted:strong"}
+
+
+@pytest.mark.parametrize("value", ["nocolon", "scripted:a scripted:a"])
+def test_a_bad_akit_target_is_a_usage_error(
+    pytester: pytest.Pytester, value: str
+) -> None:
+    add_workflow(pytester.path / "wf", "answer", [GOOD])
+    values = value.split(" ")
+    args = [arg for v in values for arg in ("--akit-target", v)]
+    result = pytester.runpytest_subprocess("--akit", "wf", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--akit-target" in output(result)
+    assert "Traceback" not in output(result)
+
+
+def test_an_unknown_akit_target_entry_fails_the_item_naming_the_entries(
+    pytester: pytest.Pytester,
+) -> None:
+    add_workflow(pytester.path / "wf", "answer", [GOOD])
+    result = pytester.runpytest_subprocess("--akit", "wf", "--akit-target", "nowhere:m")
+    result.assert_outcomes(failed=1)
+    assert "'nowhere:m'" in output(result)
+    assert "`scripted` is built in" in output(result)
