@@ -189,10 +189,10 @@ def yaml_kind(data: Any) -> str:
         return "comment"
     assert isinstance(data, dict), "a YAML block must be a mapping"
     keys = set(data)
+    if {"version", "conversation"} <= keys:
+        return "workflow"  # with inline `cases:` too (docs/datasets.md)
     if {"name", "cases"} <= keys:
         return "scenario"  # a prompt-response scenario (docs/prompt-response.md)
-    if {"version", "conversation"} <= keys:
-        return "workflow"
     if "version" in keys and keys & {"responses", "variants"}:
         return "script"
     if {"provider", "model"} <= keys and keys <= {*JUDGE_KEYS, "providers"}:
