@@ -14,13 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from artemiskit._errors import ConfigError
 from artemiskit._version import __version__
+from artemiskit.reports._inputs import run_key
 from artemiskit.reports._views import (
     budget_fractions,
     budget_gauges,
     cause_groups,
     durations,
+    run_label,
     run_timeline,
     transcript_steps,
+    unit_grid,
 )
 from artemiskit.suites import cause_text
 
@@ -89,8 +92,8 @@ def _workflow_view(
     name = workflow["name"]
     runs = []
     records = []
-    for run in workflow["runs"]:
-        record = evidence.records.get((name, run["repetition"]))
+    for number, run in enumerate(workflow["runs"], start=1):
+        record = evidence.records.get(run_key(name, run))
         steps = None
         if evidence.transcripts is not None:
             found = None if record is None else evidence.transcripts.get(record.run_id)
@@ -100,7 +103,8 @@ def _workflow_view(
         runs.append(
             {
                 "data": run,
-                "anchor": f"run-{index}-{run['repetition']}",
+                "anchor": f"run-{index}-{number}",
+                "label": run_label(name, run),
                 "verdict": run["verdict"],
                 "why": None if run["verdict"] == "passed" else cause_text(run["why"]),
                 "record": record,
@@ -126,6 +130,7 @@ def _workflow_view(
         "requirements": requirements,
         "causes": [{**c, "text": cause_text(c)} for c in workflow["causes"]],
         "durations": durations([r["duration_ms"] for r in workflow["runs"]]),
+        "grid": unit_grid(evidence.suite, name),
         "faults": _faults(records),
         "charts": {
             "failure_reasons": _charts.failure_reasons_chart(
@@ -161,7 +166,7 @@ def report_html(evidence: ReportInput) -> str:
         for index, workflow in enumerate(suite["workflows"], start=1)
     ]
     anchors = {
-        (view["data"]["name"], run["data"]["repetition"]): run["anchor"]
+        (run["label"], run["data"]["repetition"]): run["anchor"]
         for view in workflows
         for run in view["runs"]
     }

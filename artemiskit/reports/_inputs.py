@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio.to_thread
 import attrs
@@ -30,10 +30,26 @@ from artemiskit.suites._record import (
     unit_of,
 )
 
-__all__ = ["ReportInput", "RunKey", "load_report_input", "load_transcripts"]
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
-RunKey = tuple[str, int]
-"""A run's workflow name and repetition."""
+__all__ = [
+    "ReportInput",
+    "RunKey",
+    "load_report_input",
+    "load_transcripts",
+    "run_key",
+]
+
+RunKey = tuple[str, str | None, str | None, int]
+"""A run's workflow name, case, target and repetition (SPEC 19: the unit and the
+repetition; case and target are ``None`` where the suite does not name them)."""
+
+
+def run_key(workflow: str, run: Mapping[str, Any]) -> RunKey:
+    """The key of a run entry of ``workflow`` in ``suite.json``."""
+    return (workflow, run.get("case"), run.get("target"), run["repetition"])
+
 
 _MAX_EVIDENCE_BYTES = 64 * 1024 * 1024
 _MAX_SHOWN = 60
@@ -263,7 +279,7 @@ async def _suite_records(
     missing: list[RunKey] = []
     for workflow in suite["workflows"]:
         for run in workflow["runs"]:
-            key = (workflow["name"], run["repetition"])
+            key = run_key(workflow["name"], run)
             if run["record"] is None:
                 continue
             shown = await anyio.to_thread.run_sync(_record_file, folder, run["record"])
@@ -317,7 +333,10 @@ def _from_records(
             for number, (path, record) in enumerate(runs, start=1)
         ]
         found.update(
-            {(name, o.repetition): r for o, (_, r) in zip(mine, runs, strict=True)}
+            {
+                (name, None, None, o.repetition): r
+                for o, (_, r) in zip(mine, runs, strict=True)
+            }
         )
         outcomes += mine
         # Record files given anywhere: the entry is a view, never a suite.json.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from artemiskit._common._escaping import markdown_text as text
-from artemiskit.reports._views import cause_groups
+from artemiskit.reports._views import cause_groups, unit_grid
 from artemiskit.suites import cause_text
 
 if TYPE_CHECKING:
@@ -91,10 +91,84 @@ def report_markdown(evidence: ReportInput) -> str:
             f"| {workflow['failed']} | {workflow['errored']} "
             f"| {workflow['unavailable']} | {_range(workflow)} | {last} |"
         )
+    lines += _target_table(suite)
     lines += _cause_table(suite)
     for workflow in suite["workflows"]:
         lines += _workflow_tables(workflow)
+        lines += _unit_tables(suite, workflow["name"])
     return "\n".join(lines) + "\n"
+
+
+def _target_table(suite: dict[str, Any]) -> list[str]:
+    """Each target's units together, when the suite ran several targets."""
+    targets = suite.get("targets") or []
+    if len(targets) < 2:
+        return []
+    lines = [
+        "",
+        "### Pass rate per target",
+        "",
+        "| target | units | pass rate (mean of units) | 95% interval "
+        "| passed | failed | errored | unavailable |",
+        "|---|---:|---:|---|---:|---:|---:|---:|",
+    ]
+    for target in targets:
+        interval = target["pass_rate_interval"]
+        method = "" if interval is None else f" ({interval['method']})"
+        lines.append(
+            f"| {text(target['target'])} | {target['units']} "
+            f"| {_rate(target['pass_rate'])} | {_interval(interval)}{method} "
+            f"| {target['passed']} | {target['failed']} | {target['errored']} "
+            f"| {target['unavailable']} |"
+        )
+    return lines
+
+
+def _unit_tables(suite: dict[str, Any], workflow: str) -> list[str]:
+    """A workflow's units: a row each, then a cases x targets table of rates."""
+    grid = unit_grid(suite, workflow)
+    if grid is None:
+        return []
+    lines = [
+        "",
+        "| case | target | pass rate | 95% interval (Wilson) | passed | failed "
+        "| errored | unavailable |",
+        "|---|---|---:|---|---:|---:|---:|---:|",
+    ]
+    for case in grid.cases:
+        for target in grid.targets:
+            unit = grid.cells.get((case, target))
+            if unit is None:
+                continue
+            lines.append(
+                f"| {_case(case)} | {text(target)} | {_rate(unit['pass_rate'])} "
+                f"| {_interval(unit['pass_rate_interval'])} | {unit['passed']} "
+                f"| {unit['failed']} | {unit['errored']} | {unit['unavailable']} |"
+            )
+    header = " | ".join(text(target) for target in grid.targets)
+    lines += [
+        "",
+        f"| case | {header} |",
+        "|---|" + "---:|" * len(grid.targets),
+    ]
+    for case in grid.cases:
+        cells = []
+        for target in grid.targets:
+            unit = grid.cells.get((case, target))
+            cells.append("–" if unit is None else _cell(unit))
+        lines.append(f"| {_case(case)} | {' | '.join(cells)} |")
+    if grid.more:
+        lines.append(f"\n{grid.more} more cases are in suite.json's units.")
+    return lines
+
+
+def _case(case: str | None) -> str:
+    return "–" if case is None else text(case)
+
+
+def _cell(unit: dict[str, Any]) -> str:
+    judged = unit["passed"] + unit["failed"]
+    return f"{_rate(unit['pass_rate'])} ({unit['passed']}/{judged})"
 
 
 def _range(workflow: dict[str, Any]) -> str:

@@ -17,10 +17,16 @@ import attrs
 from artemiskit.suites import cause_text, percentile
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from artemiskit.records import ExecutionRecord, OperationEntry
     from artemiskit.reports._inputs import ReportInput
 
 __all__ = [
+    "MAX_GRID_CASES",
+    "UnitGrid",
+    "run_label",
+    "unit_grid",
     "CauseGroup",
     "Gauge",
     "TimelineEntry",
@@ -79,13 +85,59 @@ class CauseGroup:
         kind: ``requirement``, ``stop`` or ``infrastructure`` (``None``: not
             recorded).
         verdicts: The verdicts of its runs (``failed``, ``errored``, ...).
-        runs: Its runs, as (workflow, repetition), in suite order.
+        runs: Its runs, as (label, repetition), in suite order: the label is
+            the workflow's name with the run's case and target (`run_label`).
     """
 
     text: str
     kind: str | None
     verdicts: tuple[str, ...]
     runs: tuple[tuple[str, int], ...]
+
+
+def run_label(workflow: str, run: Mapping[str, Any]) -> str:
+    """A run's workflow with its unit: ``workflow[case][target]`` as they apply."""
+    label = workflow
+    for part in (run.get("case"), run.get("target")):
+        if part is not None:
+            label += f"[{part}]"
+    return label
+
+
+@attrs.frozen(kw_only=True)
+class UnitGrid:
+    """A workflow's units as a cases x targets table of pass rates (SPEC 19).
+
+    Attributes:
+        cases: The row labels: case ids in suite order (``None``: no cases).
+        targets: The column labels: target ids in suite order.
+        cells: Each (case, target)'s unit, if the suite has it.
+        more: Cases left out of ``cases`` (the table keeps the first ones).
+    """
+
+    cases: tuple[str | None, ...]
+    targets: tuple[str, ...]
+    cells: dict[tuple[str | None, str], dict[str, Any]]
+    more: int = 0
+
+
+#: The most cases a report lists per workflow.
+MAX_GRID_CASES = 200
+
+
+def unit_grid(suite: Mapping[str, Any], workflow: str) -> UnitGrid | None:
+    """The cases x targets table of ``workflow``; ``None`` for a single unit."""
+    units = [u for u in suite.get("units") or () if u["workflow"] == workflow]
+    if len(units) < 2:
+        return None
+    cases = tuple(dict.fromkeys(u["case"] for u in units))
+    targets = tuple(dict.fromkeys(u["target"] for u in units))
+    return UnitGrid(
+        cases=cases[:MAX_GRID_CASES],
+        targets=targets,
+        cells={(u["case"], u["target"]): u for u in units},
+        more=max(0, len(cases) - MAX_GRID_CASES),
+    )
 
 
 def cause_groups(suite: dict[str, Any]) -> list[CauseGroup]:
@@ -102,7 +154,7 @@ def cause_groups(suite: dict[str, Any]) -> list[CauseGroup]:
             )
             if run["verdict"] not in verdicts:
                 verdicts.append(run["verdict"])
-            runs.append((workflow["name"], run["repetition"]))
+            runs.append((run_label(workflow["name"], run), run["repetition"]))
     ordered = sorted(groups.items(), key=lambda item: (-len(item[1][2]), item[0]))
     return [
         CauseGroup(text=text, kind=kind, verdicts=tuple(verdicts), runs=tuple(runs))
@@ -289,7 +341,11 @@ def budget_gauges(record: ExecutionRecord) -> list[Gauge]:
 def budget_fractions(evidence: ReportInput, workflow: str) -> dict[str, list[float]]:
     """Per budget dimension, every run's use as a fraction of its limit."""
     found: dict[str, list[float]] = {}
-    for (name, _), record in sorted(evidence.records.items()):
+    ordered = sorted(
+        evidence.records.items(),
+        key=lambda item: tuple("" if part is None else part for part in item[0]),
+    )
+    for (name, *_), record in ordered:
         if name != workflow:
             continue
         for gauge in budget_gauges(record):
