@@ -259,3 +259,23 @@ async def test_cases_times_targets_are_units_of_their_own(tmp_path: Path) -> Non
     assert targets["scripted:agent"]["pass_rate"] == 1.0
     assert targets["scripted:weak"]["pass_rate"] == 0.0
     assert result.exit_code == 0
+
+
+async def test_a_chosen_target_is_what_a_ray_task_ships(tmp_path: Path) -> None:
+    """A Ray task gets the workflow on the chosen model and that model's script."""
+    from artemiskit.suites._discovery import load_suite_workflows
+    from artemiskit.suites._shipping import named_files, worker_config
+    from artemiskit.suites._targets import plan_targets
+
+    config = TrustedConfig()
+    workflows = await load_suite_workflows([_suite(tmp_path)], config)
+    units = await plan_targets(workflows, [parse_target("scripted:weak")], config)
+    assert [u.target for u in units] == ["scripted:weak", "scripted:weak"]
+    for unit in units:
+        assert unit.item.workflow.target.model == "weak"
+        assert list(named_files(unit.item, config)) == ["weak.script.yaml"]
+        # The contract digest stays the workflow's own.
+        assert unit.item.digest == next(
+            w.digest for w in workflows if w.name == unit.name
+        )
+    assert worker_config(config, {"scripted"})().providers == {}
