@@ -29,6 +29,7 @@ from artemiskit.suites._runner import (
     SuiteSession,
     SuiteSettings,
 )
+from artemiskit.suites._selection import CaseSelection
 from artemiskit.suites._statistics import (
     Interval,
     pass_at_k,
@@ -37,7 +38,6 @@ from artemiskit.suites._statistics import (
     wilson_interval,
 )
 from artemiskit.suites._transcript import TRANSCRIPT_SCHEMA, transcript_to_dict
-from artemiskit.suites._units import CaseSelection
 
 __all__ = [
     "CaseSelection",

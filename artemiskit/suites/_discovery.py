@@ -18,7 +18,7 @@ from artemiskit.providers._registry import (
     script_folder,
     script_key,
 )
-from artemiskit.suites._units import (
+from artemiskit.suites._selection import (
     EVERY_CASE,
     CaseSelection,
     select_cases,
