@@ -134,6 +134,23 @@ def test_validation_imports_no_engine_config_or_heavy_library(
     assert _under(modules, ("asyncio", "anyio")) == []
 
 
+def test_a_dataset_is_checked_case_by_case_without_engine_or_model(
+    tmp_path: Path,
+) -> None:
+    # The 20-ticket example: its CSV is read and every case expanded and checked
+    # cold, like any workflow (no engine, no network, no model classes).
+    dataset = ROOT / "examples" / "datasets" / "triage.workflow.yaml"
+    code, modules, stderr = _modules(
+        tmp_path, CLI, "scenario", "validate", str(dataset)
+    )
+    assert code == 0, stderr
+    assert "artemiskit.workflow._expansion" in modules
+    assert _under(modules, NOT_FOR_VALIDATION) == []
+    assert _under(modules, NOT_FOR_CHECKING) == []
+    assert _under(modules, HEAVY) == []
+    assert _under(modules, ("asyncio", "anyio")) == []
+
+
 def test_a_valid_workflow_is_checked_without_compiling_a_schema(
     tmp_path: Path,
 ) -> None:
