@@ -846,7 +846,7 @@ class ArtemisKit:
         from artemiskit.suites import SuiteSettings
         from artemiskit.suites._create import create_suite_session
         from artemiskit.suites._options import merge_suite_options
-        from artemiskit.suites._units import CaseSelection
+        from artemiskit.suites._selection import CaseSelection
 
         chosen = merge_suite_options(options, suite)
         settings = SuiteSettings(

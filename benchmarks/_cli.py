@@ -70,6 +70,7 @@ def _settings(quick: bool) -> dict[str, Any]:
             "peer_pairs": 1,
             "peer_sync_pairs": 0,
             "suite_runs": 200,
+            "memory_units": (200, 1000),
         }
     # The in-process pairs are cheap (a pair of 500-step runs takes well under a
     # second), so the full run takes enough of them that a slow spell of a
@@ -86,6 +87,7 @@ def _settings(quick: bool) -> dict[str, Any]:
         "peer_pairs": 5,
         "peer_sync_pairs": 3,
         "suite_runs": 1000,
+        "memory_units": (1000, 10000),
     }
 
 
@@ -207,8 +209,14 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
         results["suite_runner"] = _suite_runner(settings["suite_runs"])
         _say(f"suite: {settings['suite_runs']} instant runs, runs alone vs suite × 5")
         results["suite"] = _suite_runner(settings["suite_runs"], "--share")
-    _say("datasets: 10,000 cases validated vs the dataset parsed alone")
-    results["datasets"] = _module_figures("benchmarks.datasets")
+    small, large = settings["memory_units"]
+    # the suite memory runs suites of instant runs: skipped with the suite
+    memory = [] if arguments.skip_suite else ["--memory", str(small), str(large)]
+    _say(
+        "datasets: 10,000 cases validated vs the dataset parsed alone"
+        + ("" if arguments.skip_suite else f"; suite memory at {small}, {large} units")
+    )
+    results["datasets"] = _module_figures("benchmarks.datasets", *memory)
     return results
 
 

@@ -171,6 +171,23 @@ def _datasets_ratio(results: Results) -> Verdict:
     )
 
 
+#: How much a suite's driver may grow per extra finished run (a run's line in
+#: suite.json is kept; its record and transcript are on disk).
+_GROWTH_PER_RUN = 1024
+
+
+def _datasets_memory(results: Results) -> Verdict:
+    memory: dict[str, Any] = results["datasets"]["suite_memory"]
+    small, large = memory["sizes"]
+    growth: float = memory["growth_bytes_per_run"]
+    return (
+        f"{growth:,.0f} B per extra finished run (peak RSS "
+        f"{small['peak_rss'] / 2**20:,.0f} MiB at {small['units']:,} units, "
+        f"{large['peak_rss'] / 2**20:,.0f} MiB at {large['units']:,})",
+        growth <= _GROWTH_PER_RUN,
+    )
+
+
 def _sandbox_median(results: Results) -> Verdict:
     ms = results["sandbox"]["ms"]
     ops = results["sandbox"]["operations"]
@@ -294,6 +311,12 @@ TARGETS: tuple[Target, ...] = (
         "expanding and validating every case ≤ 3× parsing the dataset alone",
         "datasets",
         _datasets_ratio,
+    ),
+    Target(
+        _DATASETS,
+        "a suite's driver memory does not grow with finished runs (≤ 1 KiB per run)",
+        "datasets",
+        _datasets_memory,
     ),
     Target(_SANDBOX, "median ≤ 2 ms", "sandbox", _sandbox_median),
     Target(

@@ -9,6 +9,11 @@
   second over the first; SPEC 19 wants at most 3.
 - ``checks``: how many full contract checks the validation made (cases whose
   values can break no rule share one).
+- ``suite_memory`` (``--memory SMALL LARGE``): a suite of SMALL and one of LARGE
+  units (one case each, instant scripted runs, records written to an output
+  folder), each in a fresh interpreter; the peak resident set of each and the
+  growth per extra finished run between them. SPEC 19 wants the driver's memory
+  not to grow with finished runs.
 
 The workflow is SPEC 19's example: placeholders in a file name, a file's
 content, the user turn and an outcome's expected value; each row is distinct.
@@ -102,6 +107,76 @@ def measure_datasets(*, cases: int = 10_000, pairs: int = 5) -> dict[str, Any]:
     }
 
 
+_MEMORY_WORKFLOW = """\
+version: 1
+name: memory
+dataset: cases.jsonl
+target: {provider: scripted, model: agent}
+conversation: {turns: [{user: "{{ question }}"}]}
+budgets: {max_actions: 5, timeout_ms: 60000}
+outcomes: [{id: said, final_response: {contains: "{{ question }}"}}]
+"""
+_MEMORY_SCRIPT = (
+    'version: 1\nresponses: [{text: "{{ question }}", '
+    "usage: {input_tokens: 1, output_tokens: 1}}]\n"
+)
+
+
+def _status_bytes(field: str) -> int:
+    """A ``kB`` field of ``/proc/self/status`` (Linux), in bytes."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(f"{field}:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(f"/proc/self/status has no {field}")
+
+
+def suite_peak_rss(units: int) -> dict[str, int]:
+    """Run a suite of ``units`` instant cases here; the process's memory figures."""
+    import anyio
+
+    from artemiskit import ArtemisKit
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        rows = (json.dumps({"id": f"c{n}", "question": f"q {n}"}) for n in range(units))
+        (root / "cases.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+        (root / "workflow.yaml").write_text(_MEMORY_WORKFLOW, encoding="utf-8")
+        (root / "agent.script.yaml").write_text(_MEMORY_SCRIPT, encoding="utf-8")
+        before = _status_bytes("VmRSS")
+        kit = ArtemisKit()
+        result = anyio.run(
+            lambda: kit.run_suite(
+                paths=[root / "workflow.yaml"], output_dir=root / "out", concurrency=8
+            )
+        )
+        if result.exit_code != 0:
+            raise RuntimeError(f"the memory suite exited {result.exit_code}")
+        return {
+            "units": units,
+            "rss_before": before,
+            "peak_rss": _status_bytes("VmHWM"),
+        }
+
+
+def measure_suite_memory(small: int, large: int) -> dict[str, Any]:
+    """`suite_peak_rss` at two sizes, each in a fresh interpreter; growth per run."""
+    import subprocess
+
+    figures = []
+    for units in (small, large):
+        done = subprocess.run(
+            [sys.executable, "-m", "benchmarks.datasets", "--suite-rss", str(units)],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=3600,
+        )
+        figures.append(json.loads(done.stdout))
+    growth = (figures[1]["peak_rss"] - figures[0]["peak_rss"]) / (large - small)
+    return {"sizes": figures, "growth_bytes_per_run": growth}
+
+
 def _checks_made(workflow: Path) -> int:
     """How many expansions the validation checked in full."""
     from artemiskit.workflow import _expansion
@@ -127,8 +202,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument(
+        "--memory",
+        type=int,
+        nargs=2,
+        metavar=("SMALL", "LARGE"),
+        help="also measure suites of SMALL and LARGE units (e.g. 1000 10000)",
+    )
+    parser.add_argument("--suite-rss", type=int, help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
+    if arguments.suite_rss is not None:
+        sys.stdout.write(json.dumps(suite_peak_rss(arguments.suite_rss)) + "\n")
+        return 0
     figures = measure_datasets(cases=arguments.cases, pairs=arguments.pairs)
+    if arguments.memory is not None:
+        figures["suite_memory"] = measure_suite_memory(*arguments.memory)
     sys.stdout.write(json.dumps(figures, indent=2) + "\n")
     return 0
 

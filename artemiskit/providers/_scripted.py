@@ -208,7 +208,7 @@ def parse_script_document(text: str, *, source: str = "<string>") -> ParsedYaml:
                     _problem(problems, doc, ("cases", case_id), message)
     if problems:
         raise _invalid(source, problems)
-    from artemiskit.workflow._substitution import has_placeholder
+    from artemiskit._common._substitution import has_placeholder
 
     if not _any_string(data, has_placeholder):
         # without placeholders, every list replays as written: check them now
@@ -296,7 +296,7 @@ def _substituted(
     problems: list[Problem],
 ) -> dict[str, Any]:
     """The lists of ``data`` with the case's values in their placeholders."""
-    from artemiskit.workflow._substitution import TemplateError, substitute
+    from artemiskit._common._substitution import TemplateError, substitute
 
     filled: dict[str, Any] = {}
     for key in ("responses", "variants"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import attrs
@@ -17,7 +17,7 @@ from artemiskit.providers._registry import (
     script_folder,
     script_key,
 )
-from artemiskit.suites._units import (
+from artemiskit.suites._selection import (
     EVERY_CASE,
     CaseSelection,
     select_cases,
@@ -190,7 +190,7 @@ async def workflow_script(
 
 
 def _check_case_scripts(
-    document: object, cases: CaseWorkflows, case_ids: Sequence[str]
+    document: Any, cases: CaseWorkflows, case_ids: Sequence[str]
 ) -> None:
     """Check the script each selected case replays (filled from its values).
 
@@ -202,7 +202,7 @@ def _check_case_scripts(
 
     for case_id in case_ids:
         chosen = cases.case(case_id)
-        script_variants(document, ScriptCase(chosen.id, chosen.values))  # type: ignore[arg-type]
+        script_variants(document, ScriptCase(chosen.id, chosen.values))
 
 
 async def load_suite_workflows(

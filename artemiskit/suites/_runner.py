@@ -48,9 +48,9 @@ from artemiskit.suites._record import (
     validate_suite_record,
     validate_workflow_entry,
 )
+from artemiskit.suites._selection import EVERY_CASE, CaseSelection
 from artemiskit.suites._targets import SuiteTarget, own_target, safe_folders
 from artemiskit.suites._transcript import transcript_to_dict
-from artemiskit.suites._units import EVERY_CASE, CaseSelection
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Mapping, Sequence

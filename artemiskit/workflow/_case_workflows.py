@@ -19,11 +19,11 @@ from artemiskit._common._reading import read_text_file_now
 from artemiskit._common._yaml import ParsedYaml
 from artemiskit._errors import Problem, WorkflowError
 from artemiskit.tools._catalogue import catalogue_with
+from artemiskit.workflow._case_keys import CASE_KEYS
 from artemiskit.workflow._expansion import expand, fill_sites
 from artemiskit.workflow._loader import _scorers, _structure
 from artemiskit.workflow._model import Workflow
 from artemiskit.workflow._validation import (
-    CASE_KEYS,
     MAX_WORKFLOW_FILE_BYTES,
     invalid_workflow,
     workflow_problems,

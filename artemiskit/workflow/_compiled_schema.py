@@ -6,7 +6,7 @@ Do not edit: ``python scripts/generate_workflow_schema.py`` rewrites this file.
 # ruff: noqa
 # mypy: ignore-errors
 
-SCHEMA_DIGEST = "e9093c3209c26abf1332fcad15516b5474ec69e007fb57c6b99363f656c1e947"
+SCHEMA_DIGEST = "1ad675b4432b8eadd924ee6fba6e2e8d7602224f36265dbd0224bb2d39301cfc"
 
 #: The built-in tools as validation reads them, in catalogue order:
 #: name -> (effect, allow keys a declaration must give, further allow keys).
@@ -33,7 +33,6 @@ import re
 
 REGEX_PATTERNS = {
     '^[A-Za-z_][A-Za-z0-9_-]*$': re.compile('^[A-Za-z_][A-Za-z0-9_-]*\\Z'),
-    '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\\Z'),
     '^[A-Za-z0-9][A-Za-z0-9_.:-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9_.:-]*\\Z'),
     '^[A-Za-z][A-Za-z0-9_.-]*$': re.compile('^[A-Za-z][A-Za-z0-9_.-]*\\Z'),
     '^sha256:[0-9a-f]{64}$': re.compile('^sha256:[0-9a-f]{64}\\Z')
@@ -111,17 +110,6 @@ def validate(data, custom_formats={}, name_prefix=None):
                 for data__cases_x, data__cases_item in enumerate(data__cases):
                     if not isinstance(data__cases_item, (dict)):
                         raise SchemaMismatch
-                    data__cases_item_is_dict = isinstance(data__cases_item, dict)
-                    if data__cases_item_is_dict:
-                        data__cases_item_keys = set(data__cases_item.keys())
-                        if "id" in data__cases_item_keys:
-                            data__cases_item_keys.remove("id")
-                            data__cases_item__id = data__cases_item["id"]
-                            if not isinstance(data__cases_item__id, (str)):
-                                raise SchemaMismatch
-                            if isinstance(data__cases_item__id, str):
-                                if not REGEX_PATTERNS['^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$'].search(data__cases_item__id):
-                                    raise SchemaMismatch
         if "dataset" in data_keys:
             data_keys.remove("dataset")
             data__dataset = data["dataset"]

@@ -20,8 +20,7 @@ import json
 from typing import TYPE_CHECKING, Any, Final
 
 from artemiskit._common._paths import normalize_path, path_problem
-from artemiskit._common._yaml import KeyPath, ParsedYaml, format_path
-from artemiskit.workflow._substitution import (
+from artemiskit._common._substitution import (
     MissingName,
     Placeholder,
     TemplateError,
@@ -30,7 +29,8 @@ from artemiskit.workflow._substitution import (
     parse_template,
     render,
 )
-from artemiskit.workflow._validation import CASE_KEYS
+from artemiskit._common._yaml import KeyPath, ParsedYaml, format_path
+from artemiskit.workflow._case_keys import CASE_KEYS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence

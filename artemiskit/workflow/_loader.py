@@ -24,10 +24,10 @@ from artemiskit._common._reading import read_text_file, read_text_file_now
 from artemiskit._errors import Problem, WorkflowError
 from artemiskit.scorers._registry import ScorerSet, scorer_set
 from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
+from artemiskit.workflow._case_keys import CASE_KEYS
 from artemiskit.workflow._model import Workflow
 from artemiskit.workflow._tool_schema import WORKFLOW_SCHEMA_FILE, schema_checker_for
 from artemiskit.workflow._validation import (
-    CASE_KEYS,
     MAX_WORKFLOW_FILE_BYTES,
     invalid_workflow,
     workflow_problems,

@@ -20,6 +20,7 @@ from artemiskit._common._reading import read_text_file_now
 from artemiskit._common._yaml import KeyPath, ParsedYaml, format_path, parse_yaml_plain
 from artemiskit._errors import WorkflowError
 from artemiskit.workflow import _compiled_schema
+from artemiskit.workflow._case_keys import CASE_KEYS
 from artemiskit.workflow._checks import semantic_problems
 from artemiskit.workflow._mcp_declarations import with_mcp_declarations
 
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILTIN_DECLARATIONS",
-    "CASE_KEYS",
     "MAX_WORKFLOW_FILE_BYTES",
     "BuiltinDeclaration",
     "check_agent_workflow",
@@ -47,8 +47,6 @@ __all__ = [
     "workflow_problems",
 ]
 
-#: The top-level keys that give a workflow its cases (SPEC section 19).
-CASE_KEYS = ("cases", "dataset")
 #: A workflow file larger than this is refused before it is parsed.
 MAX_WORKFLOW_FILE_BYTES = 4 * 1024 * 1024
 

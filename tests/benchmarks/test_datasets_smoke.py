@@ -14,6 +14,19 @@ def test_the_datasets_benchmark_gives_its_figures_and_target_row() -> None:
     # differ only in their text share a check
     assert figures["checks"] == 4
     rows = evaluate_targets({"datasets": {"skipped": False, **figures}})
-    (row,) = [r for r in rows if r["measure"].startswith("a 10,000-case")]
+    (row,) = [r for r in rows if "parsing the dataset" in r["target"]]
     assert row["met"] in (True, False)
     assert "300 cases" in row["measured"]
+
+
+def test_the_suite_memory_figure_compares_two_suite_sizes() -> None:
+    from benchmarks.datasets import measure_suite_memory
+
+    memory = measure_suite_memory(20, 60)
+    small, large = memory["sizes"]
+    assert (small["units"], large["units"]) == (20, 60)
+    assert large["peak_rss"] >= large["rss_before"] > 0
+    rows = evaluate_targets({"datasets": {"skipped": False, "suite_memory": memory}})
+    (row,) = [r for r in rows if "driver memory" in r["target"]]
+    assert row["met"] in (True, False)
+    assert "per extra finished run" in row["measured"]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks._report import _concurrency as _sessions_section
-from benchmarks._report import explain_misses
+from benchmarks._report import _concurrency as _sessions_section, explain_misses
 from benchmarks._targets import TARGETS, Target, evaluate_targets
 
 #: The SPEC 10 table's rows, each with how many targets it sets.
@@ -14,7 +13,7 @@ SPEC_ROWS = {
     "per step with a durable checkpoint": 5,
     "1000 concurrent sessions, 20 ms model latency, 10 steps each": 2,
     "a suite of 1000 instant runs, local executor": 2,
-    "a 10,000-case JSONL dataset (SPEC 19)": 1,
+    "a 10,000-case JSONL dataset (SPEC 19)": 2,
     "sandbox file operation (64 B and 64 KB, read and write)": 2,
     "sandbox create → ready / cleanup": 2,
     "`akit scenario validate` cold, `akit --help`": 3,

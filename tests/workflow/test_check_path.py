@@ -15,12 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
+from hypothesis import assume, given, strategies as st
 
 from artemiskit import WorkflowError
 from artemiskit.tools import CATALOGUE
-from artemiskit.workflow import check_agent_workflow, read_agent_workflow
+from artemiskit.workflow import (
+    check_agent_workflow,
+    read_agent_workflow,
+    read_case_workflows,
+)
 from artemiskit.workflow._validation import BUILTIN_DECLARATIONS
 from examples.custom_tool.order_tools import TOOLS
 from tests._hostile_values import HOSTILE, KEY, SETTINGS, hostile, positions
@@ -52,9 +55,19 @@ def _problems(call: Any, path: Path, tools: Sequence[Tool]) -> list[Problem] | N
 
 def _agree(path: Path, tools: Sequence[Tool] = ()) -> list[Problem] | None:
     checked = _problems(check_agent_workflow, path, tools)
-    loaded = _problems(read_agent_workflow, path, tools)
+    loaded = _problems(_read, path, tools)
     assert checked == loaded
     return checked
+
+
+def _read(path: Path, *, tools: Sequence[Tool]) -> None:
+    """`read_agent_workflow`, or for a workflow with cases `read_case_workflows`."""
+    try:
+        read_agent_workflow(path, tools=tools)
+    except WorkflowError as exc:
+        if exc.reason != "has_cases":
+            raise
+        read_case_workflows(path, tools=tools)
 
 
 def _agree_on_text(text: str) -> None:

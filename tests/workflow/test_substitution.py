@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from artemiskit.workflow._substitution import (
+from artemiskit._common._substitution import (
     Placeholder,
     TemplateError,
     fixed_placeholder_paths,

@@ -11,6 +11,8 @@ from click.testing import CliRunner
 
 import artemiskit.workflow
 from artemiskit import FileAccessError, WorkflowError
+from artemiskit.providers import ScriptCase
+from artemiskit.providers._scripted import parse_script_variants
 from artemiskit.tools import CATALOGUE, catalogue_with
 from artemiskit.workflow import (
     WORKFLOW_SCHEMA_FILE,
@@ -19,6 +21,7 @@ from artemiskit.workflow import (
     load_agent_workflow,
     parse_agent_workflow,
     parse_yaml,
+    read_case_workflows,
     validate_agent_workflow,
 )
 from artemiskit_cli._main import cli
@@ -36,7 +39,15 @@ def _is_workflow(path: Path) -> bool:
     return isinstance(data, dict) and bool({"target", "conversation"} & set(data))
 
 
-EXAMPLES = sorted(p for p in (ROOT / "examples").rglob("*.yaml") if _is_workflow(p))
+def _has_cases(path: Path) -> bool:
+    data = parse_yaml(path.read_text("utf-8"), source=str(path)).data
+    return "cases" in data or "dataset" in data
+
+
+_ALL = sorted(p for p in (ROOT / "examples").rglob("*.yaml") if _is_workflow(p))
+#: Plain workflows; those with cases (examples/datasets) are `CASE_EXAMPLES`.
+EXAMPLES = [p for p in _ALL if not _has_cases(p)]
+CASE_EXAMPLES = [p for p in _ALL if _has_cases(p)]
 #: User-defined tools of the examples that declare them.
 EXAMPLE_TOOLS = {"custom_tool": ("examples.custom_tool.order_tools:TOOLS", CUSTOM)}
 
@@ -55,6 +66,26 @@ def _tools_options(path: Path) -> list[str]:
 def test_there_are_examples() -> None:
     names = {p.parent.name for p in EXAMPLES}
     assert {"quickstart", "support-triage", "fault-recovery"} <= names
+    assert {p.parent.name for p in CASE_EXAMPLES} == {"datasets"}
+
+
+@pytest.mark.parametrize("path", CASE_EXAMPLES, ids=lambda p: p.parent.name)
+def test_every_case_of_a_dataset_example_loads_with_its_script(path: Path) -> None:
+    cases = read_case_workflows(path)
+    assert len(cases.case_ids) == 20
+    script = (path.parent / "agent.script.yaml").read_text("utf-8")
+    for case_id in cases.case_ids:
+        case = cases.case(case_id)
+        assert case.workflow.target.provider == "scripted"
+        (responses,) = parse_script_variants(
+            script, case=ScriptCase(case.id, case.values)
+        )
+        declared = {tool.name for tool in case.workflow.tools}
+        for entry in responses:
+            for call in entry.tool_calls:
+                assert call.name in declared
+                arguments = json.loads(call.arguments)
+                assert CATALOGUE[call.name].schema_problem("input", arguments) is None
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.parent.name)
