@@ -59,11 +59,13 @@ def junit_xml(result: SuiteResult) -> str:
     requirement ids only.
     """
     summary = result.summary
-    failed_requirements: dict[tuple[str, str | None, int], list[tuple[str, str]]] = {}
+    failed_requirements: dict[
+        tuple[str, str | None, str | None, int], list[tuple[str, str]]
+    ] = {}
     for finished in result.runs:
         if finished.result is None:
             continue
-        at = (finished.workflow, finished.case, finished.repetition)
+        at = (finished.workflow, finished.case, finished.target, finished.repetition)
         failed_requirements[at] = [
             (r.id, r.reason)
             for r in finished.result.record.task_verification.requirements
@@ -72,27 +74,34 @@ def junit_xml(result: SuiteResult) -> str:
     root = ElementTree.Element("testsuites", name="artemiskit suite")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     repeat = summary["settings"]["repeat"]
-    cases_of: dict[str, list[str | None]] = {}
+    units_of: dict[str, list[tuple[str | None, str]]] = {}
     for unit in summary["units"]:
-        cases_of.setdefault(unit["workflow"], []).append(unit["case"])
+        units_of.setdefault(unit["workflow"], []).append((unit["case"], unit["target"]))
     for workflow in summary["workflows"]:
         name = workflow["name"]
-        runs = {(run.get("case"), run["repetition"]): run for run in workflow["runs"]}
+        # A workflow on several targets names each run's target (SPEC 19).
+        several = workflow.get("target", "") is None
+        runs = {
+            (run.get("case"), run.get("target"), run["repetition"]): run
+            for run in workflow["runs"]
+        }
         shown = xml_text(name)
         suite = ElementTree.SubElement(root, "testsuite", name=shown)
         planned = [
-            (unit_case, repetition)
-            for unit_case in cases_of.get(name, [None])
+            (unit_case, target if several else None, repetition)
+            for unit_case, target in units_of.get(name, [(None, "")])
             for repetition in range(1, repeat + 1)
         ]
         counts = {"tests": len(planned), "failures": 0, "errors": 0, "skipped": 0}
         duration = 0
-        for unit_case, repetition in planned:
+        for unit_case, unit_target, repetition in planned:
             label = shown if unit_case is None else f"{shown}[{xml_text(unit_case)}]"
+            if unit_target is not None:
+                label += f"[{xml_text(unit_target)}]"
             case = ElementTree.SubElement(
                 suite, "testcase", name=f"{label} #{repetition:03d}", classname=shown
             )
-            run = runs.get((unit_case, repetition))
+            run = runs.get((unit_case, unit_target, repetition))
             if run is None:
                 case.set("time", "0.000")
                 ElementTree.SubElement(case, "skipped", message="not started")
@@ -103,7 +112,13 @@ def junit_xml(result: SuiteResult) -> str:
             verdict = run["verdict"]
             if verdict != "passed":
                 requirements = failed_requirements.get(
-                    (name, unit_case, repetition), []
+                    (
+                        name,
+                        unit_case,
+                        run.get("target") or _own(summary, name),
+                        repetition,
+                    ),
+                    [],
                 )
                 text = _failure_text(run, requirements)
                 kind, counter = (
@@ -131,6 +146,15 @@ def junit_xml(result: SuiteResult) -> str:
     ElementTree.indent(root)
     body = ElementTree.tostring(root, encoding="unicode")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
+
+
+def _own(summary: dict[str, Any], workflow: str) -> str | None:
+    """The target of a workflow's runs when it ran on one (its units say)."""
+    for unit in summary["units"]:
+        if unit["workflow"] == workflow:
+            target: str = unit["target"]
+            return target
+    return None
 
 
 def _rate(value: float | None) -> str:

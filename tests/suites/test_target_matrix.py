@@ -279,3 +279,34 @@ async def test_a_chosen_target_is_what_a_ray_task_ships(tmp_path: Path) -> None:
             w.digest for w in workflows if w.name == unit.name
         )
     assert worker_config(config, {"scripted"})().providers == {}
+
+
+async def test_junit_has_a_testcase_per_run_of_every_target(tmp_path: Path) -> None:
+    from xml.etree import ElementTree
+
+    from artemiskit.suites import junit_xml
+
+    result = await ArtemisKit().run_suite(
+        paths=[_suite(tmp_path)],
+        repeat=2,
+        min_pass_rate=0,
+        targets=["scripted:agent", "scripted:weak"],
+    )
+    root = ElementTree.fromstring(junit_xml(result))
+    names = [case.get("name") for case in root.iter("testcase")]
+    assert len(names) == len(set(names)) == 8
+    assert "steady[scripted:weak] #002" in names
+    failures = [
+        case.get("name")
+        for case in root.iter("testcase")
+        if case.find("failure") is not None
+    ]
+    assert failures == ["other[scripted:weak] #002", "steady[scripted:weak] #002"]
+    weak = next(
+        case
+        for case in root.iter("testcase")
+        if case.get("name") == "steady[scripted:weak] #002"
+    )
+    failure = weak.find("failure")
+    assert failure is not None
+    assert "summary" in (failure.text or "")  # the failed requirement's id
