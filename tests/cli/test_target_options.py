@@ -8,6 +8,7 @@ with its code, prints no traceback, and runs nothing.
 from __future__ import annotations
 
 import json
+import shutil
 import uuid
 from pathlib import Path
 
@@ -251,3 +252,25 @@ def test_an_agent_under_ray_is_refused_before_anything_runs(tmp_path: Path) -> N
     assert done.returncode == 2, done.stderr
     assert "Ray worker cannot import it" in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_run_paused_on_a_target_resumes_only_on_it(tmp_path: Path) -> None:
+    path = _workflow(tmp_path)
+    # The same script for both models: only the target tells them apart.
+    shutil.copyfile(tmp_path / "agent.script.yaml", tmp_path / "weak.script.yaml")
+    checkpoint = tmp_path / "ckpt"
+    paused = akit(
+        "workflow", "run", path, "--target", "scripted:weak",
+        "--checkpoint-dir", checkpoint, "--pause-after-actions", "1",
+    )  # fmt: skip
+    assert paused.returncode == 10, paused.stderr
+    refused = akit("workflow", "resume", path, "--checkpoint-dir", checkpoint)
+    assert refused.returncode == 2, refused.stderr
+    assert "incompatible_checkpoint" in refused.stderr
+    record = tmp_path / "record.json"
+    resumed = akit(
+        "workflow", "resume", path, "--checkpoint-dir", checkpoint,
+        "--target", "scripted:weak", "--output", record,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(record.read_text("utf-8"))["target"]["id"] == "scripted:weak"

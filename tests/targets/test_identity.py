@@ -7,6 +7,7 @@ Every run here is real: the offline scripted provider, or agents of our own.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -182,7 +183,7 @@ async def test_a_paused_run_never_resumes_on_another_model(tmp_path: Path) -> No
     """The two models' scripts are byte for byte the same, so only the target
     section, bound into the checkpoint, tells the runs apart."""
     path = write_workflow(tmp_path)
-    _script(tmp_path, "other")
+    shutil.copyfile(tmp_path / "agent.script.yaml", tmp_path / "other.script.yaml")
     checkpoint = tmp_path / "ckpt"
     paused = await ArtemisKit().run_workflow(
         workflow=path,
