@@ -389,23 +389,21 @@ class SuiteSession:
             if targets is None or all(unit.choice is None for unit in self._units)
             else list(dict.fromkeys(unit.target for unit in self._units))
         )
-        # Each workflow's targets, and every (workflow-on-target, case) in the
-        # order units start: workflow, then case, then target.
+        # Each workflow's targets.
+        self._by_name = {w.name: w for w in workflows}
         self._targets_of: dict[str, list[str]] = {}
         for unit in self._units:
             self._targets_of.setdefault(unit.name, []).append(unit.target)
-        self._plan = [
+        # Workflow, then case, then target: a case's targets run side by side.
+        on_targets: dict[str, list[SuiteTarget]] = {}
+        for unit in self._units:
+            on_targets.setdefault(unit.name, []).append(unit)
+        self._plan: list[tuple[SuiteTarget, str | None]] = [
             (unit, case)
-            for unit in self._units
-            for case in (unit.item.case_ids if unit.item.cases is not None else (None,))
+            for w in workflows
+            for case in (w.case_ids if w.cases is not None else (None,))
+            for unit in on_targets.get(w.name, ())
         ]
-        order = {w.name: n for n, w in enumerate(workflows)}
-        self._plan.sort(
-            key=lambda pair: (
-                order[pair[0].name],
-                pair[0].item.case_ids.index(pair[1]) if pair[1] is not None else 0,
-            )
-        )
         self._settings = settings
         self._output = output_dir
         self._executor = executor or LocalExecutor(settings.concurrency)
@@ -618,9 +616,9 @@ class SuiteSession:
     def _units_of(self, name: str) -> list[dict[str, Any]]:
         """A workflow's units as of now (remembered until its next run)."""
         item = self._tallies[name]
-        cases = next(w for w in self._workflows if w.name == name)
+        workflow = self._by_name[name]
         units = item.units(
-            cases.case_ids if cases.cases is not None else (None,),
+            workflow.case_ids if workflow.cases is not None else (None,),
             self._targets_of[name],
         )
         self._unit_entries[name] = units
