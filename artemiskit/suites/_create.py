@@ -67,6 +67,13 @@ async def create_suite_session(
     workflows = await load_suite_workflows(
         paths, config, tools=tools, scorers=scorers, selection=settings.cases
     )
+    if isinstance(executor, RayExecutor) and any(w.cases for w in workflows):
+        from artemiskit._errors import WorkflowError
+
+        raise WorkflowError(
+            "workflows with cases run on the local executor only (for now)",
+            reason="invalid_option",
+        )
     used = {item.workflow.target.provider for item in workflows}
     if isinstance(judge, str | os.PathLike):
         judge_config = await load_judge_config(judge)

@@ -408,7 +408,7 @@ class SuiteSession:
         self._folders = _folder_names(self._workflows)
         self._units = plan_units(self._workflows)
         if self._remote is not None and any(w.cases for w in self._workflows):
-            raise WorkflowError(
+            raise WorkflowError(  # create_suite_session refuses it first
                 "workflows with cases run on the local executor only (for now)",
                 reason="invalid_option",
             )
