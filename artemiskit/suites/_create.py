@@ -75,6 +75,11 @@ async def create_suite_session(
     workflows = await load_suite_workflows(
         paths, config, tools=tools, scorers=scorers, selection=settings.cases
     )
+    if isinstance(executor, RayExecutor) and any(w.cases for w in workflows):
+        raise WorkflowError(
+            "workflows with cases run on the local executor only (for now)",
+            reason="invalid_option",
+        )
     if isinstance(executor, RayExecutor) and any(t.kind == "agent" for t in targets):
         raise WorkflowError(
             "an agent of your own (--agent, targets=) runs in this process only: "

@@ -427,7 +427,7 @@ class SuiteSession:
         self._folders = _folder_names(self._workflows)
         self._target_folders = safe_folders(unit.target for unit in self._units)
         if self._remote is not None and any(w.cases for w in self._workflows):
-            raise WorkflowError(
+            raise WorkflowError(  # create_suite_session refuses it first
                 "workflows with cases run on the local executor only (for now)",
                 reason="invalid_option",
             )
