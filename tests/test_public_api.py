@@ -185,6 +185,7 @@ EXPORTS: dict[str, set[str]] = {
         "format_cost",
         "format_duration",
         "is_manifest",
+        "is_manifest_file",
         "junit_export",
         "known_secrets",
         "load_run_config",

@@ -69,6 +69,7 @@ from artemiskit.prompt_response._storage import (
     Baseline,
     LocalStorage,
     RunSummary,
+    is_manifest_file,
     read_manifest_file,
 )
 from artemiskit.prompt_response._summary import (
@@ -138,6 +139,7 @@ __all__ = [
     "format_cost",
     "format_duration",
     "is_manifest",
+    "is_manifest_file",
     "junit_export",
     "known_secrets",
     "load_run_config",
