@@ -14,6 +14,7 @@ import typing
 import warnings
 
 if typing.TYPE_CHECKING:
+    from artemiskit._common._atomic import write_atomically
     from artemiskit._errors import (
         ArtemisError,
         CheckpointError,
@@ -140,6 +141,7 @@ __all__ = [
     "load_trusted_config",
     "parse_agent_workflow",
     "validate_agent_workflow",
+    "write_atomically",
 ]
 
 #: Public name -> the module that defines it (imported on first access).
@@ -158,6 +160,7 @@ _EXPORTS: dict[str, str] = {
     "ToolDefinitionError": "artemiskit._errors",
     "ScorerDefinitionError": "artemiskit._errors",
     "import_host_objects": "artemiskit._host_objects",
+    "write_atomically": "artemiskit._common._atomic",
     "Evidence": "artemiskit.scorers",
     "Score": "artemiskit.scorers",
     "Scorer": "artemiskit.scorers",

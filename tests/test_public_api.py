@@ -78,6 +78,7 @@ EXPORTS: dict[str, set[str]] = {
         "load_trusted_config",
         "parse_agent_workflow",
         "validate_agent_workflow",
+        "write_atomically",
     },
     "artemiskit.checkpoints": {
         "ARTIFACT_NAME_PATTERN",
