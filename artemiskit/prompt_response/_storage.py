@@ -92,7 +92,7 @@ def _read_json(path: Path) -> Any:
         ValueError: It is too large or not UTF-8 (``FileAccessError`` with reason
             ``file_invalid``), or not strict JSON (`StrictJsonError`: ``NaN``,
             numbers beyond a float, integers beyond 64 bits, nesting deeper than
-            256, lone surrogates).
+            256; a lone surrogate escape is kept, as a model may answer one).
     """
     text = read_text_file_now(
         path,
@@ -100,7 +100,7 @@ def _read_json(path: Path) -> Any:
         limit=_MAX_FILE_BYTES,
         invalid=lambda problem: FileAccessError(problem.message, reason="file_invalid"),
     )
-    return load_strict_json(text)
+    return load_strict_json(text, lone_surrogates=True)
 
 
 def is_manifest_file(path: str | os.PathLike[str]) -> bool:

@@ -155,3 +155,16 @@ async def test_a_valid_fixture_loads_and_a_missing_one_names_the_workflow_key(
     assert {p.source for p in caught.value.problems} == {
         os.fspath(good.parent / "extra.json")
     }
+
+
+async def test_a_scorer_outcome_naming_no_registered_scorer_is_refused(
+    tmp_path: Path,
+) -> None:
+    outcomes = [{"id": "graded", "scorer": "nowhere"}]
+    write_member(tmp_path, "graded", [PASSING_SCRIPT], outcomes=outcomes)
+    with pytest.raises(WorkflowError) as caught:
+        await ArtemisKit().run_suite(paths=[tmp_path])
+    assert caught.value.reason == "invalid_suite"
+    [problem] = caught.value.problems
+    assert problem.path == "$.outcomes[0].scorer"
+    assert problem.message.startswith("names a scorer that is not registered")
