@@ -168,3 +168,7 @@ async def test_a_scorer_outcome_naming_no_registered_scorer_is_refused(
     [problem] = caught.value.problems
     assert problem.path == "$.outcomes[0].scorer"
     assert problem.message.startswith("names a scorer that is not registered")
+    # No scorers given at all means none registered, not "unchecked".
+    with pytest.raises(WorkflowError) as unchecked:
+        await load_suite_workflows([tmp_path], parse_trusted_config("{}"))
+    assert [p.path for p in unchecked.value.problems] == ["$.outcomes[0].scorer"]
