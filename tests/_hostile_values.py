@@ -12,8 +12,7 @@ import copy
 import json
 from typing import TYPE_CHECKING, Any
 
-from hypothesis import settings
-from hypothesis import strategies as st
+from hypothesis import settings, strategies as st
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
