@@ -458,15 +458,17 @@ def _printable(name: str) -> str:
 
 
 _OUTPUT_NAMES = pytest.StashKey[dict[str, int]]()
+_OUTPUT_FOLDERS = pytest.StashKey[dict[str, str]]()
 #: Every case id of the collected workflows with cases (for ``--akit-case``).
 _CASES_SEEN = pytest.StashKey[set[str]]()
-_OUTPUT_FOLDERS = pytest.StashKey[dict[str, str]]()
 
 
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
     """Give each workflow name its output folder; count the names (unique only).
+
+    A workflow with cases is one file of many items: it counts once.
 
     Raises:
         pytest.UsageError: An ``--akit-case`` id no collected workflow has.
