@@ -21,16 +21,18 @@ from typing import TYPE_CHECKING, TypeVar
 import attrs
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Hashable, Sequence
 
 __all__ = [
     "ClusteredInterval",
+    "PairedDifference",
     "PairedTest",
     "binomial_cdf",
     "cluster_robust_interval",
     "holm_adjust",
     "mcnemar_exact",
     "mcnemar_exact_power",
+    "paired_difference",
     "paired_t_test",
     "repetitions_paired",
     "repetitions_unpaired",
@@ -84,6 +86,28 @@ class ClusteredInterval:
     standard_error: float
     clusters: int
     confidence: float
+
+
+@attrs.frozen(kw_only=True)
+class PairedDifference:
+    """The mean paired difference over units, its interval and its test.
+
+    Attributes:
+        mean: The mean of the per-unit differences (candidate minus baseline).
+        low: The interval's lower bound, in [-1, 1].
+        high: The interval's upper bound, in [-1, 1].
+        standard_error: The cluster-robust standard error of the mean (with one
+            unit per cluster, the paired t-test's s / sqrt(n)).
+        clusters: The clusters (cases) the units fall in.
+        test: The test of the difference against zero.
+    """
+
+    mean: float
+    low: float
+    high: float
+    standard_error: float
+    clusters: int
+    test: PairedTest
 
 
 def binomial_cdf(k: int, n: int, p: float = 0.5) -> float:
@@ -192,6 +216,7 @@ def student_t_cdf(t: float, df: float) -> float:
     return 1.0 - tail if t > 0 else tail
 
 
+@functools.lru_cache(maxsize=256)
 def student_t_quantile(probability: float, df: float) -> float:
     """The ``probability`` quantile of Student's t (bisection on the CDF)."""
     if not 0.0 < probability < 1.0:
@@ -241,6 +266,74 @@ def paired_t_test(differences: Sequence[float]) -> PairedTest:
     return PairedTest(test="paired-t", p=min(1.0, p), statistic=statistic, pairs=count)
 
 
+def paired_difference(
+    differences: Sequence[float],
+    clusters: Sequence[Hashable],
+    *,
+    confidence: float = 0.95,
+) -> PairedDifference:
+    """The paired t-test of per-unit differences, with cases as clusters.
+
+    The standard error is the cluster-robust (CR1) one of the mean difference,
+    with Student's t on G - 1 degrees of freedom for G clusters: with one unit
+    per cluster this is exactly the paired t-test (scipy's ``ttest_1samp``) and
+    its interval; units of one case on several targets are not counted as
+    independent. With no spread between clusters there is nothing for t to
+    measure: when no unit moved, p = 1; otherwise the test is McNemar's exact
+    test on the clusters' directions (how many moved down against up), an
+    exact sign test, and the interval is the single point.
+
+    Args:
+        differences: One difference of pass rates per unit.
+        clusters: The cluster (case) of each unit, in the same order.
+        confidence: The interval's confidence.
+
+    Raises:
+        ValueError: Fewer than two clusters, or one cluster per difference
+            missing.
+    """
+    if len(differences) != len(clusters):
+        raise ValueError("one cluster per difference")
+    count = len(differences)
+    mean = math.fsum(differences) / count if count else 0.0
+    sums: dict[Hashable, float] = {}
+    moves: dict[Hashable, float] = {}
+    for difference, cluster in zip(differences, clusters, strict=True):
+        sums[cluster] = sums.get(cluster, 0.0) + (difference - mean)
+        moves[cluster] = moves.get(cluster, 0.0) + difference
+    groups = len(sums)
+    if groups < 2:
+        raise ValueError("a paired test needs at least two clusters")
+    meat = math.fsum(total * total for total in sums.values())
+    standard_error = math.sqrt(meat * groups / (groups - 1)) / count
+    if standard_error == 0.0 or standard_error < 1e-15 * max(1.0, abs(mean)):
+        if all(d == 0.0 for d in differences):
+            test = PairedTest(test="paired-t", p=1.0, statistic=0.0, pairs=count)
+        else:
+            down = sum(1 for move in moves.values() if move < 0)
+            up = sum(1 for move in moves.values() if move > 0)
+            test = mcnemar_exact(down, up)
+        return PairedDifference(
+            mean=mean,
+            low=mean,
+            high=mean,
+            standard_error=0.0,
+            clusters=groups,
+            test=test,
+        )
+    statistic = mean / standard_error
+    p = min(1.0, 2.0 * student_t_cdf(-abs(statistic), groups - 1))
+    half = student_t_quantile(0.5 + confidence / 2, groups - 1) * standard_error
+    return PairedDifference(
+        mean=mean,
+        low=min(mean, max(-1.0, mean - half)),
+        high=max(mean, min(1.0, mean + half)),
+        standard_error=standard_error,
+        clusters=groups,
+        test=PairedTest(test="paired-t", p=p, statistic=statistic, pairs=count),
+    )
+
+
 def holm_adjust(p_values: Sequence[_P]) -> list[_P]:
     """Holm's step-down adjusted p-values, in the order given.
 
@@ -262,7 +355,7 @@ def holm_adjust(p_values: Sequence[_P]) -> list[_P]:
 
 def cluster_robust_interval(
     rates: Sequence[float],
-    clusters: Sequence[str],
+    clusters: Sequence[Hashable],
     *,
     confidence: float = 0.95,
 ) -> ClusteredInterval | None:
@@ -275,7 +368,7 @@ def cluster_robust_interval(
 
     Args:
         rates: One pass rate per unit.
-        clusters: The cluster (case id) of each unit, in the same order.
+        clusters: The cluster (case) of each unit, in the same order.
         confidence: The interval's confidence.
 
     Returns:
@@ -287,7 +380,7 @@ def cluster_robust_interval(
         return None
     count = len(rates)
     mean = math.fsum(rates) / count
-    sums: dict[str, float] = {}
+    sums: dict[Hashable, float] = {}
     for rate, cluster in zip(rates, clusters, strict=True):
         sums[cluster] = sums.get(cluster, 0.0) + (rate - mean)
     groups = len(sums)

@@ -2,14 +2,21 @@
 
 `load_report_input` reads a suite folder, a ``suite.json`` or record files;
 `report_markdown` / `report_html` render them, `compare_reports` compares two
-suites, with `comparison_markdown` / `comparison_html`. Markdown needs nothing
-more; HTML needs the optional extra ``artemiskit[report]`` (Jinja2, matplotlib),
-imported only when an HTML view is rendered.
+suites and `compare_targets` two targets of one suite, with `comparison_markdown`,
+`comparison_html` and `comparison_dict`. Markdown needs nothing more; HTML needs
+the optional extra ``artemiskit[report]`` (Jinja2, matplotlib), imported only
+when an HTML view is rendered.
 """
 
 from __future__ import annotations
 
-from artemiskit.reports._compare import Comparison, WorkflowComparison, compare_reports
+from artemiskit.reports._compare import (
+    Comparison,
+    ComparisonRow,
+    compare_reports,
+    compare_targets,
+    comparison_dict,
+)
 from artemiskit.reports._html import (
     INSTALL_HINT,
     comparison_html,
@@ -22,10 +29,12 @@ from artemiskit.reports._statistics import fisher_exact_p, newcombe_interval
 
 __all__ = [
     "Comparison",
+    "ComparisonRow",
     "INSTALL_HINT",
     "ReportInput",
-    "WorkflowComparison",
     "compare_reports",
+    "compare_targets",
+    "comparison_dict",
     "comparison_html",
     "comparison_markdown",
     "fisher_exact_p",

@@ -13,7 +13,12 @@ from fractions import Fraction
 
 from artemiskit.suites import Interval, wilson_interval
 
-__all__ = ["fisher_exact_p", "fisher_exact_share", "newcombe_interval"]
+__all__ = [
+    "fisher_exact_p",
+    "fisher_exact_share",
+    "fisher_smallest_share",
+    "newcombe_interval",
+]
 
 # Tables whose probability is within this relative margin of the observed one count
 # as equally extreme (the tolerance R's fisher.test and SciPy use for ties).
@@ -105,3 +110,32 @@ def fisher_exact_share(
     observed = weights[baseline_passed]
     extreme = sum(w for w in weights.values() if w <= observed * _TIE_MARGIN)
     return min(Fraction(1), Fraction(extreme, sum(weights.values())))
+
+
+def fisher_smallest_share(
+    baseline_passed: int,
+    baseline_judged: int,
+    candidate_passed: int,
+    candidate_judged: int,
+) -> Fraction | None:
+    """The smallest p-value Fisher's test could give with these margins.
+
+    The margins (runs per side, passes in all) are fixed under the test; the
+    least probable tables are the two ends of the hypergeometric support, so
+    the smallest attainable p-value is the smaller of theirs. A row whose
+    smallest attainable p-value is not below the significance level can never
+    be significant (Tarone, 1990): 1 run against 1 run always gives p = 1.
+
+    Returns:
+        The p-value, or ``None`` when either side judged nothing.
+    """
+    if baseline_judged == 0 or candidate_judged == 0:
+        return None
+    passes = baseline_passed + candidate_passed
+    lowest = max(0, passes - candidate_judged)
+    highest = min(passes, baseline_judged)
+    ends = [
+        fisher_exact_share(x, baseline_judged, passes - x, candidate_judged)
+        for x in (lowest, highest)
+    ]
+    return min(share for share in ends if share is not None)

@@ -26,6 +26,7 @@ from artemiskit._errors import Problem, WorkflowError
 from artemiskit._exit_codes import ExitCode
 from artemiskit.records import Cause, ExecutionRecord, RunVerdict, verdict_status
 from artemiskit.records._verdict import lost_run_verdict
+from artemiskit.suites._aggregate import aggregate_rate_exact
 from artemiskit.suites._consistency import check_suite_consistency
 from artemiskit.suites._statistics import (
     exact_rate,
@@ -399,15 +400,26 @@ def summarize_workflow(
 
 
 def gated_rate(
-    workflow: Mapping[str, Any], gate: Literal["point", "lower-bound"]
+    workflow: Mapping[str, Any],
+    gate: Literal["point", "lower-bound"],
+    units: Sequence[Mapping[str, Any]] = (),
 ) -> Fraction | None:
     """What ``--min-pass-rate`` judges for a workflow entry (SPEC 23).
 
-    ``point``: its pass rate, exactly. ``lower-bound``: the lower bound of its
-    95% interval (Wilson; the clustered interval when its units are cases), as
-    the fraction the stored float is; ``None`` when nothing was judged.
+    ``point``: its pass rate, exactly (with units in several clusters, the exact
+    mean of their rates; `aggregate_rate_exact`). ``lower-bound``: the lower
+    bound of its 95% interval (Wilson; the clustered interval when its units are
+    cases), as the fraction the stored float is; ``None`` when nothing was
+    judged.
+
+    Args:
+        workflow: The workflow's entry in ``suite.json``.
+        gate: ``point`` or ``lower-bound``.
+        units: The workflow's units (optional: without them, the pooled rate).
     """
     if gate == "point":
+        if units:
+            return aggregate_rate_exact(units)
         passed: int = workflow["passed"]
         return exact_rate(passed, passed + int(workflow["failed"]))
     interval = workflow["pass_rate_interval"]

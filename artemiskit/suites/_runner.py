@@ -30,6 +30,7 @@ from artemiskit._errors import (
 from artemiskit.engine._session import WorkflowResult
 from artemiskit.providers import SharedTransports
 from artemiskit.records import Cause, record_to_dict
+from artemiskit.suites._aggregate import with_workflow_aggregates
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._factory import SessionFactory
@@ -510,14 +511,23 @@ class SuiteSession:
             entry = self._tallies[name].entry()
             self._entries[name] = validate_workflow_entry(entry, len(entry["runs"]))
         self._changed.clear()
-        workflows = [self._entries[w.name] for w in self._workflows]
+        units = [unit_of(self._entries[w.name]) for w in self._workflows]
+        workflows = with_workflow_aggregates(
+            [self._entries[w.name] for w in self._workflows], units
+        )
         settings = self._settings
         exit_code = None
         if finished:
+            by_workflow: dict[str, list[dict[str, Any]]] = {}
+            for unit in units:
+                by_workflow.setdefault(unit["workflow"], []).append(unit)
             exit_code = suite_exit_code(
                 status,
                 self._filed,
-                [gated_rate(w, settings.gate) for w in workflows],
+                [
+                    gated_rate(w, settings.gate, by_workflow.get(w["name"], ()))
+                    for w in workflows
+                ],
                 settings.min_pass_rate,
                 settings.max_errored,
             )
@@ -544,7 +554,7 @@ class SuiteSession:
             },
             "totals": totals,
             "exit_code": exit_code,
-            "units": [unit_of(entry) for entry in workflows],
+            "units": units,
             "workflows": workflows,
         }
 

@@ -28,6 +28,7 @@ __all__ = [
     "pass_hat_k",
     "percentile",
     "wilson_interval",
+    "wilson_score",
 ]
 
 WILSON_Z_95 = 1.959963984540054
@@ -62,14 +63,29 @@ def wilson_interval(
     if judged == 0:
         return None
     p = passed / judged
-    z2 = z * z
-    denominator = 1 + z2 / judged
-    centre = (p + z2 / (2 * judged)) / denominator
-    half = z * math.sqrt(p * (1 - p) / judged + z2 / (4 * judged * judged))
-    half /= denominator
-    low = 0.0 if passed == 0 else min(p, max(0.0, centre - half))
-    high = 1.0 if passed == judged else max(p, min(1.0, centre + half))
+    score = wilson_score(p, judged, z)
+    low = 0.0 if passed == 0 else min(p, score.low)
+    high = 1.0 if passed == judged else max(p, score.high)
     return Interval(low=low, high=high)
+
+
+def wilson_score(rate: float, trials: float, z: float = WILSON_Z_95) -> Interval:
+    """The Wilson score interval's closed form at any rate, clipped to [0, 1].
+
+    `wilson_interval` is this at ``passed / judged``, with its bounds pinned;
+    a mean of rates over ``trials`` clusters is not a whole count of passes.
+
+    Raises:
+        ValueError: ``rate`` is outside [0, 1] or ``trials`` is not positive.
+    """
+    if not 0.0 <= rate <= 1.0 or trials <= 0:
+        raise ValueError("the rate must be in [0, 1] over a positive number of trials")
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (rate + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials))
+    half /= denominator
+    return Interval(low=max(0.0, centre - half), high=min(1.0, centre + half))
 
 
 def exact_threshold(value: float) -> Fraction:

@@ -23,7 +23,16 @@ def _workflow(name: str, passed: int, failed: int, digest: str = "d") -> dict[st
 
 
 def _suite(rows: list[dict[str, Any]], target: str = "scripted:agent") -> ReportInput:
-    units = [{"workflow": row["name"], "target": target} for row in rows]
+    units = [
+        {
+            "workflow": row["name"],
+            "case": None,
+            "target": target,
+            "passed": row["passed"],
+            "failed": row["failed"],
+        }
+        for row in rows
+    ]
     return ReportInput(
         kind="suite", suite={"workflows": rows, "units": units}, records={}
     )
