@@ -1,6 +1,6 @@
 """Statistics for release decisions (SPEC 23), in plain Python.
 
-Paired tests (McNemar's exact test, the paired t-test), Holm's step-down adjustment,
+Paired tests (McNemar's exact test, the paired t-test with cases as clusters), Holm's step-down adjustment,
 the cluster-robust interval of a mean of unit rates, and sample-size planning. Only
 the standard library: a suite needs no scipy. Each function is checked against
 scipy/statsmodels over grids of inputs in ``tests/common/test_decisions.py``.
@@ -33,7 +33,6 @@ __all__ = [
     "mcnemar_exact",
     "mcnemar_exact_power",
     "paired_difference",
-    "paired_t_test",
     "repetitions_paired",
     "repetitions_unpaired",
     "student_t_cdf",
@@ -237,33 +236,6 @@ def student_t_quantile(probability: float, df: float) -> float:
         if high - low <= 1e-13 * max(1.0, abs(middle)):
             break
     return (low + high) / 2
-
-
-def paired_t_test(differences: Sequence[float]) -> PairedTest:
-    """The paired t-test on per-unit differences (candidate minus baseline).
-
-    With every difference equal there is no spread to test against: equal to zero
-    gives p = 1 (nothing changed), otherwise p = 0 (every unit moved the same way
-    by the same amount; scipy returns NaN for both).
-
-    Raises:
-        ValueError: Fewer than two units.
-    """
-    count = len(differences)
-    if count < 2:
-        raise ValueError("a paired t-test needs at least two units")
-    mean = math.fsum(differences) / count
-    variance = math.fsum((d - mean) ** 2 for d in differences) / (count - 1)
-    if variance == 0.0:
-        return PairedTest(
-            test="paired-t",
-            p=1.0 if mean == 0.0 else 0.0,
-            statistic=0.0 if mean == 0.0 else math.copysign(math.inf, mean),
-            pairs=count,
-        )
-    statistic = mean / math.sqrt(variance / count)
-    p = 2.0 * student_t_cdf(-abs(statistic), count - 1)
-    return PairedTest(test="paired-t", p=min(1.0, p), statistic=statistic, pairs=count)
 
 
 def paired_difference(

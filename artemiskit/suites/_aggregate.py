@@ -30,6 +30,8 @@ __all__ = [
 AGGREGATE_CONFIDENCE = 0.95
 
 _Cluster = tuple[str, str | None]
+#: A standard error below this is no spread at all (rates tied up to rounding).
+_TIED = 1e-12
 
 
 def _judged(units: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -82,10 +84,10 @@ def aggregate_pass_rate(units: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     - Several clusters: the mean of the judged units' rates and its
       cluster-robust interval (CR1 sandwich, Student's t with G - 1 degrees of
       freedom; `cluster_robust_interval`) with (workflow, case) as clusters,
-      ``method: "cluster-robust"``. It is never narrower than the Wilson
-      interval of the mean with one trial per cluster, so that units all tied
-      (every case passing, say), where the spread between cases is zero, still
-      say how few cases there were.
+      ``method: "cluster-robust"``. When every unit ties (every case passing,
+      say) there is no spread between cases to measure and the standard error
+      is zero: the interval is then the Wilson interval of the mean with one
+      trial per case, which still says how few cases there were.
 
     Returns:
         ``{"pass_rate": float | None, "pass_rate_interval": dict | None}``.
@@ -108,9 +110,12 @@ def aggregate_pass_rate(units: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     rates = [int(u["passed"]) / (int(u["passed"]) + int(u["failed"])) for u in judged]
     robust = cluster_robust_interval(rates, clusters, confidence=AGGREGATE_CONFIDENCE)
     assert robust is not None
-    floor = wilson_score(mean, groups)
-    low = min(robust.low, floor.low)
-    high = max(robust.high, floor.high)
+    low, high = robust.low, robust.high
+    if robust.standard_error < _TIED:
+        # Every unit tied: no spread between cases to measure. Say at least how
+        # few cases there were: Wilson's interval with one trial per case.
+        floor = wilson_score(mean, groups)
+        low, high = min(low, floor.low), max(high, floor.high)
     return {
         "pass_rate": mean,
         "pass_rate_interval": _interval(

@@ -102,3 +102,25 @@ def test_counts_outside_the_sample_are_refused(
         fisher_exact_p(*sample)
     with pytest.raises(ValueError, match="between 0 and judged"):
         newcombe_interval(*sample)
+
+
+@pytest.mark.parametrize(("n", "m"), [(1, 1), (1, 4), (2, 2), (3, 5), (8, 8), (12, 7)])
+def test_fisher_smallest_share_is_the_least_p_over_every_table(n: int, m: int) -> None:
+    # An exact check (scipy has no "smallest attainable p"): enumerate every
+    # table with the same margins and take scipy's smallest two-sided p.
+    from artemiskit.reports._statistics import fisher_smallest_share
+
+    for passes in range(n + m + 1):
+        tables = [
+            (x, passes - x) for x in range(max(0, passes - m), min(passes, n) + 1)
+        ]
+        least = min(
+            float(stats.fisher_exact([[a, n - a], [b, m - b]]).pvalue)
+            for a, b in tables
+        )
+        for a, b in tables:
+            share = fisher_smallest_share(a, n, b, m)
+            assert share is not None
+            assert math.isclose(float(share), least, rel_tol=1e-9, abs_tol=1e-12)
+    assert fisher_smallest_share(1, 1, 0, 1) == 1  # one run against one: p = 1
+    assert fisher_smallest_share(0, 0, 1, 1) is None
