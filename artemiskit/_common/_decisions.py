@@ -1,9 +1,10 @@
 """Statistics for release decisions (SPEC 23), in plain Python.
 
-Paired tests (McNemar's exact test, the paired t-test with cases as clusters), Holm's step-down adjustment,
-the cluster-robust interval of a mean of unit rates, and sample-size planning. Only
-the standard library: a suite needs no scipy. Each function is checked against
-scipy/statsmodels over grids of inputs in ``tests/common/test_decisions.py``.
+Paired tests (McNemar's exact test, the paired t-test with cases as clusters),
+Holm's step-down adjustment, the cluster-robust interval of a mean of unit rates,
+and sample-size planning. Only the standard library: a suite needs no scipy.
+Each function is checked against scipy/statsmodels over grids of inputs in
+``tests/common/test_decisions.py``.
 
 References: Miller, "Adding Error Bars to Evals" (2024); Holm (1979); McNemar
 (1947); Connor (1987) for the paired sample size; Cohen (1988) for the arcsine
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, TypeVar
 import attrs
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Sequence
+    from collections.abc import Callable, Hashable, Sequence
 
 __all__ = [
     "ClusteredInterval",
@@ -37,6 +38,7 @@ __all__ = [
     "repetitions_unpaired",
     "student_t_cdf",
     "student_t_quantile",
+    "unpaired_power",
 ]
 
 _P = TypeVar("_P", float, Fraction)
@@ -389,6 +391,24 @@ def _check_plan(baseline: float, drop: float, alpha: float, power: float) -> Non
         raise ValueError("power must be in (0, 1)")
 
 
+def unpaired_power(
+    baseline: float, drop: float, runs: float, *, alpha: float = 0.05
+) -> float:
+    """The power of the two-sided arcsine test of two proportions at ``runs`` a side.
+
+    Both tails count (statsmodels' ``NormalIndPower().power`` with ratio 1): with
+    h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2)) and z the 1 - alpha/2 quantile,
+    Φ(h·sqrt(n/2) - z) + Φ(-h·sqrt(n/2) - z).
+    """
+    _check_plan(baseline, drop, alpha, 0.5)
+    effect = abs(
+        2 * math.asin(math.sqrt(baseline)) - 2 * math.asin(math.sqrt(baseline - drop))
+    )
+    critical = _NORMAL.inv_cdf(1 - alpha / 2)
+    shift = effect * math.sqrt(runs / 2)
+    return _NORMAL.cdf(shift - critical) + _NORMAL.cdf(-shift - critical)
+
+
 def repetitions_unpaired(
     baseline: float, drop: float, *, alpha: float = 0.05, power: float = 0.8
 ) -> int:
@@ -396,19 +416,11 @@ def repetitions_unpaired(
 
     The two-sided test of two proportions on Cohen's arcsine effect size
     h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2)), solved exactly for the power of both
-    tails (statsmodels' ``NormalIndPower().solve_power`` with ratio 1), rounded up.
+    tails (`unpaired_power`; statsmodels' ``NormalIndPower().solve_power`` with
+    ratio 1), rounded up.
     """
     _check_plan(baseline, drop, alpha, power)
-    effect = abs(
-        2 * math.asin(math.sqrt(baseline)) - 2 * math.asin(math.sqrt(baseline - drop))
-    )
-    critical = _NORMAL.inv_cdf(1 - alpha / 2)
-
-    def achieved(n: float) -> float:
-        shift = effect * math.sqrt(n / 2)
-        return _NORMAL.cdf(shift - critical) + _NORMAL.cdf(-shift - critical)
-
-    return _smallest_n(achieved, power)
+    return _smallest_n(lambda n: unpaired_power(baseline, drop, n, alpha=alpha), power)
 
 
 def repetitions_paired(
@@ -539,9 +551,8 @@ def _binomial_upto(k: int, n: int, p: float) -> float:
     return _regularized_beta(n - k, k + 1, 1.0 - p)
 
 
-def _smallest_n(achieved: object, power: float) -> int:
+def _smallest_n(achieved: Callable[[int], float], power: float) -> int:
     """The smallest whole n whose achieved power reaches ``power``."""
-    assert callable(achieved)
     high = 1
     while achieved(high) < power:
         high *= 2

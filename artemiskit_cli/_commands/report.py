@@ -1,8 +1,8 @@
 """``akit report``: offline assessment views of saved suites and records (SPEC 14).
 
 ``akit report PATH...`` renders a suite folder, a ``suite.json`` or record files;
-``akit report compare BASELINE CANDIDATE`` compares two suites. Both only read
-saved files. ``akit report RUN_ID|MANIFEST`` (one argument that is a stored
+``akit report compare BASELINE CANDIDATE`` compares two suites (``--targets A B``,
+two targets of one suite). Both only read saved files. ``akit report RUN_ID|MANIFEST`` (one argument that is a stored
 prompt-response run id or a run manifest file) hands over to the prompt-response
 report of SPEC 17 (`artemiskit_cli._commands.run_report`). The report code (and
 Jinja2 and matplotlib, for HTML) is imported only when a report is made, so

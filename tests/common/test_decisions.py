@@ -24,6 +24,7 @@ from artemiskit._common._decisions import (
     repetitions_unpaired,
     student_t_cdf,
     student_t_quantile,
+    unpaired_power,
 )
 
 TOLERANCE = 1e-9
@@ -228,6 +229,23 @@ def test_unpaired_repetitions_agree_with_statsmodels() -> None:
                 assert repetitions_unpaired(
                     baseline, drop, alpha=alpha, power=power
                 ) == math.ceil(expected - 1e-9), (baseline, drop, alpha, power)
+
+
+def test_unpaired_power_agrees_with_statsmodels() -> None:
+    for baseline, drop in ((0.8, 0.1), (0.5, 0.2), (0.95, 0.05), (1.0, 0.3)):
+        for runs in (1, 10, 292, 5000):
+            for alpha in (0.01, 0.05):
+                effect = proportion_effectsize(baseline, baseline - drop)
+                expected = NormalIndPower().power(
+                    effect_size=effect,
+                    nobs1=runs,
+                    alpha=alpha,
+                    ratio=1.0,
+                    alternative="two-sided",
+                )
+                assert close(
+                    unpaired_power(baseline, drop, runs, alpha=alpha), float(expected)
+                )
 
 
 def _mcnemar_power(pairs: int, share: float, drop: float, alpha: float) -> float:
