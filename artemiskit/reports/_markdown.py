@@ -37,7 +37,8 @@ def _rate(value: float | None) -> str:
 def _interval(interval: dict[str, Any] | None) -> str:
     if interval is None:
         return "n/a"
-    return f"{interval['low']:.1%} – {interval['high']:.1%}"
+    method = "" if interval["method"] == "wilson" else f" ({interval['method']})"
+    return f"{interval['low']:.1%} – {interval['high']:.1%}{method}"
 
 
 def _status_lines(evidence: ReportInput) -> list[str]:
@@ -87,7 +88,8 @@ def report_markdown(evidence: ReportInput) -> str:
         "",
         "### Pass rate per workflow",
         "",
-        "| workflow | pass rate | 95% interval (Wilson) | passed | failed "
+        "| workflow | pass rate | 95% interval (Wilson; cases: clustered) | passed "
+        "| failed "
         "| errored | unavailable | range if errored/unavailable | pass^k, k = runs |",
         "|---|---:|---|---:|---:|---:|---:|---|---:|",
     ]
