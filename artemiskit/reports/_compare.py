@@ -304,6 +304,13 @@ def _fisher(
     )
 
 
+def _sign_test_smallest(discordant: int) -> Fraction:
+    """McNemar's smallest attainable two-sided p with this many discordant units."""
+    if discordant > 64:  # far below any significance level anyone uses
+        return Fraction(0)
+    return min(Fraction(1), Fraction(2, 2**discordant))
+
+
 def _paired(
     base: _Side, cand: _Side, keys: list[_UnitKey], *, fields: dict[str, Any]
 ) -> _Draft:
@@ -337,11 +344,7 @@ def _paired(
             f"{len(keys)} paired units, one run a side each: McNemar's exact test "
             f"on the {test.pairs} whose verdicts differ"
         )
-        smallest = (
-            Fraction(1)
-            if test.pairs == 0
-            else min(Fraction(1), Fraction(2, 2**test.pairs))
-        )
+        smallest = _sign_test_smallest(test.pairs)
     else:
         test = measured.test
         if test.test == "mcnemar-exact":
@@ -350,7 +353,7 @@ def _paired(
                 "amount: no spread for a t-test, McNemar's exact test on the cases' "
                 "directions"
             )
-            smallest = Fraction(2, 2**test.pairs) if test.pairs else Fraction(1)
+            smallest = _sign_test_smallest(test.pairs)
         else:
             why = (
                 f"{len(keys)} paired units over {cases} cases, several runs a side: "
@@ -505,7 +508,7 @@ def _decide(
             ):
                 rows[index] = attrs.evolve(rows[index], regressed=True)
     either = [i for i, d in enumerate(drafts) if _reaches(d, threshold)]
-    both = holm_adjust([drafts[i].share or Fraction(1) for i in either])
+    both = holm_adjust([d for i in either if (d := drafts[i].share) is not None])
     beyond = tuple(
         drafts[i].row.label
         for i, share in zip(either, both, strict=True)

@@ -2,11 +2,12 @@
 
 ``akit report PATH...`` renders a suite folder, a ``suite.json`` or record files;
 ``akit report compare BASELINE CANDIDATE`` compares two suites (``--targets A B``,
-two targets of one suite). Both only read saved files. ``akit report RUN_ID|MANIFEST`` (one argument that is a stored
-prompt-response run id or a run manifest file) hands over to the prompt-response
-report of SPEC 17 (`artemiskit_cli._commands.run_report`). The report code (and
-Jinja2 and matplotlib, for HTML) is imported only when a report is made, so
-``akit --help`` and ``akit scenario validate`` never pay for it.
+two targets of one suite). Both only read saved files.
+``akit report RUN_ID|MANIFEST`` (one argument that is a stored prompt-response run
+id or a run manifest file) hands over to the prompt-response report of SPEC 17
+(`artemiskit_cli._commands.run_report`). The report code (and Jinja2 and
+matplotlib, for HTML) is imported only when a report is made, so ``akit --help``
+and ``akit scenario validate`` never pay for it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import click
 
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._render import printable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -224,7 +226,7 @@ def make_comparison(
     for row in comparison.rows:
         if row.regressed:
             click.echo(
-                f"regressed: {click.style(row.label, bold=True)} "
+                f"regressed: {click.style(printable(row.label), bold=True)} "
                 f"{row.baseline_passed}/{row.baseline_judged} -> "
                 f"{row.candidate_passed}/{row.candidate_judged} "
                 f"({row.test}, p (Holm) "

@@ -329,3 +329,18 @@ def test_the_page_and_markdown_say_which_test_and_why(tmp_path: Path) -> None:
         assert "one unit a side (no cases)" in view
     assert "why this test" in page
     assert "| unit | a | b |" in markdown
+
+
+def test_a_regressed_label_cannot_drive_the_terminal(tmp_path: Path) -> None:
+    hostile = "w\x1b]0;title\x07\u202e"
+    units: list[Unit] = [(hostile, None, "t", "P" * 10)]
+    base = write_suite(tmp_path / "b", synthetic_suite(units))
+    cand = write_suite(
+        tmp_path / "c", synthetic_suite([(hostile, None, "t", "F" * 10)])
+    )
+    done = akit("report", "compare", str(base), str(cand))
+    assert done.returncode == 8, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if x.startswith("regressed")]
+    assert "\x1b" not in line
+    assert "\u202e" not in line
+    assert "\\x1b]0;title\\x07\\u202e" in line
