@@ -10,6 +10,7 @@ when an HTML view is rendered.
 
 from __future__ import annotations
 
+from artemiskit._common._statistics import fisher_exact_p, newcombe_interval
 from artemiskit.reports._compare import (
     Comparison,
     ComparisonRow,
@@ -25,7 +26,6 @@ from artemiskit.reports._html import (
 )
 from artemiskit.reports._inputs import ReportInput, load_report_input, load_transcripts
 from artemiskit.reports._markdown import comparison_markdown, report_markdown
-from artemiskit.reports._statistics import fisher_exact_p, newcombe_interval
 
 __all__ = [
     "Comparison",

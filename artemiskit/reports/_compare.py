@@ -23,16 +23,17 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 
 from artemiskit._common._decisions import holm_adjust, mcnemar_exact, paired_difference
-from artemiskit._errors import WorkflowError
-from artemiskit._exit_codes import ExitCode
-from artemiskit.reports._statistics import (
+from artemiskit._common._statistics import (
+    Interval,
+    exact_rate,
+    exact_threshold,
     fisher_exact_share,
     fisher_smallest_share,
     newcombe_interval,
 )
-from artemiskit.suites import Interval
+from artemiskit._errors import WorkflowError
+from artemiskit._exit_codes import ExitCode
 from artemiskit.suites._record import unit_of
-from artemiskit.suites._statistics import exact_rate, exact_threshold
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -7,6 +7,13 @@ this package holds the runner, the executors, the statistics, the suite record
 
 from __future__ import annotations
 
+from artemiskit._common._statistics import (
+    Interval,
+    pass_at_k,
+    pass_hat_k,
+    percentile,
+    wilson_interval,
+)
 from artemiskit.suites._discovery import SuiteWorkflow, discover_workflows
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._exports import junit_xml, markdown_summary
@@ -28,13 +35,6 @@ from artemiskit.suites._runner import (
     SuiteRun,
     SuiteSession,
     SuiteSettings,
-)
-from artemiskit.suites._statistics import (
-    Interval,
-    pass_at_k,
-    pass_hat_k,
-    percentile,
-    wilson_interval,
 )
 from artemiskit.suites._transcript import TRANSCRIPT_SCHEMA, transcript_to_dict
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from artemiskit._common._decisions import cluster_robust_interval
-from artemiskit.suites._statistics import wilson_interval, wilson_score
+from artemiskit._common._statistics import wilson_interval, wilson_score
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence

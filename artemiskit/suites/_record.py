@@ -22,13 +22,7 @@ import fastjsonschema
 
 from artemiskit._common._json import StrictJsonError, load_strict_json
 from artemiskit._common._reading import read_text_file_now
-from artemiskit._errors import Problem, WorkflowError
-from artemiskit._exit_codes import ExitCode
-from artemiskit.records import Cause, ExecutionRecord, RunVerdict, verdict_status
-from artemiskit.records._verdict import lost_run_verdict
-from artemiskit.suites._aggregate import aggregate_rate_exact
-from artemiskit.suites._consistency import check_suite_consistency
-from artemiskit.suites._statistics import (
+from artemiskit._common._statistics import (
     exact_rate,
     exact_threshold,
     pass_at_k,
@@ -36,6 +30,12 @@ from artemiskit.suites._statistics import (
     percentile,
     wilson_interval,
 )
+from artemiskit._errors import Problem, WorkflowError
+from artemiskit._exit_codes import ExitCode
+from artemiskit.records import Cause, ExecutionRecord, RunVerdict, verdict_status
+from artemiskit.records._verdict import lost_run_verdict
+from artemiskit.suites._aggregate import aggregate_rate_exact
+from artemiskit.suites._consistency import check_suite_consistency
 
 if TYPE_CHECKING:
     import os

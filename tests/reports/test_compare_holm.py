@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from statsmodels.stats.multitest import multipletests
 
+from artemiskit._common._statistics import fisher_exact_p
 from artemiskit.reports import compare_reports, comparison_markdown
 from artemiskit.reports._inputs import ReportInput
-from artemiskit.reports._statistics import fisher_exact_p
 
 
 def _workflow(name: str, passed: int, failed: int, digest: str = "d") -> dict[str, Any]:

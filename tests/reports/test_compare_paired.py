@@ -18,6 +18,7 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 
+from artemiskit._common._statistics import fisher_exact_p
 from artemiskit._errors import WorkflowError
 from artemiskit.reports import (
     Comparison,
@@ -29,7 +30,6 @@ from artemiskit.reports import (
     load_report_input,
 )
 from artemiskit.reports._inputs import ReportInput
-from artemiskit.reports._statistics import fisher_exact_p
 from tests.reports._evidence import akit
 from tests.reports._synthetic import OTHER_DIGEST, Unit, synthetic_suite, write_suite
 

@@ -108,7 +108,7 @@ def test_counts_outside_the_sample_are_refused(
 def test_fisher_smallest_share_is_the_least_p_over_every_table(n: int, m: int) -> None:
     # An exact check (scipy has no "smallest attainable p"): enumerate every
     # table with the same margins and take scipy's smallest two-sided p.
-    from artemiskit.reports._statistics import fisher_smallest_share
+    from artemiskit._common._statistics import fisher_smallest_share
 
     for passes in range(n + m + 1):
         tables = [

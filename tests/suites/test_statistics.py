@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
+from artemiskit._common._statistics import exact_rate, exact_threshold
 from artemiskit.suites import pass_at_k, pass_hat_k, percentile, wilson_interval
 from artemiskit.suites._record import suite_exit_code
-from artemiskit.suites._statistics import exact_rate, exact_threshold
 
 CASES = [(0, 1), (1, 1), (0, 5), (5, 5), (3, 5), (1, 10), (7, 20), (50, 100)]
 
@@ -148,7 +148,7 @@ def test_min_pass_rate_is_met_exactly(
 def test_wilson_score_at_any_rate_matches_statsmodels() -> None:
     from statsmodels.stats.proportion import proportion_confint
 
-    from artemiskit.suites._statistics import wilson_score
+    from artemiskit._common._statistics import wilson_score
 
     for trials in (1, 2, 3, 10, 37, 500):
         for rate in (0.0, 0.01, 0.25, 1 / 3, 0.5, 0.9, 1.0):
