@@ -40,6 +40,7 @@ __all__ = [
     "fisher_exact_share",
     "fisher_smallest_share",
     "newcombe_interval",
+    "newcombe_paired_interval",
     "pass_at_k",
     "pass_hat_k",
     "percentile",
@@ -294,3 +295,66 @@ def fisher_smallest_share(
         for x in (lowest, highest)
     ]
     return min(share for share in ends if share is not None)
+
+
+def newcombe_paired_interval(
+    both: int, baseline_only: int, candidate_only: int, neither: int
+) -> Interval | None:
+    """The 95% interval of ``candidate rate - baseline rate`` for paired verdicts.
+
+    Newcombe's (1998b) method 10, square-and-add from the two Wilson intervals
+    with the correction φ for the correlation of the paired proportions: on the
+    paired 2x2 table (a both passed, b baseline only, c candidate only, d
+    neither) with N = a + b + c + d, A = ad - bc and φ = (A - N/2)/√(margins) when
+    A > N/2, 0 when 0 <= A <= N/2, A/√(margins) when A < 0 (0 when a margin is
+    0). Unlike a t interval it stays honest when no unit changed verdict.
+
+    Returns:
+        The interval, or ``None`` without units.
+
+    Raises:
+        ValueError: A count is negative.
+    """
+    counts = (both, baseline_only, candidate_only, neither)
+    if min(counts) < 0:
+        raise ValueError("counts must not be negative")
+    total = sum(counts)
+    if total == 0:
+        return None
+    base_passed = both + baseline_only
+    cand_passed = both + candidate_only
+    base = wilson_interval(base_passed, total)
+    cand = wilson_interval(cand_passed, total)
+    assert base is not None
+    assert cand is not None
+    p1, p2 = base_passed / total, cand_passed / total
+    margins = base_passed * (total - base_passed) * cand_passed * (total - cand_passed)
+    association = both * neither - baseline_only * candidate_only
+    if margins == 0 or 0 <= association <= total / 2:
+        phi = 0.0
+    elif association > total / 2:
+        phi = (association - total / 2) / math.sqrt(margins)
+    else:
+        phi = association / math.sqrt(margins)
+    # Newcombe's interval of p1 - p2 (baseline minus candidate), then negated.
+    low_drop = math.sqrt(
+        max(
+            0.0,
+            (p1 - base.low) ** 2
+            + (cand.high - p2) ** 2
+            - 2 * phi * (p1 - base.low) * (cand.high - p2),
+        )
+    )
+    high_drop = math.sqrt(
+        max(
+            0.0,
+            (p2 - cand.low) ** 2
+            + (base.high - p1) ** 2
+            - 2 * phi * (p2 - cand.low) * (base.high - p1),
+        )
+    )
+    difference = p2 - p1
+    return Interval(
+        low=min(difference, max(-1.0, difference - high_drop)),
+        high=max(difference, min(1.0, difference + low_drop)),
+    )

@@ -30,6 +30,7 @@ from artemiskit._common._statistics import (
     fisher_exact_share,
     fisher_smallest_share,
     newcombe_interval,
+    newcombe_paired_interval,
 )
 from artemiskit._errors import WorkflowError
 from artemiskit._exit_codes import ExitCode
@@ -88,8 +89,10 @@ class ComparisonRow:
         candidate_rate: The candidate pass rate.
         difference: Candidate minus baseline rate.
         interval: The difference's 95% interval.
-        interval_method: ``newcombe`` (independent runs) or ``paired-t`` (the
-            t interval of the mean paired difference, cases as clusters).
+        interval_method: ``newcombe`` (independent runs), ``newcombe-paired``
+            (Newcombe's interval for paired verdicts, with McNemar's test) or
+            ``paired-t`` (the t interval of the mean paired difference, cases as
+            clusters).
         test: ``fisher``, ``mcnemar-exact`` or ``paired-t`` (``None`` when a
             side judged nothing).
         why: Why the row used its test, in words (shown on every view).
@@ -122,7 +125,7 @@ class ComparisonRow:
     candidate_rate: float | None
     difference: float | None
     interval: Interval | None
-    interval_method: Literal["newcombe", "paired-t"] | None
+    interval_method: Literal["newcombe", "newcombe-paired", "paired-t"] | None
     test: Test | None
     why: str
     pairs: int = 0
@@ -346,6 +349,14 @@ def _paired(
             f"on the {test.pairs} whose verdicts differ"
         )
         smallest = _sign_test_smallest(test.pairs)
+        both = sum(1 for b, c in zip(base_rates, cand_rates, strict=True) if b and c)
+        interval = newcombe_paired_interval(
+            both,
+            baseline_only,
+            candidate_only,
+            len(keys) - both - baseline_only - candidate_only,
+        )
+        method: Literal["newcombe-paired", "paired-t"] = "newcombe-paired"
     else:
         test = measured.test
         if test.test == "mcnemar-exact":
@@ -361,6 +372,8 @@ def _paired(
                 "paired t-test on unit pass rates, cases as clusters"
             )
             smallest = Fraction(0)
+        interval = Interval(low=measured.low, high=measured.high)
+        method = "paired-t"
     base_mean = sum((r for r in base_rates if r is not None), Fraction(0)) / len(keys)
     cand_mean = sum((r for r in cand_rates if r is not None), Fraction(0)) / len(keys)
     a, n = base.pooled(keys)
@@ -373,8 +386,8 @@ def _paired(
         baseline_rate=float(base_mean),
         candidate_rate=float(cand_mean),
         difference=float(cand_mean - base_mean),
-        interval=Interval(low=measured.low, high=measured.high),
-        interval_method="paired-t",
+        interval=interval,
+        interval_method=method,
         test="mcnemar-exact" if test.test == "mcnemar-exact" else "paired-t",
         why=why,
         pairs=len(keys),

@@ -18,7 +18,7 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 
-from artemiskit._common._statistics import fisher_exact_p
+from artemiskit._common._statistics import fisher_exact_p, newcombe_paired_interval
 from artemiskit._errors import WorkflowError
 from artemiskit.reports import (
     Comparison,
@@ -67,6 +67,8 @@ def test_one_run_a_side_per_unit_is_mcnemar_exact(tmp_path: Path) -> None:
     expected = mcnemar([[19, 8], [1, 2]], exact=True).pvalue
     assert row.p_value == pytest.approx(float(expected), rel=1e-9)
     assert (row.baseline_rate, row.candidate_rate) == (27 / 30, 20 / 30)
+    assert row.interval_method == "newcombe-paired"
+    assert row.interval == newcombe_paired_interval(19, 8, 1, 2)
     # one run against one run can never be significant: shown, not tested
     assert len(comparison.units) == 30
     assert not any(u.tested for u in comparison.units)
@@ -161,6 +163,8 @@ def test_identical_sides_give_p_one_and_test_nothing(tmp_path: Path) -> None:
     comparison = _compare(tmp_path, units, units)
     (row,) = comparison.workflows
     assert (row.test, row.p_value, row.difference) == ("mcnemar-exact", 1.0, 0.0)
+    assert row.interval is not None
+    assert row.interval.low < 0.0 < row.interval.high  # honest, not a point
     assert not any(r.tested for r in comparison.rows)
     assert comparison.same_contract_and_target
     assert comparison.beyond_chance == ()
