@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 __all__ = [
+    "CONFIDENCE",
     "WILSON_Z_95",
     "Interval",
     "exact_rate",
@@ -50,6 +51,9 @@ __all__ = [
 
 WILSON_Z_95 = 1.959963984540054
 """The 0.975 quantile of the standard normal distribution."""
+
+CONFIDENCE = 0.95
+"""The confidence of every interval a suite record and a compare show."""
 
 
 @attrs.frozen

@@ -15,19 +15,17 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from artemiskit._common._decisions import cluster_robust_interval
-from artemiskit._common._statistics import wilson_interval, wilson_score
+from artemiskit._common._statistics import CONFIDENCE, wilson_interval, wilson_score
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
-    "AGGREGATE_CONFIDENCE",
     "aggregate_pass_rate",
     "aggregate_rate_exact",
     "with_workflow_aggregates",
 ]
 
-AGGREGATE_CONFIDENCE = 0.95
 
 _Cluster = tuple[str, str | None]
 #: A standard error below this is no spread at all (rates tied up to rounding).
@@ -47,7 +45,7 @@ def _interval(low: float, high: float, method: str) -> dict[str, Any]:
         "low": low,
         "high": high,
         "method": method,
-        "confidence": AGGREGATE_CONFIDENCE,
+        "confidence": CONFIDENCE,
     }
 
 
@@ -108,7 +106,7 @@ def aggregate_pass_rate(units: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         }
     mean = float(exact)
     rates = [int(u["passed"]) / (int(u["passed"]) + int(u["failed"])) for u in judged]
-    robust = cluster_robust_interval(rates, clusters, confidence=AGGREGATE_CONFIDENCE)
+    robust = cluster_robust_interval(rates, clusters, confidence=CONFIDENCE)
     assert robust is not None
     low, high = robust.low, robust.high
     if robust.standard_error < _TIED:

@@ -23,6 +23,7 @@ import fastjsonschema
 from artemiskit._common._json import StrictJsonError, load_strict_json
 from artemiskit._common._reading import read_text_file_now
 from artemiskit._common._statistics import (
+    CONFIDENCE,
     exact_rate,
     exact_threshold,
     pass_at_k,
@@ -234,7 +235,7 @@ def unit_counts(
             "low": interval.low,
             "high": interval.high,
             "method": "wilson",
-            "confidence": 0.95,
+            "confidence": CONFIDENCE,
         },
         "pass_at_k": pass_at_k(passed, judged),
         "pass_hat_k": pass_hat_k(passed, judged),
