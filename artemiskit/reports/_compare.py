@@ -716,6 +716,7 @@ def compare_targets(
 
 def _row_dict(row: ComparisonRow) -> dict[str, Any]:
     data = attrs.asdict(row, recurse=True)
+    data["p"] = data.pop("p_value")  # SPEC 26 names the row's p-value ``p``
     data["label"] = row.label
     data["budget_medians"] = {
         key: {"baseline": pair[0], "candidate": pair[1]}
@@ -728,7 +729,8 @@ def comparison_dict(comparison: Comparison) -> dict[str, Any]:
     """The comparison as JSON-ready data (``akit report compare --json``).
 
     Metadata only: names, case and target ids, counts, rates, tests, p-values
-    and decisions; each row says which test it used and why.
+    and decisions; each row says which test it used and why. A row's fields are
+    `ComparisonRow`'s, with ``p`` for ``p_value`` (SPEC 26) and its ``label``.
     """
     return {
         "schema": COMPARISON_SCHEMA,

@@ -296,6 +296,8 @@ def test_the_cli_compares_targets_and_writes_json(tmp_path: Path) -> None:
     assert data["pairing"] == "targets"
     (row,) = [r for r in data["workflows"] if r["name"] == "w"]
     assert row["test"] == "mcnemar-exact"
+    assert row["p"] == pytest.approx(2 / 2**9, rel=1e-12)
+    assert row["p_adjusted"] is not None
     assert "McNemar" in row["why"]
     assert row["regressed"] is True
     assert len(data["units"]) == 30
