@@ -113,9 +113,7 @@ def test_paired_t_with_cases_as_clusters_agrees_with_statsmodels() -> None:
                 rng.choice([-1.0, -0.5, 0.0, 0.5, 1.0]) for _ in range(cases * targets)
             ]
             clusters = [i // targets for i in range(cases * targets)]
-            fitted = sm.OLS(
-                np.array(differences), np.ones((len(differences), 1))
-            ).fit(
+            fitted = sm.OLS(np.array(differences), np.ones((len(differences), 1))).fit(
                 cov_type="cluster",
                 cov_kwds={"groups": np.array(clusters)},
                 use_t=True,
