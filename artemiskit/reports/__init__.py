@@ -10,38 +10,38 @@ when an HTML view is rendered.
 
 from __future__ import annotations
 
-from artemiskit._common._statistics import fisher_exact_p, newcombe_interval
-from artemiskit.reports._compare import (
-    Comparison,
-    ComparisonRow,
-    compare_reports,
-    compare_targets,
-    comparison_dict,
-)
-from artemiskit.reports._html import (
-    INSTALL_HINT,
-    comparison_html,
-    report_html,
-    require_report_extra,
-)
-from artemiskit.reports._inputs import ReportInput, load_report_input, load_transcripts
-from artemiskit.reports._markdown import comparison_markdown, report_markdown
+import typing
 
-__all__ = [
-    "Comparison",
-    "ComparisonRow",
-    "INSTALL_HINT",
-    "ReportInput",
-    "compare_reports",
-    "compare_targets",
-    "comparison_dict",
-    "comparison_html",
-    "comparison_markdown",
-    "fisher_exact_p",
-    "load_report_input",
-    "load_transcripts",
-    "newcombe_interval",
-    "report_html",
-    "report_markdown",
-    "require_report_extra",
-]
+from artemiskit._common import _exports
+
+if typing.TYPE_CHECKING:
+    __all__: list[str]
+
+    from artemiskit._common._statistics import (
+        fisher_exact_p as fisher_exact_p,
+        newcombe_interval as newcombe_interval,
+    )
+    from artemiskit.reports._compare import (
+        Comparison as Comparison,
+        ComparisonRow as ComparisonRow,
+        compare_reports as compare_reports,
+        compare_targets as compare_targets,
+        comparison_dict as comparison_dict,
+    )
+    from artemiskit.reports._html import (
+        INSTALL_HINT as INSTALL_HINT,
+        comparison_html as comparison_html,
+        report_html as report_html,
+        require_report_extra as require_report_extra,
+    )
+    from artemiskit.reports._inputs import (
+        ReportInput as ReportInput,
+        load_report_input as load_report_input,
+        load_transcripts as load_transcripts,
+    )
+    from artemiskit.reports._markdown import (
+        comparison_markdown as comparison_markdown,
+        report_markdown as report_markdown,
+    )
+
+_exports.export_lazily(globals())
