@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import platform
 import statistics
@@ -13,18 +12,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-__all__ = ["machine_info", "percentile", "summarize"]
+from artemiskit.suites import percentile
+
+__all__ = ["machine_info", "summarize"]
 
 
-def percentile(samples: Sequence[float], fraction: float) -> float:
-    """The ``fraction`` quantile by linear interpolation (``0.95`` is p95)."""
-    if not samples:
+def _p95(samples: Sequence[float]) -> float:
+    """The 95th percentile by linear interpolation (the suites' `percentile`)."""
+    found = percentile(samples, 95)
+    if found is None:
         raise ValueError("no samples")
-    ordered = sorted(samples)
-    position = (len(ordered) - 1) * fraction
-    low = math.floor(position)
-    high = math.ceil(position)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+    return found
 
 
 def summarize(samples: Sequence[float], *, scale: float = 1.0) -> dict[str, Any]:
@@ -36,7 +34,7 @@ def summarize(samples: Sequence[float], *, scale: float = 1.0) -> dict[str, Any]
     """
     return {
         "median": statistics.median(samples) * scale,
-        "p95": percentile(samples, 0.95) * scale,
+        "p95": _p95(samples) * scale,
         "min": min(samples) * scale,
         "max": max(samples) * scale,
         "n": len(samples),

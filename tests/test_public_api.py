@@ -258,10 +258,12 @@ EXPORTS: dict[str, set[str]] = {
     },
     "artemiskit.reports": {
         "Comparison",
+        "ComparisonRow",
         "INSTALL_HINT",
         "ReportInput",
-        "WorkflowComparison",
         "compare_reports",
+        "compare_targets",
+        "comparison_dict",
         "comparison_html",
         "comparison_markdown",
         "fisher_exact_p",

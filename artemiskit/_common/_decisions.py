@@ -1,9 +1,10 @@
 """Statistics for release decisions (SPEC 23), in plain Python.
 
-Paired tests (McNemar's exact test, the paired t-test), Holm's step-down adjustment,
-the cluster-robust interval of a mean of unit rates, and sample-size planning. Only
-the standard library: a suite needs no scipy. Each function is checked against
-scipy/statsmodels over grids of inputs in ``tests/common/test_decisions.py``.
+Paired tests (McNemar's exact test, the paired t-test with cases as clusters),
+Holm's step-down adjustment, the cluster-robust interval of a mean of unit rates,
+and sample-size planning. Only the standard library: a suite needs no scipy.
+Each function is checked against scipy/statsmodels over grids of inputs in
+``tests/common/test_decisions.py``.
 
 References: Miller, "Adding Error Bars to Evals" (2024); Holm (1979); McNemar
 (1947); Connor (1987) for the paired sample size; Cohen (1988) for the arcsine
@@ -21,21 +22,23 @@ from typing import TYPE_CHECKING, TypeVar
 import attrs
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Hashable, Sequence
 
 __all__ = [
     "ClusteredInterval",
+    "PairedDifference",
     "PairedTest",
     "binomial_cdf",
     "cluster_robust_interval",
     "holm_adjust",
     "mcnemar_exact",
     "mcnemar_exact_power",
-    "paired_t_test",
+    "paired_difference",
     "repetitions_paired",
     "repetitions_unpaired",
     "student_t_cdf",
     "student_t_quantile",
+    "unpaired_power",
 ]
 
 _P = TypeVar("_P", float, Fraction)
@@ -84,6 +87,28 @@ class ClusteredInterval:
     standard_error: float
     clusters: int
     confidence: float
+
+
+@attrs.frozen(kw_only=True)
+class PairedDifference:
+    """The mean paired difference over units, its interval and its test.
+
+    Attributes:
+        mean: The mean of the per-unit differences (candidate minus baseline).
+        low: The interval's lower bound, in [-1, 1].
+        high: The interval's upper bound, in [-1, 1].
+        standard_error: The cluster-robust standard error of the mean (with one
+            unit per cluster, the paired t-test's s / sqrt(n)).
+        clusters: The clusters (cases) the units fall in.
+        test: The test of the difference against zero.
+    """
+
+    mean: float
+    low: float
+    high: float
+    standard_error: float
+    clusters: int
+    test: PairedTest
 
 
 def binomial_cdf(k: int, n: int, p: float = 0.5) -> float:
@@ -192,6 +217,7 @@ def student_t_cdf(t: float, df: float) -> float:
     return 1.0 - tail if t > 0 else tail
 
 
+@functools.lru_cache(maxsize=256)
 def student_t_quantile(probability: float, df: float) -> float:
     """The ``probability`` quantile of Student's t (bisection on the CDF)."""
     if not 0.0 < probability < 1.0:
@@ -214,31 +240,72 @@ def student_t_quantile(probability: float, df: float) -> float:
     return (low + high) / 2
 
 
-def paired_t_test(differences: Sequence[float]) -> PairedTest:
-    """The paired t-test on per-unit differences (candidate minus baseline).
+def paired_difference(
+    differences: Sequence[float],
+    clusters: Sequence[Hashable],
+    *,
+    confidence: float = 0.95,
+) -> PairedDifference:
+    """The paired t-test of per-unit differences, with cases as clusters.
 
-    With every difference equal there is no spread to test against: equal to zero
-    gives p = 1 (nothing changed), otherwise p = 0 (every unit moved the same way
-    by the same amount; scipy returns NaN for both).
+    The standard error is the cluster-robust (CR1) one of the mean difference,
+    with Student's t on G - 1 degrees of freedom for G clusters: with one unit
+    per cluster this is exactly the paired t-test (scipy's ``ttest_1samp``) and
+    its interval; units of one case on several targets are not counted as
+    independent. With no spread between clusters there is nothing for t to
+    measure: when no unit moved, p = 1; otherwise the test is McNemar's exact
+    test on the clusters' directions (how many moved down against up), an
+    exact sign test, and the interval is the single point.
+
+    Args:
+        differences: One difference of pass rates per unit.
+        clusters: The cluster (case) of each unit, in the same order.
+        confidence: The interval's confidence.
 
     Raises:
-        ValueError: Fewer than two units.
+        ValueError: Fewer than two clusters, or one cluster per difference
+            missing.
     """
+    if len(differences) != len(clusters):
+        raise ValueError("one cluster per difference")
     count = len(differences)
-    if count < 2:
-        raise ValueError("a paired t-test needs at least two units")
-    mean = math.fsum(differences) / count
-    variance = math.fsum((d - mean) ** 2 for d in differences) / (count - 1)
-    if variance == 0.0:
-        return PairedTest(
-            test="paired-t",
-            p=1.0 if mean == 0.0 else 0.0,
-            statistic=0.0 if mean == 0.0 else math.copysign(math.inf, mean),
-            pairs=count,
+    mean = math.fsum(differences) / count if count else 0.0
+    sums: dict[Hashable, float] = {}
+    moves: dict[Hashable, float] = {}
+    for difference, cluster in zip(differences, clusters, strict=True):
+        sums[cluster] = sums.get(cluster, 0.0) + (difference - mean)
+        moves[cluster] = moves.get(cluster, 0.0) + difference
+    groups = len(sums)
+    if groups < 2:
+        raise ValueError("a paired test needs at least two clusters")
+    meat = math.fsum(total * total for total in sums.values())
+    standard_error = math.sqrt(meat * groups / (groups - 1)) / count
+    if standard_error == 0.0 or standard_error < 1e-15 * max(1.0, abs(mean)):
+        if all(d == 0.0 for d in differences):
+            test = PairedTest(test="paired-t", p=1.0, statistic=0.0, pairs=count)
+        else:
+            down = sum(1 for move in moves.values() if move < 0)
+            up = sum(1 for move in moves.values() if move > 0)
+            test = mcnemar_exact(down, up)
+        return PairedDifference(
+            mean=mean,
+            low=mean,
+            high=mean,
+            standard_error=0.0,
+            clusters=groups,
+            test=test,
         )
-    statistic = mean / math.sqrt(variance / count)
-    p = 2.0 * student_t_cdf(-abs(statistic), count - 1)
-    return PairedTest(test="paired-t", p=min(1.0, p), statistic=statistic, pairs=count)
+    statistic = mean / standard_error
+    p = min(1.0, 2.0 * student_t_cdf(-abs(statistic), groups - 1))
+    half = student_t_quantile(0.5 + confidence / 2, groups - 1) * standard_error
+    return PairedDifference(
+        mean=mean,
+        low=min(mean, max(-1.0, mean - half)),
+        high=max(mean, min(1.0, mean + half)),
+        standard_error=standard_error,
+        clusters=groups,
+        test=PairedTest(test="paired-t", p=p, statistic=statistic, pairs=count),
+    )
 
 
 def holm_adjust(p_values: Sequence[_P]) -> list[_P]:
@@ -262,7 +329,7 @@ def holm_adjust(p_values: Sequence[_P]) -> list[_P]:
 
 def cluster_robust_interval(
     rates: Sequence[float],
-    clusters: Sequence[str],
+    clusters: Sequence[Hashable],
     *,
     confidence: float = 0.95,
 ) -> ClusteredInterval | None:
@@ -275,7 +342,7 @@ def cluster_robust_interval(
 
     Args:
         rates: One pass rate per unit.
-        clusters: The cluster (case id) of each unit, in the same order.
+        clusters: The cluster (case) of each unit, in the same order.
         confidence: The interval's confidence.
 
     Returns:
@@ -287,7 +354,7 @@ def cluster_robust_interval(
         return None
     count = len(rates)
     mean = math.fsum(rates) / count
-    sums: dict[str, float] = {}
+    sums: dict[Hashable, float] = {}
     for rate, cluster in zip(rates, clusters, strict=True):
         sums[cluster] = sums.get(cluster, 0.0) + (rate - mean)
     groups = len(sums)
@@ -324,6 +391,24 @@ def _check_plan(baseline: float, drop: float, alpha: float, power: float) -> Non
         raise ValueError("power must be in (0, 1)")
 
 
+def unpaired_power(
+    baseline: float, drop: float, runs: float, *, alpha: float = 0.05
+) -> float:
+    """The power of the two-sided arcsine test of two proportions at ``runs`` a side.
+
+    Both tails count (statsmodels' ``NormalIndPower().power`` with ratio 1): with
+    h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2)) and z the 1 - alpha/2 quantile,
+    Φ(h·sqrt(n/2) - z) + Φ(-h·sqrt(n/2) - z).
+    """
+    _check_plan(baseline, drop, alpha, 0.5)
+    effect = abs(
+        2 * math.asin(math.sqrt(baseline)) - 2 * math.asin(math.sqrt(baseline - drop))
+    )
+    critical = _NORMAL.inv_cdf(1 - alpha / 2)
+    shift = effect * math.sqrt(runs / 2)
+    return _NORMAL.cdf(shift - critical) + _NORMAL.cdf(-shift - critical)
+
+
 def repetitions_unpaired(
     baseline: float, drop: float, *, alpha: float = 0.05, power: float = 0.8
 ) -> int:
@@ -331,19 +416,11 @@ def repetitions_unpaired(
 
     The two-sided test of two proportions on Cohen's arcsine effect size
     h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2)), solved exactly for the power of both
-    tails (statsmodels' ``NormalIndPower().solve_power`` with ratio 1), rounded up.
+    tails (`unpaired_power`; statsmodels' ``NormalIndPower().solve_power`` with
+    ratio 1), rounded up.
     """
     _check_plan(baseline, drop, alpha, power)
-    effect = abs(
-        2 * math.asin(math.sqrt(baseline)) - 2 * math.asin(math.sqrt(baseline - drop))
-    )
-    critical = _NORMAL.inv_cdf(1 - alpha / 2)
-
-    def achieved(n: float) -> float:
-        shift = effect * math.sqrt(n / 2)
-        return _NORMAL.cdf(shift - critical) + _NORMAL.cdf(-shift - critical)
-
-    return _smallest_n(achieved, power)
+    return _smallest_n(lambda n: unpaired_power(baseline, drop, n, alpha=alpha), power)
 
 
 def repetitions_paired(
@@ -474,9 +551,8 @@ def _binomial_upto(k: int, n: int, p: float) -> float:
     return _regularized_beta(n - k, k + 1, 1.0 - p)
 
 
-def _smallest_n(achieved: object, power: float) -> int:
+def _smallest_n(achieved: Callable[[int], float], power: float) -> int:
     """The smallest whole n whose achieved power reaches ``power``."""
-    assert callable(achieved)
     high = 1
     while achieved(high) < power:
         high *= 2

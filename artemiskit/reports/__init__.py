@@ -2,9 +2,10 @@
 
 `load_report_input` reads a suite folder, a ``suite.json`` or record files;
 `report_markdown` / `report_html` render them, `compare_reports` compares two
-suites, with `comparison_markdown` / `comparison_html`. Markdown needs nothing
-more; HTML needs the optional extra ``artemiskit[report]`` (Jinja2, matplotlib),
-imported only when an HTML view is rendered.
+suites and `compare_targets` two targets of one suite, with `comparison_markdown`,
+`comparison_html` and `comparison_dict`. Markdown needs nothing more; HTML needs
+the optional extra ``artemiskit[report]`` (Jinja2, matplotlib), imported only
+when an HTML view is rendered.
 """
 
 from __future__ import annotations
@@ -16,10 +17,16 @@ from artemiskit._common import _exports
 if typing.TYPE_CHECKING:
     __all__: list[str]
 
+    from artemiskit._common._statistics import (
+        fisher_exact_p as fisher_exact_p,
+        newcombe_interval as newcombe_interval,
+    )
     from artemiskit.reports._compare import (
         Comparison as Comparison,
-        WorkflowComparison as WorkflowComparison,
+        ComparisonRow as ComparisonRow,
         compare_reports as compare_reports,
+        compare_targets as compare_targets,
+        comparison_dict as comparison_dict,
     )
     from artemiskit.reports._html import (
         INSTALL_HINT as INSTALL_HINT,
@@ -35,10 +42,6 @@ if typing.TYPE_CHECKING:
     from artemiskit.reports._markdown import (
         comparison_markdown as comparison_markdown,
         report_markdown as report_markdown,
-    )
-    from artemiskit.reports._statistics import (
-        fisher_exact_p as fisher_exact_p,
-        newcombe_interval as newcombe_interval,
     )
 
 _exports.export_lazily(globals())

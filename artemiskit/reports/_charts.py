@@ -278,7 +278,10 @@ def _verdict(run: dict[str, Any]) -> str | None:
 
 @_drawn("pass-rate difference")
 def comparison_chart(comparison: Comparison, key: str) -> Markup:
-    """Each workflow's pass-rate difference with its 95% Newcombe interval."""
+    """Each workflow's pass-rate difference with its 95% interval.
+
+    Newcombe's for independent runs, the paired t interval for paired rows.
+    """
     shown = [w for w in comparison.workflows if w.interval is not None][:MAX_ITEMS]
     with _style():
         figure, axes = _figure(6.4, _rows(len(shown)))
@@ -305,4 +308,4 @@ def comparison_chart(comparison: Comparison, key: str) -> Markup:
         axes.xaxis.set_major_formatter("{x:+.0%}")
         axes.set_xlabel("candidate minus baseline pass rate, 95% interval")
         axes.grid(axis="x", color="#dddddd")
-        return _svg(figure, key, "Pass-rate difference per workflow (Newcombe)")
+        return _svg(figure, key, "Pass-rate difference per workflow")

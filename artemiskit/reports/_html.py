@@ -209,12 +209,22 @@ def comparison_html(comparison: Comparison) -> str:
     """
     require_report_extra()
     from artemiskit.reports import _charts
+    from artemiskit.reports._markdown import (
+        MAX_UNIT_ROWS,
+        comparison_rule,
+        one_side_only,
+        verdict_text,
+    )
 
     return (
         _environment()
         .get_template("compare.html.j2")
         .render(
             comparison=comparison,
+            verdict=verdict_text(comparison),
+            rule=comparison_rule(comparison),
+            units=comparison.units[:MAX_UNIT_ROWS],
+            one_side=one_side_only(comparison),
             baseline=comparison.baseline,
             candidate=comparison.candidate,
             chart_svg=_charts.comparison_chart(comparison, "compare"),

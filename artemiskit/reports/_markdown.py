@@ -15,10 +15,19 @@ from artemiskit.reports._views import cause_groups, unit_grid
 from artemiskit.suites import cause_text
 
 if TYPE_CHECKING:
-    from artemiskit.reports._compare import Comparison
+    from collections.abc import Callable
+
+    from artemiskit.reports._compare import Comparison, ComparisonRow
     from artemiskit.reports._inputs import ReportInput
 
-__all__ = ["comparison_markdown", "report_markdown"]
+__all__ = [
+    "MAX_UNIT_ROWS",
+    "comparison_markdown",
+    "comparison_rule",
+    "one_side_only",
+    "report_markdown",
+    "verdict_text",
+]
 
 
 def _rate(value: float | None) -> str:
@@ -28,7 +37,8 @@ def _rate(value: float | None) -> str:
 def _interval(interval: dict[str, Any] | None) -> str:
     if interval is None:
         return "n/a"
-    return f"{interval['low']:.1%} – {interval['high']:.1%}"
+    method = "" if interval["method"] == "wilson" else f" ({interval['method']})"
+    return f"{interval['low']:.1%} – {interval['high']:.1%}{method}"
 
 
 def _status_lines(evidence: ReportInput) -> list[str]:
@@ -78,7 +88,8 @@ def report_markdown(evidence: ReportInput) -> str:
         "",
         "### Pass rate per workflow",
         "",
-        "| workflow | pass rate | 95% interval (Wilson) | passed | failed "
+        "| workflow | pass rate | 95% interval (Wilson; cases: clustered) | passed "
+        "| failed "
         "| errored | unavailable | range if errored/unavailable | pass^k, k = runs |",
         "|---|---:|---|---:|---:|---:|---:|---|---:|",
     ]
@@ -258,71 +269,154 @@ def _chance_note(comparison: Comparison) -> list[str]:
     ]
 
 
-def comparison_markdown(comparison: Comparison) -> str:
-    """Pass rates side by side, the differences and the regressions."""
-    regressed = comparison.regressed
-    verdict = (
-        f"**{len(regressed)} workflow(s) regressed:** "
-        + ", ".join(text(name) for name in regressed)
-        if regressed
-        else "No workflow regressed."
+#: At most this many unit rows are listed (the JSON output holds them all).
+MAX_UNIT_ROWS = 200
+
+
+def _row_line(row: ComparisonRow) -> str:
+    interval = (
+        "n/a"
+        if row.interval is None
+        else f"{row.interval.low:+.1%} – {row.interval.high:+.1%}"
+        f" ({row.interval_method})"
     )
+    p_value = "n/a" if row.p_value is None else f"{row.p_value:.4f}"
+    adjusted = "–" if row.p_adjusted is None else f"{row.p_adjusted:.4f}"
+    changed = " (contract changed)" if row.contract_changed else ""
+    return (
+        f"| {text(row.label)}{changed} "
+        f"| {_rate(row.baseline_rate)} ({row.baseline_passed}/{row.baseline_judged}) "
+        f"| {_rate(row.candidate_rate)} "
+        f"({row.candidate_passed}/{row.candidate_judged}) "
+        f"| {_signed(row.difference)} | {interval} | {row.test or 'none'} "
+        f"| {row.why} | {p_value} | {adjusted} "
+        f"| {'**yes**' if row.regressed else 'no'} |"
+    )
+
+
+_ROW_HEAD = [
+    "| {what} | {base} | {cand} | difference | 95% interval | test | why "
+    "| p | p (Holm) | regressed |",
+    "|---|---:|---:|---:|---|---|---|---:|---:|---|",
+]
+
+
+def _head(what: str, comparison: Comparison) -> list[str]:
+    return [
+        _ROW_HEAD[0].format(
+            what=what,
+            base=text(comparison.baseline_label),
+            cand=text(comparison.candidate_label),
+        ),
+        _ROW_HEAD[1],
+    ]
+
+
+def comparison_rule(comparison: Comparison) -> str:
+    """How a row is decided, in words, with the alpha and max drop used."""
+    drop = (
+        f", or (a workflow) its drop exceeds {comparison.max_drop:g}."
+        if comparison.max_drop is not None
+        else "."
+    )
+    return (
+        "A row regressed when its candidate is lower and its p-value, adjusted by "
+        "Holm's step-down over every lower row its test can decide, is below "
+        f"{comparison.alpha:g}{drop} Each row says which test it used and why: "
+        "paired units (the same cases on both sides) use McNemar's exact test "
+        "(one run a side) or the paired t-test on unit pass rates; independent "
+        "runs use Fisher's exact test. Improvements are shown, not tested."
+    )
+
+
+def verdict_text(
+    comparison: Comparison,
+    *,
+    bold: bool = False,
+    escape: Callable[[str], str] = str,
+) -> str:
+    """The comparison's verdict in one sentence: which workflows and units regressed.
+
+    Args:
+        comparison: The comparison.
+        bold: Mark the counts bold (Markdown).
+        escape: How to escape a workflow or unit label.
+    """
+    strong = "**" if bold else ""
+    workflows = [escape(row.label) for row in comparison.workflows if row.regressed]
+    units = [escape(row.label) for row in comparison.units if row.regressed]
+    parts = []
+    if workflows:
+        parts.append(
+            f"{strong}{len(workflows)} workflow(s) regressed:{strong} "
+            + ", ".join(workflows)
+        )
+    else:
+        parts.append("No workflow regressed")
+    if units:
+        parts.append(
+            f"{strong}{len(units)} unit(s) regressed:{strong} " + ", ".join(units)
+        )
+    return "; ".join(parts) + ("" if workflows or units else ".")
+
+
+def one_side_only(comparison: Comparison) -> list[tuple[str, tuple[str, ...]]]:
+    """The workflows on one side only, each list with what it says."""
+    if comparison.pairing == "targets":
+        sides = (comparison.baseline_label, comparison.candidate_label)
+    else:
+        sides = ("the baseline", "the candidate")
+    return [
+        (f"Only in {sides[0]}", comparison.only_in_baseline),
+        (f"Only in {sides[1]}", comparison.only_in_candidate),
+    ]
+
+
+def comparison_markdown(comparison: Comparison) -> str:
+    """Pass rates side by side, the differences, the tests and the regressions."""
+    verdict = verdict_text(comparison, bold=True, escape=text)
     lines = [
         "## ArtemisKit comparison",
         "",
         verdict,
         "",
-        f"A workflow regressed when its candidate is lower and Fisher's exact p, "
-        f"adjusted by Holm's step-down over every lower workflow, is below "
-        f"{comparison.alpha:g}"
-        + (
-            f", or its drop exceeds {comparison.max_drop:g}."
-            if comparison.max_drop is not None
-            else "."
-        ),
+        comparison_rule(comparison),
         "",
         *_chance_note(comparison),
-        "| workflow | baseline | candidate | difference | 95% interval (Newcombe) "
-        "| test | p | p (Holm) | regressed |",
-        "|---|---:|---:|---:|---|---|---:|---:|---|",
+        *_head("workflow", comparison),
     ]
-    for w in comparison.workflows:
-        interval = (
-            "n/a"
-            if w.interval is None
-            else f"{w.interval.low:+.1%} – {w.interval.high:+.1%}"
-        )
-        p_value = "n/a" if w.p_value is None else f"{w.p_value:.4f}"
-        adjusted = "–" if w.p_adjusted is None else f"{w.p_adjusted:.4f}"
-        changed = " (contract changed)" if w.contract_changed else ""
-        lines.append(
-            f"| {text(w.name)}{changed} "
-            f"| {_rate(w.baseline_rate)} ({w.baseline_passed}/{w.baseline_judged}) "
-            f"| {_rate(w.candidate_rate)} ({w.candidate_passed}/{w.candidate_judged}) "
-            f"| {_signed(w.difference)} | {interval} | {w.test} | {p_value} "
-            f"| {adjusted} | {'**yes**' if w.regressed else 'no'} |"
-        )
-    if comparison.workflows:
+    lines += [_row_line(row) for row in comparison.workflows]
+    if comparison.units:
+        shown = comparison.units[:MAX_UNIT_ROWS]
+        lines += ["", *_head("unit", comparison)]
+        lines += [_row_line(row) for row in shown]
+        if len(comparison.units) > len(shown):
+            lines += [
+                "",
+                f"{len(comparison.units) - len(shown)} more unit rows are in the "
+                "JSON output (`--json`).",
+            ]
+    budgets = [
+        (row, dimension, pair)
+        for row in comparison.workflows
+        for dimension, pair in row.budget_medians.items()
+        if pair[0] is not None or pair[1] is not None
+    ]
+    if budgets:
         lines += [
             "",
             "| workflow | budget | baseline median | candidate median |",
             "|---|---|---:|---:|",
         ]
-        for w in comparison.workflows:
-            for dimension, (base, cand) in w.budget_medians.items():
-                if base is None and cand is None:
-                    continue
-                lines.append(
-                    f"| {text(w.name)} | {dimension.replace('_', ' ')} "
-                    f"| {_rate(base)} | {_rate(cand)} |"
-                )
-    for label, names in (
-        ("Only in the baseline", comparison.only_in_baseline),
-        ("Only in the candidate", comparison.only_in_candidate),
-    ):
+        for row, dimension, (base, cand) in budgets:
+            lines.append(
+                f"| {text(row.name)} | {dimension.replace('_', ' ')} "
+                f"| {_rate(base)} | {_rate(cand)} |"
+            )
+    for label, names in one_side_only(comparison):
         if names:
             lines += [
                 "",
-                f"{label}: " + ", ".join(text(n) for n in names) + ".",
+                f"{text(label)}: " + ", ".join(text(n) for n in names) + ".",
             ]
     return "\n".join(lines) + "\n"

@@ -14,6 +14,13 @@ from artemiskit._common import _exports
 if typing.TYPE_CHECKING:
     __all__: list[str]
 
+    from artemiskit._common._statistics import (
+        Interval as Interval,
+        pass_at_k as pass_at_k,
+        pass_hat_k as pass_hat_k,
+        percentile as percentile,
+        wilson_interval as wilson_interval,
+    )
     from artemiskit.suites._discovery import (
         SuiteWorkflow as SuiteWorkflow,
         discover_workflows as discover_workflows,
@@ -56,13 +63,6 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit.suites._selection import (
         CaseSelection as CaseSelection,
-    )
-    from artemiskit.suites._statistics import (
-        Interval as Interval,
-        pass_at_k as pass_at_k,
-        pass_hat_k as pass_hat_k,
-        percentile as percentile,
-        wilson_interval as wilson_interval,
     )
     from artemiskit.suites._targets import (
         SuiteTarget as SuiteTarget,

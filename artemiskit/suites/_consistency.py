@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from artemiskit._errors import WorkflowError
+from artemiskit.suites._aggregate import aggregate_rate_exact
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -40,15 +41,20 @@ def check_suite_consistency(data: Mapping[str, Any]) -> None:
     if (totals["input_tokens"] is None) != (totals["output_tokens"] is None):
         raise _refuse("$.totals", "input_tokens and output_tokens must both be null")
     names: set[str] = set()
+    units: dict[str, list[Mapping[str, Any]]] = {}
+    for unit in data.get("units", ()):
+        units.setdefault(unit["workflow"], []).append(unit)
     for number, workflow in enumerate(data["workflows"]):
         path = f"$.workflows[{number}]"
         if workflow["name"] in names:
             raise _refuse(f"{path}.name", "repeats an earlier workflow's name")
         names.add(workflow["name"])
-        _check_workflow(path, workflow)
+        _check_workflow(path, workflow, units.get(workflow["name"], []))
 
 
-def _check_workflow(path: str, workflow: Mapping[str, Any]) -> None:
+def _check_workflow(
+    path: str, workflow: Mapping[str, Any], units: list[Mapping[str, Any]]
+) -> None:
     runs = workflow["runs"]
     repetitions = [
         (run.get("case"), run.get("target"), run["repetition"]) for run in runs
@@ -63,6 +69,9 @@ def _check_workflow(path: str, workflow: Mapping[str, Any]) -> None:
     passed, failed = workflow["passed"], workflow["failed"]
     if passed + failed + workflow["unavailable"] > len(runs):
         raise _refuse(path, "counts more runs than it lists")
+    for key in ("passed", "failed", "errored", "unavailable"):
+        if units and sum(unit[key] for unit in units) != workflow[key]:
+            raise _refuse(f"{path}.{key}", "is not the sum of its units'")
     judged = passed + failed
     rate, interval = workflow["pass_rate"], workflow["pass_rate_interval"]
     if judged == 0:
@@ -71,9 +80,15 @@ def _check_workflow(path: str, workflow: Mapping[str, Any]) -> None:
     else:
         if rate is None or interval is None:
             raise _refuse(path, "judged runs need a pass rate and an interval")
-        pooled = interval["method"] == "wilson"  # else a mean of unit rates
-        if pooled and abs(rate - passed / judged) > _TOLERANCE:
-            raise _refuse(f"{path}.pass_rate", "is not passed / (passed + failed)")
+        if interval["method"] == "wilson":
+            if abs(rate - passed / judged) > _TOLERANCE:
+                raise _refuse(f"{path}.pass_rate", "is not passed / (passed + failed)")
+        else:
+            expected_rate = aggregate_rate_exact(units)
+            if expected_rate is None or abs(rate - expected_rate) > _TOLERANCE:
+                raise _refuse(
+                    f"{path}.pass_rate", "is not the mean of its units' pass rates"
+                )
         low, high = interval["low"], interval["high"]
         if not low - _TOLERANCE <= rate <= high + _TOLERANCE:
             raise _refuse(f"{path}.pass_rate_interval", "does not hold the pass rate")

@@ -20,15 +20,10 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 import fastjsonschema
 
-from artemiskit._common._decisions import cluster_robust_interval
 from artemiskit._common._json import StrictJsonError, load_strict_json
 from artemiskit._common._reading import read_text_file_now
-from artemiskit._errors import Problem, WorkflowError
-from artemiskit._exit_codes import ExitCode
-from artemiskit.records import Cause, ExecutionRecord, RunVerdict, verdict_status
-from artemiskit.records._verdict import lost_run_verdict
-from artemiskit.suites._consistency import check_suite_consistency
-from artemiskit.suites._statistics import (
+from artemiskit._common._statistics import (
+    CONFIDENCE,
     exact_rate,
     exact_threshold,
     pass_at_k,
@@ -36,6 +31,12 @@ from artemiskit.suites._statistics import (
     percentile,
     wilson_interval,
 )
+from artemiskit._errors import Problem, WorkflowError
+from artemiskit._exit_codes import ExitCode
+from artemiskit.records import Cause, ExecutionRecord, RunVerdict, verdict_status
+from artemiskit.records._verdict import lost_run_verdict
+from artemiskit.suites._aggregate import aggregate_pass_rate, aggregate_rate_exact
+from artemiskit.suites._consistency import check_suite_consistency
 
 if TYPE_CHECKING:
     import os
@@ -250,7 +251,7 @@ def unit_counts(
             "low": interval.low,
             "high": interval.high,
             "method": "wilson",
-            "confidence": 0.95,
+            "confidence": CONFIDENCE,
         },
         "pass_at_k": pass_at_k(passed, judged),
         "pass_hat_k": pass_hat_k(passed, judged),
@@ -286,43 +287,18 @@ _UNIT_STATISTICS = (
 
 
 def aggregate_units(units: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The pass rate of several units together (SPEC 26): the mean of unit rates.
+    """Several units together (SPEC 26): their counts, rate and interval.
 
-    Units without a judged run have no rate and are left out of the mean. One
-    unit keeps its own rate and Wilson interval; several get the cluster-robust
-    interval of the mean (`cluster_robust_interval`), each (workflow, case)
-    one cluster, so that the runs of one case on several targets, or its
-    repetitions, are never counted as independent evidence.
+    The rate and interval are `aggregate_pass_rate`'s: the mean of the unit
+    rates with the cluster-robust interval, each (workflow, case) a cluster, or
+    the pooled Wilson figures when the units are one case (the runs of one case
+    on several targets, or its repetitions, are never independent evidence).
     """
     counts = {
         key: sum(unit[key] for unit in units)
         for key in ("passed", "failed", "errored", "unavailable")
     }
-    rated = [unit for unit in units if unit["pass_rate"] is not None]
-    if len(rated) <= 1:
-        only = rated[0] if rated else None
-        return {
-            "units": len(units),
-            **counts,
-            "pass_rate": None if only is None else only["pass_rate"],
-            "pass_rate_interval": None if only is None else only["pass_rate_interval"],
-        }
-    interval = cluster_robust_interval(
-        [unit["pass_rate"] for unit in rated],
-        [f"{unit['workflow']}\x00{unit['case']}" for unit in rated],
-    )
-    assert interval is not None  # units were rated
-    return {
-        "units": len(units),
-        **counts,
-        "pass_rate": interval.mean,
-        "pass_rate_interval": {
-            "low": interval.low,
-            "high": interval.high,
-            "method": "cluster-robust",
-            "confidence": interval.confidence,
-        },
-    }
+    return {"units": len(units), **counts, **aggregate_pass_rate(units)}
 
 
 def target_aggregates(units: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -516,15 +492,26 @@ def summarize_workflow(
 
 
 def gated_rate(
-    workflow: Mapping[str, Any], gate: Literal["point", "lower-bound"]
+    workflow: Mapping[str, Any],
+    gate: Literal["point", "lower-bound"],
+    units: Sequence[Mapping[str, Any]] = (),
 ) -> Fraction | None:
     """What ``--min-pass-rate`` judges for a workflow entry (SPEC 23).
 
-    ``point``: its pass rate, exactly. ``lower-bound``: the lower bound of its
-    95% interval (Wilson; the clustered interval when its units are cases), as
-    the fraction the stored float is; ``None`` when nothing was judged.
+    ``point``: its pass rate, exactly (with units in several clusters, the exact
+    mean of their rates; `aggregate_rate_exact`). ``lower-bound``: the lower
+    bound of its 95% interval (Wilson; the clustered interval when its units are
+    cases), as the fraction the stored float is; ``None`` when nothing was
+    judged.
+
+    Args:
+        workflow: The workflow's entry in ``suite.json``.
+        gate: ``point`` or ``lower-bound``.
+        units: The workflow's units (optional: without them, the pooled rate).
     """
     if gate == "point":
+        if units:
+            return aggregate_rate_exact(units)
         passed: int = workflow["passed"]
         return exact_rate(passed, passed + int(workflow["failed"]))
     interval = workflow["pass_rate_interval"]

@@ -30,6 +30,11 @@ from artemiskit._errors import (
 from artemiskit.engine._session import WorkflowResult
 from artemiskit.providers import SharedTransports
 from artemiskit.records import Cause, record_to_dict
+from artemiskit.suites._aggregate import (
+    aggregate_pass_rate,
+    aggregate_rate_exact,
+    with_workflow_aggregates,
+)
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._factory import SessionFactory
 from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
@@ -40,9 +45,7 @@ from artemiskit.suites._record import (
     SuiteStatus,
     SuiteTally,
     WorkflowTally,
-    aggregate_units,
     encode_suite_record,
-    gated_rate,
     suite_exit_code,
     target_aggregates,
     validate_suite_record,
@@ -560,17 +563,14 @@ class SuiteSession:
         # Only a workflow with a new finished run is summarized (and checked
         # against its part of the schema; each run was checked when added).
         for name in self._changed:
-            mine = self._units_of(name)
             entry = self._tallies[name].entry()
-            if len(mine) > 1:
-                # Several units: the mean of their rates (SPEC 26).
-                together = aggregate_units(mine)
-                entry["pass_rate"] = together["pass_rate"]
-                entry["pass_rate_interval"] = together["pass_rate_interval"]
             self._entries[name] = validate_workflow_entry(entry, len(entry["runs"]))
         self._changed.clear()
-        workflows = [self._entries[w.name] for w in self._workflows]
         units = [unit for w in self._workflows for unit in self._unit_entries[w.name]]
+        # Several units (cases): the mean of their rates, clustered (SPEC 23, 26).
+        workflows = with_workflow_aggregates(
+            [self._entries[w.name] for w in self._workflows], units
+        )
         settings = self._settings
         exit_code = None
         if finished:
@@ -627,30 +627,20 @@ class SuiteSession:
     def _gated_rates(self, units: Sequence[Mapping[str, Any]]) -> list[Fraction | None]:
         """What the gate judges: each workflow on each target (SPEC 19, 23).
 
-        One unit: its own rate (or Wilson bound). Several (cases): the mean
-        of their rates, exactly, or the lower bound of its clustered interval.
+        One unit (or several of one case): the pooled rate, exactly, or its
+        Wilson bound. Several cases: the exact mean of their rates, or the lower
+        bound of the clustered interval (`aggregate_pass_rate`).
         """
         groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
         for unit in units:
             groups.setdefault((unit["workflow"], unit["target"]), []).append(unit)
         rates: list[Fraction | None] = []
-        gate = self._settings.gate
         for group in groups.values():
-            if len(group) == 1:
-                rates.append(gated_rate(group[0], gate))
+            if self._settings.gate == "point":
+                rates.append(aggregate_rate_exact(group))
                 continue
-            judged = [
-                Fraction(u["passed"], u["passed"] + u["failed"])
-                for u in group
-                if u["passed"] + u["failed"]
-            ]
-            if not judged:
-                rates.append(None)
-            elif gate == "point":
-                rates.append(sum(judged, Fraction(0)) / len(judged))
-            else:
-                interval = aggregate_units(group)["pass_rate_interval"]
-                rates.append(Fraction(interval["low"]))
+            interval = aggregate_pass_rate(group)["pass_rate_interval"]
+            rates.append(None if interval is None else Fraction(interval["low"]))
         return rates
 
     async def _write_summary(self, finished: bool) -> dict[str, Any] | None:

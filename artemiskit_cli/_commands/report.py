@@ -1,16 +1,18 @@
 """``akit report``: offline assessment views of saved suites and records (SPEC 14).
 
 ``akit report PATH...`` renders a suite folder, a ``suite.json`` or record files;
-``akit report compare BASELINE CANDIDATE`` compares two suites. Both only read
-saved files. ``akit report RUN_ID|MANIFEST`` (one argument that is a stored
-prompt-response run id or a run manifest file) hands over to the prompt-response
-report of SPEC 17 (`artemiskit_cli._commands.run_report`). The report code (and
-Jinja2 and matplotlib, for HTML) is imported only when a report is made, so
-``akit --help`` and ``akit scenario validate`` never pay for it.
+``akit report compare BASELINE CANDIDATE`` compares two suites (``--targets A B``,
+two targets of one suite). Both only read saved files.
+``akit report RUN_ID|MANIFEST`` (one argument that is a stored prompt-response run
+id or a run manifest file) hands over to the prompt-response report of SPEC 17
+(`artemiskit_cli._commands.run_report`). The report code (and Jinja2 and
+matplotlib, for HTML) is imported only when a report is made, so ``akit --help``
+and ``akit scenario validate`` never pay for it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +21,7 @@ import click
 
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._render import printable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -45,7 +48,11 @@ class _ReportGroup(click.Group):
         return click.Command.parse_args(self, ctx, args)
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
-        return ["[OPTIONS] PATH...", "|", "compare BASELINE CANDIDATE [OPTIONS]"]
+        return [
+            "[OPTIONS] PATH...",
+            "|",
+            "compare (BASELINE CANDIDATE | SUITE --targets A B) [OPTIONS]",
+        ]
 
 
 def is_prompt_response_run(given: str) -> bool:
@@ -140,39 +147,48 @@ def _write_outputs(outputs: list[_Output]) -> list[str]:
 
 def make_comparison(
     baseline: str,
-    candidate: str,
+    candidate: str | None,
     *,
     html: str | None,
     markdown: str | None,
     max_drop: float | None,
     alpha: float = 0.05,
+    targets: tuple[str, str] | None = None,
+    json_path: str | None = None,
 ) -> int:
-    """Compare two suites, write the views asked for, list the regressions.
+    """Compare two suites (or two targets of one), write the views, list regressions.
 
     Returns:
-        The exit code: 8 when a workflow regressed, else 0.
+        The exit code: 8 when a workflow or unit regressed, else 0.
     """
     from artemiskit.reports import (
         compare_reports,
+        compare_targets,
+        comparison_dict,
         comparison_html,
         comparison_markdown,
         load_report_input,
         require_report_extra,
     )
 
-    check_new_outputs(html, markdown)
+    check_new_outputs(html, markdown, json_path)
     if html is not None:
         require_report_extra()
 
     async def load() -> tuple[Any, Any]:
         return (
             await load_report_input([baseline]),
-            await load_report_input([candidate]),
+            None if candidate is None else await load_report_input([candidate]),
         )
 
     base, cand = anyio.run(load)
-    comparison = compare_reports(base, cand, max_drop=max_drop, alpha=alpha)
-    if html is None and markdown is None:
+    if targets is not None:
+        comparison = compare_targets(
+            base, targets[0], targets[1], max_drop=max_drop, alpha=alpha
+        )
+    else:
+        comparison = compare_reports(base, cand, max_drop=max_drop, alpha=alpha)
+    if html is None and markdown is None and json_path is None:
         click.echo(comparison_markdown(comparison), nl=False)
     outputs: list[_Output] = []
     if html is not None:
@@ -188,13 +204,25 @@ def make_comparison(
                 0o644,
             )
         )
+    if json_path is not None:
+        outputs.append(
+            (
+                json_path,
+                "json comparison",
+                lambda: json.dumps(comparison_dict(comparison), indent=2) + "\n",
+                0o644,
+            )
+        )
     _write_outputs(outputs)
-    for workflow in comparison.workflows:
-        if workflow.regressed:
+    for row in comparison.rows:
+        if row.regressed:
             click.echo(
-                f"regressed: {click.style(workflow.name, bold=True)} "
-                f"{workflow.baseline_passed}/{workflow.baseline_judged} -> "
-                f"{workflow.candidate_passed}/{workflow.candidate_judged}",
+                f"regressed: {click.style(printable(row.label), bold=True)} "
+                f"{row.baseline_passed}/{row.baseline_judged} -> "
+                f"{row.candidate_passed}/{row.candidate_judged} "
+                f"({row.test}, p (Holm) "
+                + ("n/a" if row.p_adjusted is None else f"{row.p_adjusted:.4f}")
+                + ")",
                 err=True,
             )
     return comparison.exit_code
@@ -266,9 +294,22 @@ def report(
 
 @report.command()
 @click.argument("baseline", type=_INPUT)
-@click.argument("candidate", type=_INPUT)
+@click.argument("candidate", type=_INPUT, required=False)
 @click.option("--html", type=_OUTPUT, help="Write the HTML comparison here.")
 @click.option("--markdown", type=_OUTPUT, help="Write the Markdown comparison here.")
+@click.option(
+    "--json",
+    "json_path",
+    type=_OUTPUT,
+    help="Write the comparison as JSON here (every row, its test and why).",
+)
+@click.option(
+    "--targets",
+    nargs=2,
+    type=str,
+    metavar="A B",
+    help="Compare target A (baseline) with target B (candidate) inside one suite.",
+)
 @click.option(
     "--max-drop",
     type=click.FloatRange(0, 1),
@@ -279,18 +320,33 @@ def report(
     default=0.05,
     show_default=True,
     type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    help="Family-wise significance level (Holm's step-down over the workflows).",
+    help="Family-wise significance level (Holm's step-down over the rows).",
 )
 @reports_errors
 def compare(
     baseline: str,
-    candidate: str,
+    candidate: str | None,
     html: str | None,
     markdown: str | None,
+    json_path: str | None,
+    targets: tuple[str, str] | None,
     max_drop: float | None,
     alpha: float,
 ) -> None:
-    """Compare two suites: pass rates, difference, Fisher's p; exit 8 on regression."""
+    """Compare two suites, or two targets of one suite; exit 8 on regression.
+
+    Units are paired where they can be (the same cases on both sides): McNemar's
+    exact test or the paired t-test; otherwise Fisher's exact test. Holm's
+    step-down decides over every row whose candidate is lower.
+    """
+    if targets is not None and candidate is not None:
+        raise click.UsageError(
+            "--targets compares two targets inside one suite: give one suite"
+        )
+    if targets is None and candidate is None:
+        raise click.UsageError(
+            "give BASELINE and CANDIDATE, or one suite with --targets A B"
+        )
     code = make_comparison(
         baseline,
         candidate,
@@ -298,5 +354,7 @@ def compare(
         markdown=markdown,
         max_drop=max_drop,
         alpha=alpha,
+        targets=targets,
+        json_path=json_path,
     )
     click.get_current_context().exit(code)

@@ -19,11 +19,12 @@ from artemiskit._common._decisions import (
     holm_adjust,
     mcnemar_exact,
     mcnemar_exact_power,
-    paired_t_test,
+    paired_difference,
     repetitions_paired,
     repetitions_unpaired,
     student_t_cdf,
     student_t_quantile,
+    unpaired_power,
 )
 
 TOLERANCE = 1e-9
@@ -63,6 +64,10 @@ def test_student_t_cdf_and_quantile_agree_with_scipy(df: int) -> None:
         assert close(student_t_quantile(q, df), float(stats.t.ppf(q, df)))
 
 
+def _singletons(differences: list[float]) -> list[int]:
+    return list(range(len(differences)))
+
+
 def test_paired_t_agrees_with_scipy_on_random_grids() -> None:
     rng = random.Random(7)
     for size in (2, 3, 5, 10, 40, 200):
@@ -72,16 +77,78 @@ def test_paired_t_agrees_with_scipy_on_random_grids() -> None:
                 for _ in range(size)
             ]
             expected = stats.ttest_1samp(differences, 0.0)
-            ours = paired_t_test(differences)
-            assert close(ours.p, float(expected.pvalue))
-            assert close(ours.statistic, float(expected.statistic))
+            ours = paired_difference(differences, _singletons(differences))
+            assert ours.test.test == "paired-t"
+            assert close(ours.test.p, float(expected.pvalue))
+            assert close(ours.test.statistic, float(expected.statistic))
+            low, high = expected.confidence_interval(0.95)
+            assert close(ours.low, min(ours.mean, max(-1.0, float(low))))
+            assert close(ours.high, max(ours.mean, min(1.0, float(high))))
+
+
+def test_paired_t_on_unit_rates_agrees_with_scipy_ttest_rel() -> None:
+    rng = random.Random(17)
+    for units in (2, 4, 12, 60):
+        for runs in (2, 3, 10):
+            base = [rng.randint(0, runs) / runs for _ in range(units)]
+            cand = [rng.randint(0, runs) / runs for _ in range(units)]
+            if all(b == c for b, c in zip(base, cand, strict=True)):
+                continue
+            differences = [c - b for b, c in zip(base, cand, strict=True)]
+            if len(set(differences)) == 1:
+                continue
+            expected = stats.ttest_rel(cand, base)
+            ours = paired_difference(differences, _singletons(differences))
+            assert close(ours.test.p, float(expected.pvalue))
+
+
+def test_paired_t_with_cases_as_clusters_agrees_with_statsmodels() -> None:
+    import numpy as np
+    import statsmodels.api as sm
+
+    rng = random.Random(23)
+    for cases in (2, 3, 7, 30):
+        for targets in (2, 3):
+            differences = [
+                rng.choice([-1.0, -0.5, 0.0, 0.5, 1.0]) for _ in range(cases * targets)
+            ]
+            clusters = [i // targets for i in range(cases * targets)]
+            fitted = sm.OLS(np.array(differences), np.ones((len(differences), 1))).fit(
+                cov_type="cluster",
+                cov_kwds={"groups": np.array(clusters)},
+                use_t=True,
+            )
+            ours = paired_difference(differences, clusters)
+            if ours.standard_error == 0.0:
+                continue
+            assert close(ours.standard_error, float(fitted.bse[0]))
+            assert close(ours.test.p, float(fitted.pvalues[0]))
+            low, high = fitted.conf_int(alpha=0.05)[0]
+            assert close(ours.low, min(ours.mean, max(-1.0, float(low))))
+            assert close(ours.high, max(ours.mean, min(1.0, float(high))))
 
 
 def test_paired_t_edges() -> None:
-    assert paired_t_test([0.0, 0.0, 0.0]).p == 1.0  # identical sides
-    assert paired_t_test([-0.5, -0.5]).p == 0.0  # every unit moved alike
-    with pytest.raises(ValueError, match="two units"):
-        paired_t_test([1.0])
+    # identical sides: nothing moved
+    same = paired_difference([0.0, 0.0, 0.0], [0, 1, 2])
+    assert (same.test.test, same.test.p, same.low, same.high) == (
+        "paired-t",
+        1.0,
+        0.0,
+        0.0,
+    )
+    # every unit moved alike: no spread for t (scipy gives NaN); the exact sign
+    # test on the units' directions, McNemar's, decides instead
+    alike = paired_difference([-0.5, -0.5, -0.5], [0, 1, 2])
+    assert alike.test.test == "mcnemar-exact"
+    assert close(alike.test.p, float(mcnemar([[0, 3], [0, 0]], exact=True).pvalue))
+    assert alike.mean == -0.5
+    with pytest.raises(ValueError, match="two clusters"):
+        paired_difference([1.0], [0])
+    with pytest.raises(ValueError, match="two clusters"):
+        paired_difference([1.0, 0.0], ["a", "a"])
+    with pytest.raises(ValueError, match="one cluster per difference"):
+        paired_difference([1.0, 0.0], ["a"])
 
 
 def test_holm_agrees_with_statsmodels() -> None:
@@ -160,6 +227,23 @@ def test_unpaired_repetitions_agree_with_statsmodels() -> None:
                 assert repetitions_unpaired(
                     baseline, drop, alpha=alpha, power=power
                 ) == math.ceil(expected - 1e-9), (baseline, drop, alpha, power)
+
+
+def test_unpaired_power_agrees_with_statsmodels() -> None:
+    for baseline, drop in ((0.8, 0.1), (0.5, 0.2), (0.95, 0.05), (1.0, 0.3)):
+        for runs in (1, 10, 292, 5000):
+            for alpha in (0.01, 0.05):
+                effect = proportion_effectsize(baseline, baseline - drop)
+                expected = NormalIndPower().power(
+                    effect_size=effect,
+                    nobs1=runs,
+                    alpha=alpha,
+                    ratio=1.0,
+                    alternative="two-sided",
+                )
+                assert close(
+                    unpaired_power(baseline, drop, runs, alpha=alpha), float(expected)
+                )
 
 
 def _mcnemar_power(pairs: int, share: float, drop: float, alpha: float) -> float:

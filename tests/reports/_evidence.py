@@ -90,9 +90,19 @@ def make_hostile(folder: Path) -> None:
     (folder / "suite.json").write_text(json.dumps(suite), "utf-8")
 
 
-def set_counts(workflow: dict[str, Any], passed: int, failed: int) -> None:
-    """Give a workflow entry other counts, with the statistics that go with them."""
+def set_counts(
+    suite: dict[str, Any], workflow: dict[str, Any], passed: int, failed: int
+) -> None:
+    """Give a workflow entry (and its one unit) other counts and their statistics."""
     interval = wilson_interval(passed, passed + failed)
+    (unit,) = [u for u in suite["units"] if u["workflow"] == workflow["name"]]
+    for entry in (workflow, unit):
+        _set_counts(entry, passed, failed, interval)
+
+
+def _set_counts(
+    workflow: dict[str, Any], passed: int, failed: int, interval: Any
+) -> None:
     workflow.update(
         passed=passed,
         failed=failed,

@@ -27,7 +27,7 @@ def test_a_worsened_workflow_and_only_it_is_flagged(
     flagged = [
         line for line in done.stderr.splitlines() if line.startswith("regressed")
     ]
-    assert flagged == ["regressed: triage 5/5 -> 0/5"]
+    assert flagged == ["regressed: triage 5/5 -> 0/5 (fisher, p (Holm) 0.0079)"]
     summary = markdown.read_text("utf-8")
     assert "**1 workflow(s) regressed:** triage" in summary
     # The script changed, not the workflow contract: the digests are equal.
@@ -38,9 +38,10 @@ def test_a_worsened_workflow_and_only_it_is_flagged(
         if line.startswith("| ") and "/5)" in line
     }
     # one workflow is lower: Holm's factor is 1; the others are not tested
-    assert rows["triage"].endswith("| fisher | 0.0079 | 0.0079 | **yes** |")
-    assert rows["answer"].endswith("| fisher | 1.0000 | – | no |")
-    assert rows["summarize"].endswith("| fisher | 1.0000 | – | no |")
+    why = "one unit a side (no cases): its runs are independent: Fisher's exact test"
+    assert rows["triage"].endswith(f"| fisher | {why} | 0.0079 | 0.0079 | **yes** |")
+    assert rows["answer"].endswith(f"| fisher | {why} | 1.0000 | – | no |")
+    assert rows["summarize"].endswith(f"| fisher | {why} | 1.0000 | – | no |")
     assert "<script" not in html.read_text("utf-8")
 
 
@@ -59,7 +60,7 @@ def test_max_drop_flags_a_drop_that_is_not_significant(
 ) -> None:
     suite = suite_json(suite_copy)
     answer = next(w for w in suite["workflows"] if w["name"] == "answer")
-    set_counts(answer, 2, 3)  # 3/5 -> 2/5: p = 1
+    set_counts(suite, answer, 2, 3)  # 3/5 -> 2/5: p = 1
     (suite_copy / "suite.json").write_text(json.dumps(suite), "utf-8")
     quiet = akit("report", "compare", str(example_suite), str(suite_copy))
     assert quiet.returncode == 0, quiet.stderr
@@ -76,9 +77,9 @@ def test_max_drop_is_compared_exactly(suite_copy: Path, tmp_path: Path) -> None:
     answer = next(w for w in suite["workflows"] if w["name"] == "answer")
     baseline = tmp_path / "baseline"
     shutil.copytree(suite_copy, baseline)
-    set_counts(answer, 4, 1)
+    set_counts(suite, answer, 4, 1)
     (baseline / "suite.json").write_text(json.dumps(suite), "utf-8")
-    set_counts(answer, 3, 2)
+    set_counts(suite, answer, 3, 2)
     (suite_copy / "suite.json").write_text(json.dumps(suite), "utf-8")
     at_the_limit = akit(
         "report", "compare", str(baseline), str(suite_copy), "--max-drop", "0.2"

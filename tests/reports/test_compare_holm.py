@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from statsmodels.stats.multitest import multipletests
 
+from artemiskit._common._statistics import fisher_exact_p
 from artemiskit.reports import compare_reports, comparison_markdown
 from artemiskit.reports._inputs import ReportInput
-from artemiskit.reports._statistics import fisher_exact_p
 
 
 def _workflow(name: str, passed: int, failed: int, digest: str = "d") -> dict[str, Any]:
@@ -23,7 +23,16 @@ def _workflow(name: str, passed: int, failed: int, digest: str = "d") -> dict[st
 
 
 def _suite(rows: list[dict[str, Any]], target: str = "scripted:agent") -> ReportInput:
-    units = [{"workflow": row["name"], "target": target} for row in rows]
+    units = [
+        {
+            "workflow": row["name"],
+            "case": None,
+            "target": target,
+            "passed": row["passed"],
+            "failed": row["failed"],
+        }
+        for row in rows
+    ]
     return ReportInput(
         kind="suite", suite={"workflows": rows, "units": units}, records={}
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from artemiskit.reports._statistics import fisher_exact_p, newcombe_interval
+from artemiskit._common._statistics import fisher_exact_p, newcombe_interval
 
 
 def test_every_newcombe_interval_lies_in_minus_one_one() -> None:

@@ -101,3 +101,90 @@ def test_counts_outside_the_sample_are_refused(
         fisher_exact_p(*sample)
     with pytest.raises(ValueError, match="between 0 and judged"):
         newcombe_interval(*sample)
+
+
+@pytest.mark.parametrize(("n", "m"), [(1, 1), (1, 4), (2, 2), (3, 5), (8, 8), (12, 7)])
+def test_fisher_smallest_share_is_the_least_p_over_every_table(n: int, m: int) -> None:
+    # An exact check (scipy has no "smallest attainable p"): enumerate every
+    # table with the same margins and take scipy's smallest two-sided p.
+    from artemiskit._common._statistics import fisher_smallest_share
+
+    for passes in range(n + m + 1):
+        tables = [
+            (x, passes - x) for x in range(max(0, passes - m), min(passes, n) + 1)
+        ]
+        least = min(
+            float(stats.fisher_exact([[a, n - a], [b, m - b]]).pvalue)
+            for a, b in tables
+        )
+        for a, b in tables:
+            share = fisher_smallest_share(a, n, b, m)
+            assert share is not None
+            assert math.isclose(float(share), least, rel_tol=1e-9, abs_tol=1e-12)
+    assert fisher_smallest_share(1, 1, 0, 1) == 1  # one run against one: p = 1
+    assert fisher_smallest_share(0, 0, 1, 1) is None
+
+
+def _newcombe_paired_reference(a: int, b: int, c: int, d: int) -> tuple[float, float]:
+    """Newcombe's (1998b) method 10 transcribed from the paper with statsmodels'
+    Wilson intervals: the interval of p1 - p2 (baseline minus candidate) for the
+    paired table [[a, b], [c, d]] (rows: baseline, columns: candidate)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = proportion_confint(a + b, n, method="wilson")
+    l2, u2 = proportion_confint(a + c, n, method="wilson")
+    l1, u1 = (0.0 if a + b == 0 else l1), (1.0 if a + b == n else u1)
+    l2, u2 = (0.0 if a + c == 0 else l2), (1.0 if a + c == n else u2)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    big_a = a * d - b * c
+    if margins == 0 or 0 <= big_a <= n / 2:
+        phi = 0.0
+    elif big_a > n / 2:
+        phi = (big_a - n / 2) / math.sqrt(margins)
+    else:
+        phi = big_a / math.sqrt(margins)
+    estimate = p1 - p2
+    low = estimate - math.sqrt(
+        (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
+    )
+    high = estimate + math.sqrt(
+        (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2
+    )
+    return low, high
+
+
+def test_newcombe_paired_agrees_with_its_transcription_over_a_grid() -> None:
+    # An exact check of a method scipy and statsmodels lack: the paper's formula
+    # written out again over statsmodels' Wilson intervals.
+    from artemiskit._common._statistics import newcombe_paired_interval
+
+    for a in (0, 1, 5, 30):
+        for b in (0, 1, 3, 9):
+            for c in (0, 1, 2, 8):
+                for d in (0, 1, 4, 25):
+                    if a + b + c + d == 0:
+                        assert newcombe_paired_interval(a, b, c, d) is None
+                        continue
+                    ours = newcombe_paired_interval(a, b, c, d)
+                    assert ours is not None
+                    low, high = _newcombe_paired_reference(a, b, c, d)
+                    difference = (c - b) / (a + b + c + d)
+                    # ours is of candidate minus baseline: the reference negated
+                    assert math.isclose(
+                        ours.low, min(difference, max(-1.0, -high)), abs_tol=1e-9
+                    )
+                    assert math.isclose(
+                        ours.high, max(difference, min(1.0, -low)), abs_tol=1e-9
+                    )
+
+
+def test_newcombe_paired_stays_honest_when_no_verdict_changed() -> None:
+    from artemiskit._common._statistics import newcombe_paired_interval
+
+    found = newcombe_paired_interval(27, 0, 0, 3)
+    assert found is not None
+    assert found.low < 0.0 < found.high  # not the single point 0
+    with pytest.raises(ValueError, match="negative"):
+        newcombe_paired_interval(-1, 0, 0, 0)

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
+from artemiskit._common._statistics import exact_rate, exact_threshold
 from artemiskit.suites import pass_at_k, pass_hat_k, percentile, wilson_interval
 from artemiskit.suites._record import suite_exit_code
-from artemiskit.suites._statistics import exact_rate, exact_threshold
 
 CASES = [(0, 1), (1, 1), (0, 5), (5, 5), (3, 5), (1, 10), (7, 20), (50, 100)]
 
@@ -143,3 +143,18 @@ def test_min_pass_rate_is_met_exactly(
     rate: Fraction | None, threshold: float, code: int
 ) -> None:
     assert suite_exit_code("completed", [], [rate], threshold) == code
+
+
+def test_wilson_score_at_any_rate_matches_statsmodels() -> None:
+    from statsmodels.stats.proportion import proportion_confint
+
+    from artemiskit._common._statistics import wilson_score
+
+    for trials in (1, 2, 3, 10, 37, 500):
+        for rate in (0.0, 0.01, 0.25, 1 / 3, 0.5, 0.9, 1.0):
+            low, high = proportion_confint(rate * trials, trials, method="wilson")
+            found = wilson_score(rate, trials)
+            assert math.isclose(found.low, max(0.0, low), abs_tol=1e-12)
+            assert math.isclose(found.high, min(1.0, high), abs_tol=1e-12)
+    with pytest.raises(ValueError, match="rate"):
+        wilson_score(1.5, 3)
