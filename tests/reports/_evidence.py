@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -108,3 +111,36 @@ def set_counts(workflow: dict[str, Any], passed: int, failed: int) -> None:
         pass_at_k=pass_at_k(passed, passed + failed),
         pass_hat_k=pass_hat_k(passed, passed + failed),
     )
+
+
+class PageParts:
+    """A report page split into its markup, its inline script and its run data.
+
+    Attributes:
+        markup: The page without the text of its two script elements.
+        scripts: Each script element's attributes, in order.
+        data_text: The embedded run data as JSON text (inflated when gzipped).
+        data: The embedded run data.
+    """
+
+    def __init__(self, page: str) -> None:
+        found = re.findall(r"<script([^>]*)>(.*?)</script>", page, flags=re.S)
+        self.markup = re.sub(
+            r"(<script[^>]*>).*?(</script>)", r"\1\2", page, flags=re.S
+        )
+        self.scripts = [attributes.strip() for attributes, _ in found]
+        data = [text for attrs, text in found if 'id="artemiskit-data"' in attrs]
+        assert len(data) == 1
+        if 'data-encoding="gzip"' in found[0][0]:
+            self.data_text = gzip.decompress(base64.b64decode(data[0])).decode("utf-8")
+        else:
+            self.data_text = data[0]
+        self.data: dict[str, Any] = json.loads(self.data_text)
+
+    def strings(self) -> list[str]:
+        """Every string the run data holds (its string table and transcripts)."""
+        found: list[str] = list(self.data["s"])
+        for steps in self.data.get("tx", {}).values():
+            for role, content, calls, _ in steps or ():
+                found += [role, content, *(part for call in calls for part in call)]
+        return found
