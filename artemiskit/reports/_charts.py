@@ -18,15 +18,16 @@ from __future__ import annotations
 import functools
 import io
 import re
-from typing import TYPE_CHECKING, Any, ParamSpec
+from typing import TYPE_CHECKING, Any, ParamSpec, cast
 
 from markupsafe import Markup, escape
 
 from artemiskit._errors import FileAccessError
+from artemiskit.reports._views import shown_ks
 
 if TYPE_CHECKING:
     import contextlib
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -186,7 +187,7 @@ def pass_hat_k_chart(workflows: Sequence[dict[str, Any]], key: str) -> Markup:
         figure, axes = _figure(6.4, 3.2)
         lines = []
         for number, workflow in enumerate(shown):
-            ks = sorted(int(k) for k in workflow["pass_hat_k"])
+            ks = shown_ks(len(workflow["pass_hat_k"]))
             lines += axes.plot(
                 ks,
                 [workflow["pass_hat_k"][str(k)] for k in ks],
@@ -254,34 +255,40 @@ def budget_chart(fractions: dict[str, list[float]], key: str) -> Markup:
 
 @_drawn("durations")
 def durations_chart(runs: Sequence[dict[str, Any]], key: str) -> Markup:
-    """Each run's duration, marked by its verdict (colour and shape)."""
-    shown = list(runs)[:MAX_MARKS]
+    """How run durations are distributed, stacked by verdict (colour and hatch).
+
+    A histogram costs the same for 10 runs as for 100,000 (no mark per run).
+    """
+    groups = (
+        ("passed", _PASS, ""),
+        ("failed", _FAIL, "//"),
+        (None, "#777777", ".."),
+    )
+    values = [
+        [r["duration_ms"] for r in runs if _verdict(r) == v] for v, _, _ in groups
+    ]
     with _style():
         figure, axes = _figure(6.4, 2.4)
-        for verdict, colour, marker in (
-            ("passed", _PASS, "o"),
-            ("failed", _FAIL, "x"),
-            (None, "#777777", "s"),
-        ):
-            mine = [r for r in shown if _verdict(r) == verdict]
-            if mine:
-                axes.scatter(
-                    [r["repetition"] for r in mine],
-                    [r["duration_ms"] for r in mine],
-                    color=colour,
-                    marker=marker,
-                    label=verdict or "errored or unavailable",
-                )
-        axes.set_xlabel("run (repetition)")
-        axes.set_ylabel("duration (ms)")
-        last = max((r["repetition"] for r in shown), default=1)
-        axes.set_xlim(0.5, last + 0.5)
-        _integer_ticks(axes)
-        axes.set_ylim(bottom=0)
-        axes.grid(color="#dddddd")
-        if shown:
-            axes.legend(loc="best", fontsize=8)
-        return _svg(figure, key, "Duration of each run")
+        kept = [n for n, found in enumerate(values) if found]
+        if kept:
+            _, _, patches = axes.hist(
+                [values[n] for n in kept],
+                bins=20,
+                stacked=True,
+                color=[groups[n][1] for n in kept],
+                label=[groups[n][0] or "errored or unavailable" for n in kept],
+            )
+            # One dataset gives its bars; several give a list of them.
+            containers = patches if isinstance(patches, list) else [patches]
+            for n, bars in zip(kept, containers, strict=True):
+                for bar in cast("Iterable[Any]", bars):
+                    bar.set_hatch(groups[n][2])
+            axes.legend(loc="upper right", fontsize=8)
+        axes.set_xlabel("duration (ms)")
+        axes.set_ylabel("runs")
+        axes.set_xlim(left=0)
+        axes.grid(axis="y", color="#dddddd")
+        return _svg(figure, key, "Durations of the runs, by verdict")
 
 
 def _verdict(run: dict[str, Any]) -> str | None:

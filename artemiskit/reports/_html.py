@@ -17,7 +17,12 @@ from urllib.parse import quote
 from artemiskit._errors import ConfigError
 from artemiskit.reports._page import render_page
 from artemiskit.reports._viewer import embedded_data, viewer_data
-from artemiskit.reports._views import budget_fractions, cause_groups, durations
+from artemiskit.reports._views import (
+    budget_fractions,
+    cause_groups,
+    durations,
+    shown_ks,
+)
 from artemiskit.suites import cause_text
 
 if TYPE_CHECKING:
@@ -87,6 +92,7 @@ def _workflow_view(
         "index": index,
         "data": workflow,
         "requirements": requirements,
+        "ks": [str(k) for k in shown_ks(len(workflow["pass_hat_k"]))],
         "causes": [{**c, "text": cause_text(c)} for c in workflow["causes"]],
         "durations": durations([r["duration_ms"] for r in workflow["runs"]]),
         "faults": _faults(records),

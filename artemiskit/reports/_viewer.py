@@ -21,6 +21,8 @@ from artemiskit.suites import cause_text
 from artemiskit.suites._record import target_id, unit_counts
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable
+
     from artemiskit.records import ExecutionRecord
     from artemiskit.reports._inputs import ReportInput
 
@@ -94,8 +96,41 @@ def _target_of(
     return fallback if isinstance(fallback, str) else None
 
 
-def _detail(record: ExecutionRecord, strings: _Strings) -> list[Any]:
-    """What the run view shows of one record, as indexes and numbers."""
+def _static_key(record: ExecutionRecord) -> Hashable:
+    """Everything `_static` reads of a record: records equal in it share a detail."""
+    faults = record.faults
+    verification = record.task_verification
+    return (
+        record.timeline,
+        record.state_changes,
+        record.preflight,
+        record.recovery,
+        record.cleanup,
+        record.operations,
+        record.execution.status,
+        record.execution.reason,
+        record.exit_code,
+        record.environment_kind,
+        record.budget.usage_measurement,
+        record.target.provider,
+        record.target.model,
+        record.target.provider_retries,
+        record.policy.denials,
+        tuple(sorted(record.policy.denial_reasons.items())),
+        faults.declared,
+        faults.injected,
+        faults.retries,
+        faults.recovered_calls,
+        faults.exhausted_calls,
+        tuple(sorted((k, v.declared, v.injected) for k, v in faults.by_kind.items())),
+        verification.status,
+        verification.reason,
+        tuple((q.id, q.kind, q.status, q.reason) for q in verification.requirements),
+    )
+
+
+def _static(record: ExecutionRecord, strings: _Strings) -> list[Any]:
+    """What the run view shows of one record, but its budget gauges."""
     timeline = [
         [strings(e.phase), strings(e.status), strings(e.detail)]
         for e in run_timeline(record)
@@ -103,14 +138,6 @@ def _detail(record: ExecutionRecord, strings: _Strings) -> list[Any]:
     requirements = [
         [strings(q.id), strings(q.kind), strings(q.status), strings(q.reason)]
         for q in record.task_verification.requirements
-    ]
-    gauges = [
-        [
-            strings(g.name),
-            -1 if g.used is None else g.used,
-            -1 if g.limit is None else g.limit,
-        ]
-        for g in budget_gauges(record)
     ]
     ops = record.operations
     faults = record.faults
@@ -165,11 +192,53 @@ def _detail(record: ExecutionRecord, strings: _Strings) -> list[Any]:
     return [
         timeline,
         requirements,
-        gauges,
         [[strings(name), strings(value)] for name, value in facts],
         [strings(verification.status), strings(verification.reason)],
         1 if record.timeline.entries else 0,
     ]
+
+
+class _Details:
+    """Each run's detail (`_static` with its gauges inserted third), stored once.
+
+    `_static` is computed once per distinct `_static_key`: the runs of a
+    workflow mostly share their timeline and outcomes, and differ in tokens.
+    """
+
+    def __init__(self, strings: _Strings) -> None:
+        self.table: list[list[Any]] = []
+        self._strings = strings
+        self._statics: list[list[Any]] = []
+        self._static_index: dict[Hashable, int] = {}
+        self._index: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def __call__(self, record: ExecutionRecord) -> int:
+        key = _static_key(record)
+        try:
+            static = self._static_index.get(key)
+        except TypeError:  # an unhashable part: compute it, share nothing
+            key, static = None, None
+        if static is None:
+            static = len(self._statics)
+            self._statics.append(_static(record, self._strings))
+            if key is not None:
+                self._static_index[key] = static
+        gauges = tuple(
+            value
+            for g in budget_gauges(record)
+            for value in (
+                self._strings(g.name),
+                -1 if g.used is None else g.used,
+                -1 if g.limit is None else g.limit,
+            )
+        )
+        found = self._index.get((static, gauges))
+        if found is None:
+            found = self._index[(static, gauges)] = len(self.table)
+            shared = self._statics[static]
+            triples = [list(gauges[n : n + 3]) for n in range(0, len(gauges), 3)]
+            self.table.append([shared[0], shared[1], triples, *shared[2:]])
+        return found
 
 
 def _tools(record: ExecutionRecord) -> list[str]:
@@ -195,7 +264,7 @@ def viewer_data(evidence: ReportInput) -> dict[str, Any]:
     strings = _Strings()
     tool_sets = _Interned()
     fault_sets = _Interned()
-    details = _Interned()
+    details = _Details(strings)
     causes = _Interned()
     columns: dict[str, list[Any]] = {
         key: []
@@ -269,7 +338,7 @@ def viewer_data(evidence: ReportInput) -> dict[str, Any]:
                 columns["x"].append(
                     record.faults.retries + record.target.provider_retries
                 )
-                columns["z"].append(details(_detail(record, strings)))
+                columns["z"].append(details(record))
             counts = units.setdefault((w_index, case, target), [0, 0, 0, 0])
             counts[verdict] += 1
             if evidence.transcripts is not None and record is not None:

@@ -531,6 +531,7 @@
     window.addEventListener("hashchange", show);
     show();
     document.body.dataset.ready = "true";
+    performance.mark("artemiskit-ready");
   }
   start();
 })();
