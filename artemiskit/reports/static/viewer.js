@@ -460,8 +460,10 @@
       parts.push(el("h3", { text: "Outcomes" }));
       parts.push(el("p", null, "Task verification: " + str(d[4][0]) + " (" + str(d[4][1]) + ")" + (why ? "; why: " + why : "")));
       if (d[1].length) {
-        parts.push(table("Requirements of this run", ["requirement", "kind", "status", "reason"],
-          d[1].map(function (q) { return [str(q[0]), str(q[1]), str(q[2]), str(q[3])]; })));
+        var requirements = table("Requirements of this run", ["requirement", "kind", "status", "reason"],
+          d[1].map(function (q) { return [str(q[0]), str(q[1]), str(q[2]), str(q[3])]; }));
+        requirements.className = "requirements";
+        parts.push(requirements);
       }
       parts.push(el("h3", { text: "Budget" }));
       parts.push(table("Budget gauges", ["dimension", "used", "limit", "gauge"],
