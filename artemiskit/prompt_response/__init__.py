@@ -44,7 +44,6 @@ from artemiskit.prompt_response._redaction import (
     RedactionSettings,
     redaction_pattern_problem,
 )
-from artemiskit.prompt_response._report import REPORT_INSTALL_HINT, render_run_report
 from artemiskit.prompt_response._runner import (
     NoCasesError,
     ScenarioRunOptions,
@@ -110,7 +109,6 @@ __all__ = [
     "PricingInfo",
     "PromptMessage",
     "Provenance",
-    "REPORT_INSTALL_HINT",
     "RedactionInfo",
     "RedactionSettings",
     "RedactionSummary",
@@ -150,7 +148,6 @@ __all__ = [
     "parse_scenario",
     "read_manifest_file",
     "redaction_pattern_problem",
-    "render_run_report",
     "run_scenario",
     "run_scenarios",
     "security_summary",

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "budget_chart",
+    "case_latency_chart",
+    "case_outcome_chart",
     "comparison_chart",
     "durations_chart",
     "failure_reasons_chart",
@@ -326,3 +328,39 @@ def comparison_chart(comparison: Comparison, key: str) -> Markup:
         axes.set_xlabel("candidate minus baseline pass rate, 95% interval")
         axes.grid(axis="x", color="#dddddd")
         return _svg(figure, key, "Pass-rate difference per workflow (Newcombe)")
+
+
+@_drawn("cases")
+def case_outcome_chart(passed: int, failed: int, key: str) -> Markup:
+    """A prompt-response run's passed and failed cases (SPEC 17)."""
+    with _style():
+        figure, axes = _figure(4.2, 2.6)
+        axes.bar(["passed", "failed"], [passed, failed], color=[_PASS, _FAIL])
+        axes.set_ylabel("cases")
+        _integer_ticks(axes)
+        return _svg(figure, key, "Cases passed and failed")
+
+
+@_drawn("latency")
+def case_latency_chart(cases: Sequence[tuple[str, float, bool]], key: str) -> Markup:
+    """Each case's latency (ms), passed cases green and failed ones red hatched."""
+    shown = list(cases)[:MAX_MARKS]
+    with _style():
+        figure, axes = _figure(5.2, 2.6)
+        positions = list(range(len(shown)))
+        bars = axes.bar(
+            positions,
+            [latency for _, latency, _ in shown],
+            color=[_PASS if ok else _FAIL for _, _, ok in shown],
+        )
+        for bar, (_, _, ok) in zip(bars, shown, strict=True):
+            bar.set_hatch("" if ok else "//")
+        axes.set_xticks(
+            positions,
+            [label(name) for name, _, _ in shown],
+            rotation=45,
+            ha="right",
+            fontsize=7,
+        )
+        axes.set_ylabel("latency (ms)")
+        return _svg(figure, key, "Latency per case (ms)")

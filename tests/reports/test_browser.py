@@ -101,6 +101,11 @@ def pages(
         "compare": ("report", "compare", str(example_suite), str(worse_suite)),
         "hostile": ("report", str(hostile)),
         "suites": ("report", *halves),
+        # The historical runner's report, from the same renderer (SPEC 17).
+        "prompt-response": (
+            "report",
+            str(ROOT / "tests" / "prompt_response" / "golden" / "manifest.json"),
+        ),
     }
     found = {}
     for kind, args in made.items():
@@ -116,11 +121,11 @@ def _runs(suite: dict[str, Any]) -> list[dict[str, Any]]:
     return [run for workflow in suite["workflows"] for run in workflow["runs"]]
 
 
-@pytest.mark.parametrize("kind", [*REPORT_KINDS, "compare"])
+@pytest.mark.parametrize("kind", [*REPORT_KINDS, "compare", "prompt-response"])
 def test_every_page_renders_offline_without_errors(
     browser: Any, pages: dict[str, Path], kind: str, artifacts: Path
 ) -> None:
-    report = kind != "compare"
+    report = kind in REPORT_KINDS
     visit = Visit(browser, pages[kind], ready=report)
     try:
         visit.assert_clean()
@@ -130,7 +135,10 @@ def test_every_page_renders_offline_without_errors(
         assert visit.texts("h1") != []
         visit.shoot(artifacts, f"page-{kind}")
         banner = visit.texts("#sensitive-banner")
-        assert bool(banner) == (kind == "transcripts")
+        assert bool(banner) == (kind in ("transcripts", "prompt-response"))
+        # One look: every page has the shared style sheet's main column.
+        width = "getComputedStyle(document.querySelector('main')).maxWidth"
+        assert visit.page.evaluate(width) == "1216px"  # 76rem
         # Every chart is an inline SVG with a title for screen readers.
         titles = visit.page.eval_on_selector_all(
             "svg.chart", "nodes => nodes.map(n => n.querySelector('title').textContent)"
