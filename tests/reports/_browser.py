@@ -19,7 +19,13 @@ from typing import Any
 
 import pytest
 
-__all__ = ["CHROMIUM_ARGS", "Visit", "artifacts_folder", "chromium_browser"]
+__all__ = [
+    "CHROMIUM_ARGS",
+    "Visit",
+    "artifacts_folder",
+    "chromium_browser",
+    "chromium_path",
+]
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -34,7 +40,8 @@ CHROMIUM_ARGS = [
 READY_TIMEOUT_MS = 180_000
 
 
-def _chromium() -> str:
+def chromium_path() -> str:
+    """Chromium's executable: skip without it, and fail when ``CI=true``."""
     found = shutil.which("chromium")
     if found is None:
         problem = "Debian's chromium is not installed (bash scripts/ci-chromium.sh)"
@@ -46,7 +53,7 @@ def _chromium() -> str:
 
 def chromium_browser() -> Iterator[Any]:
     """A headless system Chromium (the body of a module-scoped fixture)."""
-    executable = _chromium()
+    executable = chromium_path()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
