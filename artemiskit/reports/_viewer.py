@@ -199,45 +199,35 @@ def _static(record: ExecutionRecord, strings: _Strings) -> list[Any]:
 
 
 class _Details:
-    """Each run's detail (`_static` with its gauges inserted third), stored once.
+    """Each run's detail, stored once for all runs whose records share it.
 
-    `_static` is computed once per distinct `_static_key`: the runs of a
-    workflow mostly share their timeline and outcomes, and differ in tokens.
+    A detail is `_static` with the budget's dimensions and limits third; what a
+    run used of them is in its columns (``a``, ``q``, ``b``, ``k``), so runs
+    that differ only in their counts and tokens share one detail. `_static` is
+    computed once per distinct `_static_key`.
     """
 
     def __init__(self, strings: _Strings) -> None:
         self.table: list[list[Any]] = []
         self._strings = strings
-        self._statics: list[list[Any]] = []
-        self._static_index: dict[Hashable, int] = {}
-        self._index: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._index: dict[Hashable, int] = {}
 
     def __call__(self, record: ExecutionRecord) -> int:
-        key = _static_key(record)
+        key: Hashable = (_static_key(record), record.budget.limits)
         try:
-            static = self._static_index.get(key)
+            found = self._index.get(key)
         except TypeError:  # an unhashable part: compute it, share nothing
-            key, static = None, None
-        if static is None:
-            static = len(self._statics)
-            self._statics.append(_static(record, self._strings))
-            if key is not None:
-                self._static_index[key] = static
-        gauges = tuple(
-            value
-            for g in budget_gauges(record)
-            for value in (
-                self._strings(g.name),
-                -1 if g.used is None else g.used,
-                -1 if g.limit is None else g.limit,
-            )
-        )
-        found = self._index.get((static, gauges))
+            key, found = None, None
         if found is None:
-            found = self._index[(static, gauges)] = len(self.table)
-            shared = self._statics[static]
-            triples = [list(gauges[n : n + 3]) for n in range(0, len(gauges), 3)]
-            self.table.append([shared[0], shared[1], triples, *shared[2:]])
+            found = len(self.table)
+            static = _static(record, self._strings)
+            limits = [
+                [self._strings(g.name), -1 if g.limit is None else g.limit]
+                for g in budget_gauges(record)
+            ]
+            self.table.append([static[0], static[1], limits, *static[2:]])
+            if key is not None:
+                self._index[key] = found
         return found
 
 
@@ -256,7 +246,9 @@ def viewer_data(evidence: ReportInput) -> dict[str, Any]:
 
     Returns:
         ``s`` (strings), ``wf`` (workflow names), ``r`` (run columns; ``l``
-        is 1 for a lost run, 2 for a record listed but absent), ``ts`` /
+        is 1 for a lost run, 2 for a record listed but absent; ``a``, ``q``,
+        ``b`` and ``k`` the actions, model requests, tool calls and tokens
+        used), ``ts`` /
         ``fs`` (tool and fault sets), ``dt`` (details), ``cs`` (causes:
         text, kind), ``u`` (units with their counts and Wilson interval), and
         ``tx`` (transcripts by run index) only with transcripts.
@@ -285,6 +277,8 @@ def viewer_data(evidence: ReportInput) -> dict[str, Any]:
             "e",
             "z",
             "l",
+            "q",
+            "b",
         )
     }
     units: dict[tuple[int, int, int], list[int]] = {}
@@ -328,11 +322,13 @@ def viewer_data(evidence: ReportInput) -> dict[str, Any]:
                 1 if run["lost"] else 2 if record is None and run["record"] else 0
             )
             if record is None:
-                for key in ("a", "o", "f", "z"):
+                for key in ("a", "q", "b", "o", "f", "z"):
                     columns[key].append(-1)
                 columns["x"].append(0)
             else:
                 columns["a"].append(record.budget.used.actions)
+                columns["q"].append(record.budget.used.model_requests)
+                columns["b"].append(record.budget.used.tool_calls)
                 columns["o"].append(tool_sets([strings(t) for t in _tools(record)]))
                 columns["f"].append(fault_sets([strings(f) for f in _faults(record)]))
                 columns["x"].append(

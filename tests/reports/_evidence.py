@@ -129,12 +129,13 @@ class PageParts:
             r"(<script[^>]*>).*?(</script>)", r"\1\2", page, flags=re.S
         )
         self.scripts = [attributes.strip() for attributes, _ in found]
-        data = [text for attrs, text in found if 'id="artemiskit-data"' in attrs]
+        data = [(a, text) for a, text in found if 'id="artemiskit-data"' in a]
         assert len(data) == 1
-        if 'data-encoding="gzip"' in found[0][0]:
-            self.data_text = gzip.decompress(base64.b64decode(data[0])).decode("utf-8")
+        attributes, text = data[0]
+        if 'data-encoding="gzip"' in attributes:
+            self.data_text = gzip.decompress(base64.b64decode(text)).decode("utf-8")
         else:
-            self.data_text = data[0]
+            self.data_text = text
         self.data: dict[str, Any] = json.loads(self.data_text)
 
     def strings(self) -> list[str]:

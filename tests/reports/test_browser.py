@@ -32,7 +32,9 @@ from tests.reports._evidence import (
     suite_json,
 )
 
-pytestmark = pytest.mark.browser
+# Making every page takes seven akit processes; on a busy 2-core machine the
+# first test (which builds them) needs more than the default 120 s.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 REPORT_KINDS = ["overview", "transcripts", "record", "hostile", "suites"]
 #: A second hostile workflow name: math text, a closing style tag, markup.

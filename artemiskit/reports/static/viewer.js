@@ -52,9 +52,14 @@
     var node = $("artemiskit-data");
     var text = node.textContent;
     if (node.dataset.encoding === "gzip") {
-      var binary = atob(text.trim());
-      var bytes = new Uint8Array(binary.length);
-      for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      var bytes;
+      if (typeof Uint8Array.fromBase64 === "function") {
+        bytes = Uint8Array.fromBase64(text.trim());
+      } else {
+        var binary = atob(text.trim());
+        bytes = new Uint8Array(binary.length);
+        for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      }
       var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
       text = await new Response(stream).text();
     }
@@ -203,7 +208,7 @@
         });
       }
       control.id = "filter-" + name;
-      control.addEventListener(control.tagName === "INPUT" ? "change" : "change", function () {
+      control.addEventListener("change", function () {
         if (control.value === "") delete state.f[name]; else state.f[name] = control.value;
         update();
       });
@@ -466,9 +471,10 @@
         parts.push(requirements);
       }
       parts.push(el("h3", { text: "Budget" }));
+      var used = [R.a[i], R.q[i], R.b[i], R.k[i]];
       parts.push(table("Budget gauges", ["dimension", "used", "limit", "gauge"],
-        d[2].map(function (g) {
-          return [str(g[0]), g[1] < 0 ? "unmeasured" : String(g[1]), g[2] < 0 ? "none" : String(g[2]), gauge(g[1], g[2])];
+        d[2].map(function (g, n) {
+          return [str(g[0]), used[n] < 0 ? "unmeasured" : String(used[n]), g[1] < 0 ? "none" : String(g[1]), gauge(used[n], g[1])];
         })));
       parts.push(el("h3", { text: "Faults, retries and recovery" }));
       parts.push(facts(d[3].map(function (f) { return [str(f[0]), str(f[1])]; })));
@@ -497,6 +503,7 @@
   /* ---- views ---- */
   function show() {
     parseHash();
+    document.documentElement.dataset.view = state.view;
     document.querySelectorAll(".view").forEach(function (view) {
       view.hidden = view.dataset.view !== state.view;
     });
@@ -535,5 +542,10 @@
     document.body.dataset.ready = "true";
     performance.mark("artemiskit-ready");
   }
-  start();
+  // The script runs in the page's head, before the body is parsed: a link to
+  // another view hides the overview (a CSS rule on <html data-view>) before it
+  // is laid out, so a deep link into 100,000 runs never pays for its charts.
+  parseHash();
+  document.documentElement.dataset.view = state.view;
+  document.addEventListener("DOMContentLoaded", start);
 })();
