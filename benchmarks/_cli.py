@@ -50,6 +50,7 @@ MEASURES = (
     "suite_runner",
     "suite",
     "datasets",
+    "viewer",
 )
 _STEPS = 500
 _SESSION_STEPS = 10
@@ -119,6 +120,12 @@ def _parser() -> argparse.ArgumentParser:
         "--skip-suite",
         action="store_true",
         help="skip the suite-runner measure (1000 instant runs)",
+    )
+    parser.add_argument(
+        "--skip-viewer",
+        action="store_true",
+        help="skip the report viewer measure (suites of 1,000 to 100,000 runs "
+        "in headless Chromium)",
     )
     parser.add_argument(
         "--output",
@@ -217,6 +224,13 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
         + ("" if arguments.skip_suite else f"; suite memory at {small}, {large} units")
     )
     results["datasets"] = _module_figures("benchmarks.datasets", *memory)
+    if arguments.skip_viewer:
+        results["viewer"] = {"skipped": True, "reason": "--skip-viewer was given"}
+    else:
+        _say("viewer: report pages of synthesised suites in headless Chromium")
+        results["viewer"] = _module(
+            "benchmarks.viewer", *(("--quick",) if arguments.quick else ())
+        )
     return results
 
 
@@ -243,24 +257,22 @@ def _suite_runner(runs: int, *options: str) -> dict[str, Any]:
     The share in runs is a ratio of CPU times within one process: measured in
     a fresh one, nothing the earlier benchmarks left behind weighs on it.
     """
+    return _module("benchmarks.suite_runner", "--runs", str(runs), *options)
+
+
+def _module(name: str, *options: str) -> dict[str, Any]:
+    """``python -m NAME OPTIONS`` in its own interpreter; the JSON it prints."""
     completed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.suite_runner",
-            "--runs",
-            str(runs),
-            *options,
-        ],
+        [sys.executable, "-m", name, *options],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
-        timeout=1800,
+        timeout=3600,
     )
     if completed.returncode != 0:
         tail = " / ".join(completed.stderr.strip().splitlines()[-3:])
-        return {"skipped": True, "reason": f"the suite runner failed: {tail}"}
+        return {"skipped": True, "reason": f"{name} failed: {tail}"}
     figures: dict[str, Any] = json.loads(completed.stdout)
     return {"skipped": False, **figures}
 

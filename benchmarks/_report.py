@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks.suite_runner import render_share
+from benchmarks.viewer import render_viewer
 
 __all__ = ["explain_misses", "render_markdown"]
 
@@ -62,6 +63,12 @@ def _suite_runner(suite: dict[str, Any]) -> list[str]:
         "",
         *_table(["suite", "wall ms", "runs/s", "outside the engine"], rows),
     ]
+
+
+def _viewer(viewer: dict[str, Any]) -> list[str]:
+    if viewer.get("skipped", False):
+        return ["Not run: " + viewer.get("reason", "skipped") + "."]
+    return render_viewer(viewer)
 
 
 def _verdict(met: bool | None) -> str:
@@ -981,7 +988,8 @@ def render_markdown(results: dict[str, Any]) -> str:
         "",
         "```sh",
         "python -m benchmarks            # or: python -m nox -s benchmarks",
-        "python -m benchmarks --quick --skip-sandbox --skip-peers --skip-suite",
+        "python -m benchmarks --quick --skip-sandbox --skip-peers --skip-suite "
+        "--skip-viewer",
         "```",
         "",
         "A full run rewrites this page and `benchmarks/results/latest.json`. A "
@@ -1040,6 +1048,10 @@ def render_markdown(results: dict[str, Any]) -> str:
         "## 6. Suite runner",
         "",
         *_suite_runner(results.get("suite_runner", {})),
+        "",
+        "## 7. Report viewer",
+        "",
+        *_viewer(results.get("viewer", {"skipped": True, "reason": "not run"})),
         "",
         "## Where the engine's time goes",
         "",

@@ -39,4 +39,10 @@ elif [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     bash scripts/ci-chromium.sh || echo "note: Chromium could not be installed; browser tests will skip" >&2
 fi
 
+# Screenshots of every report view (the browser tests) land here in CI, kept as
+# artifacts; elsewhere they go to a temporary folder unless this is set.
+if [ "${CI:-}" = "true" ]; then
+    export ARTEMISKIT_ARTIFACTS="${ARTEMISKIT_ARTIFACTS:-$PWD/artifacts/screenshots}"
+fi
+
 python3 -m nox "$@"

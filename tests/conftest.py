@@ -18,6 +18,7 @@ SHARED_BY_MARKER = {
     "docker": "docker-engine",
     "ray": "ray-cluster",
     "gateway": "litellm-proxy",
+    "browser": "chromium",
 }
 #: Session or module fixture → the xdist group of the server it starts.
 SHARED_BY_FIXTURE = {

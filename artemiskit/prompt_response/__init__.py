@@ -69,10 +69,6 @@ if typing.TYPE_CHECKING:
         RedactionSettings as RedactionSettings,
         redaction_pattern_problem as redaction_pattern_problem,
     )
-    from artemiskit.prompt_response._report import (
-        REPORT_INSTALL_HINT as REPORT_INSTALL_HINT,
-        render_run_report as render_run_report,
-    )
     from artemiskit.prompt_response._runner import (
         NoCasesError as NoCasesError,
         ScenarioRunOptions as ScenarioRunOptions,
@@ -119,4 +115,14 @@ if typing.TYPE_CHECKING:
         Grader as Grader,
     )
 
-_exports.export_lazily(globals())
+_exports.export_lazily(
+    globals(),
+    deprecated={
+        name: _exports.Deprecated(
+            module="artemiskit.reports._run_report",
+            message=f"artemiskit.prompt_response.{name} is deprecated; the run "
+            f"report shares the reports' renderer: artemiskit.reports.{name}",
+        )
+        for name in ("REPORT_INSTALL_HINT", "render_run_report")
+    },
+)

@@ -3,9 +3,10 @@
 `load_report_input` reads a suite folder, a ``suite.json`` or record files;
 `report_markdown` / `report_html` render them, `compare_reports` compares two
 suites and `compare_targets` two targets of one suite, with `comparison_markdown`,
-`comparison_html` and `comparison_dict`. Markdown needs nothing more; HTML needs
-the optional extra ``artemiskit[report]`` (Jinja2, matplotlib), imported only
-when an HTML view is rendered.
+`comparison_html` and `comparison_dict`; `render_run_report` is the page of a
+stored prompt-response run, in the same look. Markdown needs nothing more; HTML
+needs the optional extra ``artemiskit[report]`` (Jinja2, matplotlib), imported
+only when an HTML view is rendered.
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ if typing.TYPE_CHECKING:
     from artemiskit.reports._markdown import (
         comparison_markdown as comparison_markdown,
         report_markdown as report_markdown,
+    )
+    from artemiskit.reports._run_report import (
+        REPORT_INSTALL_HINT as REPORT_INSTALL_HINT,
+        render_run_report as render_run_report,
     )
 
 _exports.export_lazily(globals())

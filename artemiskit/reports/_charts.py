@@ -18,15 +18,16 @@ from __future__ import annotations
 import functools
 import io
 import re
-from typing import TYPE_CHECKING, Any, ParamSpec
+from typing import TYPE_CHECKING, Any, ParamSpec, cast
 
 from markupsafe import Markup, escape
 
 from artemiskit._errors import FileAccessError
+from artemiskit.reports._views import shown_ks
 
 if TYPE_CHECKING:
     import contextlib
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "budget_chart",
+    "case_latency_chart",
+    "case_outcome_chart",
     "comparison_chart",
     "durations_chart",
     "failure_reasons_chart",
@@ -43,6 +46,8 @@ __all__ = [
 ]
 
 MAX_ITEMS = 40
+#: The most runs a chart marks one by one.
+MAX_MARKS = 200
 _MAX_LABEL = 32
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*", "h", "p")
 _PASS = "#1b7837"
@@ -120,6 +125,9 @@ def _svg(figure: Figure, key: str, title: str) -> Markup:
     start = source.index("<svg")
     # The metadata block only names its RDF vocabularies; the page needs none.
     svg = re.sub(r"\s*<metadata>.*?</metadata>", "", source[start:], flags=re.S)
+    # Its one style element (line joins and caps) is in the page's style sheet:
+    # the page's policy allows that sheet alone, by its hash.
+    svg = re.sub(r"\s*<defs>\s*<style[^>]*>.*?</style>\s*</defs>", "", svg, flags=re.S)
     ident = "chart-" + re.sub(r"[^a-z0-9-]", "-", key.lower())
     svg = svg.replace(
         "<svg ", f'<svg role="img" aria-labelledby="{ident}-title" class="chart" ', 1
@@ -181,7 +189,7 @@ def pass_hat_k_chart(workflows: Sequence[dict[str, Any]], key: str) -> Markup:
         figure, axes = _figure(6.4, 3.2)
         lines = []
         for number, workflow in enumerate(shown):
-            ks = sorted(int(k) for k in workflow["pass_hat_k"])
+            ks = shown_ks(len(workflow["pass_hat_k"]))
             lines += axes.plot(
                 ks,
                 [workflow["pass_hat_k"][str(k)] for k in ks],
@@ -221,54 +229,68 @@ def budget_chart(fractions: dict[str, list[float]], key: str) -> Markup:
     with _style():
         figure, axes = _figure(6.4, _rows(len(names)) + 0.4)
         positions = list(range(len(names)))
+        # A tick per run (and a point per outlier) only while the chart stays
+        # small: a page of 100,000 runs must not carry 400,000 chart marks.
+        few = all(len(fractions[name]) <= MAX_MARKS for name in names)
         axes.boxplot(
             [fractions[name] for name in names],
             positions=positions,
             orientation="horizontal",
             widths=0.5,
+            showfliers=few,
         )
         for position, name in zip(positions, names, strict=True):
             values = fractions[name]
-            axes.plot(values, [position] * len(values), "|", color=_NEUTRAL, ms=12)
+            if few:
+                axes.plot(values, [position] * len(values), "|", color=_NEUTRAL, ms=12)
         axes.axvline(1.0, color=_FAIL, linestyle="--", label="limit")
         axes.set_yticks(positions, names)
         _top_down(axes, len(names))
         axes.xaxis.set_major_formatter("{x:.0%}")
-        axes.set_xlabel("use as a share of the declared limit (one tick per run)")
+        axes.set_xlabel(
+            "use as a share of the declared limit"
+            + (" (one tick per run)" if few else "")
+        )
         axes.legend(loc="lower right", fontsize=8)
         return _svg(figure, key, "Budget use per dimension across runs")
 
 
 @_drawn("durations")
 def durations_chart(runs: Sequence[dict[str, Any]], key: str) -> Markup:
-    """Each run's duration, marked by its verdict (colour and shape)."""
-    shown = list(runs)[: MAX_ITEMS * 5]
+    """How run durations are distributed, stacked by verdict (colour and hatch).
+
+    A histogram costs the same for 10 runs as for 100,000 (no mark per run).
+    """
+    groups = (
+        ("passed", _PASS, ""),
+        ("failed", _FAIL, "//"),
+        (None, "#777777", ".."),
+    )
+    values = [
+        [r["duration_ms"] for r in runs if _verdict(r) == v] for v, _, _ in groups
+    ]
     with _style():
         figure, axes = _figure(6.4, 2.4)
-        for verdict, colour, marker in (
-            ("passed", _PASS, "o"),
-            ("failed", _FAIL, "x"),
-            (None, "#777777", "s"),
-        ):
-            mine = [r for r in shown if _verdict(r) == verdict]
-            if mine:
-                axes.scatter(
-                    [r["repetition"] for r in mine],
-                    [r["duration_ms"] for r in mine],
-                    color=colour,
-                    marker=marker,
-                    label=verdict or "errored or unavailable",
-                )
-        axes.set_xlabel("run (repetition)")
-        axes.set_ylabel("duration (ms)")
-        last = max((r["repetition"] for r in shown), default=1)
-        axes.set_xlim(0.5, last + 0.5)
-        _integer_ticks(axes)
-        axes.set_ylim(bottom=0)
-        axes.grid(color="#dddddd")
-        if shown:
-            axes.legend(loc="best", fontsize=8)
-        return _svg(figure, key, "Duration of each run")
+        kept = [n for n, found in enumerate(values) if found]
+        if kept:
+            _, _, patches = axes.hist(
+                [values[n] for n in kept],
+                bins=20,
+                stacked=True,
+                color=[groups[n][1] for n in kept],
+                label=[groups[n][0] or "errored or unavailable" for n in kept],
+            )
+            # One dataset gives its bars; several give a list of them.
+            containers = patches if isinstance(patches, list) else [patches]
+            for n, bars in zip(kept, containers, strict=True):
+                for bar in cast("Iterable[Any]", bars):
+                    bar.set_hatch(groups[n][2])
+            axes.legend(loc="upper right", fontsize=8)
+        axes.set_xlabel("duration (ms)")
+        axes.set_ylabel("runs")
+        axes.set_xlim(left=0)
+        axes.grid(axis="y", color="#dddddd")
+        return _svg(figure, key, "Durations of the runs, by verdict")
 
 
 def _verdict(run: dict[str, Any]) -> str | None:
@@ -309,3 +331,39 @@ def comparison_chart(comparison: Comparison, key: str) -> Markup:
         axes.set_xlabel("candidate minus baseline pass rate, 95% interval")
         axes.grid(axis="x", color="#dddddd")
         return _svg(figure, key, "Pass-rate difference per workflow")
+
+
+@_drawn("cases")
+def case_outcome_chart(passed: int, failed: int, key: str) -> Markup:
+    """A prompt-response run's passed and failed cases (SPEC 17)."""
+    with _style():
+        figure, axes = _figure(4.2, 2.6)
+        axes.bar(["passed", "failed"], [passed, failed], color=[_PASS, _FAIL])
+        axes.set_ylabel("cases")
+        _integer_ticks(axes)
+        return _svg(figure, key, "Cases passed and failed")
+
+
+@_drawn("latency")
+def case_latency_chart(cases: Sequence[tuple[str, float, bool]], key: str) -> Markup:
+    """Each case's latency (ms), passed cases green and failed ones red hatched."""
+    shown = list(cases)[:MAX_MARKS]
+    with _style():
+        figure, axes = _figure(5.2, 2.6)
+        positions = list(range(len(shown)))
+        bars = axes.bar(
+            positions,
+            [latency for _, latency, _ in shown],
+            color=[_PASS if ok else _FAIL for _, _, ok in shown],
+        )
+        for bar, (_, _, ok) in zip(bars, shown, strict=True):
+            bar.set_hatch("" if ok else "//")
+        axes.set_xticks(
+            positions,
+            [label(name) for name, _, _ in shown],
+            rotation=45,
+            ha="right",
+            fontsize=7,
+        )
+        axes.set_ylabel("latency (ms)")
+        return _svg(figure, key, "Latency per case (ms)")

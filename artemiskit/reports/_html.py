@@ -1,35 +1,33 @@
 """The HTML views: Jinja2 templates (autoescaped) with matplotlib charts inlined.
 
-The page is one self-contained file: inline CSS and SVG, no script, no font, no
-link to anything outside the file, and a Content-Security-Policy that forbids
-every fetch, so it works from ``file://`` with no network at all.
+Each page is one self-contained file: inline CSS, SVG and (for the report) the
+viewer script with its data, no font, no link to anything outside the file, and
+a Content-Security-Policy of ``default-src 'none'`` that allows only the inline
+style sheet and script by their hashes, so it works from ``file://`` with no
+network at all (`artemiskit.reports._page`).
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
 from collections import Counter
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from artemiskit._errors import ConfigError
-from artemiskit._version import __version__
 from artemiskit.reports._inputs import run_key
+from artemiskit.reports._page import render_page
+from artemiskit.reports._viewer import embedded_data, viewer_data
 from artemiskit.reports._views import (
     budget_fractions,
-    budget_gauges,
     cause_groups,
     durations,
-    run_label,
-    run_timeline,
-    transcript_steps,
+    shown_ks,
     unit_grid,
 )
 from artemiskit.suites import cause_text
 
 if TYPE_CHECKING:
-    import jinja2
-
     from artemiskit.records import ExecutionRecord
     from artemiskit.reports._compare import Comparison
     from artemiskit.reports._inputs import ReportInput
@@ -57,19 +55,6 @@ def require_report_extra() -> None:
             ) from None
 
 
-@functools.cache
-def _environment() -> jinja2.Environment:
-    import jinja2
-
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("artemiskit.reports", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=False,
-        keep_trailing_newline=True,
-    )
-
-
 def _faults(records: list[ExecutionRecord]) -> dict[str, int]:
     counts: Counter[str] = Counter()
     for record in records:
@@ -90,29 +75,11 @@ def _workflow_view(
     from artemiskit.reports import _charts
 
     name = workflow["name"]
-    runs = []
-    records = []
-    for number, run in enumerate(workflow["runs"], start=1):
-        record = evidence.records.get(run_key(name, run))
-        steps = None
-        if evidence.transcripts is not None:
-            found = None if record is None else evidence.transcripts.get(record.run_id)
-            steps = [] if found is None else transcript_steps(found)
-        if record is not None:
-            records.append(record)
-        runs.append(
-            {
-                "data": run,
-                "anchor": f"run-{index}-{number}",
-                "label": run_label(name, run),
-                "verdict": run["verdict"],
-                "why": None if run["verdict"] == "passed" else cause_text(run["why"]),
-                "record": record,
-                "timeline": [] if record is None else run_timeline(record),
-                "gauges": [] if record is None else budget_gauges(record),
-                "transcript_steps": steps,
-            }
-        )
+    records = [
+        record
+        for run in workflow["runs"]
+        if (record := evidence.records.get(run_key(name, run))) is not None
+    ]
     fractions = budget_fractions(evidence, name)
     requirements = [
         {
@@ -126,8 +93,8 @@ def _workflow_view(
     return {
         "index": index,
         "data": workflow,
-        "runs": runs,
         "requirements": requirements,
+        "ks": [str(k) for k in shown_ks(len(workflow["pass_hat_k"]))],
         "causes": [{**c, "text": cause_text(c)} for c in workflow["causes"]],
         "durations": durations([r["duration_ms"] for r in workflow["runs"]]),
         "grid": unit_grid(evidence.suite, name),
@@ -149,10 +116,13 @@ def _workflow_view(
 
 
 def report_html(evidence: ReportInput) -> str:
-    """The HTML report of a suite or a set of records: overview, workflows, runs.
+    """The interactive report of a suite or a set of records (SPEC 21).
 
-    Transcripts appear only when ``evidence`` holds them (``--transcripts``),
-    under a banner saying the page holds sensitive data.
+    One self-contained page: the overview and each workflow are HTML that reads
+    without JavaScript; the Runs, Causes, Units and run views are drawn by the
+    inlined viewer script from the embedded run data. Transcripts appear only
+    when ``evidence`` holds them (``--transcripts``), under a banner saying the
+    page holds sensitive data.
 
     Raises:
         ConfigError: The ``report`` extra is not installed (exit 1).
@@ -165,44 +135,31 @@ def report_html(evidence: ReportInput) -> str:
         _workflow_view(evidence, index, workflow)
         for index, workflow in enumerate(suite["workflows"], start=1)
     ]
-    anchors = {
-        (run["label"], run["data"]["repetition"]): run["anchor"]
-        for view in workflows
-        for run in view["runs"]
-    }
-    return (
-        _environment()
-        .get_template("report.html.j2")
-        .render(
-            kind=evidence.kind,
-            sources=evidence.sources,
-            suite=suite,
-            totals=suite["totals"],
-            workflows=workflows,
-            causes=[
-                {
-                    "group": group,
-                    "links": [
-                        (name, number, anchors[(name, number)])
-                        for name, number in group.runs
-                    ],
-                }
-                for group in cause_groups(suite)
-            ],
-            sensitive=evidence.transcripts is not None,
-            version=__version__,
-            charts={
-                "pass_rate": _charts.pass_rate_chart(suite["workflows"], "pass-rate"),
-                "pass_hat_k": _charts.pass_hat_k_chart(
-                    suite["workflows"], "pass-hat-k"
-                ),
-            },
-        )
+    encoding, text = embedded_data(viewer_data(evidence))
+    return render_page(
+        "report.html.j2",
+        script=True,
+        kind=evidence.kind,
+        sources=evidence.sources,
+        suite=suite,
+        totals=suite["totals"],
+        workflows=workflows,
+        causes=[
+            {"group": group, "fragment": quote(group.text, safe="")}
+            for group in cause_groups(suite)
+        ],
+        sensitive=evidence.transcripts is not None,
+        data_encoding=encoding,
+        data_text=text,
+        charts={
+            "pass_rate": _charts.pass_rate_chart(suite["workflows"], "pass-rate"),
+            "pass_hat_k": _charts.pass_hat_k_chart(suite["workflows"], "pass-hat-k"),
+        },
     )
 
 
 def comparison_html(comparison: Comparison) -> str:
-    """The HTML view of a comparison.
+    """The HTML view of a comparison: regressions first, then the rest.
 
     Raises:
         ConfigError: The ``report`` extra is not installed (exit 1).
@@ -216,18 +173,23 @@ def comparison_html(comparison: Comparison) -> str:
         verdict_text,
     )
 
-    return (
-        _environment()
-        .get_template("compare.html.j2")
-        .render(
-            comparison=comparison,
-            verdict=verdict_text(comparison),
-            rule=comparison_rule(comparison),
-            units=comparison.units[:MAX_UNIT_ROWS],
-            one_side=one_side_only(comparison),
-            baseline=comparison.baseline,
-            candidate=comparison.candidate,
-            chart_svg=_charts.comparison_chart(comparison, "compare"),
-            version=__version__,
-        )
+    ordered = sorted(
+        comparison.workflows,
+        key=lambda w: (
+            not w.regressed,
+            w.p_adjusted if w.p_adjusted is not None else 2.0,
+            w.name,
+        ),
+    )
+    return render_page(
+        "compare.html.j2",
+        comparison=comparison,
+        rows=ordered,
+        verdict=verdict_text(comparison),
+        rule=comparison_rule(comparison),
+        units=comparison.units[:MAX_UNIT_ROWS],
+        one_side=one_side_only(comparison),
+        baseline=comparison.baseline,
+        candidate=comparison.candidate,
+        chart_svg=_charts.comparison_chart(comparison, "compare"),
     )

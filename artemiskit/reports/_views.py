@@ -36,8 +36,12 @@ __all__ = [
     "cause_groups",
     "durations",
     "run_timeline",
+    "shown_ks",
     "transcript_steps",
 ]
+
+#: pass^k is shown for every k up to this, then at about ten points per decade.
+_EVERY_K = 20
 
 
 @attrs.frozen(kw_only=True)
@@ -160,6 +164,25 @@ def cause_groups(suite: dict[str, Any]) -> list[CauseGroup]:
         CauseGroup(text=text, kind=kind, verdicts=tuple(verdicts), runs=tuple(runs))
         for text, (kind, verdicts, runs) in ordered
     ]
+
+
+def shown_ks(judged: int) -> list[int]:
+    """The values of k a page shows pass^k and pass@k for, of 1 to ``judged``.
+
+    Every k up to 20, then about ten per tenfold, and always the last: a workflow
+    of 10,000 runs gets a table (and a curve) of about 50 rows, not 10,000.
+    """
+    found = list(range(1, min(judged, _EVERY_K) + 1))
+    k = float(_EVERY_K)
+    while True:
+        k *= 10**0.1
+        if round(k) >= judged:
+            break
+        if round(k) > found[-1]:
+            found.append(round(k))
+    if judged > _EVERY_K:
+        found.append(judged)
+    return found
 
 
 def _counts(**counts: int) -> str:

@@ -19,7 +19,8 @@ import sys
 import click
 
 from artemiskit import ArtemisError, FileAccessError, UnsupportedError
-from artemiskit.prompt_response import manifest_to_dict, render_run_report
+from artemiskit.prompt_response import manifest_to_dict
+from artemiskit.reports import render_run_report
 from artemiskit_cli._commands.runs import CONFIG_OPTION, load_run, storage_for
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 

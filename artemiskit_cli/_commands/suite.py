@@ -8,6 +8,8 @@ then), one line per finished run when piped, nothing but errors with ``--quiet``
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import signal
 import sys
 import time
@@ -378,11 +380,16 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
 _CAUSES_SHOWN = 3
 
 
-def suite_summary_lines(summary: dict[str, Any]) -> list[str]:
-    """The suite's closing summary lines, metadata only.
+def suite_summary_lines(
+    summary: dict[str, Any], output_dir: str | None = None
+) -> list[str]:
+    """The suite's closing summary lines (SPEC 21), metadata only.
 
-    The verdict counts, then per workflow its pass rate, the range its errored
-    and unavailable runs leave open, and its most frequent causes.
+    The verdict counts, then per workflow its pass rate with its 95% interval,
+    its errored and unavailable runs (and the range they leave open), its most
+    frequent causes, and the ``akit report`` command that opens the details.
+    Names are in bold: `click.echo` drops the styles when stderr is not a
+    terminal, so piped output holds no escape sequence.
     """
     totals = summary["totals"]
     lines = [
@@ -393,17 +400,22 @@ def suite_summary_lines(summary: dict[str, Any]) -> list[str]:
     ]
     for workflow in summary["workflows"]:
         line = (
-            f"  {printable(workflow['name'])}: "
+            f"  {click.style(printable(workflow['name']), bold=True)}: "
             f"pass rate {_percent(workflow['pass_rate'])} "
             f"({workflow['passed']}/{workflow['passed'] + workflow['failed']})"
         )
+        interval = workflow["pass_rate_interval"]
+        if interval is not None:
+            line += (
+                f", 95% interval {_percent(interval['low'])}"
+                f"–{_percent(interval['high'])}"
+            )
+        line += (
+            f", {workflow['errored']} errored, {workflow['unavailable']} unavailable"
+        )
         spread = workflow["pass_rate_range"]
         if workflow["errored"] or workflow["unavailable"]:
-            line += (
-                f", {workflow['errored']} errored, {workflow['unavailable']} "
-                f"unavailable: range {_percent(spread['low'])}"
-                f"–{_percent(spread['high'])}"
-            )
+            line += f": range {_percent(spread['low'])}–{_percent(spread['high'])}"
         lines.append(line)
         lines += _unit_lines(summary, workflow["name"])
         causes = workflow["causes"]
@@ -411,6 +423,10 @@ def suite_summary_lines(summary: dict[str, Any]) -> list[str]:
             lines.append(f"    why: {printable(cause_text(cause))} × {cause['runs']}")
         if len(causes) > _CAUSES_SHOWN:
             lines.append(f"    ({len(causes) - _CAUSES_SHOWN} more causes)")
+    if output_dir is not None:
+        page = os.path.join(output_dir, "report.html")
+        command = f"akit report {shlex.quote(output_dir)} --html {shlex.quote(page)}"
+        lines.append(f"details: {click.style(printable(command), bold=True)}")
     return lines
 
 
@@ -482,7 +498,7 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
     if options["as_json"]:
         click.echo(json.dumps(summary, indent=2))
     if not options["quiet"]:
-        for line in suite_summary_lines(summary):
+        for line in suite_summary_lines(summary, options["output_dir"]):
             click.echo(line, err=True)
         click.echo(f"exit code: {code}", err=True)
     sys.exit(code)

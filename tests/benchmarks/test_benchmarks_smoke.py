@@ -26,6 +26,7 @@ MEASURES = {
     "suite_runner",
     "suite",
     "datasets",
+    "viewer",
 }
 
 
@@ -42,6 +43,7 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "--skip-sandbox",
             "--skip-peers",
             "--skip-suite",
+            "--skip-viewer",
             "--output",
             str(output),
         ],
@@ -78,6 +80,8 @@ def test_quick_run_writes_every_measure(quick_run: Path) -> None:
     assert results["machine"]["git_commit"] in table
     assert results["suite"]["skipped"] is True
     assert "## Suites: runs versus bookkeeping" not in page
+    assert results["viewer"]["skipped"] is True
+    assert "## 7. Report viewer\n\nNot run: --skip-viewer was given." in page
     (suite,) = [t for t in results["targets"] if "spent in runs" in t["target"]]
     assert suite["met"] is None
 
@@ -95,7 +99,7 @@ def test_every_target_not_skipped_is_judged_and_every_miss_explained(
     quick_run: Path,
 ) -> None:
     results = json.loads((quick_run / "latest.json").read_text(encoding="utf-8"))
-    skipped = {"sandbox", "peers", "suite_runner", "suite"}
+    skipped = {"sandbox", "peers", "suite_runner", "suite", "viewer"}
     for target in results["targets"]:
         if _needs(target) in skipped:
             assert target["met"] is None, target

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -118,3 +121,37 @@ def _set_counts(
         pass_at_k=pass_at_k(passed, passed + failed),
         pass_hat_k=pass_hat_k(passed, passed + failed),
     )
+
+
+class PageParts:
+    """A report page split into its markup, its inline script and its run data.
+
+    Attributes:
+        markup: The page without the text of its two script elements.
+        scripts: Each script element's attributes, in order.
+        data_text: The embedded run data as JSON text (inflated when gzipped).
+        data: The embedded run data.
+    """
+
+    def __init__(self, page: str) -> None:
+        found = re.findall(r"<script([^>]*)>(.*?)</script>", page, flags=re.S)
+        self.markup = re.sub(
+            r"(<script[^>]*>).*?(</script>)", r"\1\2", page, flags=re.S
+        )
+        self.scripts = [attributes.strip() for attributes, _ in found]
+        data = [(a, text) for a, text in found if 'id="artemiskit-data"' in a]
+        assert len(data) == 1
+        attributes, text = data[0]
+        if 'data-encoding="gzip"' in attributes:
+            self.data_text = gzip.decompress(base64.b64decode(text)).decode("utf-8")
+        else:
+            self.data_text = text
+        self.data: dict[str, Any] = json.loads(self.data_text)
+
+    def strings(self) -> list[str]:
+        """Every string the run data holds (its string table and transcripts)."""
+        found: list[str] = list(self.data["s"])
+        for steps in self.data.get("tx", {}).values():
+            for role, content, calls, _ in steps or ():
+                found += [role, content, *(part for call in calls for part in call)]
+        return found

@@ -16,6 +16,7 @@ from tests.reports._evidence import (
     HOSTILE_NAME,
     HOSTILE_REASON,
     ROOT,
+    PageParts,
     akit,
     make_hostile,
     suite_json,
@@ -40,9 +41,16 @@ def test_a_suite_folder_gives_html_and_markdown(
     assert f"html report: {html}" in done.stderr
     page = html.read_text("utf-8")
     assert page.startswith("<!DOCTYPE html>")
-    assert "<script" not in page
+    parts = PageParts(page)
+    # The run data and the viewer, inline: no script is loaded from anywhere.
+    assert parts.scripts == [
+        "",
+        'type="application/json" id="artemiskit-data" data-encoding="json" '
+        'data-sensitive="false"',
+    ]
     assert "http://" not in page.replace("http://www.w3.org/", "")
     assert "https://" not in page
+    assert "default-src &#39;none&#39;" in page
     summary = markdown.read_text("utf-8")
     for workflow in suite_json(example_suite)["workflows"]:
         interval = workflow["pass_rate_interval"]
@@ -102,11 +110,13 @@ def test_records_of_every_schema_version_are_read(
     assert "| answer | 100.0% | 43.9% – 100.0% | 3 | 0 | 0 | 0 | – |" in shown
     # Records from before schema version 4 derive their verdict, not its cause.
     assert "| 1 | unavailable | not recorded | 0 |" in shown
-    page = html.read_text("utf-8")
-    assert "predates_task_verification" in page
+    parts = PageParts(html.read_text("utf-8"))
+    strings = parts.strings()
+    assert "predates_task_verification" in strings
     # The version 3 record shows its operations in order; older ones their counts.
-    assert "#2 tool call read_file" in page
-    assert "this record predates the operation timeline" in page
+    assert "#2 tool call read_file" in strings
+    # A detail's last item says whether its record kept operations in order.
+    assert sorted({detail[5] for detail in parts.data["dt"]}) == [0, 1]
 
 
 def _write(path: Path, data: object) -> Path:
@@ -243,7 +253,12 @@ def test_an_absent_record_is_shown_as_absent(suite_copy: Path, tmp_path: Path) -
     html = tmp_path / "r.html"
     done = akit("report", str(suite_copy), "--html", str(html))
     assert done.returncode == 0, done.stderr
-    assert "Its record file was not found beside suite.json." in html.read_text()
+    parts = PageParts(html.read_text("utf-8"))
+    runs = parts.data["r"]
+    missing = [n for n, lost in enumerate(runs["l"]) if lost == 2]
+    assert len(missing) == 1
+    assert runs["z"][missing[0]] == -1
+    assert runs["n"][missing[0]] == 2
 
 
 NO_EXTRA = """
@@ -296,7 +311,9 @@ def test_transcripts_appear_only_when_asked_under_a_banner(
     assert akit("report", str(example_suite), "--html", str(plain)).returncode == 0
     page = plain.read_text("utf-8")
     assert not [text for text in TRANSCRIPT_ONLY if text in page]
-    assert "Sensitive data" not in page
+    assert "tx" not in PageParts(page).data
+    assert 'id="sensitive-banner"' not in page
+    assert 'data-sensitive="false"' in page
     done = akit(
         "report",
         str(example_suite),
@@ -307,7 +324,8 @@ def test_transcripts_appear_only_when_asked_under_a_banner(
     )
     assert done.returncode == 0, done.stderr
     page = private.read_text("utf-8")
-    assert all(text in page for text in TRANSCRIPT_ONLY)
+    shown = "\n".join(PageParts(page).strings())
+    assert all(text in shown for text in TRANSCRIPT_ONLY)
     assert 'id="sensitive-banner"' in page
     assert stat.S_IMODE(os.stat(private).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(plain).st_mode) == 0o644
@@ -321,10 +339,16 @@ def test_every_record_string_is_escaped(suite_copy: Path, tmp_path: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     page = html.read_text("utf-8")
-    assert "<script" not in page
+    parts = PageParts(page)
+    assert "<script" not in parts.markup.replace("<script></script>", "", 1).replace(
+        '<script type="application/json" id="artemiskit-data"', ""
+    )
     assert "<img" not in page
     assert "&lt;script&gt;alert(&#34;name&#34;)&lt;/script&gt;" in page
     assert HOSTILE_REASON[:40] not in page
+    # In the run data, the name is JSON whose markup characters are escapes.
+    assert HOSTILE_NAME in parts.strings()
+    assert "<" not in parts.data_text
     summary = markdown.read_text("utf-8")
     assert "<script" not in summary
     assert "<img" not in summary
@@ -350,10 +374,11 @@ def test_transcript_text_is_escaped_too(suite_copy: Path, tmp_path: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     page = html.read_text("utf-8")
-    assert "<script" not in page
     assert "<img" not in page
     assert "<b>bold" not in page
-    assert "&lt;script&gt;alert(&#39;t&#39;)&lt;/script&gt;&lt;b&gt;bold" in page
+    assert "alert('t')</script>" not in page
+    # The transcript is data, drawn as text by the viewer (the browser tests).
+    assert "<script>alert('t')</script><b>bold</b>" in PageParts(page).strings()
 
 
 def test_the_same_evidence_gives_the_same_bytes(

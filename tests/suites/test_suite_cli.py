@@ -87,7 +87,13 @@ def test_example_suite_as_typed_and_exports_agree(tmp_path: Path) -> None:
     assert len(failures) == 2
     assert "requirement answer-is-42: missing_content" in (failures[0].text or "")
     assert re.search(r"\[15/15\] \w+ #005: passed", done.stderr)
-    assert "answer: pass rate 60% (3/5)" in done.stderr
+    # The closing summary (SPEC 21), piped: no escape sequence at all.
+    assert (
+        "  answer: pass rate 60% (3/5), 95% interval 23%–88%, 0 errored, "
+        "0 unavailable\n    why: answer-is-42 (missing_content) × 2\n"
+    ) in done.stderr
+    assert "details: akit report out --html out/report.html\n" in done.stderr
+    assert "\x1b" not in done.stderr
 
 
 def test_min_pass_rate_json_and_quiet(tmp_path: Path) -> None:
@@ -307,6 +313,13 @@ def test_live_display_on_a_terminal(tmp_path: Path) -> None:
     assert "runs 6/6" in shown
     assert re.search(r"flaky\s*│\s*2\s*│\s*1\s*│\s*0\s*│\s*0\s*│\s*67%", shown), shown
     assert "[6/6]" not in shown  # not the piped one-line-per-run form
+    # The closing summary, with names in bold on a terminal.
+    bold = "\x1b[1m{}\x1b[0m"
+    assert bold.format("flaky") + ": pass rate 67% (2/3), 95% interval" in shown
+    command = (
+        f"akit report {tmp_path / 'out'} --html {tmp_path / 'out' / 'report.html'}"
+    )
+    assert "details: " + bold.format(command) in shown
 
 
 PROBE = """
