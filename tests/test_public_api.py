@@ -352,6 +352,9 @@ EXPORTS: dict[str, set[str]] = {
         "list_mcp_tools",
     },
     "artemiskit.workflow": {
+        "DeclaredTool",
+        "DeclaredTools",
+        "ToolInterface",
         "Budgets",
         "Conversation",
         "Document",

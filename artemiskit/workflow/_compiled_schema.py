@@ -8,10 +8,6 @@ Do not edit: ``python scripts/generate_workflow_schema.py`` rewrites this file.
 
 SCHEMA_DIGEST = "6c75c8fdfa4d55a42e536a92c9b52fba9811be20a1ceb974c641c75895f76514"
 
-#: The built-in tools as validation reads them, in catalogue order:
-#: name -> (effect, allow keys a declaration must give, further allow keys).
-BUILTIN_TOOLS = {'read_file': ('read', ('paths',), ()), 'list_files': ('read', ('paths',), ()), 'write_file': ('write', ('paths',), ()), 'append_file': ('write', ('paths',), ()), 'delete_file': ('write', ('paths',), ()), 'read_document': ('read', ('ids',), ()), 'search_documents': ('read', ('ids',), ()), 'get_record': ('read', ('tables',), ('ids',)), 'update_record': ('write', ('tables',), ('ids', 'fields')), 'draft_message': ('write', ('recipients',), ()), 'request_approval': ('write', ('actions',), ()), 'delegate_task': ('write', ('assignees',), ())}
-
 
 class SchemaMismatch(ValueError):
     """The data does not conform (which rule it breaks is not said here)."""
