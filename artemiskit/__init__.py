@@ -33,7 +33,6 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit._exit_codes import (
         ExitCode as ExitCode,
-        PromptResponseExitCode as PromptResponseExitCode,
     )
     from artemiskit._host_objects import (
         import_host_objects as import_host_objects,
@@ -124,14 +123,24 @@ _NEVER_RAISED = (
 _exports.export_lazily(
     globals(),
     deprecated={
-        name: _exports.Deprecated(
-            module="artemiskit._errors", message=f"artemiskit.{name} {_NEVER_RAISED}"
-        )
-        for name in (
-            "BudgetExhaustedError",
-            "DeadlineExceededError",
-            "PolicyDeniedError",
-            "SessionCancelledError",
-        )
+        "PromptResponseExitCode": _exports.Deprecated(
+            module="artemiskit._exit_codes",
+            message=(
+                "artemiskit.PromptResponseExitCode is deprecated; import it from "
+                "artemiskit.prompt_response, the runner whose exit codes it lists"
+            ),
+        ),
+        **{
+            name: _exports.Deprecated(
+                module="artemiskit._errors",
+                message=f"artemiskit.{name} {_NEVER_RAISED}",
+            )
+            for name in (
+                "BudgetExhaustedError",
+                "DeadlineExceededError",
+                "PolicyDeniedError",
+                "SessionCancelledError",
+            )
+        },
     },
 )

@@ -39,7 +39,6 @@ EXPORTS: dict[str, set[str]] = {
         "Message",
         "ModelClient",
         "ModelRequest",
-        "PromptResponseExitCode",
         "Problem",
         "RunKeywords",
         "RunOptions",
@@ -88,10 +87,10 @@ EXPORTS: dict[str, set[str]] = {
         "OpenMode",
     },
     "artemiskit.config": {
+        "ProviderRetryPolicy",
         "JudgeConfig",
         "McpServerConfig",
         "ProviderConfig",
-        "RetryPolicy",
         "SandboxConfig",
         "TelemetryConfig",
         "TrustedConfig",
@@ -136,6 +135,7 @@ EXPORTS: dict[str, set[str]] = {
         "transport_digest",
     },
     "artemiskit.prompt_response": {
+        "PromptResponseExitCode",
         "Baseline",
         "BaselineCheck",
         "CIInfo",
@@ -212,7 +212,6 @@ EXPORTS: dict[str, set[str]] = {
     },
     "artemiskit.records": {
         "BudgetInfo",
-        "BudgetLimits",
         "BudgetUsed",
         "Cause",
         "CleanupInfo",
@@ -355,6 +354,7 @@ EXPORTS: dict[str, set[str]] = {
         "DeclaredTool",
         "DeclaredTools",
         "ToolInterface",
+        "ToolRetryPolicy",
         "Budgets",
         "Conversation",
         "Document",
@@ -377,7 +377,6 @@ EXPORTS: dict[str, set[str]] = {
         "Predicate",
         "RecordOutcome",
         "RecordRef",
-        "RetryPolicy",
         "ScorerOutcome",
         "StateOutcome",
         "TargetParameters",
@@ -622,3 +621,28 @@ def test_exported_classes_and_functions_report_their_public_home() -> None:
             if isinstance(value, type):
                 # Resolved while the defining module was known: hints still work.
                 typing.get_type_hints(value)
+
+
+@pytest.mark.parametrize(
+    ("package", "old", "new"),
+    [
+        (
+            "artemiskit",
+            "PromptResponseExitCode",
+            "prompt_response.PromptResponseExitCode",
+        ),
+        ("artemiskit.config", "RetryPolicy", "config.ProviderRetryPolicy"),
+        ("artemiskit.workflow", "RetryPolicy", "workflow.ToolRetryPolicy"),
+        ("artemiskit.records", "BudgetLimits", "workflow.Budgets"),
+    ],
+)
+def test_renamed_names_stay_reachable_for_one_release(
+    package: str, old: str, new: str
+) -> None:
+    """One name per thing (issue 29); the old spelling warns and is the same object."""
+    module = importlib.import_module(package)
+    assert old not in module.__all__
+    home, name = new.split(".")
+    with pytest.warns(DeprecationWarning, match=f"{package}.{old} is deprecated"):
+        value = getattr(module, old)
+    assert value is getattr(importlib.import_module(f"artemiskit.{home}"), name)

@@ -11,7 +11,7 @@ if typing.TYPE_CHECKING:
 
     from artemiskit.config._config import (
         ProviderConfig as ProviderConfig,
-        RetryPolicy as RetryPolicy,
+        ProviderRetryPolicy as ProviderRetryPolicy,
         SandboxConfig as SandboxConfig,
         TrustedConfig as TrustedConfig,
         load_trusted_config as load_trusted_config,
@@ -29,4 +29,16 @@ if typing.TYPE_CHECKING:
         TelemetryConfig as TelemetryConfig,
     )
 
-_exports.export_lazily(globals())
+_exports.export_lazily(
+    globals(),
+    deprecated={
+        "RetryPolicy": _exports.Deprecated(
+            module="artemiskit.config._config",
+            attribute="ProviderRetryPolicy",
+            message=(
+                "artemiskit.config.RetryPolicy is deprecated; use "
+                "artemiskit.config.ProviderRetryPolicy"
+            ),
+        )
+    },
+)

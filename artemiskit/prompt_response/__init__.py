@@ -17,6 +17,9 @@ from artemiskit._common import _exports
 if typing.TYPE_CHECKING:
     __all__: list[str]
 
+    from artemiskit._exit_codes import (
+        PromptResponseExitCode as PromptResponseExitCode,
+    )
     from artemiskit.prompt_response._compare import (
         baseline_check as baseline_check,
         compare_runs as compare_runs,

@@ -18,7 +18,6 @@ if typing.TYPE_CHECKING:
         RECORD_SCHEMA as RECORD_SCHEMA,
         RECORD_SCHEMA_VERSION as RECORD_SCHEMA_VERSION,
         BudgetInfo as BudgetInfo,
-        BudgetLimits as BudgetLimits,
         BudgetUsed as BudgetUsed,
         CleanupInfo as CleanupInfo,
         EventInfo as EventInfo,
@@ -58,4 +57,16 @@ if typing.TYPE_CHECKING:
         Verdict as Verdict,
     )
 
-_exports.export_lazily(globals())
+_exports.export_lazily(
+    globals(),
+    deprecated={
+        "BudgetLimits": _exports.Deprecated(
+            module="artemiskit._common._budgets",
+            attribute="Budgets",
+            message=(
+                "artemiskit.records.BudgetLimits is deprecated; the record's limits "
+                "are artemiskit.workflow.Budgets, the caps the workflow declared"
+            ),
+        )
+    },
+)

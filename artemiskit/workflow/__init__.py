@@ -16,6 +16,7 @@ from artemiskit._common import _exports
 if typing.TYPE_CHECKING:
     __all__: list[str]
 
+    from artemiskit._common._budgets import Budgets as Budgets
     from artemiskit._common._yaml_document import (
         YamlDocument as YamlDocument,
         parse_yaml as parse_yaml,
@@ -35,7 +36,6 @@ if typing.TYPE_CHECKING:
         validate_agent_workflow as validate_agent_workflow,
     )
     from artemiskit.workflow._model import (
-        Budgets as Budgets,
         Conversation as Conversation,
         Document as Document,
         EnvironmentSpec as EnvironmentSpec,
@@ -56,7 +56,6 @@ if typing.TYPE_CHECKING:
         Predicate as Predicate,
         RecordOutcome as RecordOutcome,
         RecordRef as RecordRef,
-        RetryPolicy as RetryPolicy,
         ScorerOutcome as ScorerOutcome,
         StateOutcome as StateOutcome,
         TargetParameters as TargetParameters,
@@ -65,6 +64,7 @@ if typing.TYPE_CHECKING:
         ToolCalledOutcome as ToolCalledOutcome,
         ToolDeclaration as ToolDeclaration,
         ToolNotCalledOutcome as ToolNotCalledOutcome,
+        ToolRetryPolicy as ToolRetryPolicy,
         Trajectory as Trajectory,
         TrajectoryOutcome as TrajectoryOutcome,
         TrajectoryStep as TrajectoryStep,
@@ -79,4 +79,16 @@ if typing.TYPE_CHECKING:
         unchecked_scorer_outcomes as unchecked_scorer_outcomes,
     )
 
-_exports.export_lazily(globals())
+_exports.export_lazily(
+    globals(),
+    deprecated={
+        "RetryPolicy": _exports.Deprecated(
+            module="artemiskit.workflow._model",
+            attribute="ToolRetryPolicy",
+            message=(
+                "artemiskit.workflow.RetryPolicy is deprecated; use "
+                "artemiskit.workflow.ToolRetryPolicy"
+            ),
+        )
+    },
+)

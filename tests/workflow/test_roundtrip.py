@@ -26,7 +26,6 @@ from artemiskit.workflow import (
     Policy,
     RecordOutcome,
     RecordRef,
-    RetryPolicy,
     ScorerOutcome,
     StateOutcome,
     TargetParameters,
@@ -35,6 +34,7 @@ from artemiskit.workflow import (
     ToolCalledOutcome,
     ToolDeclaration,
     ToolNotCalledOutcome,
+    ToolRetryPolicy,
     Trajectory,
     TrajectoryOutcome,
     TrajectoryStep,
@@ -257,7 +257,7 @@ WORKFLOWS = st.builds(
         ),
         max_size=2,
     ).map(tuple),
-    retry=st.builds(RetryPolicy, max_attempts=st.integers(1, 5)),
+    retry=st.builds(ToolRetryPolicy, max_attempts=st.integers(1, 5)),
 )
 
 
