@@ -245,8 +245,9 @@ NEVER = {
     "records": {"engine", "tools", "environments", "providers", "suites", "_kit"},
     # Tools are called by the engine, never the reverse.
     "tools": {"engine", "providers", "suites", "_kit"},
-    # The workflow contract never imports what runs it.
-    "workflow": {"environments", "engine", "providers"},
+    # The workflow contract owns the tool interfaces and never imports what
+    # runs it: no tool implementation, environment, engine or provider.
+    "workflow": {"tools", "environments", "engine", "providers"},
     # Environments and checkpoint stores are backends below the engine.
     "environments": {"engine", "providers", "tools", "workflow"},
     "checkpoints": {"engine", "records", "environments", "tools"},

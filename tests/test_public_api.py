@@ -365,6 +365,9 @@ EXPORTS: dict[str, set[str]] = {
         "list_mcp_tools",
     },
     "artemiskit.workflow": {
+        "DeclaredTool",
+        "DeclaredTools",
+        "ToolInterface",
         "ToolRetryPolicy",
         "Budgets",
         "CaseWorkflows",

@@ -21,7 +21,7 @@ from artemiskit.engine._faults import FaultSchedule
 from artemiskit.engine._preflight import PreflightSummary
 from artemiskit.records._verification import StateChange
 from artemiskit.targets._protocol import Message, ToolCall
-from artemiskit.tools._state import Approval, Delegation, Draft, LocalState
+from artemiskit.workflow._local_state import Approval, Delegation, Draft, LocalState
 
 __all__ = [
     "Approval",

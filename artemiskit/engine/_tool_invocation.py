@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from artemiskit.environments._base import Environment
-    from artemiskit.tools._state import LocalState
+    from artemiskit.workflow._local_state import LocalState
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["Invoked", "MalformedOutputError", "initial_sections", "invoke_tool"]

@@ -28,20 +28,22 @@ if typing.TYPE_CHECKING:
         McpToolListing as McpToolListing,
         list_mcp_tools as list_mcp_tools,
     )
-    from artemiskit.tools._state import (
-        Approval as Approval,
-        Delegation as Delegation,
-        Draft as Draft,
-        LocalState as LocalState,
-    )
     from artemiskit.tools._tool import (
-        ALLOW_KEYS as ALLOW_KEYS,
         Tool as Tool,
         ToolChange as ToolChange,
         ToolContext as ToolContext,
         ToolFailure as ToolFailure,
-        ToolResource as ToolResource,
         ToolResult as ToolResult,
+    )
+    from artemiskit.workflow._interfaces import (
+        ALLOW_KEYS as ALLOW_KEYS,
+        ToolResource as ToolResource,
+    )
+    from artemiskit.workflow._local_state import (
+        Approval as Approval,
+        Delegation as Delegation,
+        Draft as Draft,
+        LocalState as LocalState,
     )
 
 _exports.export_lazily(

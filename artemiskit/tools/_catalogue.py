@@ -5,7 +5,7 @@ The built-in list is assembled from the family modules; each tool is whole there
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from artemiskit._common._digests import json_digest
@@ -15,6 +15,7 @@ from artemiskit.tools._files import FILE_TOOLS
 from artemiskit.tools._messages import MESSAGE_TOOLS
 from artemiskit.tools._records import RECORD_TOOLS
 from artemiskit.tools._tool import Tool
+from artemiskit.workflow._declared_tools import DeclaredTools
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -37,41 +38,24 @@ BUILTIN_TOOLS: tuple[Tool, ...] = (
 )
 
 
-class Catalogue(Mapping[str, Tool]):
-    """The tools a run may declare, by name: the built-ins and registered ones."""
+class Catalogue(DeclaredTools[Tool]):
+    """The tools a run may use, by name: the built-ins and registered ones.
+
+    The contract's `DeclaredTools` holding runnable `Tool` objects (an interface
+    plus a handler each); compared by identity.
+
+    Raises:
+        ToolDefinitionError: An entry is not a `Tool`, or two share a name.
+    """
 
     def __init__(self, tools: Iterable[Tool]) -> None:
-        self._tools: dict[str, Tool] = {}
+        super().__init__(())
         for tool in tools:
             if not isinstance(tool, Tool):
                 raise ToolDefinitionError(
                     f"not a Tool: {type(tool).__name__}", reason="invalid_tool"
                 )
-            if tool.name in self._tools:
-                raise ToolDefinitionError(
-                    f"tool {tool.name!r} is already in the catalogue; a tool cannot "
-                    "replace another (built-in names are reserved)",
-                    reason="tool_name_clash",
-                )
-            self._tools[tool.name] = tool
-
-    # A catalogue is an identity: schemas compiled for it are cached by it.
-    __hash__ = object.__hash__
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __getitem__(self, name: str) -> Tool:
-        return self._tools[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._tools)
-
-    def __len__(self) -> int:
-        return len(self._tools)
-
-    def __repr__(self) -> str:
-        return f"Catalogue({len(self._tools)} tools)"
+            self._admit(tool)
 
     def digest(self, names: Iterable[str]) -> str:
         """The digest of the named tools' declarations (handlers excluded)."""
@@ -80,7 +64,7 @@ class Catalogue(Mapping[str, Tool]):
 
 BUILTIN_CATALOGUE = Catalogue(BUILTIN_TOOLS)
 #: The built-in catalogue by name (kept for readers of the former table).
-CATALOGUE: Mapping[str, Tool] = BUILTIN_CATALOGUE
+CATALOGUE: Catalogue = BUILTIN_CATALOGUE
 
 
 def catalogue_with(tools: Sequence[Tool] | Catalogue | None) -> Catalogue:

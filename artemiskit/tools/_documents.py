@@ -9,17 +9,15 @@ from artemiskit.tools._tool import (
     Tool,
     ToolContext,
     ToolFailure,
-    ToolResource,
     ToolResult,
     matches_any,
 )
+from artemiskit.workflow._interfaces import BUILTIN_INTERFACES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 __all__ = ["DOCUMENT_TOOLS"]
-
-_ID: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 256}
 
 
 async def read_document(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
@@ -51,63 +49,10 @@ async def search_documents(args: Mapping[str, Any], ctx: ToolContext) -> ToolRes
 
 
 DOCUMENT_TOOLS: tuple[Tool, ...] = (
-    BuiltinTool(
-        name="read_document",
-        description="Read a document by id.",
-        input_schema={
-            "type": "object",
-            "properties": {"id": _ID},
-            "required": ["id"],
-            "additionalProperties": False,
-        },
-        output_schema={
-            "type": "object",
-            "properties": {
-                "id": _ID,
-                "title": {"type": "string"},
-                "content": {"type": "string"},
-            },
-            "required": ["id", "title", "content"],
-            "additionalProperties": False,
-        },
-        effect="read",
-        handler=read_document,
-        resource=ToolResource(key="ids", argument="id", denial="id_not_allowed"),
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["read_document"], handler=read_document
     ),
-    BuiltinTool(
-        name="search_documents",
-        description=(
-            "Search documents by words in their title or content; only allowed ids "
-            "are returned."
-        ),
-        input_schema={
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "minLength": 1, "maxLength": 1024},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 50},
-            },
-            "required": ["query"],
-            "additionalProperties": False,
-        },
-        output_schema={
-            "type": "object",
-            "properties": {
-                "results": {
-                    "type": "array",
-                    "maxItems": 50,
-                    "items": {
-                        "type": "object",
-                        "properties": {"id": _ID, "title": {"type": "string"}},
-                        "required": ["id", "title"],
-                        "additionalProperties": False,
-                    },
-                }
-            },
-            "required": ["results"],
-            "additionalProperties": False,
-        },
-        effect="read",
-        handler=search_documents,
-        resource=ToolResource(key="ids"),
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["search_documents"], handler=search_documents
     ),
 )

@@ -13,27 +13,16 @@ from artemiskit.tools._tool import (
     ToolChange,
     ToolContext,
     ToolFailure,
-    ToolResource,
     ToolResult,
     digest,
     matches_any,
 )
+from artemiskit.workflow._interfaces import BUILTIN_INTERFACES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 __all__ = ["FILE_TOOLS"]
-
-_PATH: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 512}
-
-
-def _object(properties: dict[str, Any], *required: str) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": list(required),
-        "additionalProperties": False,
-    }
 
 
 def path_allowed(allow: Allow, arguments: Mapping[str, Any]) -> str | None:
@@ -130,72 +119,30 @@ async def delete_file(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
     return ToolResult(output={"path": path, "deleted": True}, change=change)
 
 
-_PATHS = ToolResource(key="paths")
-
 FILE_TOOLS: tuple[Tool, ...] = (
-    BuiltinTool(
-        name="read_file",
-        description="Read a text file of the environment.",
-        input_schema=_object({"path": _PATH}, "path"),
-        output_schema=_object(
-            {"path": _PATH, "content": {"type": "string"}}, "path", "content"
-        ),
-        effect="read",
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["read_file"],
         handler=read_file,
-        resource=_PATHS,
         allow_rule=path_allowed,
     ),
-    BuiltinTool(
-        name="list_files",
-        description=(
-            "List the files of the environment, optionally under one directory; "
-            "only allowed paths are shown."
-        ),
-        input_schema=_object({"directory": _PATH}),
-        output_schema=_object({"files": {"type": "array", "items": _PATH}}, "files"),
-        effect="read",
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["list_files"],
         handler=list_files,
-        resource=_PATHS,
         allow_rule=_directory_valid,
     ),
-    BuiltinTool(
-        name="write_file",
-        description="Create or replace a text file.",
-        input_schema=_object(
-            {"path": _PATH, "content": {"type": "string"}}, "path", "content"
-        ),
-        output_schema=_object(
-            {"path": _PATH, "size": {"type": "integer", "minimum": 0}}, "path", "size"
-        ),
-        effect="write",
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["write_file"],
         handler=write_file,
-        resource=_PATHS,
         allow_rule=path_allowed,
     ),
-    BuiltinTool(
-        name="append_file",
-        description="Append text to a file, creating the file if it does not exist.",
-        input_schema=_object(
-            {"path": _PATH, "content": {"type": "string"}}, "path", "content"
-        ),
-        output_schema=_object(
-            {"path": _PATH, "size": {"type": "integer", "minimum": 0}}, "path", "size"
-        ),
-        effect="write",
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["append_file"],
         handler=append_file,
-        resource=_PATHS,
         allow_rule=path_allowed,
     ),
-    BuiltinTool(
-        name="delete_file",
-        description="Delete a file.",
-        input_schema=_object({"path": _PATH}, "path"),
-        output_schema=_object(
-            {"path": _PATH, "deleted": {"const": True}}, "path", "deleted"
-        ),
-        effect="write",
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["delete_file"],
         handler=delete_file,
-        resource=_PATHS,
         allow_rule=path_allowed,
     ),
 )

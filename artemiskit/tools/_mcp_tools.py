@@ -28,7 +28,8 @@ import attrs
 from artemiskit._errors import ConfigError, ToolDefinitionError, UnsupportedError
 from artemiskit.tools._mcp_connection import McpCallError, McpConnection, connect
 from artemiskit.tools._mcp_schema import SchemaRefused, linear_validator, schema_digest
-from artemiskit.tools._tool import Tool, ToolFailure, ToolResource, ToolResult
+from artemiskit.tools._tool import Tool, ToolFailure, ToolResult
+from artemiskit.workflow._interfaces import ToolResource
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

@@ -10,32 +10,21 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from artemiskit.tools._state import Approval, Delegation, Draft
 from artemiskit.tools._tool import (
     BuiltinTool,
     Tool,
     ToolChange,
     ToolContext,
-    ToolResource,
     ToolResult,
     digest,
 )
+from artemiskit.workflow._interfaces import BUILTIN_INTERFACES
+from artemiskit.workflow._local_state import Approval, Delegation, Draft
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 __all__ = ["MESSAGE_TOOLS"]
-
-_SHORT: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 256}
-
-
-def _schema(properties: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties),
-        "additionalProperties": False,
-    }
 
 
 def _kept(
@@ -84,50 +73,13 @@ async def delegate_task(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult
 
 
 MESSAGE_TOOLS: tuple[Tool, ...] = (
-    BuiltinTool(
-        name="draft_message",
-        description="Write a local draft message. Drafts are never sent.",
-        input_schema=_schema(
-            {
-                "to": {"type": "string", "minLength": 3, "maxLength": 320},
-                "subject": {"type": "string", "maxLength": 998},
-                "body": {"type": "string"},
-            }
-        ),
-        output_schema=_schema({"draft_id": _SHORT, "status": {"const": "draft"}}),
-        effect="write",
-        handler=draft_message,
-        resource=ToolResource(
-            key="recipients", argument="to", denial="recipient_not_allowed"
-        ),
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["draft_message"], handler=draft_message
     ),
-    BuiltinTool(
-        name="request_approval",
-        description=(
-            "File a local approval request. It stays pending; nothing approves it."
-        ),
-        input_schema=_schema({"action": _SHORT, "reason": {"type": "string"}}),
-        output_schema=_schema({"approval_id": _SHORT, "status": {"const": "pending"}}),
-        effect="write",
-        handler=request_approval,
-        resource=ToolResource(
-            key="actions", argument="action", denial="action_not_allowed"
-        ),
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["request_approval"], handler=request_approval
     ),
-    BuiltinTool(
-        name="delegate_task",
-        description=(
-            "Record a task for another assignee. It stays a local pending record; "
-            "no agent runs."
-        ),
-        input_schema=_schema({"assignee": _SHORT, "task": {"type": "string"}}),
-        output_schema=_schema(
-            {"delegation_id": _SHORT, "status": {"const": "pending"}}
-        ),
-        effect="write",
-        handler=delegate_task,
-        resource=ToolResource(
-            key="assignees", argument="assignee", denial="assignee_not_allowed"
-        ),
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["delegate_task"], handler=delegate_task
     ),
 )

@@ -13,24 +13,16 @@ from artemiskit.tools._tool import (
     ToolChange,
     ToolContext,
     ToolFailure,
-    ToolResource,
     ToolResult,
     digest,
     matches_any,
 )
+from artemiskit.workflow._interfaces import BUILTIN_INTERFACES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 __all__ = ["RECORD_TOOLS"]
-
-_NAME: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 256}
-_OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "properties": {"table": _NAME, "id": _NAME, "fields": {"type": "object"}},
-    "required": ["table", "id", "fields"],
-    "additionalProperties": False,
-}
 
 
 def record_allowed(allow: Allow, arguments: Mapping[str, Any]) -> str | None:
@@ -72,50 +64,15 @@ async def update_record(args: Mapping[str, Any], ctx: ToolContext) -> ToolResult
     )
 
 
-_TABLES = ToolResource(key="tables", argument="table", denial="table_not_allowed")
-
 RECORD_TOOLS: tuple[Tool, ...] = (
-    BuiltinTool(
-        name="get_record",
-        description="Read one record of a table.",
-        input_schema={
-            "type": "object",
-            "properties": {"table": _NAME, "id": _NAME},
-            "required": ["table", "id"],
-            "additionalProperties": False,
-        },
-        output_schema=_OUTPUT,
-        effect="read",
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["get_record"],
         handler=get_record,
-        resource=_TABLES,
-        optional_allow=("ids",),
         allow_rule=record_allowed,
     ),
-    BuiltinTool(
-        name="update_record",
-        description=(
-            "Set fields of one record (creating the record if it does not exist)."
-        ),
-        input_schema={
-            "type": "object",
-            "properties": {
-                "table": _NAME,
-                "id": _NAME,
-                "fields": {
-                    "type": "object",
-                    "minProperties": 1,
-                    "maxProperties": 64,
-                    "propertyNames": {"minLength": 1, "maxLength": 128},
-                },
-            },
-            "required": ["table", "id", "fields"],
-            "additionalProperties": False,
-        },
-        output_schema=_OUTPUT,
-        effect="write",
+    BuiltinTool.implementing(
+        BUILTIN_INTERFACES["update_record"],
         handler=update_record,
-        resource=_TABLES,
-        optional_allow=("ids", "fields"),
         allow_rule=record_allowed,
     ),
 )

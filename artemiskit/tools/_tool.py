@@ -16,48 +16,38 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal
 
 import attrs
-import fastjsonschema
 
 from artemiskit._common._digests import json_digest
 from artemiskit._common._glob import glob_matches
+from artemiskit._common._tool_schemas import schema_problem, schema_validators
 from artemiskit._errors import ToolDefinitionError
 from artemiskit.environments._base import Environment
-from artemiskit.tools._schemas import compile_tool_schema
-from artemiskit.tools._state import LocalState
+from artemiskit.workflow._interfaces import (
+    ALLOW_KEYS,
+    Effect,
+    ToolInterface,
+    ToolResource,
+)
+from artemiskit.workflow._local_state import LocalState
 
 __all__ = [
-    "ALLOW_KEYS",
     "Allow",
     "AllowRule",
     "BuiltinTool",
-    "Effect",
     "Handler",
     "Tool",
     "ToolChange",
     "ToolContext",
     "ToolFailure",
-    "ToolResource",
     "ToolResult",
     "digest",
     "matches_any",
 ]
 
-Effect = Literal["read", "write"]
 #: The ``allow`` of a declared tool: key → globs (only the keys the workflow gave).
 Allow = Mapping[str, tuple[str, ...]]
 #: A built-in tool's own allow rule: a denial reason code, or ``None`` to admit.
 AllowRule = Callable[[Allow, Mapping[str, Any]], "str | None"]
-
-#: Every ``allow`` key a tool may use as its resource, with what its globs match.
-ALLOW_KEYS: Mapping[str, str] = {
-    "paths": "Path globs (`*` within a segment, `**` across segments).",
-    "ids": "Document or record id globs.",
-    "tables": "Record table globs.",
-    "fields": "Record field globs `update_record` may set.",
-    "recipients": "Recipient address globs for drafts.",
-    "actions": "Action globs for approval requests.",
-    "assignees": "Assignee globs for delegated tasks.",
-}
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
@@ -164,22 +154,6 @@ class ToolFailure(Exception):
 
 
 Handler = Callable[[Mapping[str, Any], ToolContext], Awaitable[ToolResult]]
-
-
-@attrs.frozen(kw_only=True)
-class ToolResource:
-    """Which ``allow`` key a tool's calls are checked against, from which argument.
-
-    Attributes:
-        key: The ``allow`` key (one of `ALLOW_KEYS`); a declaration must give it.
-        argument: The required string argument whose value must match one of the
-            key's globs; ``None`` when the handler filters by the globs itself.
-        denial: The reason code of a call whose resource is outside ``allow``.
-    """
-
-    key: str
-    argument: str | None = None
-    denial: str = "resource_not_allowed"
 
 
 @attrs.frozen(kw_only=True, repr=False, eq=False)
@@ -293,25 +267,50 @@ class Tool:
         """Every ``allow`` key this tool understands."""
         return self.allow_required + self.optional_allow
 
+    @property
+    def interface(self) -> ToolInterface:
+        """The tool without its handler: what the contract and the model see."""
+        return _interface_of(self)
+
+    @classmethod
+    def implementing(
+        cls,
+        interface: ToolInterface,
+        *,
+        handler: Handler,
+        allow_rule: AllowRule | None = None,
+    ) -> Tool:
+        """The tool that runs ``handler`` for ``interface``.
+
+        Args:
+            interface: The declaration (a built-in's comes from the contract).
+            handler: ``async (arguments, context) -> ToolResult``.
+            allow_rule: A built-in's own allow rule, used instead of the
+                resource's.
+
+        Raises:
+            ToolDefinitionError: The interface is not a valid tool.
+        """
+        return cls(
+            name=interface.name,
+            description=interface.description,
+            input_schema=interface.input_schema,
+            output_schema=interface.output_schema,
+            effect=interface.effect,
+            handler=handler,
+            resource=interface.resource,
+            version=interface.version,
+            state=interface.state,
+            optional_allow=interface.optional_allow,
+            allow_rule=allow_rule,
+        )
+
     def declaration(self) -> dict[str, Any]:
         """Everything about the tool except its handler, as plain JSON data."""
-        resource = None
-        if self.resource is not None:
-            resource = {"key": self.resource.key, "argument": self.resource.argument}
-        return {
-            "name": self.name,
-            "description": self.description,
-            "input_schema": dict(self.input_schema),
-            "output_schema": dict(self.output_schema),
-            "effect": self.effect,
-            "resource": resource,
-            "optional_allow": list(self.optional_allow),
-            "version": self.version,
-            "state": None if self.state is None else dict(self.state),
-        }
+        return self.interface.declaration()
 
     def _validators(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-        return _validators_of(self)
+        return schema_validators(self)
 
     def _check_schemas(self) -> None:
         self._validators()
@@ -329,12 +328,7 @@ class Tool:
             ``None`` when the value conforms, else a one-line description that names
             the offending key but never repeats the value.
         """
-        check = self._validators()[0 if which == "input" else 1]
-        try:
-            check(value)
-        except fastjsonschema.JsonSchemaValueException as exc:
-            return f"{exc.rule} rule broken at {exc.name}"
-        return None
+        return schema_problem(self._validators(), which, value)
 
     def allow_problem(self, allow: Allow, arguments: Mapping[str, Any]) -> str | None:
         """A denial reason code if the call's resource is outside ``allow``."""
@@ -362,8 +356,15 @@ class BuiltinTool(Tool):
 
 
 @functools.cache
-def _validators_of(tool: Tool) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-    return (
-        compile_tool_schema(tool.input_schema, name=tool.name, what="input"),
-        compile_tool_schema(tool.output_schema, name=tool.name, what="output"),
+def _interface_of(tool: Tool) -> ToolInterface:
+    return ToolInterface(
+        name=tool.name,
+        description=tool.description,
+        input_schema=tool.input_schema,
+        output_schema=tool.output_schema,
+        effect=tool.effect,
+        resource=tool.resource,
+        version=tool.version,
+        state=tool.state,
+        optional_allow=tool.optional_allow,
     )

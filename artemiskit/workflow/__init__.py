@@ -27,11 +27,14 @@ if typing.TYPE_CHECKING:
         load_case_workflows as load_case_workflows,
         read_case_workflows as read_case_workflows,
     )
+    from artemiskit.workflow._checks import DeclaredTool as DeclaredTool
+    from artemiskit.workflow._declared_tools import DeclaredTools as DeclaredTools
     from artemiskit.workflow._fixture import (
         FixtureContents as FixtureContents,
         load_fixture_state as load_fixture_state,
         merge_fixture as merge_fixture,
     )
+    from artemiskit.workflow._interfaces import ToolInterface as ToolInterface
     from artemiskit.workflow._loader import (
         load_agent_workflow as load_agent_workflow,
         parse_agent_workflow as parse_agent_workflow,

@@ -18,8 +18,8 @@ from artemiskit._common._digests import json_digest
 from artemiskit._common._reading import read_text_file_now
 from artemiskit._common._yaml import ParsedYaml
 from artemiskit._errors import Problem, WorkflowError
-from artemiskit.tools._catalogue import catalogue_with
 from artemiskit.workflow._case_keys import CASE_KEYS
+from artemiskit.workflow._declared_tools import DeclaredTools, declared_tools
 from artemiskit.workflow._expansion import expand, fill_sites
 from artemiskit.workflow._loader import _scorers, _structure
 from artemiskit.workflow._model import Workflow
@@ -34,9 +34,8 @@ if TYPE_CHECKING:
 
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.scorers._scorer import Scorer
-    from artemiskit.tools._catalogue import Catalogue
-    from artemiskit.tools._tool import Tool
     from artemiskit.workflow._case_checks import CaseSet
+    from artemiskit.workflow._checks import DeclaredTool
 
 __all__ = [
     "CaseWorkflows",
@@ -134,7 +133,7 @@ def has_cases(data: Mapping[str, Any]) -> bool:
 def read_case_workflows(
     path: str | os.PathLike[str],
     *,
-    tools: Sequence[Tool] | Catalogue | None = None,
+    tools: Sequence[DeclaredTool] | DeclaredTools[DeclaredTool] | None = None,
     scorers: Sequence[Scorer] | ScorerSet | None = None,
     fixture_root: str | os.PathLike[str] | None = None,
 ) -> CaseWorkflows:
@@ -163,7 +162,7 @@ def read_case_workflows(
     doc, problems = workflow_problems(
         text,
         source,
-        catalogue_with(tools),
+        declared_tools(tools),
         _scorers(scorers),
         fixture_root=fixture_root,
         case_sets=found,
@@ -188,7 +187,7 @@ def read_case_workflows(
 async def load_case_workflows(
     path: str | os.PathLike[str],
     *,
-    tools: Sequence[Tool] | Catalogue | None = None,
+    tools: Sequence[DeclaredTool] | DeclaredTools[DeclaredTool] | None = None,
     scorers: Sequence[Scorer] | ScorerSet | None = None,
     fixture_root: str | os.PathLike[str] | None = None,
 ) -> CaseWorkflows:

@@ -57,6 +57,10 @@ class DeclaredTool(Protocol):
     """What the checks read of a tool: a `Tool`, or a built-in's declaration."""
 
     @property
+    def name(self) -> str:
+        """The tool's name."""
+
+    @property
     def effect(self) -> str:
         """``read`` or ``write``."""
 

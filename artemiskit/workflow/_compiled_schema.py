@@ -8,10 +8,6 @@ Do not edit: ``python scripts/generate_workflow_schema.py`` rewrites this file.
 
 SCHEMA_DIGEST = "1ad675b4432b8eadd924ee6fba6e2e8d7602224f36265dbd0224bb2d39301cfc"
 
-#: The built-in tools as validation reads them, in catalogue order:
-#: name -> (effect, allow keys a declaration must give, further allow keys).
-BUILTIN_TOOLS = {'read_file': ('read', ('paths',), ()), 'list_files': ('read', ('paths',), ()), 'write_file': ('write', ('paths',), ()), 'append_file': ('write', ('paths',), ()), 'delete_file': ('write', ('paths',), ()), 'read_document': ('read', ('ids',), ()), 'search_documents': ('read', ('ids',), ()), 'get_record': ('read', ('tables',), ('ids',)), 'update_record': ('write', ('tables',), ('ids', 'fields')), 'draft_message': ('write', ('recipients',), ()), 'request_approval': ('write', ('actions',), ()), 'delegate_task': ('write', ('assignees',), ())}
-
 
 class SchemaMismatch(ValueError):
     """The data does not conform (which rule it breaks is not said here)."""

@@ -23,8 +23,12 @@ from artemiskit._common._paths import normalize_path
 from artemiskit._common._reading import read_text_file, read_text_file_now
 from artemiskit._errors import Problem, WorkflowError
 from artemiskit.scorers._registry import ScorerSet, scorer_set
-from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue, catalogue_with
 from artemiskit.workflow._case_keys import CASE_KEYS
+from artemiskit.workflow._declared_tools import (
+    DeclaredTools,
+    builtin_declared_tools,
+    declared_tools,
+)
 from artemiskit.workflow._model import Workflow
 from artemiskit.workflow._tool_schema import WORKFLOW_SCHEMA_FILE, schema_checker_for
 from artemiskit.workflow._validation import (
@@ -50,11 +54,12 @@ LOADED_CACHE_SIZE = 64
 if TYPE_CHECKING:
     from artemiskit._common._yaml import ParsedYaml
     from artemiskit.scorers._scorer import Scorer
-    from artemiskit.tools._tool import Tool
+    from artemiskit.workflow._checks import DeclaredTool
     from artemiskit.workflow._schema import SchemaChecker
 
-#: User-defined tools as the loaders accept them.
-Tools = Sequence["Tool"] | Catalogue | None
+#: User-defined tools as the loaders accept them: `Tool` objects (or their
+#: interfaces), or a tool catalogue already made.
+Tools = Sequence["DeclaredTool"] | DeclaredTools["DeclaredTool"] | None
 #: Registered scorers as the loaders accept them; ``None`` leaves ``scorer``
 #: outcomes unchecked.
 Scorers = Sequence["Scorer"] | ScorerSet | None
@@ -65,10 +70,12 @@ def _scorers(scorers: Scorers) -> ScorerSet | None:
 
 
 def workflow_schema_checker(
-    catalogue: Mapping[str, Any] = BUILTIN_CATALOGUE,
+    catalogue: Mapping[str, Any] | None = None,
 ) -> SchemaChecker:
     """Return the workflow schema for a catalogue, compiled once on first use."""
-    return schema_checker_for(catalogue)
+    return schema_checker_for(
+        builtin_declared_tools() if catalogue is None else catalogue
+    )
 
 
 def _canonical(data: dict[str, Any]) -> dict[str, Any]:
@@ -133,7 +140,7 @@ def parse_agent_workflow(
         ToolDefinitionError: ``tools`` is invalid or a name clashes.
     """
     doc, problems = workflow_problems(
-        text, source, catalogue_with(tools), _scorers(scorers)
+        text, source, declared_tools(tools), _scorers(scorers)
     )
     if problems or doc is None:
         raise invalid_workflow(source, problems)
@@ -173,7 +180,7 @@ def validate_agent_workflow(
         the folder of ``source``).
     """
     doc, problems = workflow_problems(
-        text, source, catalogue_with(tools), _scorers(scorers)
+        text, source, declared_tools(tools), _scorers(scorers)
     )
     if problems or doc is None or any(key in doc.data for key in CASE_KEYS):
         return problems  # a workflow with cases is checked case by case
@@ -213,7 +220,7 @@ async def load_agent_workflow(
     from anyio.lowlevel import current_token
 
     source = os.fspath(path)
-    catalogue = catalogue_with(tools)
+    catalogue = declared_tools(tools)
     registered = _scorers(scorers)
     key = (current_token(), source, catalogue, registered)
     shared = _SHARED_READS.get(key)
@@ -237,7 +244,7 @@ async def load_agent_workflow(
 
 async def _load_alone(
     source: str,
-    catalogue: Catalogue,
+    catalogue: DeclaredTools[DeclaredTool],
     scorers: ScorerSet | None,
     shared: _SharedRead | None,
 ) -> Workflow:
@@ -273,7 +280,9 @@ class _SharedRead:
 
 
 #: The shared reads in progress, by (event loop, file name, catalogue).
-_SHARED_READS: dict[tuple[object, str, Catalogue, ScorerSet | None], _SharedRead] = {}
+_SHARED_READS: dict[
+    tuple[object, str, DeclaredTools[DeclaredTool], ScorerSet | None], _SharedRead
+] = {}
 
 
 def read_agent_workflow(
@@ -313,7 +322,7 @@ def read_agent_workflow(
 def _validated(
     text: str, source: str, tools: Tools, scorers: ScorerSet | None
 ) -> Workflow:
-    catalogue = catalogue_with(tools)
+    catalogue = declared_tools(tools)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     key = (digest, source, catalogue, scorers)
     workflow = _LOADED.get(key)
@@ -325,7 +334,7 @@ def _validated(
     return workflow
 
 
-_Key = tuple[str, str, Catalogue, ScorerSet | None]
+_Key = tuple[str, str, "DeclaredTools[DeclaredTool]", ScorerSet | None]
 
 
 class _LoadedWorkflows:

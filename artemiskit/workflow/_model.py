@@ -13,10 +13,9 @@ import attrs
 
 from artemiskit._common._budgets import Budgets
 from artemiskit._common._converter import CONVERTER
-from artemiskit.tools._state import Document
+from artemiskit.workflow._local_state import Document
 
 __all__ = [
-    "ALLOW_KEYS",
     "Budgets",
     "Conversation",
     "Document",
@@ -62,10 +61,6 @@ FaultKind = Literal[
     "malformed_result",
     "conflicting_instructions",
 ]
-
-#: Every key an `allow` block may hold.
-ALLOW_KEYS = ("paths", "ids", "tables", "fields", "recipients", "actions", "assignees")
-
 
 @attrs.frozen(kw_only=True)
 class TargetParameters:

@@ -1,9 +1,8 @@
 """The tool part of the workflow JSON Schema, generated from a tool catalogue.
 
 The shipped ``workflow.schema.json`` is this generation over the built-in catalogue,
-and ``_compiled_schema.py`` its validator plus the built-in tools' declarations,
-generated ahead of time so that a cold validation compiles nothing and imports no
-tool (tests keep both files equal to a fresh generation;
+and ``_compiled_schema.py`` its validator, generated ahead of time so that a cold
+validation compiles nothing (tests keep both files equal to a fresh generation;
 ``python scripts/generate_workflow_schema.py`` rewrites both). The shipped validator
 only says whether a document conforms: its errors carry no details, which keeps the
 module small enough to load fast from source; the problems of a document that does
@@ -12,6 +11,10 @@ only for the schema it was generated from (checked by digest); a run with
 user-defined tools validates against the same schema generated over its own
 catalogue, compiled on first use. Only declarations are read here: names, effects
 and ``allow`` keys.
+
+The shipped validator imports nothing, fastjsonschema included, so it stays valid
+whatever fastjsonschema a user has installed; its text is generated with the
+version the ``test`` extra pins, which keeps the freshness test reproducible.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from artemiskit.workflow import _compiled_schema
+from artemiskit.workflow._interfaces import ALLOW_KEYS
 from artemiskit.workflow._predicates import OPERAND_SCHEMAS
 from artemiskit.workflow._schema import SchemaChecker, standalone
 
@@ -55,10 +59,6 @@ Do not edit: ``python scripts/generate_workflow_schema.py`` rewrites this file.
 # mypy: ignore-errors
 
 SCHEMA_DIGEST = "{digest}"
-
-#: The built-in tools as validation reads them, in catalogue order:
-#: name -> (effect, allow keys a declaration must give, further allow keys).
-BUILTIN_TOOLS = {tools}
 
 
 class SchemaMismatch(ValueError):
@@ -129,8 +129,6 @@ def workflow_schema_for(catalogue: Mapping[str, Any]) -> dict[str, Any]:
     Args:
         catalogue: Tool name → tool, in catalogue order.
     """
-    from artemiskit.tools._tool import ALLOW_KEYS  # a catalogue means tools are loaded
-
     schema = copy.deepcopy(_shipped())
     defs = schema["$defs"]
     for definition, key in _TOOL_NAME_AT:
@@ -193,12 +191,8 @@ def compiled_schema_source(catalogue: Mapping[str, Any]) -> str:
 
     schema = workflow_schema_for(catalogue)
     code = fastjsonschema.compile_to_code(standalone(schema, schema))
-    tools = {
-        name: (tool.effect, tuple(tool.allow_required), tuple(tool.optional_allow))
-        for name, tool in catalogue.items()
-    }
     header = _COMPILED_HEADER.format(
-        version=fastjsonschema.VERSION, digest=_digest(schema), tools=repr(tools)
+        version=fastjsonschema.VERSION, digest=_digest(schema)
     )
     return header + _without_details(code).rstrip() + "\n"
 

@@ -4,22 +4,23 @@ These are the rules of the contract, in one place: `check_agent_workflow` (what
 ``akit scenario validate`` runs) applies them and stops, and every loader applies
 them and then structures the workflow into its attrs classes. So that a cold check
 stays fast, this path imports no workflow model, no cattrs and no tool runtime: the
-built-in tools' declarations come from the generated ``_compiled_schema.py`` (tests
-keep them equal to the catalogue), and a document that conforms to the shipped
-schema is checked by the validator generated there, compiling nothing.
+built-in tools' declarations are read as plain JSON (``builtin_tools.json``, the
+one source of them), and a document that conforms to the shipped schema is
+checked by the validator generated in ``_compiled_schema.py``, compiling nothing.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
 from artemiskit._common._kinds import prompt_response_kind
 from artemiskit._common._reading import read_text_file_now
 from artemiskit._common._yaml import KeyPath, ParsedYaml, format_path, parse_yaml_plain
 from artemiskit._errors import WorkflowError
 from artemiskit.workflow import _compiled_schema
+from artemiskit.workflow._builtin_tools import builtin_tool_data
 from artemiskit.workflow._case_keys import CASE_KEYS
 from artemiskit.workflow._checks import semantic_problems
 from artemiskit.workflow._mcp_declarations import with_mcp_declarations
@@ -30,10 +31,10 @@ if TYPE_CHECKING:
     from artemiskit._errors import Problem
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.scorers._scorer import Scorer
-    from artemiskit.tools._catalogue import Catalogue
-    from artemiskit.tools._tool import Effect, Tool
     from artemiskit.workflow._case_checks import CaseSet
     from artemiskit.workflow._checks import DeclaredTool
+    from artemiskit.workflow._declared_tools import DeclaredTools
+    from artemiskit.workflow._interfaces import Effect
     from artemiskit.workflow._outcome_checks import DeclaredScorer
 
 __all__ = [
@@ -66,52 +67,48 @@ _RETRY_HINT = (
 
 
 class BuiltinDeclaration:
-    """A built-in tool as the checks read it, without its runtime.
+    """A built-in tool as the checks read it: its entry of ``builtin_tools.json``.
+
+    A plain class over the JSON data, so that a cold check loads neither attrs nor
+    a tool; `ToolInterface` is the typed view of the same entry.
 
     Args:
-        name: The tool's name.
-        effect: ``read`` or ``write``.
-        allow_required: ``allow`` keys a declaration must give.
-        optional_allow: Further ``allow`` keys a declaration may give.
+        entry: The tool's declaration as JSON data.
     """
 
-    __slots__ = ("allow_keys", "allow_required", "effect", "name")
+    __slots__ = ("_entry", "allow_keys", "allow_required", "effect", "name")
 
-    def __init__(
-        self,
-        name: str,
-        effect: Effect,
-        allow_required: tuple[str, ...],
-        optional_allow: tuple[str, ...],
-    ) -> None:
-        self.name = name
-        self.effect = effect
-        self.allow_required = allow_required
-        self.allow_keys = allow_required + optional_allow
+    def __init__(self, entry: Mapping[str, Any]) -> None:
+        resource = entry["resource"]
+        self._entry = entry
+        self.name: str = entry["name"]
+        self.effect: Effect = entry["effect"]
+        self.allow_required: tuple[str, ...] = (
+            () if resource is None else (resource["key"],)
+        )
+        self.allow_keys = self.allow_required + tuple(entry["optional_allow"])
 
     def __repr__(self) -> str:
         return f"BuiltinDeclaration(name={self.name!r}, effect={self.effect!r})"
 
     @property
     def input_schema(self) -> Mapping[str, Any]:
-        """The built-in tool's input schema (the tool is imported for it)."""
-        from artemiskit.tools._catalogue import BUILTIN_CATALOGUE
-
-        return BUILTIN_CATALOGUE[self.name].input_schema
+        """The built-in tool's input schema."""
+        schema: Mapping[str, Any] = self._entry["input_schema"]
+        return schema
 
     def schema_problem(
         self, which: Literal["input", "output"], value: Any
     ) -> str | None:
-        """The built-in tool's own schema check (the tool is imported for it)."""
-        from artemiskit.tools._catalogue import BUILTIN_CATALOGUE
+        """The built-in tool's own schema check (its interface compiles it)."""
+        from artemiskit.workflow._interfaces import BUILTIN_INTERFACES
 
-        return BUILTIN_CATALOGUE[self.name].schema_problem(which, value)
+        return BUILTIN_INTERFACES[self.name].schema_problem(which, value)
 
 
-#: The built-in catalogue's declarations, by name, in catalogue order.
+#: The built-in tools' declarations, by name, in catalogue order.
 BUILTIN_DECLARATIONS: Mapping[str, BuiltinDeclaration] = {
-    name: BuiltinDeclaration(name, cast("Effect", effect), required, optional)
-    for name, (effect, required, optional) in _compiled_schema.BUILTIN_TOOLS.items()
+    entry["name"]: BuiltinDeclaration(entry) for entry in builtin_tool_data()
 }
 #: Whether a document conforms to the shipped schema (generated: compiles nothing).
 _conforms: Callable[[Any], bool] = _compiled_schema.conforms
@@ -266,7 +263,7 @@ def invalid_workflow(source: str, problems: Sequence[Problem]) -> WorkflowError:
 def check_agent_workflow(
     path: str | os.PathLike[str],
     *,
-    tools: Sequence[Tool] | Catalogue | None = None,
+    tools: Sequence[DeclaredTool] | DeclaredTools[DeclaredTool] | None = None,
     scorers: Sequence[Scorer] | ScorerSet | None = None,
     fixture_root: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
@@ -309,9 +306,9 @@ def check_agent_workflow(
     )
     catalogue: Mapping[str, DeclaredTool] = BUILTIN_DECLARATIONS
     if tools:
-        from artemiskit.tools._catalogue import catalogue_with
+        from artemiskit.workflow._declared_tools import declared_tools
 
-        catalogue = catalogue_with(tools)
+        catalogue = declared_tools(tools)
     registered = None
     if scorers is not None:
         from artemiskit.scorers._registry import scorer_set

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -115,3 +116,47 @@ def test_every_built_in_schema_compiles_and_checks_on_first_use() -> None:
     for tool in BUILTIN_TOOLS:
         assert tool.schema_problem("input", []) == "type rule broken at data", tool
         assert tool.schema_problem("output", []) is not None, tool
+
+
+#: The built-in catalogue's declaration digest before the contract took over the
+#: interfaces (issue 29): a checkpoint made earlier must still bind to them.
+BUILTIN_DECLARATIONS_DIGEST = (
+    "sha256:f25703a4daba0695c54daf4ec2260d8cbcaf0d3ec127f7987f498ec79d1dc222"
+)
+
+
+def test_checkpoint_digests_of_the_built_in_declarations_are_unchanged() -> None:
+    assert CATALOGUE.digest(list(CATALOGUE)) == BUILTIN_DECLARATIONS_DIGEST
+
+
+def test_each_built_in_tool_is_its_contract_interface_plus_a_handler() -> None:
+    from artemiskit.workflow import ToolInterface
+    from artemiskit.workflow._interfaces import BUILTIN_INTERFACES
+
+    assert list(BUILTIN_INTERFACES) == list(CATALOGUE)
+    for name, interface in BUILTIN_INTERFACES.items():
+        assert isinstance(interface, ToolInterface)
+        tool = CATALOGUE[name]
+        assert tool.declaration() == interface.declaration()
+        assert tool.interface.declaration() == interface.declaration()
+        assert tool.resource == interface.resource
+
+
+def test_a_workflow_loads_against_interfaces_alone() -> None:
+    """The contract validates with interfaces: no handler is needed to load."""
+    from artemiskit.workflow import ToolInterface
+
+    lookup = ToolInterface(
+        name="lookup_order",
+        description="Look an order up.",
+        input_schema={"type": "object", "properties": {"id": {"type": "string"}}},
+        output_schema={"type": "object"},
+        effect="read",
+    )
+    text = (ROOT / "examples" / "quickstart" / "workflow.yaml").read_text("utf-8")
+    text = re.sub(
+        r"^tools:.*$", "tools:\n  - name: lookup_order", text, count=1, flags=re.M
+    )
+    assert "- name: lookup_order" in text
+    workflow = parse_agent_workflow(text, source="wf.yaml", tools=[lookup])
+    assert "lookup_order" in [tool.name for tool in workflow.tools]

@@ -15,9 +15,10 @@ run or reach the network:
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import fastjsonschema
 
@@ -27,7 +28,12 @@ from artemiskit._errors import ToolDefinitionError
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
 
-__all__ = ["compile_tool_schema"]
+__all__ = [
+    "DeclaresSchemas",
+    "compile_tool_schema",
+    "schema_problem",
+    "schema_validators",
+]
 
 #: Keywords whose values are data, not schemas: nothing inside them is a keyword.
 _DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
@@ -165,3 +171,58 @@ def compile_tool_schema(
             raise _refused(name, what, "uses a pattern that cannot be checked")
         table[pattern] = compile_linear(pattern)
     return validate
+
+
+class DeclaresSchemas(Protocol):
+    """A tool or tool interface: a name and its two schemas."""
+
+    @property
+    def name(self) -> str:
+        """The tool's name, for messages."""
+
+    @property
+    def input_schema(self) -> Mapping[str, Any]:
+        """JSON Schema of the arguments."""
+
+    @property
+    def output_schema(self) -> Mapping[str, Any]:
+        """JSON Schema of a successful output."""
+
+
+@functools.cache
+def schema_validators(
+    tool: DeclaresSchemas,
+) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """The tool's input and output validators, compiled once per tool object.
+
+    Raises:
+        ToolDefinitionError: A schema cannot be compiled (see `compile_tool_schema`).
+    """
+    return (
+        compile_tool_schema(tool.input_schema, name=tool.name, what="input"),
+        compile_tool_schema(tool.output_schema, name=tool.name, what="output"),
+    )
+
+
+def schema_problem(
+    validators: tuple[Callable[[Any], Any], Callable[[Any], Any]],
+    which: Literal["input", "output"],
+    value: Any,
+) -> str | None:
+    """Check arguments or an output with a tool's validators.
+
+    Args:
+        validators: The tool's input and output validators.
+        which: ``input`` for arguments, ``output`` for a result.
+        value: The decoded JSON value.
+
+    Returns:
+        ``None`` when the value conforms, else a one-line description that names
+        the offending key but never repeats the value.
+    """
+    check = validators[0 if which == "input" else 1]
+    try:
+        check(value)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        return f"{exc.rule} rule broken at {exc.name}"
+    return None
