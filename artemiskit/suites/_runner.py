@@ -563,6 +563,7 @@ class SuiteSession:
         # Only a workflow with a new finished run is summarized (and checked
         # against its part of the schema; each run was checked when added).
         for name in self._changed:
+            self._units_of(name)  # remembered until the workflow's next run
             entry = self._tallies[name].entry()
             self._entries[name] = validate_workflow_entry(entry, len(entry["runs"]))
         self._changed.clear()
