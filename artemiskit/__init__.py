@@ -16,6 +16,7 @@ import warnings
 if typing.TYPE_CHECKING:
     from artemiskit._errors import (
         ArtemisError,
+        CassetteError,
         CheckpointError,
         ConfigError,
         EnvironmentFailureError,
@@ -23,6 +24,7 @@ if typing.TYPE_CHECKING:
         FileOperationError,
         FixtureError,
         InvalidResponseError,
+        ReplayMismatchError,
         RuntimeFailureError,
         ScorerDefinitionError,
         SessionStateError,
@@ -83,6 +85,7 @@ __all__ = [
     "AgentTarget",
     "ArtemisError",
     "ArtemisKit",
+    "CassetteError",
     "CheckpointError",
     "CheckpointOptions",
     "CleanupReport",
@@ -105,6 +108,7 @@ __all__ = [
     "PromptResponseExitCode",
     "RunKeywords",
     "RunOptions",
+    "ReplayMismatchError",
     "RuntimeFailureError",
     "Score",
     "Scorer",
@@ -145,6 +149,7 @@ __all__ = [
 #: Public name -> the module that defines it (imported on first access).
 _EXPORTS: dict[str, str] = {
     "ArtemisError": "artemiskit._errors",
+    "CassetteError": "artemiskit._errors",
     "CheckpointError": "artemiskit._errors",
     "ConfigError": "artemiskit._errors",
     "EnvironmentFailureError": "artemiskit._errors",
@@ -152,6 +157,7 @@ _EXPORTS: dict[str, str] = {
     "FileOperationError": "artemiskit._errors",
     "FixtureError": "artemiskit._errors",
     "InvalidResponseError": "artemiskit._errors",
+    "ReplayMismatchError": "artemiskit._errors",
     "RuntimeFailureError": "artemiskit._errors",
     "SessionStateError": "artemiskit._errors",
     "TargetError": "artemiskit._errors",

@@ -79,6 +79,7 @@ if TYPE_CHECKING:
 
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.engine._state import LocalState
+    from artemiskit.replay._run import RunCassette
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.telemetry._protocol import RunTelemetry
     from artemiskit.tools._mcp_tools import McpToolSet
@@ -163,8 +164,10 @@ class RunDriver:
         owns_target: bool = False,
         owns_judge: bool = False,
         mcp: McpToolSet | None = None,
+        cassette: RunCassette | None = None,
     ) -> None:
         self.workflow = workflow
+        self._cassette = cassette
         self._telemetry = telemetry
         self._catalogue = catalogue
         self._mcp = mcp
@@ -283,6 +286,9 @@ class RunDriver:
         A caller's cancellation drains the finish step (shielded), keeps its
         result in `interrupted`, and propagates.
         """
+        if self._cassette is not None:
+            # the whole cassette is read and checked before anything runs
+            await self._cassette.prepare()
         await self._load_fixture()
         spent = 0.0
         if self._mcp is not None:
@@ -291,6 +297,9 @@ class RunDriver:
             resumption = await self.checkpoints.begin(
                 self.run.published(), run_id=self.run_id, attempt_id=self.attempt_id
             )
+            if resumption is not None and self._cassette is not None:
+                # a resumed run continues its cassette after the requests made
+                await self._cassette.resumed(resumption.state.counters.model_requests)
         except BaseException:
             with anyio.CancelScope(shield=True):
                 await self.checkpoints.close()
@@ -596,6 +605,12 @@ class RunDriver:
         self.hub.emit("outcomes_evaluated", status=verdict.verification.status)
         self.hub.emit("run_finished")
         record = self._build_record(verdict, cleanup, started)
+        cassette: bytes | None = None
+        if self._cassette is not None:
+            cassette, recorded = await self._cassette.finish()
+            record = attrs.evolve(
+                record, replay=self._cassette.replay_info(), cassette=recorded
+            )
         if self._telemetry is not None:
             shipped = await self._telemetry.export_run(record)
             record = attrs.evolve(record, telemetry=shipped)
@@ -605,6 +620,7 @@ class RunDriver:
             transcript=self.run.state.conversation,
             failure=self._failure
             or (None if self._tool_calls is None else self._tool_calls.failure),
+            cassette=cassette,
         )
 
     async def _release(

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._state import LocalState, SessionState
     from artemiskit.environments._base import EnvironmentFactory
     from artemiskit.records._record import TargetInfo
+    from artemiskit.replay._run import RunCassette
     from artemiskit.targets._protocol import AgentTarget
     from artemiskit.telemetry._protocol import RunTelemetry
     from artemiskit.tools._mcp_tools import McpToolSet
@@ -73,6 +74,7 @@ class WorkflowSession:
         owns_target: bool = False,
         owns_judge: bool = False,
         mcp: McpToolSet | None = None,
+        cassette: RunCassette | None = None,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,
@@ -97,6 +99,7 @@ class WorkflowSession:
             owns_target=owns_target,
             owns_judge=owns_judge,
             mcp=mcp,
+            cassette=cassette,
         )
         self._workflow = workflow
         self._started = False
