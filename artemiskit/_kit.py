@@ -791,6 +791,10 @@ class ArtemisKit:
             judge=chosen.judge,
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
             telemetry=chosen.telemetry,
+            record_cassettes=chosen.record_cassettes,
+            replay=chosen.replay,
+            replay_mode=chosen.replay_mode,
+            replay_until=chosen.replay_until,
             tools=self._catalogue,
             scorers=self._scorers,
             remote_kit=functools.partial(

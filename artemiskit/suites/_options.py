@@ -8,6 +8,7 @@ from typing import Literal, TypedDict
 import attrs
 
 from artemiskit.engine._judge import JudgeSettings
+from artemiskit.replay import ReplayMode
 from artemiskit.suites._executor import SuiteExecutor
 from artemiskit.telemetry._telemetry import Telemetry
 
@@ -39,6 +40,15 @@ class SuiteOptions:
             default) or its 95% interval's lower bound (``lower-bound``).
         max_errored: Errored runs (lost ones included) tolerated before the
             suite exits 7.
+        record_cassettes: A new or empty folder (made 0700) for every run's
+            cassette, at the same relative path as its record under ``runs/``
+            with the suffix ``.cassette.jsonl`` (0600; sensitive).
+        replay: A folder of cassettes laid out as ``record_cassettes`` writes
+            them: each run is answered from its own (all are read and checked
+            before the first run starts).
+        replay_mode: ``strict`` (default) or ``lenient`` (see `RunOptions`).
+        replay_until: Replay this many model responses per run, then continue
+            with the live target.
     """
 
     output_dir: str | os.PathLike[str] | None = None
@@ -54,6 +64,10 @@ class SuiteOptions:
     telemetry: Telemetry | None = None
     max_errored: int = 0
     gate: Literal["point", "lower-bound"] = "point"
+    record_cassettes: str | os.PathLike[str] | None = None
+    replay: str | os.PathLike[str] | None = None
+    replay_mode: ReplayMode = "strict"
+    replay_until: int | None = None
 
 
 class SuiteKeywords(TypedDict, total=False):
@@ -72,6 +86,10 @@ class SuiteKeywords(TypedDict, total=False):
     telemetry: Telemetry | None
     max_errored: int
     gate: Literal["point", "lower-bound"]
+    record_cassettes: str | os.PathLike[str] | None
+    replay: str | os.PathLike[str] | None
+    replay_mode: ReplayMode
+    replay_until: int | None
 
 
 def merge_suite_options(

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import hashlib
 import json
 import math
 import os
-import re
 import sys
 import time
 import uuid
@@ -33,6 +31,13 @@ from artemiskit.records import Cause, record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._factory import SessionFactory
+from artemiskit.suites._layout import (
+    CASSETTE_SUFFIX,
+    RECORD_SUFFIX,
+    TRANSCRIPT_SUFFIX,
+    folder_names,
+    run_stem,
+)
 from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
@@ -60,6 +65,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.records import TelemetryInfo
+    from artemiskit.suites._cassettes import SuiteCassettes
     from artemiskit.telemetry._telemetry import Telemetry
 
 __all__ = [
@@ -86,7 +92,6 @@ _SUITE_COUNTS = (
     "errored",
     "unavailable",
 )
-_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
 
 
 @attrs.frozen(kw_only=True)
@@ -278,29 +283,18 @@ def _suite_servers(
     return shared or None
 
 
-def _folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
-    """A safe folder name per workflow name, distinct even without case.
+#: A file a run leaves: its path, its bytes, and the root of its private
+#: folders (``None`` for a record, which is not sensitive).
+_RunFile = tuple[Path, bytes, Path | None]
 
-    A plain name is its own folder; another gets a slug and a short digest of
-    the name. Whatever a folder would be, one already taken (a plain name can
-    look like another's slug and digest, or differ only in case) gets a number.
-    """
-    names: dict[str, str] = {}
-    taken: set[str] = set()
-    for item in workflows:
-        name = item.name
-        folder = name
-        if not _SAFE.fullmatch(name):
-            slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "w"
-            suffix = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
-            folder = f"{slug}-{suffix}"
-        chosen, number = folder, 1
-        while chosen.lower() in taken:
-            number += 1
-            chosen = f"{folder}-{number}"
-        taken.add(chosen.lower())
-        names[name] = chosen
-    return names
+
+def _private_folders(root: Path, folder: Path) -> None:
+    """Create ``folder`` below ``root`` with every folder from ``root`` down 0700."""
+    chain = [folder, *folder.relative_to(root).parents]
+    for path in reversed(chain):
+        made = root / path if not path.is_absolute() else path
+        made.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(made, 0o700)
 
 
 async def _ready(value: _T) -> _T:
@@ -349,6 +343,7 @@ class SuiteSession:
         remote_files: For such an executor, the files each workflow's runs
             read, by workflow name (see `artemiskit.suites._shipping`).
         telemetry: Export the suite as one OpenTelemetry trace (local runs).
+        cassettes: What the runs record and replay (SPEC 22), checked already.
     """
 
     def __init__(
@@ -365,12 +360,14 @@ class SuiteSession:
         remote_files: Mapping[str, Mapping[str, bytes]] | None = None,
         telemetry: Telemetry | None = None,
         mcp_servers: Mapping[str, McpServerConfig] | None = None,
+        cassettes: SuiteCassettes | None = None,
     ) -> None:
         if settings.transcripts and output_dir is None:
             raise WorkflowError(
                 "transcripts need an output folder", reason="invalid_option"
             )
         self._kit = kit
+        self._cassettes = cassettes
         self._workflows = tuple(workflows)
         self._settings = settings
         self._output = output_dir
@@ -392,7 +389,7 @@ class SuiteSession:
         self._remote_files = dict(remote_files or {})
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
-        self._folders = _folder_names(self._workflows)
+        self._folders = folder_names(self._workflows)
         self.suite_id = uuid.uuid4().hex
         self._telemetry = (
             None if telemetry is None else telemetry.for_suite(self.suite_id)
@@ -598,45 +595,51 @@ class SuiteSession:
 
     def _encode(
         self, job: _Job, result: WorkflowResult | None
-    ) -> tuple[str | None, list[tuple[Path, bytes, int]]]:
-        """The run's record (and transcript) files: the record's relative name."""
-        if self._output is None or result is None:
+    ) -> tuple[str | None, list[_RunFile]]:
+        """The run's record, transcript and cassette files; the record's name."""
+        if result is None:
             return None, []
-        folder = self._folders[job.workflow.name]
-        name = f"{job.repetition:03d}"
-        relative = f"runs/{folder}/{name}.record.json"
+        stem = run_stem(self._folders[job.workflow.name], job.repetition)
+        files: list[_RunFile] = []
+        cassettes = self._cassettes
+        if cassettes is not None and cassettes.record is not None and result.cassette:
+            path = cassettes.record / f"{stem}{CASSETTE_SUFFIX}"
+            files.append((path, result.cassette, cassettes.record))
+        if self._output is None:
+            return None, files
+        relative = f"runs/{stem}{RECORD_SUFFIX}"
         # Compact, so the C encoder does it: an indented dump costs more than
         # an instant run.
         record = json.dumps(record_to_dict(result.record), separators=(",", ":"))
-        files = [(self._output / relative, record.encode("utf-8") + b"\n", 0o644)]
+        files.append((self._output / relative, record.encode("utf-8") + b"\n", None))
         if self._settings.transcripts:
             transcript = json.dumps(
                 transcript_to_dict(result), indent=2, ensure_ascii=False
             ).encode("utf-8")
-            private = self._output / "transcripts" / folder / f"{name}.transcript.json"
-            files.append((private, transcript + b"\n", 0o600))
+            root = self._output / "transcripts"
+            private = root / f"{stem}{TRANSCRIPT_SUFFIX}"
+            files.append((private, transcript + b"\n", root))
         return relative, files
 
-    def _write_files(self, files: Sequence[tuple[Path, bytes, int]]) -> None:
+    def _write_files(self, files: Sequence[_RunFile]) -> None:
         """Write a finished run's files, each atomically.
+
+        A file with a private root (transcripts, cassettes: sensitive) is
+        written 0600, and every folder from that root down is 0700.
 
         This runs on the event loop: the writes are small and never synced
         here (one sync at the end covers them), and a thread hop per run
         costs more CPU than the writes.
         """
-        assert self._output is not None
-        transcripts = self._output / "transcripts"
-        for path, data, mode in files:
+        for path, data, private in files:
             folder = path.parent
             if folder not in self._folders_made:
-                if mode == 0o600:
-                    transcripts.mkdir(mode=0o700, exist_ok=True)
-                    folder.mkdir(mode=0o700, exist_ok=True)
-                    os.chmod(transcripts, 0o700)
-                    os.chmod(folder, 0o700)
+                if private is not None:
+                    _private_folders(private, folder)
                 else:
                     folder.mkdir(parents=True, exist_ok=True)
                 self._folders_made.add(folder)
+            mode = 0o644 if private is None else 0o600
             write_atomically(path, data, mode=mode, replace=False, durable=False)
             self._unsynced.append(path)
 
@@ -729,7 +732,15 @@ class SuiteSession:
             repetition=job.repetition,
             judge=self._remote_judge,
             cleanup_timeout_ms=self._cleanup_timeout_ms,
+            run_options=self._run_options(job),
         )
+
+    def _run_options(self, job: _Job) -> dict[str, Any]:
+        """The job's cassette options (plain data: any executor ships them)."""
+        if self._cassettes is None:
+            return {}
+        stem = run_stem(self._folders[job.workflow.name], job.repetition)
+        return self._cassettes.run_options(stem)
 
     async def _run_here(self, job: _Job) -> WorkflowResult | None:
         """Run ``job`` in this process; ``None`` when it left no record."""
@@ -745,6 +756,7 @@ class SuiteSession:
                 shared_transports=self._transports,
                 repetition=job.repetition,
                 telemetry=self._telemetry,
+                **self._run_options(job),
             )
             self._in_flight.add(session)
             if self._cancelled:
