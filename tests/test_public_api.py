@@ -290,6 +290,7 @@ EXPORTS: dict[str, set[str]] = {
         "SUITE_SCHEMA",
         "SUITE_SCHEMA_VERSION",
         "SessionFactory",
+        "SuiteCassettes",
         "SuiteEvent",
         "SuiteExecutor",
         "SuiteKeywords",

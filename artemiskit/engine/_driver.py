@@ -78,8 +78,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.engine._cassette_port import CassettePort
     from artemiskit.engine._state import LocalState
-    from artemiskit.replay._run import RunCassette
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.telemetry._protocol import RunTelemetry
     from artemiskit.tools._mcp_tools import McpToolSet
@@ -164,7 +164,7 @@ class RunDriver:
         owns_target: bool = False,
         owns_judge: bool = False,
         mcp: McpToolSet | None = None,
-        cassette: RunCassette | None = None,
+        cassette: CassettePort | None = None,
     ) -> None:
         self.workflow = workflow
         self._cassette = cassette

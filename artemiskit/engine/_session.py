@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.engine._cassette_port import CassettePort
     from artemiskit.engine._events import SessionEvent
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from artemiskit.engine._state import LocalState, SessionState
     from artemiskit.environments._base import EnvironmentFactory
     from artemiskit.records._record import TargetInfo
-    from artemiskit.replay._run import RunCassette
     from artemiskit.targets._protocol import AgentTarget
     from artemiskit.telemetry._protocol import RunTelemetry
     from artemiskit.tools._mcp_tools import McpToolSet
@@ -74,7 +74,7 @@ class WorkflowSession:
         owns_target: bool = False,
         owns_judge: bool = False,
         mcp: McpToolSet | None = None,
-        cassette: RunCassette | None = None,
+        cassette: CassettePort | None = None,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,

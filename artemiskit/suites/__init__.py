@@ -7,6 +7,7 @@ this package holds the runner, the executors, the statistics, the suite record
 
 from __future__ import annotations
 
+from artemiskit.suites._cassettes import SuiteCassettes
 from artemiskit.suites._discovery import SuiteWorkflow, discover_workflows
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._exports import junit_xml, markdown_summary
@@ -46,6 +47,7 @@ __all__ = [
     "SUITE_SCHEMA",
     "SUITE_SCHEMA_VERSION",
     "SessionFactory",
+    "SuiteCassettes",
     "SuiteEvent",
     "SuiteExecutor",
     "SuiteKeywords",

@@ -25,8 +25,12 @@ from artemiskit.replay._run import (
     contract_digest,
     target_id,
 )
-from artemiskit.suites._layout import CASSETTE_SUFFIX, folder_names, run_stem
-from artemiskit.suites._runner import prepare_output_dir
+from artemiskit.suites._layout import (
+    CASSETTE_SUFFIX,
+    folder_names,
+    prepare_output_dir,
+    run_stem,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

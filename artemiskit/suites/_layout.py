@@ -9,8 +9,12 @@ same relative path as its record under ``runs/``.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from artemiskit._errors import FileAccessError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -22,6 +26,7 @@ __all__ = [
     "RECORD_SUFFIX",
     "TRANSCRIPT_SUFFIX",
     "folder_names",
+    "prepare_output_dir",
     "run_stem",
 ]
 
@@ -60,3 +65,37 @@ def folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
         taken.add(chosen.lower())
         names[name] = chosen
     return names
+
+
+def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
+    """Make sure the output folder is new or empty (creating it if new).
+
+    Raises:
+        FileAccessError: It exists and is not an empty folder, or cannot be
+            created (exit 1).
+    """
+    path = Path(output_dir)
+    if path.is_symlink() or (path.exists() and not path.is_dir()):
+        raise FileAccessError(
+            f"output folder {os.fspath(output_dir)} is not a folder",
+            reason="output_exists",
+        )
+    if path.is_dir() and any(path.iterdir()):
+        raise FileAccessError(
+            f"output folder {os.fspath(output_dir)} is not empty; a suite needs a "
+            "new or empty folder",
+            reason="output_exists",
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot create output folder {os.fspath(output_dir)}: {exc.strerror}",
+            reason="output_unwritable",
+        ) from exc
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise FileAccessError(
+            f"cannot write into output folder {os.fspath(output_dir)}",
+            reason="output_unwritable",
+        )
+    return path

@@ -21,7 +21,6 @@ import attrs
 from artemiskit._common._atomic import write_atomically
 from artemiskit._errors import (
     ArtemisError,
-    FileAccessError,
     SessionStateError,
     WorkflowError,
 )
@@ -36,6 +35,7 @@ from artemiskit.suites._layout import (
     RECORD_SUFFIX,
     TRANSCRIPT_SUFFIX,
     folder_names,
+    prepare_output_dir,
     run_stem,
 )
 from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
@@ -229,40 +229,6 @@ class SuiteResult:
             f"status={self.status!r}, exit_code={self.exit_code}, "
             f"runs={len(self.runs)})"
         )
-
-
-def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
-    """Make sure the output folder is new or empty (creating it if new).
-
-    Raises:
-        FileAccessError: It exists and is not an empty folder, or cannot be
-            created (exit 1).
-    """
-    path = Path(output_dir)
-    if path.is_symlink() or (path.exists() and not path.is_dir()):
-        raise FileAccessError(
-            f"output folder {os.fspath(output_dir)} is not a folder",
-            reason="output_exists",
-        )
-    if path.is_dir() and any(path.iterdir()):
-        raise FileAccessError(
-            f"output folder {os.fspath(output_dir)} is not empty; a suite needs a "
-            "new or empty folder",
-            reason="output_exists",
-        )
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise FileAccessError(
-            f"cannot create output folder {os.fspath(output_dir)}: {exc.strerror}",
-            reason="output_unwritable",
-        ) from exc
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise FileAccessError(
-            f"cannot write into output folder {os.fspath(output_dir)}",
-            reason="output_unwritable",
-        )
-    return path
 
 
 def _suite_servers(
