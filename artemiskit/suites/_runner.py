@@ -256,11 +256,11 @@ _RunFile = tuple[Path, bytes, Path | None]
 
 def _private_folders(root: Path, folder: Path) -> None:
     """Create ``folder`` below ``root`` with every folder from ``root`` down 0700."""
-    chain = [folder, *folder.relative_to(root).parents]
-    for path in reversed(chain):
-        made = root / path if not path.is_absolute() else path
-        made.mkdir(mode=0o700, exist_ok=True)
-        os.chmod(made, 0o700)
+    path = root
+    for part in ("", *folder.relative_to(root).parts):
+        path = path / part if part else path
+        path.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(path, 0o700)
 
 
 async def _ready(value: _T) -> _T:
