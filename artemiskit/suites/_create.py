@@ -73,7 +73,14 @@ async def create_suite_session(
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
-    workflows = await load_suite_workflows(paths, config, tools=tools, scorers=scorers)
+    # a full replay answers every model request from cassettes: no script
+    workflows = await load_suite_workflows(
+        paths,
+        config,
+        tools=tools,
+        scorers=scorers,
+        scripts=replay is None or replay_until is not None,
+    )
     used = {item.workflow.target.provider for item in workflows}
     if isinstance(judge, str | os.PathLike):
         judge_config = await load_judge_config(judge)

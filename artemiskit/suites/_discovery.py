@@ -173,12 +173,15 @@ async def load_suite_workflows(
     *,
     tools: Catalogue | None = None,
     scorers: ScorerSet | None = None,
+    scripts: bool = True,
 ) -> list[SuiteWorkflow]:
     """Discover, load and validate every workflow, script and fixture.
 
     Every file is checked before anything runs, and every problem is reported.
     ``tools`` are the user-defined tools the workflows may declare, ``scorers``
-    the scorers their ``scorer`` outcomes may name.
+    the scorers their ``scorer`` outcomes may name. Without ``scripts`` (a full
+    replay, SPEC 22: cassettes answer every model request) the scripted
+    provider's scripts are neither needed nor read.
 
     Raises:
         WorkflowError: A folder holds no workflow, two workflows share a name, or
@@ -198,7 +201,7 @@ async def load_suite_workflows(
                 path, tools=tools, scorers=scorers or ()
             )
             root = path.absolute().parent
-            script = await _script(workflow, path, root, config)
+            script = await _script(workflow, path, root, config) if scripts else None
             fixture = workflow.environment.fixture
             if fixture is not None:
                 await _check_fixture(workflow, path)
