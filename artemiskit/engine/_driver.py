@@ -55,6 +55,7 @@ from artemiskit.environments._base import (
     EnvironmentFactory,
 )
 from artemiskit.records._record import (
+    CassetteInfo,
     CleanupInfo,
     EventInfo,
     ExecutionRecord,
@@ -604,13 +605,11 @@ class RunDriver:
         await self._close_targets()
         self.hub.emit("outcomes_evaluated", status=verdict.verification.status)
         self.hub.emit("run_finished")
-        record = self._build_record(verdict, cleanup, started)
         cassette: bytes | None = None
+        recorded: CassetteInfo | None = None
         if self._cassette is not None:
             cassette, recorded = await self._cassette.finish()
-            record = attrs.evolve(
-                record, replay=self._cassette.replay_info(), cassette=recorded
-            )
+        record = self._build_record(verdict, cleanup, started, recorded)
         if self._telemetry is not None:
             shipped = await self._telemetry.export_run(record)
             record = attrs.evolve(record, telemetry=shipped)
@@ -731,7 +730,11 @@ class RunDriver:
                 await aclose()
 
     def _build_record(
-        self, verdict: _Verdict, cleanup: CleanupInfo, started: datetime
+        self,
+        verdict: _Verdict,
+        cleanup: CleanupInfo,
+        started: datetime,
+        recorded: CassetteInfo | None = None,
     ) -> ExecutionRecord:
         state = self.run.state
         return build_record(
@@ -760,4 +763,6 @@ class RunDriver:
             mcp=None
             if self._mcp is None or not self._mcp.tools
             else CONVERTER.structure(self._mcp.summary(), McpInfo),
+            replay=None if self._cassette is None else self._cassette.replay_info(),
+            cassette=recorded,
         )

@@ -20,6 +20,7 @@ from artemiskit.records._record import (
     BudgetInfo,
     BudgetLimits,
     BudgetUsed,
+    CassetteInfo,
     CleanupInfo,
     EventInfo,
     ExecutionInfo,
@@ -33,6 +34,7 @@ from artemiskit.records._record import (
     PolicyInfo,
     PreflightInfo,
     RecoveryInfo,
+    ReplayInfo,
     StateChangeInfo,
     TargetInfo,
     TimelineInfo,
@@ -189,6 +191,8 @@ def build_record(
     evaluation_cancelled: bool = False,
     recovery: RecoveryInfo | None = None,
     mcp: McpInfo | None = None,
+    replay: ReplayInfo | None = None,
+    cassette: CassetteInfo | None = None,
 ) -> ExecutionRecord:
     """Assemble the metadata-only record of one attempt."""
     counters = state.counters
@@ -276,6 +280,8 @@ def build_record(
         ),
         timeline=_timeline(state),
         mcp=mcp,
+        replay=replay,
+        cassette=cassette,
     )
 
 

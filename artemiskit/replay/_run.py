@@ -64,11 +64,25 @@ def contract_digest(workflow: Workflow) -> str:
     """The digest of the workflow's contract: everything but its ``target``.
 
     A cassette is bound to it, so a replay against another target of the same
-    workflow is refused by the target id, not as another workflow.
+    workflow is refused by the target id, not as another workflow. A workflow
+    is frozen, so the digest of one that many runs share is computed once.
     """
+    cached = _CONTRACT_DIGESTS.get(id(workflow))
+    if cached is not None and cached[0] is workflow:
+        return cached[1]
     document = CONVERTER.unstructure(workflow)
     document.pop("target", None)
-    return json_digest(document)
+    digest = json_digest(document)
+    if len(_CONTRACT_DIGESTS) >= _DIGESTS_KEPT:
+        _CONTRACT_DIGESTS.clear()
+    _CONTRACT_DIGESTS[id(workflow)] = (workflow, digest)
+    return digest
+
+
+#: Contract digests of recent workflows by object id; the entry keeps its
+#: workflow alive, so the id cannot be reused while it is remembered.
+_CONTRACT_DIGESTS: dict[int, tuple[Workflow, str]] = {}
+_DIGESTS_KEPT = 256
 
 
 def target_id(provider: str, model: str) -> str:

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from artemiskit._common._digests import json_digest
 from artemiskit._errors import (
     ArtemisError,
     InvalidResponseError,
@@ -26,7 +25,9 @@ from artemiskit.replay._cassette import (
     CassetteExchange,
     ExchangeKind,
     encode_request,
+    recorded_request_problem,
 )
+from artemiskit.replay._digests import RequestDigests
 from artemiskit.targets._protocol import (
     AgentTarget,
     ResumableTarget,
@@ -105,6 +106,7 @@ class RecordingTarget:
         self._log = log
         self._kind: ExchangeKind = kind
         self._parameters = dict(parameters)
+        self._digests = RequestDigests(parameters)
 
     def __repr__(self) -> str:
         return f"RecordingTarget(kind={self._kind!r})"
@@ -123,6 +125,7 @@ class RecordingTarget:
 
             request = attrs.evolve(request, retry_admission=counted)
         sent = encode_request(request, self._parameters)
+        digest = self._digests.digest(request)
         error: dict[str, str] | None = None
         response: TargetResponse | None = None
         try:
@@ -152,8 +155,8 @@ class RecordingTarget:
                     CassetteExchange(
                         kind=self._kind,
                         step=self._log.next_step(self._kind),
-                        request=sent,
-                        request_digest=json_digest(sent),
+                        recorded=sent,
+                        request_digest=digest,
                         response=response,
                         error=error,
                         retries=tuple(retries),
@@ -172,13 +175,16 @@ class RecordingTarget:
 
 def _differences(recorded: Mapping[str, Any], sent: Mapping[str, Any]) -> list[str]:
     """The names of the request fields that differ (never their content)."""
+    if recorded_request_problem(recorded):
+        return ["the recorded request (malformed: the cassette was edited)"]
     names: list[str] = []
     if recorded["messages"] != sent["messages"]:
         names.append(_message_difference(recorded["messages"], sent["messages"]))
     for field in ("tools", "parameters"):
         if recorded[field] != sent[field]:
             names.append(field)
-    return names or ["request"]
+    # every field as recorded: the recorded digest is not its request's (edited)
+    return names or ["the recorded request digest"]
 
 
 def _message_difference(
@@ -235,6 +241,7 @@ class ReplayingTarget:
         self._until = until
         self._live = live
         self._parameters = dict(parameters)
+        self._digests = RequestDigests(parameters)
         self._position = 0
         self._forked = False
 
@@ -271,15 +278,17 @@ class ReplayingTarget:
                 reason="cassette_exhausted",
             )
         exchange = self._exchanges[step - 1]
-        if self._mode == "strict":
+        if (
+            self._mode == "strict"
+            and self._digests.digest(request) != exchange.request_digest
+        ):
             sent = encode_request(request, self._parameters)
-            if json_digest(sent) != exchange.request_digest:
-                fields = ", ".join(_differences(exchange.request, sent))
-                raise ReplayMismatchError(
-                    f"replay mismatch at step {step} ({self._what()}): {fields} "
-                    "differ from the recorded request",
-                    reason="replay_mismatch",
-                )
+            fields = ", ".join(_differences(exchange.request, sent))
+            raise ReplayMismatchError(
+                f"replay mismatch at step {step} ({self._what()}): {fields} "
+                "differ from the recorded request",
+                reason="replay_mismatch",
+            )
         await self._replay_retries(exchange, request.retry_admission)
         if exchange.error is not None:
             raise _recorded_failure(exchange.error)

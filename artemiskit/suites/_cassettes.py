@@ -15,10 +15,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import anyio.to_thread
 import attrs
 
 from artemiskit.replay import Cassette, ReplayMode
-from artemiskit.replay._cassette import CassetteHeader, load_cassette
+from artemiskit.replay._cassette import CassetteHeader, read_cassettes
 from artemiskit.replay._run import (
     check_binding,
     check_replay_options,
@@ -111,14 +112,20 @@ async def prepare_suite_cassettes(
     loaded: dict[str, Cassette] = {}
     if replay is not None:
         folders = folder_names(workflows)
-        for repetition in range(1, repeat + 1):
-            for item in workflows:
-                stem = run_stem(folders[item.name], repetition)
-                cassette = await load_cassette(
-                    Path(replay) / f"{stem}{CASSETTE_SUFFIX}"
-                )
-                check_binding(cassette, _expected(item), cassette.source)
-                loaded[stem] = cassette
+        planned = [
+            (run_stem(folders[item.name], repetition), item)
+            for repetition in range(1, repeat + 1)
+            for item in workflows
+        ]
+        sources = [
+            os.fspath(Path(replay) / f"{stem}{CASSETTE_SUFFIX}") for stem, _ in planned
+        ]
+        # one worker thread reads and checks them all: no hop per file
+        cassettes = await anyio.to_thread.run_sync(read_cassettes, sources)
+        expected = {item.name: _expected(item) for item in workflows}
+        for (stem, item), cassette in zip(planned, cassettes, strict=True):
+            check_binding(cassette, expected[item.name], cassette.source)
+            loaded[stem] = cassette
     folder = None
     if record is not None:
         folder = prepare_output_dir(record)

@@ -154,9 +154,20 @@ def _rewrite(cassette: Path, change: Any) -> None:
         ),
         (
             lambda p: _rewrite(
-                p, lambda ls: [ls[0], ls[1].replace("Summarize", "Summarise"), *ls[2:]]
+                p, lambda ls: [ls[0], ls[1].replace('"step":1', '"step":2'), *ls[2:]]
             ),
-            "request digest does not match",
+            "not numbered in order",
+        ),
+        (
+            lambda p: _rewrite(
+                p,
+                lambda ls: [
+                    ls[0],
+                    ls[1].replace('"input_tokens":10', '"input_tokens":-1'),
+                    *ls[2:],
+                ],
+            ),
+            "does not satisfy the cassette schema",
         ),
         (lambda p: p.write_text(""), "incomplete"),
         (lambda p: p.write_text("[]\n"), "not a cassette header"),
@@ -216,3 +227,22 @@ def test_replay_options_need_replay(tmp_path: Path) -> None:
         done = _cli.akit("workflow", "run", workflow, *extra)
         assert done.returncode == 2
         assert "needs --replay" in done.stderr
+
+
+def test_an_edited_request_digest_stops_a_strict_replay_at_its_step(
+    tmp_path: Path,
+) -> None:
+    workflow, cassette = _record(tmp_path)
+    lines = cassette.read_text().splitlines()
+    second = json.loads(lines[2])
+    second["request_digest"] = "sha256:" + "0" * 64
+    lines[2] = json.dumps(second)
+    cassette.write_text("\n".join(lines) + "\n")
+    done = _replay(tmp_path, workflow, cassette)
+    assert done.returncode == 2
+    assert "replay mismatch at step 2" in done.stderr
+    assert "the recorded request digest" in done.stderr
+    lenient = _cli.akit(
+        "workflow", "run", workflow, "--replay", cassette, "--replay-mode", "lenient"
+    )
+    assert lenient.returncode == 0, lenient.stderr
