@@ -76,21 +76,27 @@ _DECODER = json.JSONDecoder(
 _UNBOUNDED_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
-def _check_shape(value: Any) -> None:
-    """Refuse nesting past `MAX_EVIDENCE_DEPTH` and strings no writer can encode."""
+def _check_shape(value: Any, *, lone_surrogates: bool = False) -> None:
+    """Refuse nesting past `MAX_EVIDENCE_DEPTH` and strings no writer can encode.
+
+    With ``lone_surrogates`` such strings are let through (only the depth is
+    checked).
+    """
     pending: list[tuple[Any, int]] = [(value, 0)]
     while pending:
         item, depth = pending.pop()
         if isinstance(item, str):
-            _check_string(item)
+            if not lone_surrogates:
+                _check_string(item)
         elif isinstance(item, dict | list):
             if depth >= MAX_EVIDENCE_DEPTH:
                 raise StrictJsonError(
                     f"nests deeper than {MAX_EVIDENCE_DEPTH} arrays or objects"
                 )
             if isinstance(item, dict):
-                for key in item:
-                    _check_string(key)
+                if not lone_surrogates:
+                    for key in item:
+                        _check_string(key)
                 children = list(item.values())
             else:
                 children = item
@@ -106,8 +112,10 @@ def _check_string(text: str) -> None:
         ) from None
 
 
-def load_strict_json(text: str, *, bounded_numbers: bool = True) -> Any:
-    """The JSON value of ``text``, refusing what strict JSON does not allow.
+def load_strict_json(
+    text: str, *, bounded_numbers: bool = True, lone_surrogates: bool = False
+) -> Any:
+    r"""The JSON value of ``text``, refusing what strict JSON does not allow.
 
     Args:
         text: The JSON text.
@@ -116,6 +124,9 @@ def load_strict_json(text: str, *, bounded_numbers: bool = True) -> Any:
             caller's schema, which must then bound every number it uses: each
             number costs a call less (a suite reads thousands of cassette
             lines).
+        lone_surrogates: Let strings with a lone surrogate through (``\ud800``
+            escapes): for a file that must keep what a model sent exactly (a
+            cassette), where such text is data, not a defect.
 
     Raises:
         StrictJsonError: Not JSON, or it holds ``NaN``/``Infinity``, a number
@@ -140,7 +151,7 @@ def load_strict_json(text: str, *, bounded_numbers: bool = True) -> Any:
         raise StrictJsonError("holds an integer too long to read") from None
     if not _may_break_shape(text):
         return value
-    _check_shape(value)
+    _check_shape(value, lone_surrogates=lone_surrogates)
     return value
 
 

@@ -123,7 +123,9 @@ class CassetteExchange:
     def request(self) -> Mapping[str, Any]:
         """The request as sent: ``messages``, ``tools``, ``parameters``."""
         if isinstance(self.recorded, str):
-            line = load_strict_json(self.recorded, bounded_numbers=False)
+            line = load_strict_json(
+                self.recorded, bounded_numbers=False, lone_surrogates=True
+            )
             request: Mapping[str, Any] = line["request"]
             return request
         return self.recorded
@@ -281,8 +283,17 @@ def _decode_response(data: Mapping[str, Any]) -> TargetResponse:
 
 
 def _line(value: Any) -> bytes:
+    """One line of UTF-8 JSON.
+
+    Text with a lone surrogate (a model may send one) is written with ASCII
+    escapes, so the file stays valid UTF-8.
+    """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return text.encode("utf-8") + b"\n"
+    try:
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:
+        escaped = json.dumps(value, separators=(",", ":"))
+        return escaped.encode("ascii") + b"\n"
 
 
 def header_line(header: CassetteHeader) -> dict[str, Any]:
@@ -400,7 +411,7 @@ def parse_cassette(data: bytes, *, source: str) -> Cassette:
     }
     for number, line in enumerate(lines, start=1):
         try:
-            value = load_strict_json(line, bounded_numbers=False)
+            value = load_strict_json(line, bounded_numbers=False, lone_surrogates=True)
         except StrictJsonError as exc:
             raise _refuse(source, exc.message, "cassette_corrupt", number) from None
         if number == 1:

@@ -1,25 +1,51 @@
 """Request digests, computed as a conversation grows (SPEC 22).
 
 A request's digest is the digest of its canonical JSON (`encode_request`:
-messages, tools, parameters). A run's requests share their tools and the prefix
-of their messages, so each message's and the tools' canonical text is made once
-and the request's text is put together from them: the same bytes, hence the same
-digest, as ``json_digest(encode_request(request, parameters))``.
+messages, tools, parameters). A run's requests share their tools and parameters,
+whose canonical text is made once; each message's is written out directly
+(`message_text`); the request's text is put together from them: the same bytes,
+hence the same digest, as ``json_digest(encode_request(request, parameters))``.
 """
 
 from __future__ import annotations
 
+from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
 from artemiskit._common._digests import bytes_digest, canonical_json
-from artemiskit.replay._cassette import encode_message, encode_tool
+from artemiskit.replay._cassette import encode_tool
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit.targets._protocol import Message, TargetRequest, ToolDefinition
 
-__all__ = ["RequestDigests"]
+__all__ = ["RequestDigests", "message_text"]
+
+
+def _string(value: str | None) -> str:
+    return "null" if value is None else encode_basestring(value)
+
+
+def message_text(message: Message) -> str:
+    """``canonical_json(encode_message(message))``, written out directly.
+
+    The keys in sorted order, strings escaped by the JSON encoder's own
+    function: the same text, without building the mapping and sorting it for
+    every message of every request.
+    """
+    calls = ",".join(
+        f'{{"arguments":{encode_basestring(call.arguments)},'
+        f'"id":{encode_basestring(call.id)},"name":{encode_basestring(call.name)}}}'
+        for call in message.tool_calls
+    )
+    return (
+        f'{{"content":{_string(message.content)},'
+        f'"is_error":{"true" if message.is_error else "false"},'
+        f'"role":{encode_basestring(message.role)},'
+        f'"tool_call_id":{_string(message.tool_call_id)},'
+        f'"tool_calls":[{calls}]}}'
+    )
 
 
 def _tools_text(tools: tuple[ToolDefinition, ...]) -> str:
@@ -50,21 +76,12 @@ _TOOLS_KEPT = 64
 class RequestDigests:
     """The digests of one target's requests (a run's, or its judge's)."""
 
-    __slots__ = ("_messages", "_parameters", "_tools")
+    __slots__ = ("_allowances", "_parameters", "_tools")
 
     def __init__(self, parameters: Mapping[str, Any]) -> None:
         self._parameters = dict(parameters)
-        # by object id; the entry keeps its object alive, so the id stays its own
-        self._messages: dict[int, tuple[Message, str]] = {}
         self._tools: tuple[tuple[ToolDefinition, ...], str] | None = None
-
-    def _message(self, message: Message) -> str:
-        known = self._messages.get(id(message))
-        if known is not None and known[0] is message:
-            return known[1]
-        text = canonical_json(encode_message(message))
-        self._messages[id(message)] = (message, text)
-        return text
+        self._allowances: dict[int | None, str] = {}
 
     def _offered(self, tools: tuple[ToolDefinition, ...]) -> str:
         if self._tools is not None and self._tools[0] is tools:
@@ -75,12 +92,17 @@ class RequestDigests:
 
     def digest(self, request: TargetRequest) -> str:
         """The digest of ``request`` as `encode_request` encodes it."""
-        parameters = canonical_json(
-            {**self._parameters, "max_output_tokens": request.max_output_tokens}
-        )
-        messages = ",".join(self._message(message) for message in request.messages)
+        allowance = request.max_output_tokens
+        parameters = self._allowances.get(allowance)
+        if parameters is None:
+            parameters = canonical_json(
+                {**self._parameters, "max_output_tokens": allowance}
+            )
+            self._allowances[allowance] = parameters
+        messages = ",".join(map(message_text, request.messages))
         text = (
             f'{{"messages":[{messages}],"parameters":{parameters},'
             f'"tools":{self._offered(request.tools)}}}'
         )
-        return bytes_digest(text.encode("utf-8"))
+        # a model may send a lone surrogate: kept as it is, never a failure
+        return bytes_digest(text.encode("utf-8", "surrogatepass"))
