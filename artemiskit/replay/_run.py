@@ -20,7 +20,7 @@ import attrs
 from artemiskit._common._atomic import write_atomically
 from artemiskit._common._converter import CONVERTER
 from artemiskit._common._digests import bytes_digest, json_digest
-from artemiskit._errors import CassetteError, WorkflowError
+from artemiskit._errors import CassetteError, FileAccessError, WorkflowError
 from artemiskit.records._record import CassetteInfo, ReplayInfo
 from artemiskit.replay._cassette import (
     Cassette,
@@ -243,10 +243,25 @@ class RunCassette:
     async def prepare(self) -> None:
         """Load (if needed) and check the cassette to replay, before anything runs.
 
+        A new cassette to record is checked here too: its path must be new (a
+        resumed run continues the one there instead).
+
         Raises:
             CassetteError: It is missing, not a regular file, corrupt, of an
                 unknown version, or bound to another workflow, case or target.
+            FileAccessError: The cassette to record exists already (exit 1).
         """
+        path = self._record_to
+        if (
+            path is not None
+            and not self._resume
+            and await anyio.to_thread.run_sync(os.path.lexists, path)
+        ):
+            raise FileAccessError(
+                f"cassette {os.fspath(path)} already exists; a recorded cassette "
+                "is a new file",
+                reason="output_exists",
+            )
         source = self._replay_source
         if source is None:
             return

@@ -201,3 +201,16 @@ async def test_another_targets_cassette_is_refused(tmp_path: Path) -> None:
     with pytest.raises(CassetteError, match="another target") as caught:
         await ArtemisKit().run_workflow(workflow=path, replay=cassette)
     assert caught.value.reason == "cassette_foreign"
+
+
+async def test_recording_over_an_existing_file_is_refused_before_the_run(
+    tmp_path: Path,
+) -> None:
+    from artemiskit import FileAccessError
+
+    workflow, cassette = await _recorded(tmp_path)
+    before = cassette.read_bytes()
+    with pytest.raises(FileAccessError) as caught:
+        await ArtemisKit().run_workflow(workflow=workflow, record_cassette=cassette)
+    assert caught.value.reason == "output_exists"
+    assert cassette.read_bytes() == before
