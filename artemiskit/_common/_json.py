@@ -76,17 +76,13 @@ _DECODER = json.JSONDecoder(
 _UNBOUNDED_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
-def _check_shape(value: Any, *, lone_surrogates: bool = False) -> None:
-    """Refuse nesting past `MAX_EVIDENCE_DEPTH` and strings no writer can encode.
-
-    With ``lone_surrogates`` such strings are let through (only the depth is
-    checked).
-    """
+def _check_shape(value: Any, *, surrogates: bool) -> None:
+    """Refuse nesting past `MAX_EVIDENCE_DEPTH` and strings no writer can encode."""
     pending: list[tuple[Any, int]] = [(value, 0)]
     while pending:
         item, depth = pending.pop()
         if isinstance(item, str):
-            if not lone_surrogates:
+            if not surrogates:
                 _check_string(item)
         elif isinstance(item, dict | list):
             if depth >= MAX_EVIDENCE_DEPTH:
@@ -94,7 +90,7 @@ def _check_shape(value: Any, *, lone_surrogates: bool = False) -> None:
                     f"nests deeper than {MAX_EVIDENCE_DEPTH} arrays or objects"
                 )
             if isinstance(item, dict):
-                if not lone_surrogates:
+                if not surrogates:
                     for key in item:
                         _check_string(key)
                 children = list(item.values())
@@ -113,25 +109,27 @@ def _check_string(text: str) -> None:
 
 
 def load_strict_json(
-    text: str, *, bounded_numbers: bool = True, lone_surrogates: bool = False
+    text: str, *, lone_surrogates: bool = False, bounded_numbers: bool = True
 ) -> Any:
-    r"""The JSON value of ``text``, refusing what strict JSON does not allow.
+    """The JSON value of ``text``, refusing what strict JSON does not allow.
 
     Args:
         text: The JSON text.
+        lone_surrogates: Accept strings with lone surrogate escapes. The
+            prompt-response store keeps what models answered, and a model can
+            answer one (its manifests escape it as a JSON escape); so does a
+            replay cassette; evidence of the workflow runner never holds one.
         bounded_numbers: Refuse integers outside 64 bits and numbers that
             overflow (the default). ``False`` leaves number ranges to the
             caller's schema, which must then bound every number it uses: each
             number costs a call less (a suite reads thousands of cassette
             lines).
-        lone_surrogates: Let strings with a lone surrogate through (``\ud800``
-            escapes): for a file that must keep what a model sent exactly (a
-            cassette), where such text is data, not a defect.
 
     Raises:
         StrictJsonError: Not JSON, or it holds ``NaN``/``Infinity``, a number
             that overflows, an integer outside 64 bits, nesting deeper than
-            `MAX_EVIDENCE_DEPTH`, or a lone surrogate.
+            `MAX_EVIDENCE_DEPTH`, or (unless ``lone_surrogates``) a lone
+            surrogate.
     """
     decoder = _DECODER if bounded_numbers else _UNBOUNDED_DECODER
     try:
@@ -151,7 +149,7 @@ def load_strict_json(
         raise StrictJsonError("holds an integer too long to read") from None
     if not _may_break_shape(text):
         return value
-    _check_shape(value, lone_surrogates=lone_surrogates)
+    _check_shape(value, surrogates=lone_surrogates)
     return value
 
 

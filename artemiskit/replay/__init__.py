@@ -10,24 +10,24 @@ run for real. See docs/replay.md.
 
 from __future__ import annotations
 
-from artemiskit.replay._cassette import (
-    CASSETTE_SCHEMA,
-    CASSETTE_SCHEMA_VERSION,
-    Cassette,
-    CassetteExchange,
-    CassetteHeader,
-    cassette_schema,
-    load_cassette,
-)
-from artemiskit.replay._targets import ReplayMode
+import typing
 
-__all__ = [
-    "CASSETTE_SCHEMA",
-    "CASSETTE_SCHEMA_VERSION",
-    "Cassette",
-    "CassetteExchange",
-    "CassetteHeader",
-    "ReplayMode",
-    "cassette_schema",
-    "load_cassette",
-]
+from artemiskit._common import _exports
+
+if typing.TYPE_CHECKING:
+    __all__: list[str]
+
+    from artemiskit.replay._cassette import (
+        CASSETTE_SCHEMA as CASSETTE_SCHEMA,
+        CASSETTE_SCHEMA_VERSION as CASSETTE_SCHEMA_VERSION,
+        Cassette as Cassette,
+        CassetteExchange as CassetteExchange,
+        CassetteHeader as CassetteHeader,
+        cassette_schema as cassette_schema,
+        load_cassette as load_cassette,
+    )
+    from artemiskit.replay._targets import (
+        ReplayMode as ReplayMode,
+    )
+
+_exports.export_lazily(globals())
