@@ -19,6 +19,7 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit._errors import (
         ArtemisError as ArtemisError,
+        CassetteError as CassetteError,
         CheckpointError as CheckpointError,
         ConfigError as ConfigError,
         EnvironmentFailureError as EnvironmentFailureError,
@@ -26,6 +27,7 @@ if typing.TYPE_CHECKING:
         FileOperationError as FileOperationError,
         FixtureError as FixtureError,
         InvalidResponseError as InvalidResponseError,
+        ReplayMismatchError as ReplayMismatchError,
         RuntimeFailureError as RuntimeFailureError,
         ScorerDefinitionError as ScorerDefinitionError,
         SessionStateError as SessionStateError,

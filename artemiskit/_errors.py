@@ -5,7 +5,8 @@ and the CLI maps each family to one exit code (SPEC section 9) in one place::
 
     ArtemisError
     ├── WorkflowError                 invalid workflow, options or fixture      (2)
-    │   └── FixtureError              a referenced fixture is unsafe or invalid (2)
+    │   ├── FixtureError              a referenced fixture is unsafe or invalid (2)
+    │   └── CassetteError             a cassette to replay or extend is refused (2)
     ├── ConfigError                   trusted configuration invalid/incomplete  (1)
     │   ├── ToolDefinitionError       a user-defined tool is invalid or clashes (1)
     │   └── ScorerDefinitionError     a custom scorer is invalid or repeats     (1)
@@ -15,6 +16,8 @@ and the CLI maps each family to one exit code (SPEC section 9) in one place::
     │   ├── TargetError               the agent target failed                   (7)
     │   └── EnvironmentFailureError   the environment failed unexpectedly       (7)
     ├── InvalidResponseError          the target answered outside protocol      (2)
+    │   └── ReplayMismatchError       a replayed run asked what its cassette
+    │                                 does not hold, or ran past its end        (2)
     ├── CheckpointError               a checkpoint was refused                  (2)
     ├── SessionStateError             the session API was used out of order     (2)
     └── FileOperationError            a file tool's request was refused; the
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArtemisError",
+    "CassetteError",
     "CheckpointError",
     "ConfigError",
     "EnvironmentFailureError",
@@ -51,6 +55,7 @@ __all__ = [
     "FixtureError",
     "InvalidResponseError",
     "Problem",
+    "ReplayMismatchError",
     "RuntimeFailureError",
     "ScorerDefinitionError",
     "SessionStateError",
@@ -111,6 +116,18 @@ class FixtureError(WorkflowError):
     """A referenced fixture is missing, unsafe (traversal, symlink) or invalid."""
 
     default_reason = "invalid_fixture"
+
+
+class CassetteError(WorkflowError):
+    """A cassette to replay or to extend is refused (exit 2), before any tool runs.
+
+    ``reason`` is one of ``cassette_missing``, ``cassette_not_regular``,
+    ``cassette_corrupt``, ``cassette_version`` or ``cassette_foreign`` (another
+    workflow's, case's or target's), or ``cassette_out_of_step`` (a resumed run's
+    cassette does not hold exactly the requests the run already made).
+    """
+
+    default_reason = "cassette_corrupt"
 
 
 class ConfigError(_ProblemListError):
@@ -207,6 +224,18 @@ class InvalidResponseError(ArtemisError):
 
     exit_code = ExitCode.INVALID_INPUT
     default_reason = "invalid_target_response"
+
+
+class ReplayMismatchError(InvalidResponseError):
+    """A replayed run made a request its cassette does not answer (exit 2).
+
+    ``reason`` is ``replay_mismatch`` (strict replay: the request at that step
+    differs from the recorded one; the message names the step and the fields,
+    never their content) or ``cassette_exhausted`` (the run needs more model
+    responses than the cassette holds).
+    """
+
+    default_reason = "replay_mismatch"
 
 
 class CheckpointError(ArtemisError):

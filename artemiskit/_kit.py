@@ -81,6 +81,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
     from artemiskit.providers import SharedTransports
+    from artemiskit.replay._run import RunCassette
     from artemiskit.scorers._scorer import Scorer
     from artemiskit.suites import (
         SuiteKeywords,
@@ -380,6 +381,10 @@ def _new_session(
     mcp = _mcp_tools(
         workflow, settings, factory, cleanup_timeout_ms, mcp_servers, mcp_shared
     )
+    target_info = attrs.evolve(target_info, transport_digest=transport_digest)
+    cassette = _run_cassette(settings, workflow, target_info, checkpoint_mode, case)
+    if cassette is not None:
+        target, judge = cassette.wire(target, judge, workflow)
     return WorkflowSession(
         workflow=workflow,
         target=target,
@@ -390,7 +395,7 @@ def _new_session(
             records=dict(spec.state.records),
             sections=initial_sections(catalogue, workflow),
         ),
-        target_info=attrs.evolve(target_info, transport_digest=transport_digest),
+        target_info=target_info,
         cleanup_timeout_ms=cleanup_timeout_ms,
         fixture_root=None if fixture_root is None else os.fspath(fixture_root),
         preflight=_PREFLIGHT_MODES[settings.preflight],
@@ -408,6 +413,7 @@ def _new_session(
         owns_judge=owns_judge,
         mcp=mcp,
         case=case,
+        cassette=cassette,
     )
 
 
@@ -424,6 +430,61 @@ def _workflow_target(workflow: Workflow) -> TargetInfo:
         model=spec.model,
         id=f"{spec.provider}:{spec.model}",
     )
+
+
+def _run_cassette(
+    settings: RunOptions,
+    workflow: Workflow,
+    target: TargetInfo,
+    checkpoint_mode: Literal["create", "resume"],
+    case: CaseInfo | None = None,
+) -> RunCassette | None:
+    """The run's cassettes (SPEC 22), or ``None`` when it neither records nor replays.
+
+    Raises:
+        WorkflowError: ``replay_mode`` or ``replay_until`` is out of range.
+    """
+    record = settings.record_cassette
+    if settings.replay is None and (record is None or record is False):
+        return None
+    from artemiskit.replay._cassette import CassetteHeader
+    from artemiskit.replay._run import RunCassette, contract_digest, target_id
+
+    return RunCassette(
+        header=CassetteHeader(
+            workflow=workflow.name,
+            contract_digest=contract_digest(workflow),
+            case_id=None if case is None else case.id,
+            target_id=target.id or target_id(target.provider, target.model),
+            provider=target.provider,
+            model=target.model,
+            transport_digest=target.transport_digest,
+        ),
+        replay=settings.replay,
+        mode=settings.replay_mode,
+        until=settings.replay_until,
+        record=record,
+        resume=checkpoint_mode == "resume",
+    )
+
+
+async def _offline_target(
+    settings: RunOptions,
+) -> tuple[AgentTarget, str | None, RunOptions]:
+    """The stand-in target of a full replay, with the recorded transport digest.
+
+    The cassette is loaded here (and checked again with the session), so the
+    record names the transport the responses were recorded from.
+    """
+    from artemiskit.replay import Cassette, load_cassette
+    from artemiskit.replay._targets import OFFLINE
+
+    cassette = settings.replay
+    if not isinstance(cassette, Cassette):
+        assert cassette is not None
+        cassette = await load_cassette(cassette)
+        settings = attrs.evolve(settings, replay=cassette)
+    return OFFLINE, cassette.header.transport_digest, settings
 
 
 def _check_scorers(workflow: Workflow, scorers: ScorerSet) -> None:
@@ -702,6 +763,14 @@ class ArtemisKit:
         if agent is None and client is not None:
             agent = client_target(client, loaded)
             info = _workflow_target(loaded)
+        elif (
+            agent is None
+            and settings.replay is not None
+            and settings.replay_until is None
+        ):
+            # a full replay needs no live target: no transport, no credential
+            agent, digest, settings = await _offline_target(settings)
+            info = _workflow_target(loaded)
         elif agent is None:
             owns_target = True
             agent, digest, label = await configured_target(
@@ -875,6 +944,10 @@ class ArtemisKit:
             judge=chosen.judge,
             cleanup_timeout_ms=chosen.cleanup_timeout_ms,
             telemetry=chosen.telemetry,
+            record_cassettes=chosen.record_cassettes,
+            replay=chosen.replay,
+            replay_mode=chosen.replay_mode,
+            replay_until=chosen.replay_until,
             tools=self._catalogue,
             scorers=self._scorers,
             remote_kit=functools.partial(

@@ -16,6 +16,7 @@ import attrs
 from artemiskit.config._mcp import McpServerConfig
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
+from artemiskit.replay import Cassette, ReplayMode
 from artemiskit.scorers import Scorer, ScorerSet
 from artemiskit.telemetry._protocol import TelemetrySource
 from artemiskit.tools import Catalogue, Tool
@@ -52,6 +53,19 @@ class RunOptions:
         mcp_servers: The MCP servers (trusted configuration's ``mcp_servers``,
             by name) whose tools the workflow may declare; through `ArtemisKit`
             the configuration's by default.
+        record_cassette: Keep every model exchange (judge calls included) in
+            a cassette (SPEC 22): a new file path (written 0600; sensitive), or
+            ``True`` to keep its bytes in the result only
+            (`WorkflowResult.cassette`). On resume, the path of the paused
+            run's cassette, which the resumed run continues.
+        replay: Answer model requests from this cassette (a path or a loaded
+            `artemiskit.replay.Cassette`) instead of the live target; tools and
+            environments still run for real.
+        replay_mode: ``strict`` (default) stops the run at the first request
+            that differs from the recorded one (``replay_mismatch``, exit 2);
+            ``lenient`` checks only the position.
+        replay_until: Replay this many model responses, then continue with the
+            live target (a fork at step K); ``None`` replays them all.
     """
 
     fixture_root: str | os.PathLike[str] | None = None
@@ -64,6 +78,10 @@ class RunOptions:
     scorers: Sequence[Scorer] | ScorerSet | None = None
     telemetry: TelemetrySource | None = None
     mcp_servers: Mapping[str, McpServerConfig] | None = None
+    record_cassette: str | os.PathLike[str] | bool | None = None
+    replay: str | os.PathLike[str] | Cassette | None = None
+    replay_mode: ReplayMode = "strict"
+    replay_until: int | None = None
 
 
 _DEFAULT_RUN_OPTIONS = RunOptions()
@@ -82,6 +100,10 @@ class RunKeywords(TypedDict, total=False):
     scorers: Sequence[Scorer] | ScorerSet | None
     telemetry: TelemetrySource | None
     mcp_servers: Mapping[str, McpServerConfig] | None
+    record_cassette: str | os.PathLike[str] | bool | None
+    replay: str | os.PathLike[str] | Cassette | None
+    replay_mode: ReplayMode
+    replay_until: int | None
 
 
 def merge_run_options(options: RunOptions | None, keywords: RunKeywords) -> RunOptions:

@@ -17,6 +17,7 @@ from artemiskit import FileAccessError
 __all__ = [
     "check_apart_from_checkpoint",
     "check_new_outputs",
+    "check_not_input",
     "refuse_dash",
     "write_new_file",
 ]
@@ -71,6 +72,24 @@ def check_new_outputs(*paths: str | None) -> None:
                 reason="output_folder_missing",
             )
         _prove_creatable(given)
+
+
+def check_not_input(output: str, given: str | None) -> None:
+    """Refuse an output that is (or lies inside) an input, such as a cassette.
+
+    Raises:
+        FileAccessError: ``output`` is ``given`` or below it (exit 1).
+    """
+    if given is None:
+        return
+    written = os.path.realpath(output)
+    read = os.path.realpath(given)
+    if written == read or written.startswith(read.rstrip(os.sep) + os.sep):
+        raise FileAccessError(
+            f"output {output} is the input {given}: a cassette is never recorded "
+            "over the one it replays",
+            reason="output_not_distinct",
+        )
 
 
 def check_apart_from_checkpoint(directory: str, *paths: str | None) -> None:

@@ -177,6 +177,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "workflow[case][target])",
     )
     group.addoption(
+        "--akit-replay",
+        metavar="DIR",
+        dest="akit_replay",
+        help="answer every model request from the cassettes in DIR, laid out as "
+        "`akit workflow run ... --record-cassettes DIR` writes them "
+        "(<workflow>/<NNN>.cassette.jsonl); tools still run for real",
+    )
+    group.addoption(
+        "--akit-replay-mode",
+        choices=("strict", "lenient"),
+        default="strict",
+        dest="akit_replay_mode",
+        help="with --akit-replay: stop a run at the first request that differs "
+        "from the recorded one (strict, the default) or check positions only",
+    )
+    group.addoption(
         "--akit-output-dir",
         metavar="DIR",
         dest="akit_output_dir",
@@ -194,6 +210,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "akit: a workflow collected with --akit (ArtemisKit)"
     )
+    replay = config.option.akit_replay
+    if replay is not None and not Path(config.invocation_params.dir, replay).is_dir():
+        raise pytest.UsageError(f"--akit-replay {replay}: no such folder")
     for option, value in (
         ("--akit-config", config.option.akit_config),
         ("--akit-judge-config", config.option.akit_judge_config),
@@ -542,6 +561,8 @@ class WorkflowItem(pytest.Item):
                 judge=_judge(self.config),
                 cases=None if self.case_id is None else [self.case_id],
                 targets=None if self.target is None else [self.target],
+                replay=_option_path(self.config, option.akit_replay),
+                replay_mode=option.akit_replay_mode,
             )
 
         result = anyio.run(run)

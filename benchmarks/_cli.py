@@ -23,6 +23,7 @@ from benchmarks._stats import machine_info
 from benchmarks._targets import evaluate_targets
 from benchmarks.durable import measure_durable
 from benchmarks.hot_path import measure_hot_path, profile_calls
+from benchmarks.replay import measure_replay
 from benchmarks.sessions import measure_sessions, profile_sessions
 from benchmarks.telemetry import measure_telemetry
 
@@ -51,6 +52,7 @@ MEASURES = (
     "suite",
     "datasets",
     "viewer",
+    "replay",
 )
 _STEPS = 500
 _SESSION_STEPS = 10
@@ -72,6 +74,8 @@ def _settings(quick: bool) -> dict[str, Any]:
             "peer_sync_pairs": 0,
             "suite_runs": 200,
             "memory_units": (200, 1000),
+            "replay_runs": 100,
+            "replay_pairs": 3,
         }
     # The in-process pairs are cheap (a pair of 500-step runs takes well under a
     # second), so the full run takes enough of them that a slow spell of a
@@ -89,6 +93,8 @@ def _settings(quick: bool) -> dict[str, Any]:
         "peer_sync_pairs": 3,
         "suite_runs": 1000,
         "memory_units": (1000, 10000),
+        "replay_runs": 500,
+        "replay_pairs": 7,
     }
 
 
@@ -211,11 +217,21 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
     if arguments.skip_suite:
         results["suite_runner"] = {"skipped": True, "reason": "--skip-suite was given"}
         results["suite"] = {"skipped": True, "reason": "--skip-suite was given"}
+        results["replay"] = {"skipped": True, "reason": "--skip-suite was given"}
     else:
         _say(f"suite runner ({settings['suite_runs']} instant runs)")
         results["suite_runner"] = _suite_runner(settings["suite_runs"])
         _say(f"suite: {settings['suite_runs']} instant runs, runs alone vs suite × 5")
         results["suite"] = _suite_runner(settings["suite_runs"], "--share")
+        _say(
+            f"replay: {settings['replay_runs']} runs replayed from cassettes vs "
+            f"scripted × {settings['replay_pairs']} pairs"
+        )
+        results["replay"] = anyio.run(
+            lambda: measure_replay(
+                runs=settings["replay_runs"], pairs=settings["replay_pairs"]
+            )
+        )
     small, large = settings["memory_units"]
     # the suite memory runs suites of instant runs: skipped with the suite
     memory = [] if arguments.skip_suite else ["--memory", str(small), str(large)]

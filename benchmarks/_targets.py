@@ -237,6 +237,18 @@ def _cold_imports(results: Results) -> Verdict:
     return (", ".join(heavy) or "none"), not heavy
 
 
+def _replay_rate(results: Results) -> Verdict:
+    replay = results["replay"]
+    cpu: dict[str, Any] = replay["vs_scripted"]
+    wall: dict[str, Any] = replay["vs_scripted_wall"]
+    return (
+        f"{_spread(cpu, 2)} of the scripted runs per CPU second "
+        f"({replay['replayed_runs_per_cpu_s']:,.0f} against "
+        f"{replay['scripted_runs_per_cpu_s']:,.0f}); by wall time {_spread(wall, 2)}",
+        cpu["ratio_median"] >= 0.8,
+    )
+
+
 _STEP = "per step, instant target, no durability"
 _DURABLE = "per step with a durable checkpoint"
 _SESSIONS = "1000 concurrent sessions, 20 ms model latency, 10 steps each"
@@ -245,6 +257,7 @@ _SANDBOX = "sandbox file operation (64 B and 64 KB, read and write)"
 _LIFECYCLE = "sandbox create → ready / cleanup"
 _COLD = "`akit scenario validate` cold, `akit --help`"
 _DATASETS = "a 10,000-case JSONL dataset (SPEC 19)"
+_REPLAY = "a replayed suite (SPEC 22), local executor"
 
 #: Every SPEC 10 target, in the SPEC's order.
 TARGETS: tuple[Target, ...] = (
@@ -317,6 +330,12 @@ TARGETS: tuple[Target, ...] = (
         "a suite's driver memory does not grow with finished runs (≤ 1 KiB per run)",
         "datasets",
         _datasets_memory,
+    ),
+    Target(
+        _REPLAY,
+        "≥ 80% of the scripted provider's runs per second, same sitting",
+        "replay",
+        _replay_rate,
     ),
     Target(_SANDBOX, "median ≤ 2 ms", "sandbox", _sandbox_median),
     Target(

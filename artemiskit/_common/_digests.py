@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-__all__ = ["bytes_digest", "json_digest"]
+__all__ = ["bytes_digest", "canonical_json", "json_digest"]
 
 
 def bytes_digest(data: bytes) -> str:
@@ -14,7 +14,14 @@ def bytes_digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def canonical_json(value: Any) -> str:
+    """``value``'s canonical JSON: sorted keys, no spaces, non-ASCII as is."""
+    return _CANONICAL.encode(value)
+
+
 def json_digest(value: Any) -> str:
     """The digest of ``value``'s canonical JSON (sorted keys, no spaces, UTF-8)."""
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return bytes_digest(text.encode("utf-8"))
+    return bytes_digest(canonical_json(value).encode("utf-8"))

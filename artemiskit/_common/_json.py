@@ -70,6 +70,10 @@ def _number(text: str) -> float:
 _DECODER = json.JSONDecoder(
     parse_constant=_refuse_constant, parse_int=_integer, parse_float=_number
 )
+# Numbers as Python reads them (an overflowing float is infinite, an integer of
+# any length up to the interpreter's digit limit is read): for a caller whose
+# schema bounds every number it uses.
+_UNBOUNDED_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
 def _check_shape(value: Any, *, surrogates: bool) -> None:
@@ -104,15 +108,22 @@ def _check_string(text: str) -> None:
         ) from None
 
 
-def load_strict_json(text: str, *, lone_surrogates: bool = False) -> Any:
+def load_strict_json(
+    text: str, *, lone_surrogates: bool = False, bounded_numbers: bool = True
+) -> Any:
     """The JSON value of ``text``, refusing what strict JSON does not allow.
 
     Args:
         text: The JSON text.
         lone_surrogates: Accept strings with lone surrogate escapes. The
             prompt-response store keeps what models answered, and a model can
-            answer one (its manifests escape it as a JSON escape); evidence of
-            the workflow runner never holds one.
+            answer one (its manifests escape it as a JSON escape); so does a
+            replay cassette; evidence of the workflow runner never holds one.
+        bounded_numbers: Refuse integers outside 64 bits and numbers that
+            overflow (the default). ``False`` leaves number ranges to the
+            caller's schema, which must then bound every number it uses: each
+            number costs a call less (a suite reads thousands of cassette
+            lines).
 
     Raises:
         StrictJsonError: Not JSON, or it holds ``NaN``/``Infinity``, a number
@@ -120,8 +131,9 @@ def load_strict_json(text: str, *, lone_surrogates: bool = False) -> Any:
             `MAX_EVIDENCE_DEPTH`, or (unless ``lone_surrogates``) a lone
             surrogate.
     """
+    decoder = _DECODER if bounded_numbers else _UNBOUNDED_DECODER
     try:
-        value = _DECODER.decode(text)
+        value = decoder.decode(text)
     except json.JSONDecodeError as exc:
         raise StrictJsonError(
             f"not JSON ({exc.msg})", line=exc.lineno, column=exc.colno
@@ -130,5 +142,31 @@ def load_strict_json(text: str, *, lone_surrogates: bool = False) -> Any:
         raise StrictJsonError(
             f"nests deeper than {MAX_EVIDENCE_DEPTH} arrays or objects"
         ) from None
+    except StrictJsonError:
+        raise
+    except ValueError:
+        # unbounded numbers: an integer past the interpreter's digit limit
+        raise StrictJsonError("holds an integer too long to read") from None
+    if not _may_break_shape(text):
+        return value
     _check_shape(value, surrogates=lone_surrogates)
     return value
+
+
+def _may_break_shape(text: str) -> bool:
+    r"""Whether the value of ``text`` could nest too deep or hold a lone surrogate.
+
+    Without a ``\u`` escape and without a raw surrogate in the text, no string
+    of its value holds a surrogate; with fewer brackets than the depth bound, it
+    cannot nest that deep. Most evidence is like that, and then the walk over
+    every value (`_check_shape`) is not needed.
+    """
+    if "\\u" in text or text.count("[") + text.count("{") >= MAX_EVIDENCE_DEPTH:
+        return True
+    if text.isascii():  # known for every str without looking at it again
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

@@ -61,6 +61,7 @@ from artemiskit.environments._base import (
 )
 from artemiskit.records._record import (
     CaseInfo,
+    CassetteInfo,
     CleanupInfo,
     EventInfo,
     ExecutionRecord,
@@ -85,6 +86,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.engine._cassette_port import CassettePort
     from artemiskit.engine._state import LocalState
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.telemetry._protocol import RunTelemetry
@@ -171,9 +173,11 @@ class RunDriver:
         owns_judge: bool = False,
         mcp: McpToolSet | None = None,
         case: CaseInfo | None = None,
+        cassette: CassettePort | None = None,
     ) -> None:
         self.workflow = workflow
         self._case = case
+        self._cassette = cassette
         self._telemetry = telemetry
         self._catalogue = catalogue
         self._mcp = mcp
@@ -295,6 +299,9 @@ class RunDriver:
         A caller's cancellation drains the finish step (shielded), keeps its
         result in `interrupted`, and propagates.
         """
+        if self._cassette is not None:
+            # the whole cassette is read and checked before anything runs
+            await self._cassette.prepare()
         await self._load_fixture()
         spent = 0.0
         if self._mcp is not None:
@@ -303,6 +310,9 @@ class RunDriver:
             resumption = await self.checkpoints.begin(
                 self.run.published(), run_id=self.run_id, attempt_id=self.attempt_id
             )
+            if resumption is not None and self._cassette is not None:
+                # a resumed run continues its cassette after the requests made
+                await self._cassette.resumed(resumption.state.counters.model_requests)
         except BaseException:
             with anyio.CancelScope(shield=True):
                 await self.checkpoints.close()
@@ -607,7 +617,11 @@ class RunDriver:
         await self._close_targets()
         self.hub.emit("outcomes_evaluated", status=verdict.verification.status)
         self.hub.emit("run_finished")
-        record = self._build_record(verdict, cleanup, started)
+        cassette: bytes | None = None
+        recorded: CassetteInfo | None = None
+        if self._cassette is not None:
+            cassette, recorded = await self._cassette.finish()
+        record = self._build_record(verdict, cleanup, started, recorded)
         if self._telemetry is not None:
             shipped = await self._telemetry.export_run(record)
             record = attrs.evolve(record, telemetry=shipped)
@@ -617,6 +631,7 @@ class RunDriver:
             transcript=self.run.state.conversation,
             failure=self._failure
             or (None if self._tool_calls is None else self._tool_calls.failure),
+            cassette=cassette,
         )
 
     async def _release(
@@ -727,7 +742,11 @@ class RunDriver:
                 await aclose()
 
     def _build_record(
-        self, verdict: _Verdict, cleanup: CleanupInfo, started: datetime
+        self,
+        verdict: _Verdict,
+        cleanup: CleanupInfo,
+        started: datetime,
+        recorded: CassetteInfo | None = None,
     ) -> ExecutionRecord:
         state = self.run.state
         return build_record(
@@ -757,4 +776,6 @@ class RunDriver:
             if self._mcp is None or not self._mcp.tools
             else CONVERTER.structure(self._mcp.summary(), McpInfo),
             case=self._case,
+            replay=None if self._cassette is None else self._cassette.replay_info(),
+            cassette=recorded,
         )

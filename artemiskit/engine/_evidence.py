@@ -21,6 +21,7 @@ from artemiskit.records._record import (
     BudgetInfo,
     BudgetUsed,
     CaseInfo,
+    CassetteInfo,
     CleanupInfo,
     EventInfo,
     ExecutionInfo,
@@ -34,6 +35,7 @@ from artemiskit.records._record import (
     PolicyInfo,
     PreflightInfo,
     RecoveryInfo,
+    ReplayInfo,
     StateChangeInfo,
     TargetInfo,
     TimelineInfo,
@@ -223,6 +225,8 @@ def build_record(
     recovery: RecoveryInfo | None = None,
     mcp: McpInfo | None = None,
     case: CaseInfo | None = None,
+    replay: ReplayInfo | None = None,
+    cassette: CassetteInfo | None = None,
 ) -> ExecutionRecord:
     """Assemble the metadata-only record of one attempt."""
     counters = state.counters
@@ -311,6 +315,8 @@ def build_record(
         timeline=_timeline(state),
         mcp=mcp,
         case=case,
+        replay=replay,
+        cassette=cassette,
     )
 
 

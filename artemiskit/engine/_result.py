@@ -24,12 +24,15 @@ class WorkflowResult:
         failure: What stopped the run, for people: the message of the error or the
             failed preflight probe, naming the target (provider entry and host),
             never a credential or content; ``None`` when nothing failed.
+        cassette: The recorded cassette's bytes when the run recorded one
+            (SPEC 22), else ``None``. Sensitive working data.
     """
 
     record: ExecutionRecord
     state: dict[str, Any] | None
     transcript: tuple[Message, ...]
     failure: str | None = attrs.field(default=None, repr=False)
+    cassette: bytes | None = attrs.field(default=None, repr=False)
 
     @property
     def exit_code(self) -> int:

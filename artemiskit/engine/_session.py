@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
 
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.engine._cassette_port import CassettePort
     from artemiskit.engine._events import SessionEvent
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
@@ -74,6 +75,7 @@ class WorkflowSession:
         owns_judge: bool = False,
         mcp: McpToolSet | None = None,
         case: CaseInfo | None = None,
+        cassette: CassettePort | None = None,
     ) -> None:
         self._driver = RunDriver(
             workflow=workflow,
@@ -99,6 +101,7 @@ class WorkflowSession:
             owns_judge=owns_judge,
             mcp=mcp,
             case=case,
+            cassette=cassette,
         )
         self._workflow = workflow
         self._started = False

@@ -321,6 +321,31 @@ class TelemetryInfo:
 
 
 @attrs.frozen(kw_only=True)
+class ReplayInfo:
+    """How a replayed run was answered (SPEC 22): a digest, never content.
+
+    Attributes:
+        cassette_digest: The digest of the cassette file the run replayed.
+        mode: ``strict`` (each request checked against the recorded one) or
+            ``lenient`` (position only).
+        fork_at: After how many replayed model responses the live target took
+            over (``--replay-until K``), or ``None`` when every response came
+            from the cassette.
+    """
+
+    cassette_digest: str
+    mode: Literal["strict", "lenient"]
+    fork_at: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class CassetteInfo:
+    """The cassette a recorded run kept (SPEC 22): its digest, never content."""
+
+    digest: str
+
+
+@attrs.frozen(kw_only=True)
 class McpServerInfo:
     """An MCP server a run used: its entry name, transport and lifetime.
 
@@ -382,20 +407,27 @@ class ExecutionRecord:
     mcp: McpInfo | None = None
     #: The dataset case the run is of; ``None`` (and absent) without cases.
     case: CaseInfo | None = None
+    #: ``None`` unless the run was replayed from a cassette.
+    replay: ReplayInfo | None = None
+    #: ``None`` unless the run's model exchanges were recorded to a cassette.
+    cassette: CassetteInfo | None = None
     schema: str = RECORD_SCHEMA
     schema_version: int = RECORD_SCHEMA_VERSION
 
 
-def _omit_absent_mcp(hook: Any) -> Any:
-    """Wrap ExecutionRecord's unstructure hook: no ``mcp`` key without MCP tools.
+_OPTIONAL_PARTS = ("mcp", "case", "replay", "cassette")
 
-    Likewise no ``case`` key for a workflow without cases, so records of plain
-    workflows stay as they were.
+
+def _omit_absent_mcp(hook: Any) -> Any:
+    """Wrap ExecutionRecord's unstructure hook: no key for an absent option.
+
+    ``mcp``, ``case``, ``replay`` and ``cassette`` appear only when the run used
+    them, so records of runs without them stay as they were.
     """
 
     def unstructure(record: ExecutionRecord) -> dict[str, Any]:
         document: dict[str, Any] = hook(record)
-        for key in ("mcp", "case"):
+        for key in _OPTIONAL_PARTS:
             if document.get(key) is None:
                 document.pop(key, None)
         return document

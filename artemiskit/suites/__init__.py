@@ -21,6 +21,9 @@ if typing.TYPE_CHECKING:
         percentile as percentile,
         wilson_interval as wilson_interval,
     )
+    from artemiskit.suites._cassettes import (
+        SuiteCassettes as SuiteCassettes,
+    )
     from artemiskit.suites._discovery import (
         SuiteWorkflow as SuiteWorkflow,
         discover_workflows as discover_workflows,

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 
 import anyio
 import anyio.to_thread
+import attrs
 
 from artemiskit._errors import WorkflowError
 from artemiskit.config._judge import load_judge_config
+from artemiskit.suites._cassettes import prepare_suite_cassettes
 from artemiskit.suites._discovery import load_suite_workflows
 from artemiskit.suites._ray import RayExecutor
 from artemiskit.suites._runner import SuiteSession, SuiteSettings, prepare_output_dir
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 
     from artemiskit.config import TrustedConfig
     from artemiskit.engine._judge import JudgeSettings
+    from artemiskit.replay import ReplayMode
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.suites._executor import SuiteExecutor
     from artemiskit.suites._factory import SessionFactory
@@ -47,6 +50,10 @@ async def create_suite_session(
     scorers: ScorerSet | None = None,
     remote_kit: Callable[[Callable[[], TrustedConfig]], SessionFactory] | None = None,
     targets: Sequence[TargetChoice] = (),
+    record_cassettes: str | os.PathLike[str] | None = None,
+    replay: str | os.PathLike[str] | None = None,
+    replay_mode: ReplayMode = "strict",
+    replay_until: int | None = None,
 ) -> SuiteSession:
     """Check every workflow, script, fixture and the judge, then prepare the output.
 
@@ -67,13 +74,21 @@ async def create_suite_session(
         UnsupportedError: A workflow runs in the sandbox and no Docker Engine
             answers, or the sandbox image is not installed (exit 3; checked
             here, where the runs execute, so that no run starts).
-        FileAccessError: The output folder exists and is not empty, or cannot
-            be created (exit 1).
+        CassetteError: A cassette to replay is missing, corrupt or another
+            run's (exit 2; nothing ran).
+        FileAccessError: The output folder (or the cassette folder) exists and
+            is not empty, or cannot be created (exit 1).
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
+    # a full replay answers every model request from cassettes: no script
     workflows = await load_suite_workflows(
-        paths, config, tools=tools, scorers=scorers, selection=settings.cases
+        paths,
+        config,
+        tools=tools,
+        scorers=scorers,
+        selection=settings.cases,
+        scripts=replay is None or replay_until is not None,
     )
     if isinstance(executor, RayExecutor) and any(w.cases for w in workflows):
         raise WorkflowError(
@@ -111,7 +126,30 @@ async def create_suite_session(
             files[(unit.name, unit.target)] = await anyio.to_thread.run_sync(
                 named_files, unit.item, config
             )
+    cassettes = await prepare_suite_cassettes(
+        workflows,
+        settings.repeat,
+        record=None,
+        replay=replay,
+        mode=replay_mode,
+        until=replay_until,
+    )
     folder = None if output_dir is None else prepare_output_dir(output_dir)
+    if record_cassettes is not None:
+        recording = await prepare_suite_cassettes(
+            workflows,
+            settings.repeat,
+            record=record_cassettes,
+            replay=None,
+            mode=replay_mode,
+            until=replay_until,
+        )
+        assert recording is not None
+        cassettes = (
+            recording
+            if cassettes is None
+            else attrs.evolve(cassettes, record=recording.record)
+        )
     return SuiteSession(
         kit=kit,
         workflows=workflows,
@@ -125,6 +163,7 @@ async def create_suite_session(
         remote_files=files,
         telemetry=telemetry,
         mcp_servers=config.mcp_servers,
+        cassettes=cassettes,
     )
 
 

@@ -212,6 +212,7 @@ async def load_suite_workflows(
     tools: Catalogue | None = None,
     scorers: ScorerSet | None = None,
     selection: CaseSelection = EVERY_CASE,
+    scripts: bool = True,
 ) -> list[SuiteWorkflow]:
     """Discover, load and validate every workflow, script and fixture.
 
@@ -221,6 +222,8 @@ async def load_suite_workflows(
     checked case by case (every case's expansion, and its script for every
     selected case); ``selection`` picks the cases that run, and a ``--case``
     id no workflow has is refused (``unknown_case``).
+    Without ``scripts`` (a full replay, SPEC 22: cassettes answer every model
+    request) the scripted provider's scripts are neither needed nor read.
 
     Raises:
         WorkflowError: A folder holds no workflow, two workflows share a name, or
@@ -255,7 +258,9 @@ async def load_suite_workflows(
                     continue  # none of its cases was asked for
                 workflow = cases.case(case_ids[0]).workflow
             root = path.absolute().parent
-            script = await workflow_script(workflow, path, root, config)
+            script = (
+                await workflow_script(workflow, path, root, config) if scripts else None
+            )
             if script is not None and cases is not None:
                 _check_case_scripts(script[1][0], cases, case_ids)
             fixture = workflow.environment.fixture

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.providers import SharedTransports
+    from artemiskit.replay import Cassette, ReplayMode
     from artemiskit.targets import AgentTarget, TargetChoice
     from artemiskit.telemetry import TelemetrySource
     from artemiskit.workflow import Workflow, WorkflowCase
@@ -39,5 +40,9 @@ class SessionFactory(Protocol):
         shared_transports: SharedTransports | None,
         repetition: int,
         telemetry: TelemetrySource | None = None,
+        record_cassette: str | os.PathLike[str] | bool | None = None,
+        replay: str | os.PathLike[str] | Cassette | None = None,
+        replay_mode: ReplayMode = "strict",
+        replay_until: int | None = None,
     ) -> WorkflowSession:
         """Create one run's session."""

@@ -9,6 +9,7 @@ from typing import Literal, TypedDict
 import attrs
 
 from artemiskit.engine._judge import JudgeSettings
+from artemiskit.replay import ReplayMode
 from artemiskit.suites._executor import SuiteExecutor
 from artemiskit.targets import AgentFactory, AgentTarget, TargetChoice
 from artemiskit.telemetry._telemetry import Telemetry
@@ -56,6 +57,15 @@ class SuiteOptions:
         sample: Run a random subset of this many cases per workflow
             (``--sample N``), the same for the same ``seed``.
         seed: The sample's seed (``--seed S``, default 0).
+        record_cassettes: A new or empty folder (made 0700) for every run's
+            cassette, at the same relative path as its record under ``runs/``
+            with the suffix ``.cassette.jsonl`` (0600; sensitive).
+        replay: A folder of cassettes laid out as ``record_cassettes`` writes
+            them: each run is answered from its own (all are read and checked
+            before the first run starts).
+        replay_mode: ``strict`` (default) or ``lenient`` (see `RunOptions`).
+        replay_until: Replay this many model responses per run, then continue
+            with the live target.
     """
 
     output_dir: str | os.PathLike[str] | None = None
@@ -75,6 +85,10 @@ class SuiteOptions:
     cases: Sequence[str] | None = None
     sample: int | None = None
     seed: int | None = None
+    record_cassettes: str | os.PathLike[str] | None = None
+    replay: str | os.PathLike[str] | None = None
+    replay_mode: ReplayMode = "strict"
+    replay_until: int | None = None
 
 
 class SuiteKeywords(TypedDict, total=False):
@@ -97,6 +111,10 @@ class SuiteKeywords(TypedDict, total=False):
     cases: Sequence[str] | None
     sample: int | None
     seed: int | None
+    record_cassettes: str | os.PathLike[str] | None
+    replay: str | os.PathLike[str] | None
+    replay_mode: ReplayMode
+    replay_until: int | None
 
 
 def merge_suite_options(

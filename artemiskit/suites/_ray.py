@@ -91,6 +91,8 @@ class RemoteRun:
         repetition: The repetition, from 1.
         judge: The judge for ``judge`` outcomes, if any.
         cleanup_timeout_ms: The run's cleanup drain period.
+        run_options: Further `RunOptions` fields of the run as plain data (its
+            cassette to replay, whether to record one).
     """
 
     key: str
@@ -100,6 +102,7 @@ class RemoteRun:
     repetition: int
     judge: Any = None
     cleanup_timeout_ms: int | None = None
+    run_options: Mapping[str, Any] = attrs.field(factory=dict)
 
     def __repr__(self) -> str:
         return f"RemoteRun(key={self.key!r}, repetition={self.repetition})"
@@ -159,6 +162,7 @@ async def _run_here(task: RemoteRun) -> WorkflowResult:
             cleanup_timeout_ms=task.cleanup_timeout_ms,
             shared_transports=None,
             repetition=task.repetition,
+            **task.run_options,
         )
         return await session.run()
 

@@ -23,7 +23,6 @@ import attrs
 from artemiskit._common._atomic import write_atomically
 from artemiskit._errors import (
     ArtemisError,
-    FileAccessError,
     SessionStateError,
     WorkflowError,
 )
@@ -37,6 +36,13 @@ from artemiskit.suites._aggregate import (
 )
 from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
 from artemiskit.suites._factory import SessionFactory
+from artemiskit.suites._layout import (
+    CASSETTE_SUFFIX,
+    RECORD_SUFFIX,
+    TRANSCRIPT_SUFFIX,
+    prepare_output_dir,
+    run_stem,
+)
 from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
@@ -64,6 +70,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.records import TelemetryInfo
+    from artemiskit.suites._cassettes import SuiteCassettes
     from artemiskit.suites._discovery import SuiteWorkflow
     from artemiskit.telemetry._telemetry import Telemetry
     from artemiskit.workflow import Workflow, WorkflowCase
@@ -245,40 +252,6 @@ class SuiteResult:
         )
 
 
-def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
-    """Make sure the output folder is new or empty (creating it if new).
-
-    Raises:
-        FileAccessError: It exists and is not an empty folder, or cannot be
-            created (exit 1).
-    """
-    path = Path(output_dir)
-    if path.is_symlink() or (path.exists() and not path.is_dir()):
-        raise FileAccessError(
-            f"output folder {os.fspath(output_dir)} is not a folder",
-            reason="output_exists",
-        )
-    if path.is_dir() and any(path.iterdir()):
-        raise FileAccessError(
-            f"output folder {os.fspath(output_dir)} is not empty; a suite needs a "
-            "new or empty folder",
-            reason="output_exists",
-        )
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise FileAccessError(
-            f"cannot create output folder {os.fspath(output_dir)}: {exc.strerror}",
-            reason="output_unwritable",
-        ) from exc
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise FileAccessError(
-            f"cannot write into output folder {os.fspath(output_dir)}",
-            reason="output_unwritable",
-        )
-    return path
-
-
 def _suite_servers(
     workflows: Sequence[SuiteWorkflow], configs: Mapping[str, McpServerConfig]
 ) -> dict[str, McpServerConfig] | None:
@@ -300,6 +273,20 @@ def _suite_servers(
 def _folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
     """A safe folder name per workflow name, distinct even without case."""
     return safe_folders(item.name for item in workflows)
+
+
+#: A file a run leaves: its path, its bytes, and the root of its private
+#: folders (``None`` for a record, which is not sensitive).
+_RunFile = tuple[Path, bytes, Path | None]
+
+
+def _private_folders(root: Path, folder: Path) -> None:
+    """Create ``folder`` below ``root`` with every folder from ``root`` down 0700."""
+    path = root
+    for part in ("", *folder.relative_to(root).parts):
+        path = path / part if part else path
+        path.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(path, 0o700)
 
 
 async def _ready(value: _T) -> _T:
@@ -355,6 +342,7 @@ class SuiteSession:
         remote_files: For such an executor, the files each unit's runs read,
             by workflow name and target id (see `artemiskit.suites._shipping`).
         telemetry: Export the suite as one OpenTelemetry trace (local runs).
+        cassettes: What the runs record and replay (SPEC 22), checked already.
     """
 
     def __init__(
@@ -372,12 +360,14 @@ class SuiteSession:
         remote_files: Mapping[tuple[str, str], Mapping[str, bytes]] | None = None,
         telemetry: Telemetry | None = None,
         mcp_servers: Mapping[str, McpServerConfig] | None = None,
+        cassettes: SuiteCassettes | None = None,
     ) -> None:
         if settings.transcripts and output_dir is None:
             raise WorkflowError(
                 "transcripts need an output folder", reason="invalid_option"
             )
         self._kit = kit
+        self._cassettes = cassettes
         self._workflows = tuple(workflows)
         self._units = tuple(
             targets
@@ -694,49 +684,56 @@ class SuiteSession:
 
     def _encode(
         self, job: _Job, result: WorkflowResult | None
-    ) -> tuple[str | None, list[tuple[Path, bytes, int]]]:
-        """The run's record (and transcript) files: the record's relative name."""
-        if self._output is None or result is None:
+    ) -> tuple[str | None, list[_RunFile]]:
+        """The run's record, transcript and cassette files; the record's name."""
+        if result is None:
             return None, []
         folder = self._folders[job.workflow.name]
         if job.case is not None:
             folder = f"{folder}/{job.case}"
         if self._layered:
             folder = f"{folder}/{self._target_folders[job.unit.target]}"
-        name = f"{job.repetition:03d}"
-        relative = f"runs/{folder}/{name}.record.json"
+        stem = run_stem(folder, job.repetition)
+        files: list[_RunFile] = []
+        cassettes = self._cassettes
+        if cassettes is not None and cassettes.record is not None and result.cassette:
+            path = cassettes.record / f"{stem}{CASSETTE_SUFFIX}"
+            files.append((path, result.cassette, cassettes.record))
+        if self._output is None:
+            return None, files
+        relative = f"runs/{stem}{RECORD_SUFFIX}"
         # Compact, so the C encoder does it: an indented dump costs more than
         # an instant run.
         record = json.dumps(record_to_dict(result.record), separators=(",", ":"))
-        files = [(self._output / relative, record.encode("utf-8") + b"\n", 0o644)]
+        files.append((self._output / relative, record.encode("utf-8") + b"\n", None))
         if self._settings.transcripts:
             transcript = json.dumps(
                 transcript_to_dict(result), indent=2, ensure_ascii=False
             ).encode("utf-8")
-            private = self._output / "transcripts" / folder / f"{name}.transcript.json"
-            files.append((private, transcript + b"\n", 0o600))
+            root = self._output / "transcripts"
+            private = root / f"{stem}{TRANSCRIPT_SUFFIX}"
+            files.append((private, transcript + b"\n", root))
         return relative, files
 
-    def _write_files(self, files: Sequence[tuple[Path, bytes, int]]) -> None:
+    def _write_files(self, files: Sequence[_RunFile]) -> None:
         """Write a finished run's files, each atomically.
+
+        A file with a private root (transcripts, cassettes: sensitive) is
+        written 0600, and every folder from that root down is 0700.
 
         This runs on the event loop: the writes are small and never synced
         here (one sync at the end covers them), and a thread hop per run
         costs more CPU than the writes.
         """
-        assert self._output is not None
-        transcripts = self._output / "transcripts"
-        for path, data, mode in files:
+        for path, data, private in files:
             folder = path.parent
             if folder not in self._folders_made:
-                if mode == 0o600:
-                    transcripts.mkdir(mode=0o700, exist_ok=True)
-                    folder.mkdir(mode=0o700, exist_ok=True)
-                    os.chmod(transcripts, 0o700)
-                    os.chmod(folder, 0o700)
+                if private is not None:
+                    _private_folders(private, folder)
                 else:
                     folder.mkdir(parents=True, exist_ok=True)
                 self._folders_made.add(folder)
+            mode = 0o644 if private is None else 0o600
             write_atomically(path, data, mode=mode, replace=False, durable=False)
             self._unsynced.append(path)
 
@@ -832,7 +829,15 @@ class SuiteSession:
             repetition=job.repetition,
             judge=self._remote_judge,
             cleanup_timeout_ms=self._cleanup_timeout_ms,
+            run_options=self._run_options(job),
         )
+
+    def _run_options(self, job: _Job) -> dict[str, Any]:
+        """The job's cassette options (plain data: any executor ships them)."""
+        if self._cassettes is None:
+            return {}
+        stem = run_stem(self._folders[job.workflow.name], job.repetition)
+        return self._cassettes.run_options(stem)
 
     async def _run_here(self, job: _Job) -> WorkflowResult | None:
         """Run ``job`` in this process; ``None`` when it left no record."""
@@ -852,6 +857,7 @@ class SuiteSession:
                 shared_transports=self._transports,
                 repetition=job.repetition,
                 telemetry=self._telemetry,
+                **self._run_options(job),
             )
             self._in_flight.add(session)
             if self._cancelled:

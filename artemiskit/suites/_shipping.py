@@ -42,7 +42,8 @@ def named_files(item: SuiteWorkflow, config: TrustedConfig) -> dict[str, bytes]:
     The script of a ``scripted`` target (``MODEL.script.yaml`` below the
     workflow's folder, or below the entry's ``scripts_dir``) goes at the root
     of the worker's folder (`worker_config` drops ``scripts_dir``); the fixture
-    at its reference.
+    at its reference. A workflow loaded without its script (a full replay)
+    ships none.
 
     Raises:
         ConfigError: The files weigh more than `MAX_SHIPPED_BYTES`
@@ -56,9 +57,11 @@ def named_files(item: SuiteWorkflow, config: TrustedConfig) -> dict[str, bytes]:
         wanted[fixture] = root / fixture
     provider = workflow.target.provider
     entry = config.providers.get(provider)
-    if (entry is None and provider == "scripted") or (
+    scripted = (entry is None and provider == "scripted") or (
         entry is not None and entry.type == "scripted"
-    ):
+    )
+    # a full replay (SPEC 22) read no script: its cassettes answer instead
+    if scripted and item.script is not None:
         base = root
         if entry is not None and entry.scripts_dir is not None:
             base = root / entry.scripts_dir

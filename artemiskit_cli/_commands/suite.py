@@ -40,7 +40,13 @@ if TYPE_CHECKING:
 
     from anyio.abc import TaskStatus
 
-__all__ = ["SUITE_OPTIONS", "is_suite", "run_suite_command", "suite_options"]
+__all__ = [
+    "SUITE_OPTIONS",
+    "is_suite",
+    "replay_settings",
+    "run_suite_command",
+    "suite_options",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,6 +60,7 @@ SUITE_OPTIONS = (
     "fail_fast",
     "max_suite_tokens",
     "transcripts",
+    "record_cassettes",
     "junit",
     "markdown",
     "quiet",
@@ -124,6 +131,13 @@ def suite_options(command: F) -> F:
             "(0600 files, 0700 folders; sensitive).",
         ),
         click.option(
+            "--record-cassettes",
+            type=click.Path(readable=False, file_okay=False),
+            help="Suite mode: keep every run's model exchanges as a cassette in "
+            "this new or empty folder, laid out like runs/ (0600 files, 0700 "
+            "folders; sensitive).",
+        ),
+        click.option(
             "--junit",
             type=click.Path(readable=False, dir_okay=False),
             help="Suite mode: write a JUnit XML report here.",
@@ -166,6 +180,26 @@ def suite_options(command: F) -> F:
     for option in reversed(options):
         command = option(command)
     return command
+
+
+def replay_settings(options: dict[str, Any]) -> dict[str, Any]:
+    """The SDK's replay keywords from the parsed command line.
+
+    Raises:
+        click.UsageError: ``--replay-mode`` or ``--replay-until`` without
+            ``--replay``.
+    """
+    if options.get("replay") is None:
+        for name in ("replay_mode", "replay_until"):
+            if options.get(name) is not None:
+                flag = "--" + name.replace("_", "-")
+                raise click.UsageError(f"{flag} needs --replay")
+        return {}
+    return {
+        "replay": options["replay"],
+        "replay_mode": options.get("replay_mode") or "strict",
+        "replay_until": options.get("replay_until"),
+    }
 
 
 def is_suite(paths: tuple[str, ...], given: dict[str, Any]) -> bool:
@@ -340,6 +374,8 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
         sample=options["sample"],
         seed=options["seed"],
         transcripts=bool(options["transcripts"]),
+        record_cassettes=options["record_cassettes"],
+        **replay_settings(options),
         judge=options["judge_config"],
         cleanup_timeout_ms=options["cleanup_timeout"],
         telemetry=telemetry,
@@ -466,6 +502,7 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
             "output",
             "state_output",
             "transcript_output",
+            "record_cassette",
             "checkpoint_dir",
             "pause_after_actions",
             "fixture_root",

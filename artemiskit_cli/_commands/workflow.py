@@ -26,11 +26,17 @@ from artemiskit.environments import MAX_CLEANUP_TIMEOUT_MS
 from artemiskit.providers import load_provider_entry_points
 from artemiskit.records import record_to_dict
 from artemiskit.suites import transcript_to_dict
-from artemiskit_cli._commands.suite import is_suite, run_suite_command, suite_options
+from artemiskit_cli._commands.suite import (
+    is_suite,
+    replay_settings,
+    run_suite_command,
+    suite_options,
+)
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import (
     check_apart_from_checkpoint,
     check_new_outputs,
+    check_not_input,
     write_new_file,
 )
 from artemiskit_cli._render import describe_event, summarize
@@ -110,6 +116,32 @@ _OTEL = click.option(
 )
 
 
+_RECORD_CASSETTE = click.option(
+    "--record-cassette",
+    type=click.Path(readable=False, dir_okay=False),
+    help="Single run: keep every model exchange in this new cassette, mode 0600 "
+    "(sensitive; on resume, the paused run's cassette, continued).",
+)
+_REPLAY = click.option(
+    "--replay",
+    type=click.Path(readable=False),
+    help="Answer model requests from this cassette (suite mode: a folder of "
+    "cassettes); tools still run for real.",
+)
+_REPLAY_MODE = click.option(
+    "--replay-mode",
+    type=click.Choice(["strict", "lenient"]),
+    help="With --replay: stop at the first request that differs (strict, the "
+    "default) or check only positions (lenient).",
+)
+_REPLAY_UNTIL = click.option(
+    "--replay-until",
+    type=click.IntRange(0),
+    metavar="K",
+    help="With --replay: replay K model responses, then continue live (a fork).",
+)
+
+
 _PATHS_ARGUMENT = click.argument(
     "paths", metavar="PATH...", nargs=-1, required=True, type=click.Path(readable=False)
 )
@@ -132,6 +164,10 @@ def _execution_options(command: F, argument: Any = _WORKFLOW_ARGUMENT) -> F:
             TOOLS_OPTION,
             SCORERS_OPTION,
             _OTEL,
+            _RECORD_CASSETTE,
+            _REPLAY,
+            _REPLAY_MODE,
+            _REPLAY_UNTIL,
         ]
     ):
         command = option(command)
@@ -183,6 +219,7 @@ async def _run(
     otel: bool = False,
     target: TargetChoice | None = None,
     case: str | None = None,
+    cassettes: dict[str, Any] | None = None,
 ) -> tuple[WorkflowResult, SandboxConfig]:
     """Run the session, reporting progress; the result and the sandbox settings.
 
@@ -211,6 +248,7 @@ async def _run(
         pause_after_actions=pause_after_actions,
         telemetry=telemetry,
         case=case,
+        **(cassettes or {}),
     )
     error: ArtemisError | None = None
     async with anyio.create_task_group() as group:
@@ -271,6 +309,10 @@ def run(
     tools: tuple[Tool, ...],
     scorers: tuple[Scorer, ...] | None,
     otel: bool,
+    record_cassette: str | None,
+    replay: str | None,
+    replay_mode: str | None,
+    replay_until: int | None,
     transcript_output: str | None,
     targets: tuple[TargetChoice, ...],
     agents: tuple[TargetChoice, ...],
@@ -294,13 +336,17 @@ def run(
         )
     if pause_after_actions is not None and checkpoint_dir is None:
         raise click.UsageError("--pause-after-actions needs --checkpoint-dir")
+    cassettes = replay_settings(locals())
     checkpoint = None
     if checkpoint_dir is not None:
         check_apart_from_checkpoint(
-            checkpoint_dir, output, state_output, transcript_output
+            checkpoint_dir, output, state_output, transcript_output, record_cassette
         )
         checkpoint = CheckpointOptions(directory=checkpoint_dir, mode="create")
-    check_new_outputs(output, state_output, transcript_output)
+    check_new_outputs(output, state_output, transcript_output, record_cassette)
+    if record_cassette is not None:
+        check_not_input(record_cassette, replay)
+        cassettes["record_cassette"] = record_cassette
     result, sandbox = anyio.run(
         lambda: _run(
             workflow_file,
@@ -316,6 +362,7 @@ def run(
             otel=otel,
             target=chosen[0] if chosen else None,
             case=cases[0] if cases else None,
+            cassettes=cassettes,
         )
     )
     _emit(
@@ -434,6 +481,10 @@ def resume(
     scorers: tuple[Scorer, ...] | None,
     otel: bool,
     targets: tuple[TargetChoice, ...],
+    record_cassette: str | None,
+    replay: str | None,
+    replay_mode: str | None,
+    replay_until: int | None,
 ) -> None:
     """Continue the paused run in --checkpoint-dir: same run, new attempt.
 
@@ -442,8 +493,13 @@ def resume(
     """
     if len(targets) > 1:
         raise click.UsageError("--target: a run resumes on one target")
-    check_apart_from_checkpoint(checkpoint_dir, output, state_output)
+    cassettes = replay_settings(locals())
+    check_apart_from_checkpoint(checkpoint_dir, output, state_output, record_cassette)
     check_new_outputs(output, state_output)
+    if record_cassette is not None:
+        # the paused run's cassette, continued: not a new output
+        check_not_input(record_cassette, replay)
+        cassettes["record_cassette"] = record_cassette
     result, sandbox = anyio.run(
         lambda: _run(
             workflow_file,
@@ -458,6 +514,7 @@ def resume(
             scorers=scorers,
             otel=otel,
             target=targets[0] if targets else None,
+            cassettes=cassettes,
         )
     )
     _emit(

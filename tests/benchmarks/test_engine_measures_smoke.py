@@ -103,3 +103,16 @@ def test_the_sessions_profile_counts_calls_per_session() -> None:
     assert profile["sessions"] == 4
     assert profile["calls_per_session"] == profile["calls"] / 4 > 0
     assert profile["top_by_own_time"]
+
+
+@asyncio_only
+async def test_the_replay_measure_compares_replayed_and_scripted_suites() -> None:
+    from benchmarks import replay
+
+    result = await replay.measure_replay(runs=10, pairs=3)
+    assert result["runs"] == 10
+    assert result["vs_scripted"]["pairs"] == 3
+    assert result["vs_scripted_wall"]["pairs"] == 3
+    judged = _judged("replay", result)
+    assert len(judged) == 1
+    assert judged[0]["met"] in {True, False}

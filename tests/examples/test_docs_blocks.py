@@ -72,7 +72,7 @@ BASE: dict[str, Any] = {
 WORKFLOW_KEYS = set(json.loads(WORKFLOW_SCHEMA_FILE.read_text("utf-8"))["properties"])
 JUDGE_KEYS = {"provider", "model", "max_requests", "max_tokens", "timeout_ms"}
 #: Options whose value is a file or folder the command reads.
-INPUT_OPTIONS = {"--config", "--judge-config", "--fixture-root"}
+INPUT_OPTIONS = {"--config", "--judge-config", "--fixture-root", "--replay"}
 
 
 def params(language: set[str]) -> list[Any]:

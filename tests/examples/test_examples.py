@@ -51,6 +51,12 @@ SCORERS_FOR = {
 JUDGE_FOR = {
     "examples/support_agent/workflow.yaml": "examples/support_agent/judge.yaml",
 }
+#: The cassette each example workflow against a real model replays (offline).
+REPLAY_FOR = {
+    "examples/replay/workflow.yaml": (
+        "examples/replay/cassettes/replay-demo/001.cassette.jsonl"
+    ),
+}
 #: The trusted configuration of each example workflow that needs one (MCP servers).
 CONFIG_FOR = {
     "examples/mcp/workflow.yaml": "examples/mcp/artemis.config.yaml",
@@ -121,7 +127,7 @@ def test_there_is_something_to_run() -> None:
     assert set(TOOLS_FOR) | set(SCORERS_FOR) | set(JUDGE_FOR) <= {
         rel(p) for p in WORKFLOWS
     }
-    assert set(CONFIG_FOR) <= {rel(p) for p in WORKFLOWS}
+    assert set(CONFIG_FOR) | set(REPLAY_FOR) <= {rel(p) for p in WORKFLOWS}
     assert any(is_sandbox(p) for p in WORKFLOWS)
 
 
@@ -136,6 +142,8 @@ def test_example_workflow_runs_and_passes(workflow: Path, tmp_path: Path) -> Non
     record_path = tmp_path / "record.json"
     command = [*AKIT, "workflow", "run", str(workflow), "--output", str(record_path)]
     command += tools_options(workflow) + judge_options(workflow)
+    if rel(workflow) in REPLAY_FOR:
+        command += ["--replay", REPLAY_FOR[rel(workflow)]]
     if rel(workflow) in CONFIG_FOR:
         command += ["--config", str(ROOT / CONFIG_FOR[rel(workflow)])]
     if is_sandbox(workflow):

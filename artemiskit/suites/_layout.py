@@ -1,0 +1,101 @@
+"""Where a suite's files go: the one layout of records, transcripts and cassettes.
+
+Every file a run leaves is named from its *stem* (`run_stem`): the record is
+``runs/<stem>.record.json``, the transcript ``transcripts/<stem>.transcript.json``
+and the cassette ``<cassettes>/<stem>.cassette.jsonl``, so a cassette sits at the
+same relative path as its record under ``runs/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from artemiskit._errors import FileAccessError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from artemiskit.suites._discovery import SuiteWorkflow
+
+__all__ = [
+    "CASSETTE_SUFFIX",
+    "RECORD_SUFFIX",
+    "TRANSCRIPT_SUFFIX",
+    "folder_names",
+    "prepare_output_dir",
+    "run_stem",
+]
+
+RECORD_SUFFIX = ".record.json"
+TRANSCRIPT_SUFFIX = ".transcript.json"
+CASSETTE_SUFFIX = ".cassette.jsonl"
+
+_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
+
+
+def run_stem(folder: str, repetition: int) -> str:
+    """The relative name of one run's files, without folder root or suffix."""
+    return f"{folder}/{repetition:03d}"
+
+
+def folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
+    """A safe folder name per workflow name, distinct even without case.
+
+    A plain name is its own folder; another gets a slug and a short digest of
+    the name. Whatever a folder would be, one already taken (a plain name can
+    look like another's slug and digest, or differ only in case) gets a number.
+    """
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for item in workflows:
+        name = item.name
+        folder = name
+        if not _SAFE.fullmatch(name):
+            slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "w"
+            suffix = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+            folder = f"{slug}-{suffix}"
+        chosen, number = folder, 1
+        while chosen.lower() in taken:
+            number += 1
+            chosen = f"{folder}-{number}"
+        taken.add(chosen.lower())
+        names[name] = chosen
+    return names
+
+
+def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
+    """Make sure the output folder is new or empty (creating it if new).
+
+    Raises:
+        FileAccessError: It exists and is not an empty folder, or cannot be
+            created (exit 1).
+    """
+    path = Path(output_dir)
+    if path.is_symlink() or (path.exists() and not path.is_dir()):
+        raise FileAccessError(
+            f"output folder {os.fspath(output_dir)} is not a folder",
+            reason="output_exists",
+        )
+    if path.is_dir() and any(path.iterdir()):
+        raise FileAccessError(
+            f"output folder {os.fspath(output_dir)} is not empty; a suite needs a "
+            "new or empty folder",
+            reason="output_exists",
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot create output folder {os.fspath(output_dir)}: {exc.strerror}",
+            reason="output_unwritable",
+        ) from exc
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise FileAccessError(
+            f"cannot write into output folder {os.fspath(output_dir)}",
+            reason="output_unwritable",
+        )
+    return path
