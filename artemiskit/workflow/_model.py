@@ -62,6 +62,7 @@ FaultKind = Literal[
     "conflicting_instructions",
 ]
 
+
 @attrs.frozen(kw_only=True)
 class TargetParameters:
     """Sampling settings sent with every model request."""

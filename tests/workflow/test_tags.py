@@ -82,7 +82,6 @@ def test_cli_reports_a_bad_tag_as_file_line_col(tmp_path: Path) -> None:
 
 async def test_a_workflow_without_tags_keeps_its_digest(tmp_path: Path) -> None:
     from artemiskit import ArtemisKit
-
     from artemiskit.engine._evidence import workflow_digest
     from artemiskit.workflow import load_agent_workflow
 
