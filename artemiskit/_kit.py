@@ -487,6 +487,23 @@ async def _offline_target(
     return OFFLINE, cassette.header.transport_digest, settings
 
 
+def _recorded_target(settings: RunOptions, workflow: Workflow) -> TargetInfo:
+    """The target a full replay stands in for.
+
+    The workflow's own entry and model, so that a cassette recorded on another
+    is refused; but a cassette recorded from an agent of your own (no entry of
+    the workflow's) names that agent, which no workflow can: no live target
+    runs, so the record names the recorded agent.
+    """
+    from artemiskit.replay import Cassette
+
+    assert isinstance(settings.replay, Cassette)  # loaded by _offline_target
+    header = settings.replay.header
+    if header.provider != AGENT_PROVIDER:
+        return _workflow_target(workflow)
+    return TargetInfo(provider=header.provider, model=header.model, id=header.target_id)
+
+
 def _check_scorers(workflow: Workflow, scorers: ScorerSet) -> None:
     """Refuse ``scorer`` outcomes naming no registered scorer or breaking its schema.
 
@@ -770,7 +787,7 @@ class ArtemisKit:
         ):
             # a full replay needs no live target: no transport, no credential
             agent, digest, settings = await _offline_target(settings)
-            info = _workflow_target(loaded)
+            info = _recorded_target(settings, loaded)
         elif agent is None:
             owns_target = True
             agent, digest, label = await configured_target(

@@ -40,7 +40,7 @@ import attrs
 
 from artemiskit.records import ExecutionRecord, record_from_dict, record_to_dict
 from artemiskit.reports import load_report_input, report_html
-from artemiskit.reports._inputs import ReportInput
+from artemiskit.reports._inputs import ReportInput, run_key
 from artemiskit.suites._record import (
     RunOutcome,
     encode_suite_record,
@@ -455,7 +455,7 @@ def synthesized_evidence(runs: int) -> ReportInput:
             [r for r in records if r.workflow.name == workflow["name"]],
             strict=True,
         ):
-            keyed[(workflow["name"], run["repetition"])] = record
+            keyed[run_key(workflow["name"], run)] = record
     return ReportInput(kind="suite", suite=suite, records=keyed)
 
 
