@@ -47,6 +47,9 @@ def _has_cases(path: Path) -> bool:
 _ALL = sorted(p for p in (ROOT / "examples").rglob("*.yaml") if _is_workflow(p))
 #: Plain workflows; those with cases (examples/datasets) are `CASE_EXAMPLES`.
 EXAMPLES = [p for p in _ALL if not _has_cases(p)]
+#: Examples whose target is a live model (recorded once, replayed offline).
+LIVE_EXAMPLES = {"replay"}
+SCRIPTED_EXAMPLES = [p for p in EXAMPLES if p.parent.name not in LIVE_EXAMPLES]
 CASE_EXAMPLES = [p for p in _ALL if _has_cases(p)]
 #: User-defined tools of the examples that declare them.
 EXAMPLE_TOOLS = {"custom_tool": ("examples.custom_tool.order_tools:TOOLS", CUSTOM)}
@@ -92,7 +95,8 @@ def test_every_case_of_a_dataset_example_loads_with_its_script(path: Path) -> No
 async def test_examples_load(path: Path) -> None:
     workflow = await load_agent_workflow(path, tools=_tools_of(path))
     assert isinstance(workflow, Workflow)
-    assert workflow.target.provider == "scripted"
+    live = path.parent.name in LIVE_EXAMPLES
+    assert workflow.target.provider == ("local" if live else "scripted")
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.parent.name)
@@ -103,7 +107,7 @@ def test_examples_validate_with_the_cli(path: Path) -> None:
     assert "ok:" in result.stderr
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("path", SCRIPTED_EXAMPLES, ids=lambda p: p.parent.name)
 def test_example_scripts_fit_their_workflows(path: Path) -> None:
     """Each scripted call names a declared tool with arguments its schema accepts."""
     tools = _tools_of(path)
