@@ -124,7 +124,6 @@ def export_lazily(
     namespace: MutableMapping[str, object],
     *,
     deprecated: Mapping[str, Deprecated] | None = None,
-    eager: Iterable[str] = (),
 ) -> None:
     """Install ``__all__``, ``__getattr__`` and ``__dir__`` in a package.
 
@@ -132,14 +131,12 @@ def export_lazily(
         namespace: The package's ``globals()``.
         deprecated: Names still reachable for one release, with a warning; not
             in ``__all__``.
-        eager: Names the package defines itself (constants, ``__version__``),
-            added to ``__all__``.
     """
     package = str(namespace["__name__"])
     source = Path(str(namespace["__file__"])).read_text("utf-8")
     table = _static_exports(source)
     retired = dict(deprecated or {})
-    namespace["__all__"] = sorted({*table, *eager})
+    namespace["__all__"] = sorted(table)
     namespace["_EXPORTS"] = table
     namespace["__getattr__"] = _getter(package, namespace, table, retired)
     namespace["__dir__"] = lambda: sorted({*namespace, *table})
