@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from artemiskit._errors import FileAccessError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from artemiskit.suites._discovery import SuiteWorkflow
 
@@ -26,6 +26,7 @@ __all__ = [
     "RECORD_SUFFIX",
     "TRANSCRIPT_SUFFIX",
     "folder_names",
+    "safe_folders",
     "prepare_output_dir",
     "run_stem",
 ]
@@ -42,17 +43,19 @@ def run_stem(folder: str, repetition: int) -> str:
     return f"{folder}/{repetition:03d}"
 
 
-def folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
-    """A safe folder name per workflow name, distinct even without case.
+def safe_folders(names: Iterable[str]) -> dict[str, str]:
+    """A safe folder name per name, distinct even where case is ignored.
 
     A plain name is its own folder; another gets a slug and a short digest of
-    the name. Whatever a folder would be, one already taken (a plain name can
-    look like another's slug and digest, or differ only in case) gets a number.
+    the name (``openai:gpt-4.1`` becomes ``openai-gpt-4.1-<8 hex>``). A folder
+    already taken (a plain name can look like another's slug and digest, or
+    differ only in case) gets ``-2``, ``-3``, ... in the order given.
     """
-    names: dict[str, str] = {}
+    folders: dict[str, str] = {}
     taken: set[str] = set()
-    for item in workflows:
-        name = item.name
+    for name in names:
+        if name in folders:
+            continue
         folder = name
         if not _SAFE.fullmatch(name):
             slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "w"
@@ -63,8 +66,13 @@ def folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
             number += 1
             chosen = f"{folder}-{number}"
         taken.add(chosen.lower())
-        names[name] = chosen
-    return names
+        folders[name] = chosen
+    return folders
+
+
+def folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
+    """A safe folder name per workflow name (`safe_folders` of the names)."""
+    return safe_folders(item.name for item in workflows)
 
 
 def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:

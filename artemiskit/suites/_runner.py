@@ -40,8 +40,10 @@ from artemiskit.suites._layout import (
     CASSETTE_SUFFIX,
     RECORD_SUFFIX,
     TRANSCRIPT_SUFFIX,
+    folder_names,
     prepare_output_dir,
     run_stem,
+    safe_folders,
 )
 from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
 from artemiskit.suites._record import (
@@ -58,7 +60,7 @@ from artemiskit.suites._record import (
     validate_workflow_entry,
 )
 from artemiskit.suites._selection import EVERY_CASE, CaseSelection
-from artemiskit.suites._targets import SuiteTarget, own_target, safe_folders
+from artemiskit.suites._targets import SuiteTarget, own_target
 from artemiskit.suites._transcript import transcript_to_dict
 
 if TYPE_CHECKING:
@@ -270,11 +272,6 @@ def _suite_servers(
     return shared or None
 
 
-def _folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
-    """A safe folder name per workflow name, distinct even without case."""
-    return safe_folders(item.name for item in workflows)
-
-
 #: A file a run leaves: its path, its bytes, and the root of its private
 #: folders (``None`` for a record, which is not sensitive).
 _RunFile = tuple[Path, bytes, Path | None]
@@ -417,7 +414,7 @@ class SuiteSession:
         self._remote_files = dict(remote_files or {})
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
-        self._folders = _folder_names(self._workflows)
+        self._folders = folder_names(self._workflows)
         self._target_folders = safe_folders(unit.target for unit in self._units)
         if self._remote is not None and any(w.cases for w in self._workflows):
             raise WorkflowError(  # create_suite_session refuses it first

@@ -10,9 +10,7 @@ script (for the offline ``scripted`` provider), is exit 2.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 from typing import TYPE_CHECKING
 
 import attrs
@@ -24,7 +22,7 @@ from artemiskit.targets._identity import unknown_entries
 from artemiskit.workflow._retarget import with_target
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Sequence
 
     from artemiskit.config import TrustedConfig
 
@@ -32,10 +30,7 @@ __all__ = [
     "SuiteTarget",
     "own_target",
     "plan_targets",
-    "safe_folders",
 ]
-
-_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
 
 
 @attrs.frozen(kw_only=True, repr=False)
@@ -117,30 +112,3 @@ async def plan_targets(
             reason="invalid_suite",
         )
     return planned
-
-
-def safe_folders(names: Iterable[str]) -> dict[str, str]:
-    """A safe folder name per name, distinct even where case is ignored.
-
-    A plain name is its own folder; another gets a slug and a short digest of
-    the name (``openai:gpt-4.1`` becomes ``openai-gpt-4.1-<8 hex>``). A folder
-    already taken (a plain name can look like another's slug and digest, or
-    differ only in case) gets ``-2``, ``-3``, ... in the order given.
-    """
-    folders: dict[str, str] = {}
-    taken: set[str] = set()
-    for name in names:
-        if name in folders:
-            continue
-        folder = name
-        if not _SAFE.fullmatch(name):
-            slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "w"
-            suffix = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
-            folder = f"{slug}-{suffix}"
-        chosen, number = folder, 1
-        while chosen.lower() in taken:
-            number += 1
-            chosen = f"{folder}-{number}"
-        taken.add(chosen.lower())
-        folders[name] = chosen
-    return folders
