@@ -8,7 +8,20 @@ import pytest
 
 from artemiskit import ArtemisKit
 from artemiskit_pytest import assert_passed
-from tests.pytest_plugin._projects import BAD, GOOD, add_workflow, leaks
+from artemiskit_pytest._verdicts import suite_failure_text
+from tests.pytest_plugin._projects import BAD, GOOD, SHORT, add_workflow, leaks
+
+ERRORED_RUN = [
+    "  run 2: errored, why: runtime_failure (script_exhausted); execution "
+    "runtime_failure (script_exhausted), verification unavailable, exit code 7",
+    "    requirement answer-is-42: unavailable (execution_incomplete)",
+    "    requirement wrote-once: unavailable (execution_incomplete)",
+]
+FAILED_RUN = [
+    "  run 3: failed, why: answer-is-42 (missing_content); execution completed "
+    "(all_turns_completed), verification failed, exit code 8",
+    "    requirement answer-is-42: failed (missing_content)",
+]
 
 
 async def test_a_passed_run_and_suite_pass(tmp_path: Path) -> None:
@@ -77,7 +90,70 @@ async def test_a_stopped_run_fails_even_with_its_requirements_unjudged(
     assert lines[3:5] == ["verification: unavailable", "exit code: 5"]
 
 
-@pytest.mark.parametrize("value", [None, 0, "passed", {"exit_code": 0}])
-def test_anything_else_is_a_type_error(value: object) -> None:
-    with pytest.raises(TypeError, match="takes a WorkflowResult or a SuiteResult"):
+async def test_tolerated_errored_runs_show_the_range_and_each_run(
+    tmp_path: Path,
+) -> None:
+    # A pass, a run the scripted model leaves unfinished (errored, tolerated by
+    # max_errored=1), a failure: the rate of the judged runs, then its range.
+    add_workflow(tmp_path / "wf" / "mixed", "mixed", [GOOD, SHORT, BAD])
+    suite = await ArtemisKit().run_suite(
+        paths=[tmp_path / "wf"], repeat=3, max_errored=1
+    )
+    with pytest.raises(AssertionError) as caught:
+        assert_passed(suite)
+    message = str(caught.value)
+    assert message.splitlines() == [
+        "why: answer-is-42 (missing_content) × 1",
+        "suite completed (all_runs_finished), exit code 8",
+        "workflow 'mixed': pass rate 50% (1/2), 1 errored, 0 unavailable "
+        "(range 33%–67%), min pass rate 1",
+        *ERRORED_RUN,
+        *FAILED_RUN,
+    ]
+    assert not leaks(message)
+    # One workflow's part (the plugin's item text): no suite line, its exit code.
+    assert suite_failure_text(suite, only="mixed").splitlines() == [
+        "why: answer-is-42 (missing_content) × 1",
+        "workflow 'mixed': pass rate 50% (1/2), 1 errored, 0 unavailable "
+        "(range 33%–67%), min pass rate 1, exit code 8",
+        *ERRORED_RUN,
+        *FAILED_RUN,
+    ]
+    assert suite_failure_text(suite, only="other") == ""
+
+
+async def test_the_lower_bound_gate_names_the_bound_or_its_absence(
+    tmp_path: Path,
+) -> None:
+    add_workflow(tmp_path / "wf" / "mixed", "mixed", [GOOD, SHORT, BAD])
+    add_workflow(tmp_path / "wf" / "down", "down", [SHORT])
+    suite = await ArtemisKit().run_suite(
+        paths=[tmp_path / "wf"],
+        repeat=3,
+        max_errored=4,
+        gate="lower-bound",
+        min_pass_rate=0.2,
+    )
+    with pytest.raises(AssertionError) as caught:
+        assert_passed(suite)
+    lines = str(caught.value).splitlines()
+    assert (
+        "workflow 'down': pass rate n/a (0/0), 3 errored, 0 unavailable "
+        "(range 0%–100%), min pass rate 0.2 for the interval's lower bound (n/a)"
+    ) in lines
+    assert (
+        "workflow 'mixed': pass rate 50% (1/2), 1 errored, 0 unavailable "
+        "(range 33%–67%), min pass rate 0.2 for the interval's lower bound (9%)"
+    ) in lines
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [(None, "NoneType"), (0, "int"), ("passed", "str"), ({"exit_code": 0}, "dict")],
+)
+def test_anything_else_is_a_type_error(value: object, name: str) -> None:
+    with pytest.raises(TypeError) as caught:
         assert_passed(value)  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        f"assert_passed takes a WorkflowResult or a SuiteResult, not {name}"
+    )

@@ -114,3 +114,67 @@ async def test_markdown_without_failures_has_no_reason_table(tmp_path: Path) -> 
     text = markdown_summary(result.summary)
     assert "failure reason" not in text
     assert text.endswith(" |\n")
+
+
+async def test_markdown_gives_totals_rates_ranges_and_causes(tmp_path: Path) -> None:
+    result = await _suite(tmp_path)
+    seconds = _seconds(result.summary["totals"]["duration_ms"])
+    assert markdown_summary(result.summary).splitlines() == [
+        "# ArtemisKit suite",
+        "",
+        "Status: **budget\\_exhausted** (max\\_suite\\_tokens\\_reached), exit code 9.",
+        "",
+        "| runs planned | finished | not started | lost | passed | failed | errored "
+        "| unavailable | tokens | duration (s) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| 9 | 6 | 3 | 0 | 3 | 1 | 0 | 2 | 255 | {seconds} |",
+        "",
+        "| workflow | passed | failed | errored | unavailable | pass rate "
+        "| 95% interval | range if errored/unavailable | pass^k (all runs) |",
+        "|---|---:|---:|---:|---:|---:|---|---|---:|",
+        "| flaky | 1 | 1 | 0 | 0 | 0.500 | 0.095–0.905 | – | 0.000 |",
+        "| judged | 0 | 0 | 0 | 2 | n/a | n/a | 0.000–1.000 | n/a |",
+        "| steady | 2 | 0 | 0 | 0 | 1.000 | 0.342–1.000 | – | 1.000 |",
+        "",
+        "| workflow | why | kind | runs |",
+        "|---|---|---|---:|",
+        "| flaky | summary \\(missing\\_content\\) | requirement | 1 |",
+        "| judged | tone \\(judge\\_not\\_configured\\) | requirement | 2 |",
+    ]
+
+
+async def test_junit_failure_and_error_texts_are_metadata(tmp_path: Path) -> None:
+    result = await _suite(tmp_path)
+    root = ElementTree.fromstring(junit_xml(result).split("\n", 1)[1])
+    failure = root.find("./testsuite[@name='flaky']/testcase[2]/failure")
+    assert failure is not None
+    assert failure.attrib == {
+        "message": "why: summary (missing_content); failed",
+        "type": "missing_content",
+    }
+    assert failure.text == (
+        "why: summary (missing_content)\nverdict: failed\n"
+        "execution: completed (all_turns_completed)\nverification: failed\n"
+        "exit code: 8\nrequirement summary: missing_content"
+    )
+    errors = root.findall("./testsuite[@name='judged']/testcase/error")
+    assert len(errors) == 2
+    for error in errors:
+        assert error.attrib == {
+            "message": "why: tone (judge_not_configured); unavailable",
+            "type": "judge_not_configured",
+        }
+        assert error.text == (
+            "why: tone (judge_not_configured)\nverdict: unavailable\n"
+            "execution: completed (all_turns_completed)\nverification: unavailable\n"
+            "exit code: 9\nrequirement tone: judge_not_configured"
+        )
+    skipped = root.findall("./testsuite/testcase/skipped")
+    assert [s.attrib for s in skipped] == [{"message": "not started"}] * 3
+    assert [c.get("name") for c in root.iter("testcase")][:3] == [
+        "flaky #001",
+        "flaky #002",
+        "flaky #003",
+    ]
+    assert root.get("name") == "artemiskit suite"
+    assert "skipped" not in root.attrib
