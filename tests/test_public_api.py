@@ -271,8 +271,12 @@ EXPORTS: dict[str, set[str]] = {
     "artemiskit.suites": {
         "Interval",
         "LocalExecutor",
+        "PlannedRun",
+        "ProcessExecutor",
         "RayExecutor",
+        "RemoteRun",
         "RepetitionPlan",
+        "RunLost",
         "SUITE_SCHEMA",
         "SUITE_SCHEMA_VERSION",
         "SessionFactory",

@@ -8,10 +8,16 @@ this package holds the runner, the executors, the statistics, the suite record
 from __future__ import annotations
 
 from artemiskit.suites._discovery import SuiteWorkflow, discover_workflows
-from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
+from artemiskit.suites._executor import (
+    LocalExecutor,
+    PlannedRun,
+    RunLost,
+    SuiteExecutor,
+)
 from artemiskit.suites._exports import junit_xml, markdown_summary
 from artemiskit.suites._options import SuiteKeywords, SuiteOptions
 from artemiskit.suites._plan import RepetitionPlan, plan_repetitions, plan_suite
+from artemiskit.suites._processes import ProcessExecutor
 from artemiskit.suites._ray import RayExecutor
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
@@ -29,6 +35,7 @@ from artemiskit.suites._runner import (
     SuiteSession,
     SuiteSettings,
 )
+from artemiskit.suites._shipping import RemoteRun
 from artemiskit.suites._statistics import (
     Interval,
     pass_at_k,
@@ -41,8 +48,12 @@ from artemiskit.suites._transcript import TRANSCRIPT_SCHEMA, transcript_to_dict
 __all__ = [
     "Interval",
     "LocalExecutor",
+    "PlannedRun",
+    "ProcessExecutor",
     "RayExecutor",
+    "RemoteRun",
     "RepetitionPlan",
+    "RunLost",
     "SUITE_SCHEMA",
     "SUITE_SCHEMA_VERSION",
     "SessionFactory",

@@ -11,7 +11,7 @@ import anyio.to_thread
 
 from artemiskit.config._judge import load_judge_config
 from artemiskit.suites._discovery import load_suite_workflows
-from artemiskit.suites._ray import RayExecutor
+from artemiskit.suites._executor import LocalExecutor, executor_named
 from artemiskit.suites._runner import SuiteSession, SuiteSettings, prepare_output_dir
 from artemiskit.suites._shipping import named_files, worker_config
 
@@ -36,7 +36,7 @@ async def create_suite_session(
     *,
     settings: SuiteSettings,
     output_dir: str | os.PathLike[str] | None,
-    executor: SuiteExecutor | None,
+    executor: SuiteExecutor | str | None,
     judge: JudgeSettings | str | os.PathLike[str] | None,
     cleanup_timeout_ms: int | None,
     telemetry: Telemetry | None = None,
@@ -47,15 +47,18 @@ async def create_suite_session(
     """Check every workflow, script, fixture and the judge, then prepare the output.
 
     Workflows are checked against ``tools`` (the kit's catalogue) and
-    ``scorers`` (the kit's scorers), the same every run uses. Under a
-    `RayExecutor`, ``remote_kit`` builds the kit on a worker from a
-    configuration without secrets (`worker_config`).
+    ``scorers`` (the kit's scorers), the same every run uses. ``executor`` is
+    an executor or its name (``local``, ``processes``, ``ray``). Under an
+    executor that runs runs out of this process, ``remote_kit`` builds the kit
+    on a worker from a configuration without secrets (`worker_config`).
 
     Raises:
         WorkflowError: Any workflow, script or fixture is invalid, two share a
             name, or a folder holds none (exit 2; nothing ran).
-        ConfigError: The judge configuration is invalid, or under Ray a used
-            provider entry holds its key inline (``inline_key``).
+        WorkflowError: No executor has the name given (``invalid_option``).
+        ConfigError: The judge configuration is invalid, or under an executor
+            out of this process a used provider entry holds its key inline
+            (``inline_key``).
         UnsupportedError: A workflow runs in the sandbox and no Docker Engine
             answers, or the sandbox image is not installed (exit 3; checked
             here, where the runs execute, so that no run starts).
@@ -64,19 +67,23 @@ async def create_suite_session(
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
+    if executor is None:
+        executor = LocalExecutor()
+    elif isinstance(executor, str):
+        executor = executor_named(executor)
     workflows = await load_suite_workflows(paths, config, tools=tools, scorers=scorers)
     used = {item.workflow.target.provider for item in workflows}
     if isinstance(judge, str | os.PathLike):
         judge_config = await load_judge_config(judge)
         if judge_config.provider not in judge_config.providers.providers:
             used.add(judge_config.provider)
-    if not isinstance(executor, RayExecutor) and any(
+    if executor.placement != "cluster" and any(
         item.workflow.environment.kind == "sandbox" for item in workflows
     ):
         await _probe_sandbox_engine(config)
     remote = None
     files: dict[str, dict[str, bytes]] = {}
-    if isinstance(executor, RayExecutor) and remote_kit is not None:
+    if executor.placement != "in_process" and remote_kit is not None:
         # Before anything runs: a used entry with an inline key is refused,
         # and each workflow's files are read once (what every run ships).
         remote = functools.partial(remote_kit, worker_config(config, used))

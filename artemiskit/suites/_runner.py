@@ -21,6 +21,7 @@ import anyio.to_thread
 import attrs
 
 from artemiskit._common._atomic import write_atomically
+from artemiskit._common._pool import run_bounded
 from artemiskit._errors import (
     ArtemisError,
     FileAccessError,
@@ -31,9 +32,8 @@ from artemiskit.engine._session import WorkflowResult
 from artemiskit.providers import SharedTransports
 from artemiskit.records import Cause, record_to_dict
 from artemiskit.suites._discovery import SuiteWorkflow
-from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
+from artemiskit.suites._executor import LocalExecutor, RunLost, SuiteExecutor
 from artemiskit.suites._factory import SessionFactory
-from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
     SUITE_SCHEMA_VERSION,
@@ -49,6 +49,7 @@ from artemiskit.suites._record import (
     validate_suite_record,
     validate_workflow_entry,
 )
+from artemiskit.suites._shipping import RemoteRun
 from artemiskit.suites._transcript import transcript_to_dict
 
 if TYPE_CHECKING:
@@ -333,6 +334,24 @@ class _Job:
     repetition: int
 
 
+@attrs.frozen(kw_only=True)
+class _PlannedRun:
+    """A job as an executor sees it (`PlannedRun`)."""
+
+    suite: SuiteSession
+    job: _Job
+
+    @property
+    def key(self) -> str:
+        return f"{self.suite.suite_id}/{self.job.workflow.name}/{self.job.repetition}"
+
+    async def run_here(self) -> WorkflowResult:
+        return await self.suite._run_here(self.job)
+
+    def shipped(self) -> RemoteRun:
+        return self.suite._shipped(self.job)
+
+
 class SuiteSession:
     """Runs a validated suite once. Create it with `ArtemisKit.create_suite_session`.
 
@@ -374,16 +393,13 @@ class SuiteSession:
         self._workflows = tuple(workflows)
         self._settings = settings
         self._output = output_dir
-        self._executor = executor or LocalExecutor(settings.concurrency)
-        self._remote: RayExecutor | None = None
-        if isinstance(self._executor, RayExecutor):
-            self._remote = self._executor.with_concurrency(settings.concurrency)
-            if telemetry is not None:
-                raise WorkflowError(
-                    "OpenTelemetry export runs in the driver's process: it is not "
-                    "available with the Ray executor",
-                    reason="invalid_option",
-                )
+        self._executor = executor or LocalExecutor()
+        if self._executor.placement != "in_process" and telemetry is not None:
+            raise WorkflowError(
+                "OpenTelemetry export runs in the driver's process: it is not "
+                f"available with the {self._executor.name} executor",
+                reason="invalid_option",
+            )
         self._remote_kit = remote_kit
         # A judge file is read where a remote run executes: by its full path.
         self._remote_judge = (
@@ -472,8 +488,7 @@ class SuiteSession:
         self._cancelled = True
         for session in list(self._in_flight):
             session.cancel()
-        if self._remote is not None:
-            self._remote.cancel()
+        self._executor.cancel()
 
     def _emit(self, event: SuiteEvent | None) -> None:
         if event is None:
@@ -702,16 +717,13 @@ class SuiteSession:
         started = time.monotonic()
         result: WorkflowResult | None = None
         lost_reason = None
-        if self._remote is not None:
-            try:
-                result = await self._remote._run_remote(await self._remote_run(job))
-            except RunLost as exc:
-                lost_reason = exc.reason
-        else:
-            result = await self._run_here(job)
+        try:
+            result = await self._executor.run(_PlannedRun(suite=self, job=job))
+        except RunLost as exc:
+            lost_reason = exc.reason
         await self._finish_run(job, result, lost_reason, started)
 
-    async def _remote_run(self, job: _Job) -> RemoteRun:
+    def _shipped(self, job: _Job) -> RemoteRun:
         """What a worker needs for ``job``: the workflow and the files it names."""
         item = job.workflow
         files = self._remote_files.get(item.name)
@@ -731,10 +743,13 @@ class SuiteSession:
             cleanup_timeout_ms=self._cleanup_timeout_ms,
         )
 
-    async def _run_here(self, job: _Job) -> WorkflowResult | None:
-        """Run ``job`` in this process; ``None`` when it left no record."""
+    async def _run_here(self, job: _Job) -> WorkflowResult:
+        """Run ``job`` in this process.
+
+        Raises:
+            RunLost: The run left no record (``run_error``).
+        """
         item = job.workflow
-        result: WorkflowResult | None = None
         try:
             session = await self._kit.create_workflow_session(
                 workflow=item.workflow,
@@ -755,7 +770,7 @@ class SuiteSession:
                 self._in_flight.discard(session)
         except (ArtemisError, OSError, RuntimeError):
             # The run left no record: the suite counts it as lost (exit 7).
-            result = None
+            raise RunLost("run_error") from None
         return result
 
     async def _finish_run(
@@ -886,8 +901,9 @@ class SuiteSession:
         ``lifetime: suite`` servers are started on first use and ended once the
         last run finished, in this task (their task group's own).
         """
+        slots = self._executor.slots(self._settings.concurrency)
         if self._mcp_shared is None:
-            await self._executor.execute(jobs, self._run_one, self._may_start)
+            await run_bounded(jobs, self._run_one, slots, may_start=self._may_start)
             return
         from artemiskit.tools._mcp_tools import SUITE_SERVERS_KEY, McpServers
 
@@ -898,7 +914,7 @@ class SuiteSession:
                 return pool
 
             await self._transports.get(SUITE_SERVERS_KEY, shared)
-            await self._executor.execute(jobs, self._run_one, self._may_start)
+            await run_bounded(jobs, self._run_one, slots, may_start=self._may_start)
 
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
@@ -920,9 +936,10 @@ class SuiteSession:
             for item in self._workflows
         ]
         try:
-            if self._remote is not None:
-                # Reach the cluster before anything runs: a plain error if not.
-                await self._remote.start()
+            # Reach the cluster, check what travels, before anything runs.
+            await self._executor.start(
+                [_PlannedRun(suite=self, job=job) for job in jobs]
+            )
             await self._share_scripts()
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
@@ -952,6 +969,7 @@ class SuiteSession:
             )
         finally:
             with anyio.CancelScope(shield=True):
+                await self._executor.close()
                 await self._transports.aclose()
             for stream in self._streams:
                 stream.close()

@@ -1,0 +1,94 @@
+"""Running a shipped run on a worker (a Ray task, a worker process).
+
+The worker writes the run's shipped files to a scratch folder of its own, builds
+the kit from the shipped configuration (keys from its own environment), runs the
+session and returns its `WorkflowResult`; the driver writes every file. A
+scratch folder is named after its worker's process id, so one left by a killed
+worker is removed by the next run on that machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from artemiskit.engine._result import WorkflowResult
+    from artemiskit.engine._session import WorkflowSession
+    from artemiskit.suites._factory import SessionFactory
+    from artemiskit.suites._shipping import RemoteRun
+
+__all__ = ["run_shipped"]
+
+
+def _scratch_parent(kind: str) -> Path:
+    """This user's folder of run folders on this machine (mode 0700)."""
+    user = getattr(os, "getuid", lambda: "user")()
+    parent = Path(tempfile.gettempdir()) / f"akit-{kind}-{user}"
+    parent.mkdir(mode=0o700, exist_ok=True)
+    return parent
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _sweep(parent: Path) -> None:
+    """Remove the run folders that workers killed mid-run left behind.
+
+    A run folder is named after its worker's process id: one whose process is
+    gone belongs to a killed (or force-cancelled) worker.
+    """
+    for folder in parent.glob("run-*-*"):
+        pid = folder.name.split("-")[1]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+async def run_shipped(
+    task: RemoteRun,
+    *,
+    kind: str,
+    on_session: Callable[[WorkflowSession], None] | None = None,
+) -> WorkflowResult:
+    """Run ``task`` here, from its shipped files; its result.
+
+    Args:
+        task: The shipped run.
+        kind: The executor's name, which names the scratch folder
+            (``$TMPDIR/akit-<kind>-<uid>/run-<pid>-...``).
+        on_session: Called with the session before it runs (to cancel it).
+    """
+    parent = _scratch_parent(kind)
+    _sweep(parent)
+    prefix = f"run-{os.getpid()}-"
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=parent) as scratch:
+        root = Path(scratch)
+        for name, data in task.files.items():
+            path = root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        kit: SessionFactory = task.make_kit()
+        session = await kit.create_workflow_session(
+            workflow=task.workflow,
+            target=None,
+            fixture_root=root,
+            judge=task.judge,
+            cleanup_timeout_ms=task.cleanup_timeout_ms,
+            shared_transports=None,
+            repetition=task.repetition,
+        )
+        if on_session is not None:
+            on_session(session)
+        return await session.run()
