@@ -269,6 +269,7 @@ EXPORTS: dict[str, set[str]] = {
         "require_report_extra",
     },
     "artemiskit.suites": {
+        "EXECUTOR_NAMES",
         "Interval",
         "LocalExecutor",
         "PlannedRun",
@@ -292,6 +293,7 @@ EXPORTS: dict[str, set[str]] = {
         "TRANSCRIPT_SCHEMA",
         "cause_text",
         "discover_workflows",
+        "executor_named",
         "junit_xml",
         "load_suite_record",
         "markdown_summary",

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from artemiskit.suites._discovery import SuiteWorkflow, discover_workflows
 from artemiskit.suites._executor import (
+    EXECUTOR_NAMES,
     LocalExecutor,
     PlannedRun,
     RunLost,
     SuiteExecutor,
+    executor_named,
 )
 from artemiskit.suites._exports import junit_xml, markdown_summary
 from artemiskit.suites._options import SuiteKeywords, SuiteOptions
@@ -46,6 +48,7 @@ from artemiskit.suites._statistics import (
 from artemiskit.suites._transcript import TRANSCRIPT_SCHEMA, transcript_to_dict
 
 __all__ = [
+    "EXECUTOR_NAMES",
     "Interval",
     "LocalExecutor",
     "PlannedRun",
@@ -69,6 +72,7 @@ __all__ = [
     "TRANSCRIPT_SCHEMA",
     "cause_text",
     "discover_workflows",
+    "executor_named",
     "junit_xml",
     "load_suite_record",
     "markdown_summary",

@@ -8,6 +8,7 @@ then), one line per finished run when piped, nothing but errors with ``--quiet``
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import time
@@ -21,11 +22,12 @@ import click
 from artemiskit import ArtemisError, ArtemisKit, ExitCode, FileAccessError
 from artemiskit.config import load_trusted_config
 from artemiskit.suites import (
-    RayExecutor,
+    EXECUTOR_NAMES,
     SuiteEvent,
     SuiteResult,
     SuiteSession,
     cause_text,
+    executor_named,
     junit_xml,
     markdown_summary,
 )
@@ -81,7 +83,8 @@ def suite_options(command: F) -> F:
         click.option(
             "--concurrency",
             type=click.IntRange(1, 1_000),
-            help="Suite mode: runs in flight at most (default 4).",
+            help="Suite mode: runs in flight at most (default 4; with --executor "
+            "processes, the number of cores).",
         ),
         click.option(
             "--min-pass-rate",
@@ -137,8 +140,10 @@ def suite_options(command: F) -> F:
         ),
         click.option(
             "--executor",
-            type=click.Choice(["local", "ray"]),
-            help="Suite mode: run in this process (default) or on a Ray cluster.",
+            type=click.Choice(EXECUTOR_NAMES),
+            help="Suite mode: where runs execute: in this process (local, the "
+            "default), in a pool of worker processes, one per core (processes), "
+            "or on a Ray cluster (ray).",
         ),
         click.option(
             "--ray-address",
@@ -299,15 +304,19 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
         config=trusted, tools=options["tools"], scorers=options["scorers"] or ()
     )
     telemetry = telemetry_of(trusted) if options.get("otel") else None
-    executor = None
-    if options["executor"] == "ray":
-        executor = RayExecutor(address=options["ray_address"])
+    name = options["executor"] or "local"
+    settings = {"address": options["ray_address"]} if name == "ray" else {}
+    executor = executor_named(name, **settings)
+    concurrency = options["concurrency"]
+    if concurrency is None:
+        # Processes use every core unless told otherwise.
+        concurrency = (os.cpu_count() or 1) if name == "processes" else 4
     session = await kit.create_suite_session(
         executor=executor,
         paths=list(paths),
         output_dir=options["output_dir"],
         repeat=options["repeat"] or 1,
-        concurrency=options["concurrency"] or 4,
+        concurrency=concurrency,
         min_pass_rate=1.0
         if options["min_pass_rate"] is None
         else options["min_pass_rate"],
@@ -420,6 +429,10 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
     if options["executor"] == "ray" and options.get("checkpoint_dir") is not None:
         raise click.UsageError(
             "--checkpoint-dir: checkpointing is refused under the Ray executor"
+        )
+    if options["executor"] == "processes" and options.get("checkpoint_dir"):
+        raise click.UsageError(
+            "--checkpoint-dir: checkpointing is refused under the processes executor"
         )
     if single:
         flags = ", ".join("--" + name.replace("_", "-") for name in single)
