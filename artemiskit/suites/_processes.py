@@ -17,6 +17,7 @@ a worker still running ``cancel_grace_s`` later is killed and its run is lost
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import pickle
@@ -26,18 +27,25 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
+import attrs
 
 from artemiskit._errors import ArtemisError, SessionStateError, WorkflowError
 from artemiskit.suites._executor import RunLost
-from artemiskit.suites._remote import run_shipped
+from artemiskit.suites._remote import (
+    run_shipped,
+    scratch_folder,
+    write_shipped_files,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
+    from pathlib import Path
 
     from artemiskit.engine._result import WorkflowResult
     from artemiskit.engine._session import WorkflowSession
+    from artemiskit.providers._registry import ScriptVariants
     from artemiskit.suites._executor import Placement, PlannedRun
     from artemiskit.suites._shipping import RemoteRun
 
@@ -55,6 +63,8 @@ class _Worker:
     def __init__(self, process: BaseProcess, connection: Connection) -> None:
         self.process = process
         self.connection = connection
+        #: The workflows whose files and script this worker already holds.
+        self.holds: set[str] = set()
 
     def send(self, message: tuple[Any, ...]) -> bool:
         """Send ``message``; whether the worker could still be reached."""
@@ -74,6 +84,11 @@ class _Worker:
             await anyio.to_thread.run_sync(self.process.join)
         self.connection.close()
         self.process.close()
+
+
+def _workflow_key(task: RemoteRun) -> str:
+    """The suite and workflow of a run (its key without the repetition)."""
+    return task.key.rpartition("/")[0]
 
 
 def _start_worker() -> _Worker:
@@ -215,9 +230,17 @@ class ProcessExecutor:
     async def _exchange(
         self, worker: _Worker, task: RemoteRun
     ) -> tuple[str, Any] | None:
-        """Send ``task`` and wait for its reply; ``None`` when the worker died."""
+        """Send ``task`` and wait for its reply; ``None`` when the worker died.
+
+        A workflow's files and script travel to a worker once: its later runs
+        there are sent without them.
+        """
+        workflow = _workflow_key(task)
+        if workflow in worker.holds:
+            task = attrs.evolve(task, files={}, script=None)
         if not worker.send(("run", task)):
             return None
+        worker.holds.add(workflow)
         async with anyio.create_task_group() as group:
             group.start_soon(self._stop_after_grace, worker)
             try:
@@ -266,28 +289,42 @@ def serve(connection: Connection) -> None:
     the pipe or dies.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    while True:
-        try:
-            message = connection.recv()
-        except (EOFError, OSError):
-            return
-        if message[0] == "stop":
-            return
-        if message[0] != "run":
-            # A cancellation that came after its run had finished.
-            continue
-        reply = anyio.run(_serve_run, connection, message[1])
-        if reply is None:
-            return
-        try:
-            connection.send(reply)
-        except (pickle.PicklingError, TypeError, AttributeError):
-            connection.send(("lost", "task_failed"))
-        except OSError:
-            return
+    with contextlib.ExitStack() as folders:
+        # One scratch folder per workflow of the suite, written once, and its
+        # script: its runs read the same files and replay the same script.
+        roots: dict[str, tuple[Path, ScriptVariants | None]] = {}
+        while True:
+            try:
+                message = connection.recv()
+            except (EOFError, OSError):
+                return
+            if message[0] == "stop":
+                return
+            if message[0] != "run":
+                # A cancellation that came after its run had finished.
+                continue
+            task: RemoteRun = message[1]
+            workflow = _workflow_key(task)
+            if workflow not in roots:
+                root = folders.enter_context(scratch_folder("processes"))
+                write_shipped_files(task, root)
+                roots[workflow] = (root, task.script)
+            root, script = roots[workflow]
+            task = attrs.evolve(task, script=script)
+            reply = anyio.run(_serve_run, connection, task, root)
+            if reply is None:
+                return
+            try:
+                connection.send(reply)
+            except (pickle.PicklingError, TypeError, AttributeError):
+                connection.send(("lost", "task_failed"))
+            except OSError:
+                return
 
 
-async def _serve_run(connection: Connection, task: RemoteRun) -> tuple[str, Any] | None:
+async def _serve_run(
+    connection: Connection, task: RemoteRun, root: Path
+) -> tuple[str, Any] | None:
     """Run ``task`` while watching the pipe; ``None`` when the driver is gone."""
     sessions: list[WorkflowSession] = []
     state = {"cancelled": False, "orphaned": False}
@@ -316,10 +353,8 @@ async def _serve_run(connection: Connection, task: RemoteRun) -> tuple[str, Any]
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         try:
-            reply = (
-                "result",
-                await run_shipped(task, kind="processes", on_session=keep),
-            )
+            result = await run_shipped(task, root=root, on_session=keep)
+            reply = ("result", result)
         except (ArtemisError, OSError, RuntimeError):
             # The run left no record, as on the local executor.
             reply = ("lost", "run_error")

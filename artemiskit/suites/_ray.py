@@ -34,7 +34,11 @@ import anyio.to_thread
 
 from artemiskit._errors import ConfigError, SessionStateError
 from artemiskit.suites._executor import RunLost
-from artemiskit.suites._remote import run_shipped
+from artemiskit.suites._remote import (
+    run_shipped,
+    scratch_folder,
+    write_shipped_files,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -67,7 +71,9 @@ def run_on_worker(task: RemoteRun) -> WorkflowResult:
 
 
 async def _run_task(task: RemoteRun) -> WorkflowResult:
-    return await run_shipped(task, kind="ray")
+    with scratch_folder("ray") as root:
+        write_shipped_files(task, root)
+        return await run_shipped(task, root=root)
 
 
 def _loss_reason(exc: BaseException) -> str:

@@ -9,21 +9,34 @@ worker is removed by the next run on that machine.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+import anyio
+
+from artemiskit.providers import SharedTransports
+from artemiskit.providers._registry import script_key
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from artemiskit.engine._result import WorkflowResult
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.suites._factory import SessionFactory
     from artemiskit.suites._shipping import RemoteRun
 
-__all__ = ["run_shipped"]
+__all__ = ["run_shipped", "scratch_folder", "write_shipped_files"]
+
+_T = TypeVar("_T")
+
+
+async def _ready(value: _T) -> _T:
+    return value
 
 
 def _scratch_parent(kind: str) -> Path:
@@ -56,39 +69,62 @@ def _sweep(parent: Path) -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-async def run_shipped(
-    task: RemoteRun,
-    *,
-    kind: str,
-    on_session: Callable[[WorkflowSession], None] | None = None,
-) -> WorkflowResult:
-    """Run ``task`` here, from its shipped files; its result.
+@contextlib.contextmanager
+def scratch_folder(kind: str) -> Iterator[Path]:
+    """A new scratch folder for shipped files, removed on exit.
 
     Args:
-        task: The shipped run.
-        kind: The executor's name, which names the scratch folder
+        kind: The executor's name, which names the folder of run folders
             (``$TMPDIR/akit-<kind>-<uid>/run-<pid>-...``).
-        on_session: Called with the session before it runs (to cancel it).
     """
     parent = _scratch_parent(kind)
     _sweep(parent)
-    prefix = f"run-{os.getpid()}-"
-    with tempfile.TemporaryDirectory(prefix=prefix, dir=parent) as scratch:
-        root = Path(scratch)
-        for name, data in task.files.items():
-            path = root / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        kit: SessionFactory = task.make_kit()
+    with tempfile.TemporaryDirectory(prefix=f"run-{os.getpid()}-", dir=parent) as made:
+        yield Path(made)
+
+
+def write_shipped_files(task: RemoteRun, root: Path) -> None:
+    """Write ``task``'s shipped files below ``root``, at their relative names."""
+    for name, data in task.files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+async def run_shipped(
+    task: RemoteRun,
+    *,
+    root: Path,
+    on_session: Callable[[WorkflowSession], None] | None = None,
+) -> WorkflowResult:
+    """Run ``task`` here, from its shipped files written below ``root``.
+
+    Args:
+        task: The shipped run.
+        root: Where its files were written (`write_shipped_files`): the run's
+            fixture root.
+        on_session: Called with the session before it runs (to cancel it).
+    """
+    kit: SessionFactory = task.make_kit()
+    shared = SharedTransports()
+    try:
+        if task.script is not None:
+            # The script as the driver validated it (`worker_config` puts a
+            # scripted entry's scripts at the root of the run's folder).
+            key = script_key(root, task.workflow.target.model)
+            await shared.get(key, functools.partial(_ready, task.script))
         session = await kit.create_workflow_session(
             workflow=task.workflow,
             target=None,
             fixture_root=root,
             judge=task.judge,
             cleanup_timeout_ms=task.cleanup_timeout_ms,
-            shared_transports=None,
+            shared_transports=shared,
             repetition=task.repetition,
         )
         if on_session is not None:
             on_session(session)
         return await session.run()
+    finally:
+        with anyio.CancelScope(shield=True):
+            await shared.aclose()

@@ -741,6 +741,7 @@ class SuiteSession:
             repetition=job.repetition,
             judge=self._remote_judge,
             cleanup_timeout_ms=self._cleanup_timeout_ms,
+            script=None if item.script is None else item.script[1],
         )
 
     async def _run_here(self, job: _Job) -> WorkflowResult:

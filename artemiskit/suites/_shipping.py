@@ -23,6 +23,7 @@ from artemiskit._common._paths import script_reference
 from artemiskit._common._yaml import ParsedYaml
 from artemiskit._errors import ConfigError
 from artemiskit.config._config import TrustedConfig, build_trusted_config
+from artemiskit.providers._registry import ScriptVariants
 from artemiskit.workflow import Workflow
 
 if TYPE_CHECKING:
@@ -55,6 +56,9 @@ class RemoteRun:
         repetition: The repetition, from 1.
         judge: The judge for ``judge`` outcomes, if any.
         cleanup_timeout_ms: The run's cleanup drain period.
+        script: The ``scripted`` provider's script as the driver validated
+            it (its response lists and digest): the run replays it, as a
+            local run does, instead of parsing the shipped file again.
     """
 
     key: str
@@ -64,6 +68,7 @@ class RemoteRun:
     repetition: int
     judge: Any = None
     cleanup_timeout_ms: int | None = None
+    script: ScriptVariants | None = None
 
     def __repr__(self) -> str:
         return f"RemoteRun(key={self.key!r}, repetition={self.repetition})"
