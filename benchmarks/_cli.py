@@ -49,6 +49,7 @@ MEASURES = (
     "peers",
     "suite_runner",
     "suite",
+    "suite_processes",
 )
 _STEPS = 500
 _SESSION_STEPS = 10
@@ -69,6 +70,7 @@ def _settings(quick: bool) -> dict[str, Any]:
             "peer_pairs": 1,
             "peer_sync_pairs": 0,
             "suite_runs": 200,
+            "processes_runs": 100,
         }
     # The in-process pairs are cheap (a pair of 500-step runs takes well under a
     # second), so the full run takes enough of them that a slow spell of a
@@ -85,6 +87,7 @@ def _settings(quick: bool) -> dict[str, Any]:
         "peer_pairs": 5,
         "peer_sync_pairs": 3,
         "suite_runs": 1000,
+        "processes_runs": 400,
     }
 
 
@@ -206,7 +209,35 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
         results["suite_runner"] = _suite_runner(settings["suite_runs"])
         _say(f"suite: {settings['suite_runs']} instant runs, runs alone vs suite × 5")
         results["suite"] = _suite_runner(settings["suite_runs"], "--share")
+    if arguments.skip_suite:
+        results["suite_processes"] = {
+            "skipped": True,
+            "reason": "--skip-suite was given",
+        }
+    else:
+        runs = settings["processes_runs"]
+        _say(f"suite: {runs} CPU-bound runs, one process vs the processes executor")
+        results["suite_processes"] = _module_figures(
+            "benchmarks.suite_runner_processes", "--runs", str(runs)
+        )
     return results
+
+
+def _module_figures(module: str, *options: str) -> dict[str, Any]:
+    """A benchmark module run in its own interpreter; its JSON figures."""
+    completed = subprocess.run(
+        [sys.executable, "-m", module, *options],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=1800,
+    )
+    if completed.returncode != 0:
+        tail = " / ".join(completed.stderr.strip().splitlines()[-3:])
+        return {"skipped": True, "reason": f"{module} failed: {tail}"}
+    figures: dict[str, Any] = json.loads(completed.stdout)
+    return {"skipped": False, **figures}
 
 
 def _suite_runner(runs: int, *options: str) -> dict[str, Any]:

@@ -25,6 +25,7 @@ MEASURES = {
     "peers",
     "suite_runner",
     "suite",
+    "suite_processes",
 }
 
 
@@ -67,7 +68,7 @@ def test_quick_run_writes_every_measure(quick_run: Path) -> None:
     page = (tmp_path / "performance.md").read_text(encoding="utf-8")
     for heading in ("## 1.", "## 2.", "## 3.", "## 4.", "## 5.", "## 6.", "LangGraph"):
         assert heading in page
-    assert len(results["targets"]) == 20
+    assert len(results["targets"]) == 21
     table = page.split("## Targets", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("| ")][1:]
     assert len(rows) == len(results["targets"])
@@ -94,7 +95,7 @@ def test_every_target_not_skipped_is_judged_and_every_miss_explained(
     quick_run: Path,
 ) -> None:
     results = json.loads((quick_run / "latest.json").read_text(encoding="utf-8"))
-    skipped = {"sandbox", "peers", "suite_runner", "suite"}
+    skipped = {"sandbox", "peers", "suite_runner", "suite", "suite_processes"}
     for target in results["targets"]:
         if _needs(target) in skipped:
             assert target["met"] is None, target

@@ -14,6 +14,7 @@ SPEC_ROWS = {
     "per step with a durable checkpoint": 5,
     "1000 concurrent sessions, 20 ms model latency, 10 steps each": 2,
     "a suite of 1000 instant runs, local executor": 2,
+    "a CPU-bound scripted suite, processes executor on 2 cores": 1,
     "sandbox file operation (64 B and 64 KB, read and write)": 2,
     "sandbox create → ready / cleanup": 2,
     "`akit scenario validate` cold, `akit --help`": 3,
