@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -33,12 +32,13 @@ from artemiskit.suites import (
 )
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._render import printable
+from artemiskit_cli._signals import run_watching_signals
 from artemiskit_cli._telemetry import telemetry_of
 
 if TYPE_CHECKING:
+    import signal
     from collections.abc import AsyncIterator
 
-    from anyio.abc import TaskStatus
 
 __all__ = ["SUITE_OPTIONS", "is_suite", "run_suite_command", "suite_options"]
 
@@ -279,24 +279,6 @@ async def _live(events: AsyncIterator[SuiteEvent], progress: _Progress) -> None:
             live.update(render(), refresh=True)
 
 
-async def _cancel_on_signal(
-    session: SuiteSession,
-    quiet: bool,
-    *,
-    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
-) -> None:
-    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        task_status.started()
-        async for signum in signals:
-            if not quiet:
-                click.echo(
-                    f"received {signal.Signals(signum).name}: cancelling the runs in "
-                    "flight, then writing suite.json",
-                    err=True,
-                )
-            session.cancel()
-
-
 async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
     config_path = options["config_path"]
     trusted = None if config_path is None else await load_trusted_config(config_path)
@@ -333,28 +315,27 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
     quiet = bool(options["quiet"])
     error: ArtemisError | None = None
     result: SuiteResult | None = None
+
+    def cancel(signum: signal.Signals) -> bool:
+        if not quiet:
+            click.echo(
+                f"received {signum.name}: cancelling the runs in flight, then "
+                "writing suite.json",
+                err=True,
+            )
+        session.cancel()
+        return False
+
     async with anyio.create_task_group() as group:
         if not quiet:
             progress = _Progress(session)
             show = _live if sys.stderr.isatty() else _piped
             # The display ends by itself once the suite closes its event stream.
             group.start_soon(show, session.events(), progress)
-        watch = anyio.CancelScope()
-
-        async def watch_signals(
-            *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
-        ) -> None:
-            with watch:
-                await _cancel_on_signal(session, quiet, task_status=task_status)
-
-        # The receiver is installed before the first run starts.
-        await group.start(watch_signals)
         try:
-            result = await session.run()
+            result = await run_watching_signals(group, session.run, cancel)
         except ArtemisError as exc:
             error = exc
-        finally:
-            watch.cancel()
     if error is not None:
         raise error
     assert result is not None
