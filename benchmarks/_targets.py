@@ -210,7 +210,7 @@ def _processes_speedup(results: Results) -> Verdict:
     return (
         f"{_spread(pairs)} on {figures['machine_cpus']} cores: "
         f"{pairs['b_median']:,.1f} against {pairs['a_median']:,.1f} runs/s "
-        f"({figures['runs']} runs of {figures['tool_calls_per_run']} tool calls, "
+        f"({figures['runs']} runs with a CPU-heavy scorer, "
         "worker start included)",
         pairs["ratio_median"] >= 1.7,
     )

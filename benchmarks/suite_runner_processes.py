@@ -4,16 +4,18 @@ Usage: ``python -m benchmarks.suite_runner_processes [--quick] [--runs N]``. Pri
 JSON on stdout; it writes nothing outside a temporary folder.
 
 The suite is CPU-bound and offline: one scripted workflow whose every run makes
-`_CALLS` tool calls (each a file read and a file write in the simulated
-environment), then answers. Interleaved pairs (A, B, A, B, ...) of the same N runs,
-each side a whole suite with an output folder (records written as a user's suite
-writes them): A on the local executor (one process; ``concurrency`` 2, which a
-single event loop turns into no more CPU), B on the processes executor with one
-worker per core (``concurrency`` = workers). The figure is B's runs per second
-over A's, the median of the per-pair ratios with their spread. B's wall time
-includes starting its worker processes, so ``speedup`` is what a user sees;
-``steady_speedup`` is the same ratio from each suite's first finished run to its
-last (the pool's throughput once its workers are up).
+`_CALLS` file writes in the simulated environment, then answers, and is judged by
+a CPU-heavy scorer (`CHECKSUM`: pure-Python arithmetic, as a metric computed in
+Python would be), the kind of suite the processes executor is for. Interleaved
+pairs (A, B, A, B, ...) of the same N runs, each side a whole suite with an output
+folder (records written as a user's suite writes them): A on the local executor
+(one process; ``concurrency`` 2, which one event loop turns into no more CPU), B
+on the processes executor with one worker per core (``concurrency`` = workers).
+The figure is B's runs per second over A's, the median of the per-pair ratios
+with their spread. B's wall time includes starting its worker processes, so
+``speedup`` is what a user sees; ``steady_speedup`` is the same ratio from each
+suite's first finished run to its last (the pool's throughput once its workers
+are up).
 """
 
 from __future__ import annotations
@@ -23,25 +25,49 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import anyio
 import attrs
 
-from artemiskit import ArtemisKit
+from artemiskit import ArtemisKit, Evidence, Score, Scorer
 from artemiskit.suites import LocalExecutor, ProcessExecutor, SuiteExecutor
 from benchmarks._pairs import interleave, pair_summary
 
 __all__ = ["measure"]
 
 _USAGE = {"input_tokens": 1, "output_tokens": 1}
-#: Tool calls per run: enough engine work that a run is CPU-bound (tens of ms).
-_CALLS = 160
+#: Tool calls per run (file writes in the simulated environment).
+_CALLS = 10
+#: The scorer's work per run: pure-Python arithmetic, tens of milliseconds.
+_ROUNDS = 200_000
+
+
+async def _checksum(evidence: Evidence, params: Mapping[str, Any]) -> Score:
+    """A CPU-bound check: an arithmetic digest of every written file, in Python."""
+    files = evidence.final_state["files"]
+    total = 0
+    for index in range(params["rounds"]):
+        total = (total * 31 + index) % 1_000_003
+    written = sum(1 for name in files if name.startswith("out/"))
+    if written != _CALLS:
+        return Score(status="failed", reason="files_missing", value=written)
+    return Score(status="passed", reason="checksum", value=total)
+
+
+CHECKSUM = Scorer(
+    name="checksum",
+    version="1",
+    description="A CPU-bound check of the written files.",
+    handler=_checksum,
+    timeout_ms=600_000,
+)
 
 
 def cpu_bound_workflow(folder: Path) -> Path:
-    """A scripted workflow whose runs spend their time in the engine's CPU work."""
+    """A scripted workflow whose runs spend their time on CPU (a heavy scorer)."""
     folder.mkdir(parents=True, exist_ok=True)
     data = {
         "version": 1,
@@ -54,22 +80,24 @@ def cpu_bound_workflow(folder: Path) -> Path:
         ],
         "conversation": {"turns": [{"user": "Work."}]},
         "budgets": {"max_actions": 4 * _CALLS, "timeout_ms": 600_000},
-        "outcomes": [{"id": "answered", "final_response": {"contains": ["Done"]}}],
+        "outcomes": [
+            {"id": "answered", "final_response": {"contains": ["Done"]}},
+            {"id": "checked", "scorer": "checksum", "with": {"rounds": _ROUNDS}},
+        ],
     }
     path = folder / "workflow.yaml"
     path.write_text(json.dumps(data), "utf-8")
     responses: list[dict[str, Any]] = [
         {
             "tool_calls": [
-                {"name": "read_file", "arguments": {"path": "docs/a.md"}},
                 {
                     "name": "write_file",
                     "arguments": {"path": f"out/{index}.md", "content": "b" * 256},
-                },
+                }
             ],
             "usage": _USAGE,
         }
-        for index in range(_CALLS // 2)
+        for index in range(_CALLS)
     ]
     responses.append({"text": "Done.", "usage": _USAGE})
     script = {"version": 1, "responses": responses}
@@ -98,7 +126,7 @@ async def _timed(
     path: Path, runs: int, concurrency: int, executor: SuiteExecutor, out: Path
 ) -> _Suite:
     started = time.perf_counter()
-    session = await ArtemisKit().create_suite_session(
+    session = await ArtemisKit(scorers=[CHECKSUM]).create_suite_session(
         paths=[path],
         repeat=runs,
         concurrency=concurrency,
@@ -156,6 +184,7 @@ async def _measure(runs: int, pairs: int) -> dict[str, Any]:
         "machine_cpus": workers,
         "runs": runs,
         "tool_calls_per_run": _CALLS,
+        "scorer_rounds": _ROUNDS,
         "local_runs_per_s": [round(value, 1) for value in local],
         "processes_runs_per_s": [round(value, 1) for value in processes],
         "processes_start_s": [

@@ -248,7 +248,11 @@ class ProcessExecutor:
             finally:
                 group.cancel_scope.cancel()
         try:
-            reply: tuple[str, Any] = worker.connection.recv()
+            # A result can be larger than the pipe holds: it is read on a
+            # thread, so the loop never waits for a worker's next bytes.
+            reply: tuple[str, Any] = await anyio.to_thread.run_sync(
+                worker.connection.recv, abandon_on_cancel=True
+            )
         except (EOFError, OSError):
             return None
         return reply
