@@ -294,6 +294,7 @@ EXPORTS: dict[str, set[str]] = {
         "cause_text",
         "discover_workflows",
         "executor_named",
+        "is_workflow_file",
         "junit_xml",
         "load_suite_record",
         "markdown_summary",

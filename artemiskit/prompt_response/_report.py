@@ -13,6 +13,7 @@ import json
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._extras import install_hint
 from artemiskit._errors import UnsupportedError
 from artemiskit.prompt_response._exports import printable_text
 from artemiskit.prompt_response._js import to_fixed
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["REPORT_INSTALL_HINT", "render_run_report"]
 
-REPORT_INSTALL_HINT = "pip install 'artemiskit[report]'"
+REPORT_INSTALL_HINT = install_hint("report")
 _TEMPLATE = "run_report.html.j2"
 
 

@@ -12,6 +12,7 @@ import importlib
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._extras import install_hint
 from artemiskit._errors import ConfigError
 from artemiskit._version import __version__
 from artemiskit.reports._views import (
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["INSTALL_HINT", "comparison_html", "report_html", "require_report_extra"]
 
-INSTALL_HINT = "pip install 'artemiskit[report]'"
+INSTALL_HINT = install_hint("report")
 _EXTRA = ("jinja2", "markupsafe", "matplotlib")
 
 

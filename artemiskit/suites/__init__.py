@@ -7,7 +7,11 @@ this package holds the runner, the executors, the statistics, the suite record
 
 from __future__ import annotations
 
-from artemiskit.suites._discovery import SuiteWorkflow, discover_workflows
+from artemiskit.suites._discovery import (
+    SuiteWorkflow,
+    discover_workflows,
+    is_workflow_file,
+)
 from artemiskit.suites._executor import (
     EXECUTOR_NAMES,
     LocalExecutor,
@@ -73,6 +77,7 @@ __all__ = [
     "cause_text",
     "discover_workflows",
     "executor_named",
+    "is_workflow_file",
     "junit_xml",
     "load_suite_record",
     "markdown_summary",

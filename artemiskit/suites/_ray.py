@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.to_thread
 
+from artemiskit._common._extras import install_hint
 from artemiskit._errors import ConfigError, SessionStateError
 from artemiskit.suites._executor import RunLost
 from artemiskit.suites._remote import (
@@ -302,7 +303,7 @@ def _connect(address: str | None, num_cpus: float) -> tuple[Any, Any]:
         import ray
     except ImportError:
         raise ConfigError(
-            "the Ray executor needs Ray: pip install 'artemiskit[ray]'",
+            f"the Ray executor needs Ray: {install_hint('ray')}",
             reason="ray_not_installed",
         ) from None
     if not ray.is_initialized():
