@@ -2,245 +2,145 @@
 
 Every public name is exported lazily: ``import artemiskit`` loads nothing but this
 module, and ``artemiskit.NAME`` (or ``from artemiskit import NAME``) imports the one
-module that defines NAME on first use. To export a new name, add one row to
-``_EXPORTS``, the same import under ``TYPE_CHECKING`` (for type checkers) and the
-name to ``__all__``; tests/test_public_api.py checks that the three agree.
+module that defines NAME on first use. To export a new name, add its import under
+``TYPE_CHECKING`` below: type checkers read it, and `export_lazily` reads the same
+line to build ``__all__`` and the lazy lookup (``artemiskit._common._exports``).
 """
 
 from __future__ import annotations
 
-import importlib
 import typing
-import warnings
+
+from artemiskit._common import _exports
 
 if typing.TYPE_CHECKING:
     from artemiskit._errors import (
-        ArtemisError,
-        CheckpointError,
-        ConfigError,
-        EnvironmentFailureError,
-        FileAccessError,
-        FileOperationError,
-        FixtureError,
-        InvalidResponseError,
-        RuntimeFailureError,
-        ScorerDefinitionError,
-        SessionStateError,
-        TargetError,
-        ToolDefinitionError,
-        UnsupportedError,
-        WorkflowError,
+        ArtemisError as ArtemisError,
+        CheckpointError as CheckpointError,
+        ConfigError as ConfigError,
+        EnvironmentFailureError as EnvironmentFailureError,
+        FileAccessError as FileAccessError,
+        FileOperationError as FileOperationError,
+        FixtureError as FixtureError,
+        InvalidResponseError as InvalidResponseError,
+        RuntimeFailureError as RuntimeFailureError,
+        ScorerDefinitionError as ScorerDefinitionError,
+        SessionStateError as SessionStateError,
+        TargetError as TargetError,
+        ToolDefinitionError as ToolDefinitionError,
+        UnsupportedError as UnsupportedError,
+        WorkflowError as WorkflowError,
     )
-    from artemiskit._exit_codes import ExitCode, PromptResponseExitCode
-    from artemiskit._host_objects import import_host_objects
+    from artemiskit._exit_codes import (
+        ExitCode as ExitCode,
+    )
+    from artemiskit._host_objects import (
+        import_host_objects as import_host_objects,
+    )
     from artemiskit._kit import (
-        ArtemisKit,
-        WorkflowSource,
-        create_agent_workflow_session,
+        ArtemisKit as ArtemisKit,
+        WorkflowSource as WorkflowSource,
+        create_agent_workflow_session as create_agent_workflow_session,
     )
-    from artemiskit._options import CheckpointOptions, RunKeywords, RunOptions
-    from artemiskit._problem import Problem
-    from artemiskit._version import __version__
-    from artemiskit.config import TrustedConfig, load_trusted_config
-    from artemiskit.engine._events import SessionEvent
-    from artemiskit.engine._judge import JudgeSettings
-    from artemiskit.engine._session import WorkflowResult, WorkflowSession
+    from artemiskit._options import (
+        CheckpointOptions as CheckpointOptions,
+        RunKeywords as RunKeywords,
+        RunOptions as RunOptions,
+    )
+    from artemiskit._problem import (
+        Problem as Problem,
+    )
+    from artemiskit._version import (
+        __version__ as __version__,
+    )
+    from artemiskit.config import (
+        TrustedConfig as TrustedConfig,
+        load_trusted_config as load_trusted_config,
+    )
+    from artemiskit.engine._events import (
+        SessionEvent as SessionEvent,
+    )
+    from artemiskit.engine._judge import (
+        JudgeSettings as JudgeSettings,
+    )
+    from artemiskit.engine._session import (
+        WorkflowResult as WorkflowResult,
+        WorkflowSession as WorkflowSession,
+    )
     from artemiskit.environments._base import (
-        CleanupReport,
-        Environment,
-        EnvironmentFactory,
+        CleanupReport as CleanupReport,
+        Environment as Environment,
+        EnvironmentFactory as EnvironmentFactory,
     )
-    from artemiskit.records import ExecutionRecord
-    from artemiskit.scorers import Evidence, Score, Scorer, ToolCallEvidence
+    from artemiskit.records import (
+        ExecutionRecord as ExecutionRecord,
+    )
+    from artemiskit.scorers import (
+        Evidence as Evidence,
+        Score as Score,
+        Scorer as Scorer,
+        ToolCallEvidence as ToolCallEvidence,
+    )
     from artemiskit.targets import (
-        AgentTarget,
-        Message,
-        ModelClient,
-        ModelRequest,
-        TargetRequest,
-        TargetResponse,
-        ToolCall,
-        ToolDefinition,
-        Usage,
-        create_model_client_target,
+        AgentTarget as AgentTarget,
+        Message as Message,
+        ModelClient as ModelClient,
+        ModelRequest as ModelRequest,
+        TargetRequest as TargetRequest,
+        TargetResponse as TargetResponse,
+        ToolCall as ToolCall,
+        ToolDefinition as ToolDefinition,
+        Usage as Usage,
+        create_model_client_target as create_model_client_target,
     )
     from artemiskit.tools import (
-        Tool,
-        ToolChange,
-        ToolContext,
-        ToolFailure,
-        ToolResource,
-        ToolResult,
+        Tool as Tool,
+        ToolChange as ToolChange,
+        ToolContext as ToolContext,
+        ToolFailure as ToolFailure,
+        ToolResource as ToolResource,
+        ToolResult as ToolResult,
     )
     from artemiskit.workflow import (
-        Workflow,
-        load_agent_workflow,
-        parse_agent_workflow,
-        validate_agent_workflow,
+        Workflow as Workflow,
+        load_agent_workflow as load_agent_workflow,
+        parse_agent_workflow as parse_agent_workflow,
+        validate_agent_workflow as validate_agent_workflow,
     )
 
-__all__ = [
-    "AgentTarget",
-    "ArtemisError",
-    "ArtemisKit",
-    "CheckpointError",
-    "CheckpointOptions",
-    "CleanupReport",
-    "ConfigError",
-    "Environment",
-    "EnvironmentFactory",
-    "EnvironmentFailureError",
-    "Evidence",
-    "ExecutionRecord",
-    "ExitCode",
-    "FileAccessError",
-    "FileOperationError",
-    "FixtureError",
-    "InvalidResponseError",
-    "JudgeSettings",
-    "Message",
-    "ModelClient",
-    "ModelRequest",
-    "Problem",
-    "PromptResponseExitCode",
-    "RunKeywords",
-    "RunOptions",
-    "RuntimeFailureError",
-    "Score",
-    "Scorer",
-    "ScorerDefinitionError",
-    "SessionEvent",
-    "SessionStateError",
-    "TargetError",
-    "TargetRequest",
-    "TargetResponse",
-    "Tool",
-    "ToolCall",
-    "ToolCallEvidence",
-    "ToolChange",
-    "ToolContext",
-    "ToolDefinition",
-    "ToolDefinitionError",
-    "ToolFailure",
-    "ToolResource",
-    "ToolResult",
-    "TrustedConfig",
-    "UnsupportedError",
-    "Usage",
-    "Workflow",
-    "WorkflowError",
-    "WorkflowResult",
-    "WorkflowSession",
-    "WorkflowSource",
-    "__version__",
-    "create_agent_workflow_session",
-    "create_model_client_target",
-    "import_host_objects",
-    "load_agent_workflow",
-    "load_trusted_config",
-    "parse_agent_workflow",
-    "validate_agent_workflow",
-]
+    __all__: list[str]
 
-#: Public name -> the module that defines it (imported on first access).
-_EXPORTS: dict[str, str] = {
-    "ArtemisError": "artemiskit._errors",
-    "CheckpointError": "artemiskit._errors",
-    "ConfigError": "artemiskit._errors",
-    "EnvironmentFailureError": "artemiskit._errors",
-    "FileAccessError": "artemiskit._errors",
-    "FileOperationError": "artemiskit._errors",
-    "FixtureError": "artemiskit._errors",
-    "InvalidResponseError": "artemiskit._errors",
-    "RuntimeFailureError": "artemiskit._errors",
-    "SessionStateError": "artemiskit._errors",
-    "TargetError": "artemiskit._errors",
-    "ToolDefinitionError": "artemiskit._errors",
-    "ScorerDefinitionError": "artemiskit._errors",
-    "import_host_objects": "artemiskit._host_objects",
-    "Evidence": "artemiskit.scorers",
-    "Score": "artemiskit.scorers",
-    "Scorer": "artemiskit.scorers",
-    "ToolCallEvidence": "artemiskit.scorers",
-    "UnsupportedError": "artemiskit._errors",
-    "WorkflowError": "artemiskit._errors",
-    "ExitCode": "artemiskit._exit_codes",
-    "PromptResponseExitCode": "artemiskit._exit_codes",
-    "ArtemisKit": "artemiskit._kit",
-    "WorkflowSource": "artemiskit._kit",
-    "create_agent_workflow_session": "artemiskit._kit",
-    "CheckpointOptions": "artemiskit._options",
-    "RunKeywords": "artemiskit._options",
-    "RunOptions": "artemiskit._options",
-    "Problem": "artemiskit._problem",
-    "__version__": "artemiskit._version",
-    "TrustedConfig": "artemiskit.config",
-    "load_trusted_config": "artemiskit.config",
-    "SessionEvent": "artemiskit.engine._events",
-    "JudgeSettings": "artemiskit.engine._judge",
-    "WorkflowResult": "artemiskit.engine._session",
-    "WorkflowSession": "artemiskit.engine._session",
-    "CleanupReport": "artemiskit.environments._base",
-    "Environment": "artemiskit.environments._base",
-    "EnvironmentFactory": "artemiskit.environments._base",
-    "ExecutionRecord": "artemiskit.records",
-    "AgentTarget": "artemiskit.targets",
-    "Message": "artemiskit.targets",
-    "ModelClient": "artemiskit.targets",
-    "ModelRequest": "artemiskit.targets",
-    "TargetRequest": "artemiskit.targets",
-    "TargetResponse": "artemiskit.targets",
-    "ToolCall": "artemiskit.targets",
-    "ToolDefinition": "artemiskit.targets",
-    "Usage": "artemiskit.targets",
-    "create_model_client_target": "artemiskit.targets",
-    "Tool": "artemiskit.tools",
-    "ToolChange": "artemiskit.tools",
-    "ToolContext": "artemiskit.tools",
-    "ToolFailure": "artemiskit.tools",
-    "ToolResource": "artemiskit.tools",
-    "ToolResult": "artemiskit.tools",
-    "Workflow": "artemiskit.workflow",
-    "load_agent_workflow": "artemiskit.workflow",
-    "parse_agent_workflow": "artemiskit.workflow",
-    "validate_agent_workflow": "artemiskit.workflow",
-}
+    def __getattr__(name: str) -> type[ArtemisError]:
+        """The deprecated error classes, for type checkers."""
+        ...
 
-#: Error classes that were exported but never raised: importing one still works
-#: for this release, with a warning.
-_DEPRECATED_ERRORS = frozenset(
-    {
-        "BudgetExhaustedError",
-        "DeadlineExceededError",
-        "PolicyDeniedError",
-        "SessionCancelledError",
-    }
+
+_NEVER_RAISED = (
+    "is deprecated and will be removed in the next release: it is never raised; "
+    "read the record's execution.status and exit_code instead"
 )
 
-
-# Typed as before the exports were lazy: for type checkers every exported name is
-# one of the imports above; only the deprecated names fall through to here.
-def __getattr__(name: str) -> type[ArtemisError]:
-    module = _EXPORTS.get(name)
-    if module is not None:
-        value = getattr(importlib.import_module(module), name)
-        # Cached: the next access is a plain module attribute, with no hook.
-        globals()[name] = value
-        return typing.cast("type[ArtemisError]", value)
-    if name in _DEPRECATED_ERRORS:
-        warnings.warn(
-            f"artemiskit.{name} is deprecated and will be removed in the next "
-            "release: it is never raised; read the record's execution.status "
-            "and exit_code instead",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        error_class: type[ArtemisError] = getattr(
-            importlib.import_module("artemiskit._errors"), name
-        )
-        return error_class
-    raise AttributeError(f"module 'artemiskit' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+_exports.export_lazily(
+    globals(),
+    deprecated={
+        "PromptResponseExitCode": _exports.Deprecated(
+            module="artemiskit._exit_codes",
+            message=(
+                "artemiskit.PromptResponseExitCode is deprecated; import it from "
+                "artemiskit.prompt_response, the runner whose exit codes it lists"
+            ),
+        ),
+        **{
+            name: _exports.Deprecated(
+                module="artemiskit._errors",
+                message=f"artemiskit.{name} {_NEVER_RAISED}",
+            )
+            for name in (
+                "BudgetExhaustedError",
+                "DeadlineExceededError",
+                "PolicyDeniedError",
+                "SessionCancelledError",
+            )
+        },
+    },
+)

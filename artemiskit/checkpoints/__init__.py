@@ -7,20 +7,22 @@ claim). Every store must pass `artemiskit.testing.CheckpointStoreConformance`.
 
 from __future__ import annotations
 
-from artemiskit.checkpoints._local import LocalCheckpointStore
-from artemiskit.checkpoints._store import (
-    ARTIFACT_NAME_PATTERN,
-    CheckpointLimits,
-    CheckpointStore,
-    LoadedCheckpoint,
-    OpenMode,
-)
+import typing
 
-__all__ = [
-    "ARTIFACT_NAME_PATTERN",
-    "CheckpointLimits",
-    "CheckpointStore",
-    "LoadedCheckpoint",
-    "LocalCheckpointStore",
-    "OpenMode",
-]
+from artemiskit._common import _exports
+
+if typing.TYPE_CHECKING:
+    __all__: list[str]
+
+    from artemiskit.checkpoints._local import (
+        LocalCheckpointStore as LocalCheckpointStore,
+    )
+    from artemiskit.checkpoints._store import (
+        ARTIFACT_NAME_PATTERN as ARTIFACT_NAME_PATTERN,
+        CheckpointLimits as CheckpointLimits,
+        CheckpointStore as CheckpointStore,
+        LoadedCheckpoint as LoadedCheckpoint,
+        OpenMode as OpenMode,
+    )
+
+_exports.export_lazily(globals())

@@ -2,28 +2,43 @@
 
 from __future__ import annotations
 
-from artemiskit.config._config import (
-    ProviderConfig,
-    RetryPolicy,
-    SandboxConfig,
-    TrustedConfig,
-    load_trusted_config,
-    parse_trusted_config,
-)
-from artemiskit.config._judge import JudgeConfig, load_judge_config, parse_judge_config
-from artemiskit.config._mcp import McpServerConfig
-from artemiskit.config._telemetry import TelemetryConfig
+import typing
 
-__all__ = [
-    "JudgeConfig",
-    "McpServerConfig",
-    "ProviderConfig",
-    "RetryPolicy",
-    "SandboxConfig",
-    "TelemetryConfig",
-    "TrustedConfig",
-    "load_judge_config",
-    "load_trusted_config",
-    "parse_judge_config",
-    "parse_trusted_config",
-]
+from artemiskit._common import _exports
+
+if typing.TYPE_CHECKING:
+    __all__: list[str]
+
+    from artemiskit.config._config import (
+        ProviderConfig as ProviderConfig,
+        ProviderRetryPolicy as ProviderRetryPolicy,
+        SandboxConfig as SandboxConfig,
+        TrustedConfig as TrustedConfig,
+        load_trusted_config as load_trusted_config,
+        parse_trusted_config as parse_trusted_config,
+    )
+    from artemiskit.config._judge import (
+        JudgeConfig as JudgeConfig,
+        load_judge_config as load_judge_config,
+        parse_judge_config as parse_judge_config,
+    )
+    from artemiskit.config._mcp import (
+        McpServerConfig as McpServerConfig,
+    )
+    from artemiskit.config._telemetry import (
+        TelemetryConfig as TelemetryConfig,
+    )
+
+_exports.export_lazily(
+    globals(),
+    deprecated={
+        "RetryPolicy": _exports.Deprecated(
+            module="artemiskit.config._config",
+            attribute="ProviderRetryPolicy",
+            message=(
+                "artemiskit.config.RetryPolicy is deprecated; use "
+                "artemiskit.config.ProviderRetryPolicy"
+            ),
+        )
+    },
+)

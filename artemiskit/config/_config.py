@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RETRY_FAILURES",
     "ProviderConfig",
-    "RetryPolicy",
+    "ProviderRetryPolicy",
     "SandboxConfig",
     "TrustedConfig",
     "build_trusted_config",
@@ -115,7 +115,7 @@ _PROVIDER_TYPE = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
 
 
 @attrs.frozen(kw_only=True)
-class RetryPolicy:
+class ProviderRetryPolicy:
     """Accounted retries of one provider entry (SPEC 16), opt-in and trusted.
 
     Each retry is an admitted model request of its own: counted against
@@ -172,7 +172,7 @@ class ProviderConfig:
     request_timeout_ms: int = 60_000
     scripts_dir: str | None = None
     headers: dict[str, str] = attrs.field(factory=dict, repr=False)
-    retry: RetryPolicy | None = None
+    retry: ProviderRetryPolicy | None = None
     api_version: str | None = None
     deployment: str | None = None
     resource_name: str | None = None
@@ -405,7 +405,9 @@ def _provider(
     )
 
 
-def _retry(raw: Any, path: tuple[str | int, ...], report: Any) -> RetryPolicy | None:
+def _retry(
+    raw: Any, path: tuple[str | int, ...], report: Any
+) -> ProviderRetryPolicy | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
@@ -442,7 +444,7 @@ def _retry(raw: Any, path: tuple[str | int, ...], report: Any) -> RetryPolicy | 
     ):
         report((*path, "max_delay_ms"), f"must be an integer 0–{MAX_RETRY_DELAY_MS}")
         delay = 0
-    return RetryPolicy(on=tuple(on), max_attempts=attempts, max_delay_ms=delay)
+    return ProviderRetryPolicy(on=tuple(on), max_attempts=attempts, max_delay_ms=delay)
 
 
 def build_trusted_config(

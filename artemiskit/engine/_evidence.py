@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from artemiskit._common._budgets import Budgets
 from artemiskit._common._converter import CONVERTER
 from artemiskit._common._digests import json_digest
 from artemiskit._exit_codes import ExitCode
@@ -18,7 +19,6 @@ from artemiskit.engine._judge import JudgeSettings, JudgeUsage
 from artemiskit.engine._state import slot_builder
 from artemiskit.records._record import (
     BudgetInfo,
-    BudgetLimits,
     BudgetUsed,
     CleanupInfo,
     EventInfo,
@@ -217,7 +217,7 @@ def build_record(
         ),
         exit_code=exit_code,
         budget=BudgetInfo(
-            limits=BudgetLimits(
+            limits=Budgets(
                 max_actions=budgets.max_actions,
                 timeout_ms=budgets.timeout_ms,
                 max_model_requests=budgets.max_model_requests,

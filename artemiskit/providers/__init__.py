@@ -11,59 +11,41 @@ offline (`ScriptedTarget`). Register your own type with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import typing
 
-from artemiskit.providers._digest import transport_digest
-from artemiskit.providers._registry import (
-    ENTRY_POINT_GROUP,
-    ProviderBuilder,
-    ProviderRequest,
-    ProviderTarget,
-    create_provider_target,
-    load_provider_entry_points,
-    provider_types,
-    register_provider,
-)
-from artemiskit.providers._scripted import (
-    ScriptedTarget,
-    ScriptEntry,
-    load_script,
-    parse_script,
-)
-from artemiskit.providers._shared import SharedTransports
+from artemiskit._common import _exports
 
-if TYPE_CHECKING:
-    from artemiskit.providers._anthropic import AnthropicClient
-    from artemiskit.providers._openai import AzureOpenAIClient, OpenAIClient
+if typing.TYPE_CHECKING:
+    __all__: list[str]
 
-__all__ = [
-    "AnthropicClient",
-    "AzureOpenAIClient",
-    "ENTRY_POINT_GROUP",
-    "OpenAIClient",
-    "ProviderBuilder",
-    "ProviderRequest",
-    "ProviderTarget",
-    "ScriptEntry",
-    "ScriptedTarget",
-    "SharedTransports",
-    "create_provider_target",
-    "load_provider_entry_points",
-    "load_script",
-    "parse_script",
-    "provider_types",
-    "register_provider",
-    "transport_digest",
-]
+    from artemiskit.providers._anthropic import (
+        AnthropicClient as AnthropicClient,
+    )
+    from artemiskit.providers._digest import (
+        transport_digest as transport_digest,
+    )
+    from artemiskit.providers._openai import (
+        AzureOpenAIClient as AzureOpenAIClient,
+        OpenAIClient as OpenAIClient,
+    )
+    from artemiskit.providers._registry import (
+        ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
+        ProviderBuilder as ProviderBuilder,
+        ProviderRequest as ProviderRequest,
+        ProviderTarget as ProviderTarget,
+        create_provider_target as create_provider_target,
+        load_provider_entry_points as load_provider_entry_points,
+        provider_types as provider_types,
+        register_provider as register_provider,
+    )
+    from artemiskit.providers._scripted import (
+        ScriptedTarget as ScriptedTarget,
+        ScriptEntry as ScriptEntry,
+        load_script as load_script,
+        parse_script as parse_script,
+    )
+    from artemiskit.providers._shared import (
+        SharedTransports as SharedTransports,
+    )
 
-
-def __getattr__(name: str) -> object:
-    if name == "AnthropicClient":
-        from artemiskit.providers._anthropic import AnthropicClient
-
-        return AnthropicClient
-    if name in ("AzureOpenAIClient", "OpenAIClient"):
-        from artemiskit.providers import _openai
-
-        return getattr(_openai, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+_exports.export_lazily(globals())

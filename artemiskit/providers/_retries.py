@@ -20,7 +20,7 @@ import anyio
 import attrs
 
 from artemiskit._errors import TargetError
-from artemiskit.config import RetryPolicy
+from artemiskit.config import ProviderRetryPolicy
 from artemiskit.targets import AgentTarget
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class AccountedRetries:
     """A target whose retryable provider failures are retried as admitted requests."""
 
     inner: AgentTarget
-    policy: RetryPolicy
+    policy: ProviderRetryPolicy
 
     async def respond(self, request: TargetRequest) -> TargetResponse:
         """Answer ``request``, retrying what the policy allows and the engine admits.

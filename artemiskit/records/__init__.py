@@ -2,90 +2,71 @@
 
 from __future__ import annotations
 
-from artemiskit.records._io import record_from_dict, record_schema, record_to_dict
-from artemiskit.records._record import (
-    RECORD_SCHEMA,
-    RECORD_SCHEMA_VERSION,
-    BudgetInfo,
-    BudgetLimits,
-    BudgetUsed,
-    CleanupInfo,
-    EventInfo,
-    ExecutionInfo,
-    ExecutionRecord,
-    FaultInfo,
-    FaultKindInfo,
-    JudgeInfo,
-    McpInfo,
-    McpServerInfo,
-    McpToolInfo,
-    OperationEntry,
-    OperationSummary,
-    PolicyInfo,
-    PreflightInfo,
-    RecoveryInfo,
-    StateChangeInfo,
-    TargetInfo,
-    TelemetryInfo,
-    TimelineInfo,
-    ToolSummary,
-    WorkflowInfo,
-)
-from artemiskit.records._verdict import (
-    Cause,
-    RunVerdict,
-    VerdictStatus,
-    verdict_status,
-)
-from artemiskit.records._verification import (
-    JudgeEntry,
-    JudgeScores,
-    RequirementResult,
-    ScorerEntry,
-    StateChange,
-    TaskVerification,
-    Verdict,
-)
+import typing
 
-__all__ = [
-    "BudgetInfo",
-    "BudgetLimits",
-    "BudgetUsed",
-    "Cause",
-    "CleanupInfo",
-    "EventInfo",
-    "ExecutionInfo",
-    "ExecutionRecord",
-    "FaultInfo",
-    "FaultKindInfo",
-    "JudgeEntry",
-    "JudgeInfo",
-    "JudgeScores",
-    "McpInfo",
-    "McpServerInfo",
-    "McpToolInfo",
-    "OperationEntry",
-    "OperationSummary",
-    "PolicyInfo",
-    "PreflightInfo",
-    "RECORD_SCHEMA",
-    "RECORD_SCHEMA_VERSION",
-    "RecoveryInfo",
-    "RequirementResult",
-    "RunVerdict",
-    "ScorerEntry",
-    "StateChange",
-    "StateChangeInfo",
-    "TargetInfo",
-    "TaskVerification",
-    "TelemetryInfo",
-    "TimelineInfo",
-    "ToolSummary",
-    "Verdict",
-    "VerdictStatus",
-    "WorkflowInfo",
-    "record_from_dict",
-    "record_schema",
-    "record_to_dict",
-    "verdict_status",
-]
+from artemiskit._common import _exports
+
+if typing.TYPE_CHECKING:
+    __all__: list[str]
+
+    from artemiskit.records._io import (
+        record_from_dict as record_from_dict,
+        record_schema as record_schema,
+        record_to_dict as record_to_dict,
+    )
+    from artemiskit.records._record import (
+        RECORD_SCHEMA as RECORD_SCHEMA,
+        RECORD_SCHEMA_VERSION as RECORD_SCHEMA_VERSION,
+        BudgetInfo as BudgetInfo,
+        BudgetUsed as BudgetUsed,
+        CleanupInfo as CleanupInfo,
+        EventInfo as EventInfo,
+        ExecutionInfo as ExecutionInfo,
+        ExecutionRecord as ExecutionRecord,
+        FaultInfo as FaultInfo,
+        FaultKindInfo as FaultKindInfo,
+        JudgeInfo as JudgeInfo,
+        McpInfo as McpInfo,
+        McpServerInfo as McpServerInfo,
+        McpToolInfo as McpToolInfo,
+        OperationEntry as OperationEntry,
+        OperationSummary as OperationSummary,
+        PolicyInfo as PolicyInfo,
+        PreflightInfo as PreflightInfo,
+        RecoveryInfo as RecoveryInfo,
+        StateChangeInfo as StateChangeInfo,
+        TargetInfo as TargetInfo,
+        TelemetryInfo as TelemetryInfo,
+        TimelineInfo as TimelineInfo,
+        ToolSummary as ToolSummary,
+        WorkflowInfo as WorkflowInfo,
+    )
+    from artemiskit.records._verdict import (
+        Cause as Cause,
+        RunVerdict as RunVerdict,
+        VerdictStatus as VerdictStatus,
+        verdict_status as verdict_status,
+    )
+    from artemiskit.records._verification import (
+        JudgeEntry as JudgeEntry,
+        JudgeScores as JudgeScores,
+        RequirementResult as RequirementResult,
+        ScorerEntry as ScorerEntry,
+        StateChange as StateChange,
+        TaskVerification as TaskVerification,
+        Verdict as Verdict,
+    )
+
+_exports.export_lazily(
+    globals(),
+    deprecated={
+        "BudgetLimits": _exports.Deprecated(
+            module="artemiskit._common._budgets",
+            attribute="Budgets",
+            message=(
+                "artemiskit.records.BudgetLimits is deprecated; the record's limits "
+                "are artemiskit.workflow.Budgets, the caps the workflow declared"
+            ),
+        )
+    },
+)

@@ -11,13 +11,13 @@ from typing import Any, Literal
 
 import attrs
 
+from artemiskit._common._budgets import Budgets
 from artemiskit._common._converter import CONVERTER
 from artemiskit.records._verdict import RunVerdict
 from artemiskit.records._verification import StateChange, TaskVerification
 
 __all__ = [
     "BudgetInfo",
-    "BudgetLimits",
     "BudgetUsed",
     "CleanupInfo",
     "EventInfo",
@@ -80,17 +80,6 @@ class ExecutionInfo:
 
 
 @attrs.frozen(kw_only=True)
-class BudgetLimits:
-    """The caps the workflow declared (``None`` = no separate cap)."""
-
-    max_actions: int
-    timeout_ms: int
-    max_model_requests: int | None = None
-    max_tool_calls: int | None = None
-    max_tokens: int | None = None
-
-
-@attrs.frozen(kw_only=True)
 class BudgetUsed:
     """What the run consumed; token totals are ``None`` unless fully measured."""
 
@@ -105,7 +94,7 @@ class BudgetUsed:
 class BudgetInfo:
     """Budget limits, use, measurement quality and overshoot."""
 
-    limits: BudgetLimits
+    limits: Budgets
     used: BudgetUsed
     usage_measurement: Literal["complete", "partial", "unavailable"]
     measured_input_tokens: int

@@ -9,23 +9,24 @@ MODULE:ATTR`` or the pytest plugin's ``--akit-scorers MODULE:ATTR``.
 
 from __future__ import annotations
 
-from artemiskit.scorers._registry import ScorerSet, scorer_set
-from artemiskit.scorers._scorer import (
-    Evidence,
-    Score,
-    Scorer,
-    ScorerHandler,
-    ScoreStatus,
-    ToolCallEvidence,
-)
+import typing
 
-__all__ = [
-    "Evidence",
-    "Score",
-    "ScoreStatus",
-    "Scorer",
-    "ScorerHandler",
-    "ScorerSet",
-    "ToolCallEvidence",
-    "scorer_set",
-]
+from artemiskit._common import _exports
+
+if typing.TYPE_CHECKING:
+    __all__: list[str]
+
+    from artemiskit.scorers._registry import (
+        ScorerSet as ScorerSet,
+        scorer_set as scorer_set,
+    )
+    from artemiskit.scorers._scorer import (
+        Evidence as Evidence,
+        Score as Score,
+        Scorer as Scorer,
+        ScorerHandler as ScorerHandler,
+        ScoreStatus as ScoreStatus,
+        ToolCallEvidence as ToolCallEvidence,
+    )
+
+_exports.export_lazily(globals())

@@ -7,31 +7,24 @@ package imports neither it nor httpx.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import typing
 
-from artemiskit.telemetry._protocol import RunTelemetry, TelemetrySource
+from artemiskit._common import _exports
 
-if TYPE_CHECKING:
-    from artemiskit.config._telemetry import TelemetryConfig
-    from artemiskit.telemetry._telemetry import INSTALL_HINT, SuiteTelemetry, Telemetry
+if typing.TYPE_CHECKING:
+    __all__: list[str]
 
-__all__ = [
-    "INSTALL_HINT",
-    "RunTelemetry",
-    "SuiteTelemetry",
-    "Telemetry",
-    "TelemetryConfig",
-    "TelemetrySource",
-]
+    from artemiskit.config._telemetry import (
+        TelemetryConfig as TelemetryConfig,
+    )
+    from artemiskit.telemetry._protocol import (
+        RunTelemetry as RunTelemetry,
+        TelemetrySource as TelemetrySource,
+    )
+    from artemiskit.telemetry._telemetry import (
+        INSTALL_HINT as INSTALL_HINT,
+        SuiteTelemetry as SuiteTelemetry,
+        Telemetry as Telemetry,
+    )
 
-
-def __getattr__(name: str) -> object:
-    if name == "TelemetryConfig":
-        from artemiskit.config._telemetry import TelemetryConfig
-
-        return TelemetryConfig
-    if name in ("INSTALL_HINT", "SuiteTelemetry", "Telemetry"):
-        from artemiskit.telemetry import _telemetry
-
-        return getattr(_telemetry, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+_exports.export_lazily(globals())

@@ -8,16 +8,20 @@ contract (round trip, compaction, artifacts, claims, recovery guard).
 
 from __future__ import annotations
 
-from artemiskit.testing._checkpoints import CheckpointStoreConformance
-from artemiskit.testing._environments import (
-    ConformanceFailure,
-    EnvironmentConformance,
-    SymlinkMaker,
-)
+import typing
 
-__all__ = [
-    "CheckpointStoreConformance",
-    "ConformanceFailure",
-    "EnvironmentConformance",
-    "SymlinkMaker",
-]
+from artemiskit._common import _exports
+
+if typing.TYPE_CHECKING:
+    __all__: list[str]
+
+    from artemiskit.testing._checkpoints import (
+        CheckpointStoreConformance as CheckpointStoreConformance,
+    )
+    from artemiskit.testing._environments import (
+        ConformanceFailure as ConformanceFailure,
+        EnvironmentConformance as EnvironmentConformance,
+        SymlinkMaker as SymlinkMaker,
+    )
+
+_exports.export_lazily(globals())

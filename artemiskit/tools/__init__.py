@@ -11,54 +11,48 @@ when a run starts their servers; `list_mcp_tools` shows what a server offers.
 
 from __future__ import annotations
 
-import warnings
+import typing
 
-from artemiskit.tools._catalogue import (
-    BUILTIN_TOOLS,
-    CATALOGUE,
-    Catalogue,
-    catalogue_with,
-)
-from artemiskit.tools._mcp_listing import McpToolListing, list_mcp_tools
-from artemiskit.tools._state import Approval, Delegation, Draft, LocalState
-from artemiskit.tools._tool import (
-    ALLOW_KEYS,
-    Tool,
-    ToolChange,
-    ToolContext,
-    ToolFailure,
-    ToolResource,
-    ToolResult,
-)
+from artemiskit._common import _exports
 
+if typing.TYPE_CHECKING:
+    __all__: list[str]
 
-def __getattr__(name: str) -> object:
-    if name == "ToolSpec":  # the former catalogue entry type
-        warnings.warn(
-            "artemiskit.tools.ToolSpec is deprecated; use artemiskit.tools.Tool",
-            DeprecationWarning,
-            stacklevel=2,
+    from artemiskit.tools._catalogue import (
+        BUILTIN_TOOLS as BUILTIN_TOOLS,
+        CATALOGUE as CATALOGUE,
+        Catalogue as Catalogue,
+        catalogue_with as catalogue_with,
+    )
+    from artemiskit.tools._mcp_listing import (
+        McpToolListing as McpToolListing,
+        list_mcp_tools as list_mcp_tools,
+    )
+    from artemiskit.tools._state import (
+        Approval as Approval,
+        Delegation as Delegation,
+        Draft as Draft,
+        LocalState as LocalState,
+    )
+    from artemiskit.tools._tool import (
+        ALLOW_KEYS as ALLOW_KEYS,
+        Tool as Tool,
+        ToolChange as ToolChange,
+        ToolContext as ToolContext,
+        ToolFailure as ToolFailure,
+        ToolResource as ToolResource,
+        ToolResult as ToolResult,
+    )
+
+_exports.export_lazily(
+    globals(),
+    deprecated={
+        "ToolSpec": _exports.Deprecated(
+            module="artemiskit.tools._tool",
+            attribute="Tool",
+            message=(
+                "artemiskit.tools.ToolSpec is deprecated; use artemiskit.tools.Tool"
+            ),
         )
-        return Tool
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = [
-    "ALLOW_KEYS",
-    "Approval",
-    "BUILTIN_TOOLS",
-    "CATALOGUE",
-    "Catalogue",
-    "Delegation",
-    "Draft",
-    "LocalState",
-    "McpToolListing",
-    "Tool",
-    "ToolChange",
-    "ToolContext",
-    "ToolFailure",
-    "ToolResource",
-    "ToolResult",
-    "catalogue_with",
-    "list_mcp_tools",
-]
+    },
+)

@@ -9,177 +9,83 @@ Every public name is exported lazily, as in ``artemiskit``: `check_agent_workflo
 
 from __future__ import annotations
 
-import importlib
 import typing
 
+from artemiskit._common import _exports
+
 if typing.TYPE_CHECKING:
-    from artemiskit._common._yaml_document import YamlDocument, parse_yaml
+    __all__: list[str]
+
+    from artemiskit._common._budgets import Budgets as Budgets
+    from artemiskit._common._yaml_document import (
+        YamlDocument as YamlDocument,
+        parse_yaml as parse_yaml,
+    )
     from artemiskit.workflow._fixture import (
-        FixtureContents,
-        load_fixture_state,
-        merge_fixture,
+        FixtureContents as FixtureContents,
+        load_fixture_state as load_fixture_state,
+        merge_fixture as merge_fixture,
     )
     from artemiskit.workflow._loader import (
-        load_agent_workflow,
-        parse_agent_workflow,
-        read_agent_workflow,
-        validate_agent_workflow,
+        load_agent_workflow as load_agent_workflow,
+        parse_agent_workflow as parse_agent_workflow,
+        read_agent_workflow as read_agent_workflow,
+        validate_agent_workflow as validate_agent_workflow,
     )
     from artemiskit.workflow._model import (
-        Budgets,
-        Conversation,
-        Document,
-        EnvironmentSpec,
-        Fault,
-        FaultKind,
-        FileOutcome,
-        FinalResponseCheck,
-        FinalResponseOutcome,
-        InitialState,
-        JudgeOutcome,
-        JudgeSight,
-        JudgeSightKind,
-        JudgeSpec,
-        McpResource,
-        McpToolRef,
-        Outcome,
-        Policy,
-        Predicate,
-        RecordOutcome,
-        RecordRef,
-        RetryPolicy,
-        ScorerOutcome,
-        StateOutcome,
-        TargetParameters,
-        TargetSpec,
-        ToolAllow,
-        ToolCalledOutcome,
-        ToolDeclaration,
-        ToolNotCalledOutcome,
-        Trajectory,
-        TrajectoryOutcome,
-        TrajectoryStep,
-        Turn,
-        Workflow,
+        Conversation as Conversation,
+        Document as Document,
+        EnvironmentSpec as EnvironmentSpec,
+        Fault as Fault,
+        FaultKind as FaultKind,
+        FileOutcome as FileOutcome,
+        FinalResponseCheck as FinalResponseCheck,
+        FinalResponseOutcome as FinalResponseOutcome,
+        InitialState as InitialState,
+        JudgeOutcome as JudgeOutcome,
+        JudgeSight as JudgeSight,
+        JudgeSightKind as JudgeSightKind,
+        JudgeSpec as JudgeSpec,
+        McpResource as McpResource,
+        McpToolRef as McpToolRef,
+        Outcome as Outcome,
+        Policy as Policy,
+        Predicate as Predicate,
+        RecordOutcome as RecordOutcome,
+        RecordRef as RecordRef,
+        ScorerOutcome as ScorerOutcome,
+        StateOutcome as StateOutcome,
+        TargetParameters as TargetParameters,
+        TargetSpec as TargetSpec,
+        ToolAllow as ToolAllow,
+        ToolCalledOutcome as ToolCalledOutcome,
+        ToolDeclaration as ToolDeclaration,
+        ToolNotCalledOutcome as ToolNotCalledOutcome,
+        ToolRetryPolicy as ToolRetryPolicy,
+        Trajectory as Trajectory,
+        TrajectoryOutcome as TrajectoryOutcome,
+        TrajectoryStep as TrajectoryStep,
+        Turn as Turn,
+        Workflow as Workflow,
     )
-    from artemiskit.workflow._tool_schema import WORKFLOW_SCHEMA_FILE
+    from artemiskit.workflow._tool_schema import (
+        WORKFLOW_SCHEMA_FILE as WORKFLOW_SCHEMA_FILE,
+    )
     from artemiskit.workflow._validation import (
-        check_agent_workflow,
-        unchecked_scorer_outcomes,
+        check_agent_workflow as check_agent_workflow,
+        unchecked_scorer_outcomes as unchecked_scorer_outcomes,
     )
 
-__all__ = [
-    "Budgets",
-    "Conversation",
-    "Document",
-    "EnvironmentSpec",
-    "Fault",
-    "FaultKind",
-    "FileOutcome",
-    "FinalResponseCheck",
-    "FinalResponseOutcome",
-    "FixtureContents",
-    "InitialState",
-    "JudgeOutcome",
-    "JudgeSight",
-    "JudgeSightKind",
-    "JudgeSpec",
-    "McpResource",
-    "McpToolRef",
-    "Outcome",
-    "Policy",
-    "Predicate",
-    "RecordOutcome",
-    "RecordRef",
-    "RetryPolicy",
-    "ScorerOutcome",
-    "StateOutcome",
-    "TargetParameters",
-    "TargetSpec",
-    "ToolAllow",
-    "ToolCalledOutcome",
-    "ToolDeclaration",
-    "ToolNotCalledOutcome",
-    "Trajectory",
-    "TrajectoryOutcome",
-    "TrajectoryStep",
-    "Turn",
-    "WORKFLOW_SCHEMA_FILE",
-    "Workflow",
-    "YamlDocument",
-    "check_agent_workflow",
-    "load_agent_workflow",
-    "load_fixture_state",
-    "merge_fixture",
-    "parse_agent_workflow",
-    "parse_yaml",
-    "read_agent_workflow",
-    "unchecked_scorer_outcomes",
-    "validate_agent_workflow",
-]
-
-_MODEL = "artemiskit.workflow._model"
-#: Public name -> the module that defines it (imported on first access).
-_EXPORTS: dict[str, str] = {
-    "YamlDocument": "artemiskit._common._yaml_document",
-    "parse_yaml": "artemiskit._common._yaml_document",
-    "FixtureContents": "artemiskit.workflow._fixture",
-    "load_fixture_state": "artemiskit.workflow._fixture",
-    "merge_fixture": "artemiskit.workflow._fixture",
-    "load_agent_workflow": "artemiskit.workflow._loader",
-    "parse_agent_workflow": "artemiskit.workflow._loader",
-    "read_agent_workflow": "artemiskit.workflow._loader",
-    "validate_agent_workflow": "artemiskit.workflow._loader",
-    "Budgets": _MODEL,
-    "Conversation": _MODEL,
-    "Document": _MODEL,
-    "EnvironmentSpec": _MODEL,
-    "Fault": _MODEL,
-    "FaultKind": _MODEL,
-    "FileOutcome": _MODEL,
-    "FinalResponseCheck": _MODEL,
-    "FinalResponseOutcome": _MODEL,
-    "InitialState": _MODEL,
-    "JudgeOutcome": _MODEL,
-    "JudgeSpec": _MODEL,
-    "McpResource": _MODEL,
-    "McpToolRef": _MODEL,
-    "Outcome": _MODEL,
-    "Policy": _MODEL,
-    "RecordOutcome": _MODEL,
-    "RecordRef": _MODEL,
-    "RetryPolicy": _MODEL,
-    "StateOutcome": _MODEL,
-    "TargetParameters": _MODEL,
-    "TargetSpec": _MODEL,
-    "ToolAllow": _MODEL,
-    "ToolCalledOutcome": _MODEL,
-    "ToolDeclaration": _MODEL,
-    "ToolNotCalledOutcome": _MODEL,
-    "Turn": _MODEL,
-    "Workflow": _MODEL,
-    "WORKFLOW_SCHEMA_FILE": "artemiskit.workflow._tool_schema",
-    "check_agent_workflow": "artemiskit.workflow._validation",
-    "unchecked_scorer_outcomes": "artemiskit.workflow._validation",
-    "JudgeSight": _MODEL,
-    "JudgeSightKind": _MODEL,
-    "Predicate": _MODEL,
-    "ScorerOutcome": _MODEL,
-    "Trajectory": _MODEL,
-    "TrajectoryOutcome": _MODEL,
-    "TrajectoryStep": _MODEL,
-}
-
-
-def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'artemiskit.workflow' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    # Cached: the next access is a plain module attribute, with no hook.
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+_exports.export_lazily(
+    globals(),
+    deprecated={
+        "RetryPolicy": _exports.Deprecated(
+            module="artemiskit.workflow._model",
+            attribute="ToolRetryPolicy",
+            message=(
+                "artemiskit.workflow.RetryPolicy is deprecated; use "
+                "artemiskit.workflow.ToolRetryPolicy"
+            ),
+        )
+    },
+)

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 import attrs
 
+from artemiskit._common._budgets import Budgets
 from artemiskit._common._converter import CONVERTER
 from artemiskit.tools._state import Document
 
@@ -37,7 +38,7 @@ __all__ = [
     "Policy",
     "RecordOutcome",
     "RecordRef",
-    "RetryPolicy",
+    "ToolRetryPolicy",
     "ScorerOutcome",
     "StateOutcome",
     "TargetParameters",
@@ -207,17 +208,6 @@ class Conversation:
         return (
             f"Conversation(turns={len(self.turns)}, system={self.system is not None})"
         )
-
-
-@attrs.frozen(kw_only=True)
-class Budgets:
-    """Caps on the run (SPEC 3.2); ``None`` means no separate cap."""
-
-    max_actions: int
-    timeout_ms: int
-    max_model_requests: int | None = None
-    max_tool_calls: int | None = None
-    max_tokens: int | None = None
 
 
 #: A validated predicate mapping: predicate key → operand (``artemiskit.workflow.
@@ -429,7 +419,7 @@ class Fault:
 
 
 @attrs.frozen(kw_only=True)
-class RetryPolicy:
+class ToolRetryPolicy:
     """How many attempts a logical tool call gets, the first one included."""
 
     max_attempts: int = 1
@@ -455,7 +445,7 @@ class Workflow:
     policy: Policy = Policy()
     outcomes: tuple[Outcome, ...] = ()
     faults: tuple[Fault, ...] = ()
-    retry: RetryPolicy = RetryPolicy()
+    retry: ToolRetryPolicy = ToolRetryPolicy()
 
     def __repr__(self) -> str:
         tools = tuple(tool.name for tool in self.tools)

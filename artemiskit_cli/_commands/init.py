@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from artemiskit import PromptResponseExitCode
+from artemiskit.prompt_response import PromptResponseExitCode
 
 __all__ = ["init"]
 

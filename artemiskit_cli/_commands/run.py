@@ -21,10 +21,11 @@ import anyio
 import attrs
 import click
 
-from artemiskit import ArtemisError, PromptResponseExitCode, WorkflowError
+from artemiskit import ArtemisError, WorkflowError
 from artemiskit.config import load_judge_config
 from artemiskit.prompt_response import (
     LocalStorage,
+    PromptResponseExitCode,
     RedactionSettings,
     ScenarioRunOptions,
     ci_lines,

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, NoReturn
 import anyio
 import click
 
-from artemiskit import ArtemisError, PromptResponseExitCode
+from artemiskit import ArtemisError
 from artemiskit.prompt_response import (
     Baseline,
     LocalStorage,
+    PromptResponseExitCode,
     baseline_check,
     compare_runs,
     find_config,

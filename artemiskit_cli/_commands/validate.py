@@ -19,10 +19,13 @@ import click
 from artemiskit import (
     ArtemisError,
     FileAccessError,
-    PromptResponseExitCode,
     WorkflowError,
 )
-from artemiskit.prompt_response import discover_scenario_files, load_scenario
+from artemiskit.prompt_response import (
+    PromptResponseExitCode,
+    discover_scenario_files,
+    load_scenario,
+)
 from artemiskit_cli._render import problem_line
 
 if TYPE_CHECKING:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks._report import _concurrency as _sessions_section
-from benchmarks._report import explain_misses
+from benchmarks._report import _concurrency as _sessions_section, explain_misses
 from benchmarks._targets import TARGETS, Target, evaluate_targets
 
 #: The SPEC 10 table's rows, each with how many targets it sets.

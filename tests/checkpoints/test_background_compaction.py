@@ -25,8 +25,7 @@ import pytest
 
 from artemiskit._common._converter import CONVERTER
 from artemiskit._errors import CheckpointError, FileAccessError
-from artemiskit.checkpoints import LocalCheckpointStore, _local
-from artemiskit.checkpoints import _envelope as envelope
+from artemiskit.checkpoints import LocalCheckpointStore, _envelope as envelope, _local
 from artemiskit.checkpoints._store import Compaction
 from artemiskit.engine import _checkpointing
 from artemiskit.engine._checkpointing import CheckpointBinding, CheckpointMeta

@@ -7,8 +7,7 @@ import math
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from artemiskit._errors import CheckpointError
 from artemiskit.checkpoints import _envelope as envelope

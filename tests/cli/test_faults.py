@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests._builders import PASSING_SCRIPT, workflow_dict, write_workflow
 from tests.cli.test_workflow_run import run_and_read

@@ -5,8 +5,7 @@ from __future__ import annotations
 import html
 from xml.etree import ElementTree
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from markdown_it import MarkdownIt
 
 from artemiskit._common._escaping import MAX_CELL, markdown_text, visible, xml_text

@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from artemiskit import ArtemisKit, SessionEvent
 from artemiskit._common._converter import CONVERTER

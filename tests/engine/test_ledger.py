@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from artemiskit.engine._ledger import Ledger
 from artemiskit.engine._state import SessionState

@@ -12,13 +12,15 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from artemiskit import parse_agent_workflow, validate_agent_workflow
 from artemiskit.engine._outcomes import evaluate_outcomes
-from artemiskit.engine._predicates import expected as expected_predicate
-from artemiskit.engine._predicates import failed_check, same
+from artemiskit.engine._predicates import (
+    expected as expected_predicate,
+    failed_check,
+    same,
+)
 from artemiskit.engine._run_evidence import TracedCall
 from artemiskit.workflow import RecordOutcome
 from artemiskit.workflow._predicates import PREDICATE_KEYS

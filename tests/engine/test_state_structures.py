@@ -12,8 +12,7 @@ import itertools
 from typing import Any
 
 import attrs
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from artemiskit._common._converter import CONVERTER
 from artemiskit.engine import _transitions as t

@@ -7,8 +7,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from artemiskit.prompt_response import (
     LocalStorage,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from artemiskit import ConfigError
-from artemiskit.config import RetryPolicy, parse_trusted_config
+from artemiskit.config import ProviderRetryPolicy, parse_trusted_config
 from artemiskit.providers import ProviderRequest, create_provider_target
 from tests._builders import workflow_dict
 
@@ -244,7 +244,7 @@ async def test_the_retry_policy_is_part_of_the_transport_digest() -> None:
         await built.target.aclose()  # type: ignore[attr-defined]
         return built.transport_digest
 
-    assert entry(RETRY).retry == RetryPolicy(
+    assert entry(RETRY).retry == ProviderRetryPolicy(
         on=("rate_limited", "overloaded"), max_attempts=3, max_delay_ms=5000
     )
     digests = {

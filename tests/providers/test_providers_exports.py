@@ -17,7 +17,7 @@ SECRET = "sk-test-SECRET-0123456789abcdef"
 
 def test_unknown_attribute_raises() -> None:
     with pytest.raises(AttributeError):
-        _ = artemiskit.providers.NoSuchThing
+        _ = artemiskit.providers.NoSuchThing  # type: ignore[attr-defined]
 
 
 def test_importing_the_sdk_does_not_import_httpx() -> None:

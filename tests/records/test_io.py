@@ -8,8 +8,7 @@ from typing import Any
 
 import anyio
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from artemiskit import ArtemisKit, WorkflowError
 from artemiskit.records import ExecutionRecord, record_from_dict, record_to_dict

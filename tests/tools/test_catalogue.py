@@ -108,7 +108,7 @@ def test_the_former_entry_type_still_works_with_a_deprecation_warning() -> None:
     import artemiskit.tools
 
     with pytest.warns(DeprecationWarning, match="ToolSpec"):
-        assert artemiskit.tools.ToolSpec is Tool
+        assert artemiskit.tools.ToolSpec is Tool  # type: ignore[attr-defined]
 
 
 def test_every_built_in_schema_compiles_and_checks_on_first_use() -> None:

@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from artemiskit import WorkflowError
 from artemiskit.workflow import Workflow, parse_agent_workflow, validate_agent_workflow

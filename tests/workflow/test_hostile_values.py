@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
+from hypothesis import assume, given, strategies as st
 
 from artemiskit import WorkflowError
 from artemiskit.workflow import parse_agent_workflow, validate_agent_workflow

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from artemiskit._common._converter import CONVERTER
 from artemiskit.workflow import (
@@ -27,7 +26,6 @@ from artemiskit.workflow import (
     Policy,
     RecordOutcome,
     RecordRef,
-    RetryPolicy,
     ScorerOutcome,
     StateOutcome,
     TargetParameters,
@@ -36,6 +34,7 @@ from artemiskit.workflow import (
     ToolCalledOutcome,
     ToolDeclaration,
     ToolNotCalledOutcome,
+    ToolRetryPolicy,
     Trajectory,
     TrajectoryOutcome,
     TrajectoryStep,
@@ -258,7 +257,7 @@ WORKFLOWS = st.builds(
         ),
         max_size=2,
     ).map(tuple),
-    retry=st.builds(RetryPolicy, max_attempts=st.integers(1, 5)),
+    retry=st.builds(ToolRetryPolicy, max_attempts=st.integers(1, 5)),
 )
 
 
