@@ -246,26 +246,7 @@ def _suite_runner(runs: int, *options: str) -> dict[str, Any]:
     The share in runs is a ratio of CPU times within one process: measured in
     a fresh one, nothing the earlier benchmarks left behind weighs on it.
     """
-    completed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.suite_runner",
-            "--runs",
-            str(runs),
-            *options,
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=1800,
-    )
-    if completed.returncode != 0:
-        tail = " / ".join(completed.stderr.strip().splitlines()[-3:])
-        return {"skipped": True, "reason": f"the suite runner failed: {tail}"}
-    figures: dict[str, Any] = json.loads(completed.stdout)
-    return {"skipped": False, **figures}
+    return _module_figures("benchmarks.suite_runner", "--runs", str(runs), *options)
 
 
 def output_paths(*, quick: bool, output: Path | None) -> tuple[Path, Path]:

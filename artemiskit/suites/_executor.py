@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from artemiskit._errors import WorkflowError
+from artemiskit._errors import SessionStateError, WorkflowError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -30,6 +30,7 @@ __all__ = [
     "Placement",
     "PlannedRun",
     "RunLost",
+    "StartLedger",
     "SuiteExecutor",
     "executor_named",
 ]
@@ -51,6 +52,27 @@ class RunLost(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class StartLedger:
+    """The runs an executor started: none is ever started twice (SPEC 15)."""
+
+    def __init__(self) -> None:
+        self._started: set[str] = set()
+
+    def start(self, key: str) -> None:
+        """Note that the run ``key`` starts now.
+
+        Raises:
+            SessionStateError: It was started before (``already_started``).
+        """
+        if key in self._started:
+            raise SessionStateError(
+                "a run of the suite was already started once; it is never started "
+                "again",
+                reason="already_started",
+            )
+        self._started.add(key)
 
 
 class PlannedRun(Protocol):

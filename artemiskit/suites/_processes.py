@@ -29,8 +29,8 @@ import anyio
 import anyio.to_thread
 import attrs
 
-from artemiskit._errors import ArtemisError, SessionStateError, WorkflowError
-from artemiskit.suites._executor import RunLost
+from artemiskit._errors import ArtemisError, WorkflowError
+from artemiskit.suites._executor import RunLost, StartLedger
 from artemiskit.suites._remote import (
     run_shipped,
     scratch_folder,
@@ -127,7 +127,7 @@ class ProcessExecutor:
         self.cancel_grace_s = cancel_grace_s
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
-        self._ledger: set[str] = set()
+        self._ledger = StartLedger()
         self._cancelled = False
         self._cancel_requested: anyio.Event | None = None
 
@@ -189,13 +189,7 @@ class ProcessExecutor:
         if self._cancel_requested is None:
             await self.start(())
         task = planned.shipped()
-        if task.key in self._ledger:
-            raise SessionStateError(
-                "a run of the suite was already started once; it is never started "
-                "again",
-                reason="already_started",
-            )
-        self._ledger.add(task.key)
+        self._ledger.start(task.key)
         worker = await self._take()
         self._busy.add(worker)
         try:

@@ -33,8 +33,8 @@ import anyio
 import anyio.to_thread
 
 from artemiskit._common._extras import install_hint
-from artemiskit._errors import ConfigError, SessionStateError
-from artemiskit.suites._executor import RunLost
+from artemiskit._errors import ConfigError
+from artemiskit.suites._executor import RunLost, StartLedger
 from artemiskit.suites._remote import (
     run_shipped,
     scratch_folder,
@@ -122,7 +122,7 @@ class RayExecutor:
         self.cancel_grace_s = cancel_grace_s
         self.address = address
         self.concurrency = concurrency
-        self._ledger: set[str] = set()
+        self._ledger = StartLedger()
         self._in_flight: dict[str, Any] = {}
         self._ray: Any = None
         self._function: Any = None
@@ -183,13 +183,7 @@ class RayExecutor:
             await self.start()
         assert self._cancel_requested is not None
         task = planned.shipped()
-        if task.key in self._ledger:
-            raise SessionStateError(
-                "a run of the suite was already started once; it is never started "
-                "again",
-                reason="already_started",
-            )
-        self._ledger.add(task.key)
+        self._ledger.start(task.key)
         ref = self._function.remote(task)
         self._in_flight[task.key] = ref
         if self._cancelled:
