@@ -13,7 +13,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -21,8 +21,10 @@ from artemiskit import ArtemisKit, Tool, ToolResult, WorkflowError
 from artemiskit.suites import (
     EXECUTOR_NAMES,
     LocalExecutor,
+    PlannedRun,
     ProcessExecutor,
     RayExecutor,
+    RunLost,
     executor_named,
     load_suite_record,
 )
@@ -35,6 +37,12 @@ from tests.suites._suites import (
     write_member,
     write_suite,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from artemiskit import WorkflowResult
+    from artemiskit.suites._executor import Placement
 
 #: Record fields that differ between two runs of the same workflow.
 _VOLATILE_RECORD = {"run_id", "attempt_id"}
@@ -60,6 +68,71 @@ def test_executors_are_chosen_by_name() -> None:
     assert (ray.name, ray.placement, ray.slots(5)) == ("ray", "cluster", 5)
     local = LocalExecutor()
     assert (local.name, local.placement, local.slots(4)) == ("local", "in_process", 4)
+
+
+class _Recording:
+    """An executor of one's own: runs here, loses repetition 2 of ``flaky``."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    @property
+    def name(self) -> str:
+        return "recording"
+
+    @property
+    def placement(self) -> Placement:
+        return "in_process"
+
+    def slots(self, concurrency: int) -> int:
+        return 1
+
+    async def start(self, runs: Sequence[PlannedRun]) -> None:
+        self.calls.append(f"start {len(runs)}")
+
+    async def run(self, planned: PlannedRun) -> WorkflowResult:
+        key = planned.key.split("/", 1)[1]
+        self.calls.append(key)
+        if key == "flaky/2":
+            raise RunLost("node_died")
+        return await planned.run_here()
+
+    def cancel(self) -> None:
+        self.calls.append("cancel")
+
+    async def close(self) -> None:
+        self.calls.append("close")
+
+
+@pytest.mark.anyio
+async def test_an_executor_of_ones_own_runs_each_planned_run_once(
+    tmp_path: Path,
+) -> None:
+    executor = _Recording()
+    result = await ArtemisKit().run_suite(
+        paths=[write_suite(tmp_path)], repeat=2, executor=executor, min_pass_rate=0
+    )
+    # Started once before any run, each run once in plan order, closed once.
+    assert executor.calls == [
+        "start 4",
+        "flaky/1",
+        "steady/1",
+        "flaky/2",
+        "steady/2",
+        "close",
+    ]
+    assert result.summary["settings"]["executor"] == "recording"
+    runs = {
+        (w["name"], r["repetition"]): r
+        for w in result.summary["workflows"]
+        for r in w["runs"]
+    }
+    assert (runs[("flaky", 2)]["lost"], runs[("flaky", 2)]["lost_reason"]) == (
+        True,
+        "node_died",
+    )
+    assert result.summary["totals"]["runs_lost"] == 1
+    assert result.exit_code == 7
 
 
 def test_an_unknown_executor_name_is_refused_with_the_names() -> None:
