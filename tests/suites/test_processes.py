@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -356,7 +357,7 @@ def test_a_killed_worker_loses_its_run_which_never_starts_again(
     assert summary["status"] == "completed"
     assert summary["totals"]["runs_lost"] == 1
     # The killed worker's scratch folder was removed by a later run.
-    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"akit-processes-{os.getuid()}"
+    scratch = Path(tempfile.gettempdir()) / f"akit-processes-{os.getuid()}"
     assert not list(scratch.glob(f"run-{worker}-*"))
 
 
