@@ -14,6 +14,9 @@ import typing
 from artemiskit._common import _exports
 
 if typing.TYPE_CHECKING:
+    from artemiskit._common._atomic import (
+        write_atomically as write_atomically,
+    )
     from artemiskit._errors import (
         ArtemisError as ArtemisError,
         CheckpointError as CheckpointError,

@@ -127,44 +127,26 @@ def _unwritable(path: str, exc: OSError) -> FileAccessError:
 def write_new_file(path: str, data: bytes, *, mode: int = 0o644) -> None:
     """Write ``data`` to a new file atomically, never replacing anything.
 
-    The bytes go to a private temporary file in the same folder, which is flushed
-    to disk and then hard-linked to ``path`` (failing if ``path`` appeared in the
-    meantime), so a reader never sees a partial file.
+    `artemiskit.write_atomically` without ``replace``: a reader never sees a
+    partial file, and a file that appeared meanwhile is left alone.
 
     Raises:
         FileAccessError: The file could not be written, or ``path`` is ``-``
             (exit 1).
     """
+    from artemiskit import write_atomically
+
     refuse_dash(path)
-    target = Path(path)
-    folder = target.parent.resolve()
     try:
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".tmp")
-    except OSError as exc:
+        write_atomically(path, data, mode=mode, replace=False)
+    except FileAccessError as exc:
+        if exc.reason == "output_exists":
+            raise FileAccessError(
+                f"output {path} appeared while the run was going; nothing was replaced",
+                reason="output_exists",
+            ) from exc
+        cause = exc.__cause__
+        why = cause.strerror if isinstance(cause, OSError) else exc.message
         raise FileAccessError(
-            f"cannot write {path}: {exc.strerror}", reason="output_unwritable"
+            f"cannot write {path}: {why}", reason="output_unwritable"
         ) from exc
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), mode)
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.link(temp, target)
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except FileExistsError as exc:
-        raise FileAccessError(
-            f"output {path} appeared while the run was going; nothing was replaced",
-            reason="output_exists",
-        ) from exc
-    except OSError as exc:
-        raise FileAccessError(
-            f"cannot write {path}: {exc.strerror}", reason="output_unwritable"
-        ) from exc
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)

@@ -357,24 +357,46 @@ def _folder_name(name: str) -> str:
     return f"{safe}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
 
 
+def _folder_names(names: list[str]) -> dict[str, str]:
+    """A distinct output folder per distinct name, even on a case-blind disk.
+
+    A plain name can equal another's safe form, and two names can differ only in
+    case: a folder already taken (compared without case) gets a number.
+    """
+    folders: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in names:
+        if name in folders:
+            continue
+        folder = _folder_name(name)
+        chosen, number = folder, 1
+        while chosen.lower() in taken:
+            number += 1
+            chosen = f"{folder}-{number}"
+        taken.add(chosen.lower())
+        folders[name] = chosen
+    return folders
+
+
 def _printable(name: str) -> str:
     """A workflow name fit for an item id: control characters escaped."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
 
 
 _OUTPUT_NAMES = pytest.StashKey[dict[str, int]]()
+_OUTPUT_FOLDERS = pytest.StashKey[dict[str, str]]()
 
 
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    """Count output folder names: two workflows may not share one."""
+    """Give each workflow name its output folder; count the names (unique only)."""
     names: dict[str, int] = {}
     for item in items:
         if isinstance(item, WorkflowItem):
-            folder = _folder_name(item.workflow_name)
-            names[folder] = names.get(folder, 0) + 1
+            names[item.workflow_name] = names.get(item.workflow_name, 0) + 1
     config.stash[_OUTPUT_NAMES] = names
+    config.stash[_OUTPUT_FOLDERS] = _folder_names(sorted(names))
 
 
 class WorkflowItem(pytest.Item):
@@ -394,13 +416,15 @@ class WorkflowItem(pytest.Item):
         option = self.config.option
         output = None
         if option.akit_output_dir is not None:
-            folder = _folder_name(self.workflow_name)
-            if self.config.stash.get(_OUTPUT_NAMES, {}).get(folder, 0) > 1:
+            name = self.workflow_name
+            if self.config.stash.get(_OUTPUT_NAMES, {}).get(name, 0) > 1:
                 raise WorkflowFailure(
                     f"workflow {self.workflow_name!r}: another collected workflow "
                     "has the same name, so they would share an output folder; "
                     "workflow names must be unique with --akit-output-dir"
                 )
+            folders = self.config.stash.get(_OUTPUT_FOLDERS, {})
+            folder = folders.get(name) or _folder_name(name)
             output = Path(
                 self.config.invocation_params.dir, option.akit_output_dir, folder
             )

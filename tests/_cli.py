@@ -83,8 +83,7 @@ def akit(
     stderr = result.stderr
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         # What Python prints for an uncaught exception, and its exit code.
-        assert result.exc_info is not None
-        stderr += "".join(traceback.format_exception(*result.exc_info[:2]))
+        stderr += "".join(traceback.format_exception(result.exception))
     return subprocess.CompletedProcess(
         ["akit", *arguments], result.exit_code, result.stdout, stderr
     )

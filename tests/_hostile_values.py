@@ -2,7 +2,8 @@
 
 `hostile` puts one of `HOSTILE` at a value or key position (see `positions`) of a
 document; the hostile-value tests of the workflow, the script and the configuration
-loaders (SPEC 11) use them.
+loaders (SPEC 11) use them. `ANY_JSON` draws any small JSON value, for fuzzing what
+a hand edit may put anywhere in a file.
 """
 
 from __future__ import annotations
@@ -11,12 +12,22 @@ import copy
 import json
 from typing import TYPE_CHECKING, Any
 
-from hypothesis import settings
+from hypothesis import settings, strategies as st
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from artemiskit import Problem
+
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+"""Any small JSON value (NaN and infinities included, as Python's ``json`` writes)."""
 
 MARK = "__HOSTILE__"
 HOSTILE = [

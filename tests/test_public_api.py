@@ -77,6 +77,7 @@ EXPORTS: dict[str, set[str]] = {
         "load_trusted_config",
         "parse_agent_workflow",
         "validate_agent_workflow",
+        "write_atomically",
     },
     "artemiskit.checkpoints": {
         "ARTIFACT_NAME_PATTERN",
@@ -185,6 +186,7 @@ EXPORTS: dict[str, set[str]] = {
         "format_cost",
         "format_duration",
         "is_manifest",
+        "is_manifest_file",
         "junit_export",
         "known_secrets",
         "load_run_config",

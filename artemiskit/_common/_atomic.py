@@ -1,10 +1,11 @@
 """Writing a file whole or not at all: the one atomic writer of the SDK.
 
-Suite records, run records, transcripts and the prompt-response store's manifests
-and baselines are all written here: the bytes go to a private temporary file in
-the target's folder, are flushed (to disk when ``durable``), and then replace the
-target or are hard-linked to a new name. A reader, or a process killed at any
-moment, sees the old file, the new file or none, never a part.
+Suite records, run records, transcripts, the prompt-response store's manifests
+and baselines, and every file the CLI writes (public as
+``artemiskit.write_atomically``) are all written here: the bytes go to a private
+temporary file in the target's folder, are flushed (to disk when ``durable``), and
+then replace the target or are hard-linked to a new name. A reader, or a process
+killed at any moment, sees the old file, the new file or none, never a part.
 """
 
 from __future__ import annotations
@@ -12,12 +13,9 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from artemiskit._errors import FileAccessError
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 __all__ = ["write_atomically"]
 
@@ -31,7 +29,7 @@ def _sync_folder(folder: Path) -> None:
 
 
 def write_atomically(
-    path: Path,
+    path: str | os.PathLike[str],
     data: bytes,
     *,
     mode: int = 0o644,
@@ -56,7 +54,14 @@ def write_atomically(
     Raises:
         FileAccessError: The file could not be written (``output_unwritable``)
             or, without ``replace``, exists already (``output_exists``) (exit 1).
+            The message names the file, not its folder; the OS error is the
+            exception's ``__cause__``.
+
+    Example:
+        ``write_atomically("out/report.html", page, replace=False)`` writes a new
+        file or fails, and never leaves a part of one.
     """
+    path = Path(path)
     folder = path.parent
     try:
         fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".tmp")

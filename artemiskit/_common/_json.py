@@ -72,21 +72,23 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def _check_shape(value: Any) -> None:
+def _check_shape(value: Any, *, surrogates: bool) -> None:
     """Refuse nesting past `MAX_EVIDENCE_DEPTH` and strings no writer can encode."""
     pending: list[tuple[Any, int]] = [(value, 0)]
     while pending:
         item, depth = pending.pop()
         if isinstance(item, str):
-            _check_string(item)
+            if not surrogates:
+                _check_string(item)
         elif isinstance(item, dict | list):
             if depth >= MAX_EVIDENCE_DEPTH:
                 raise StrictJsonError(
                     f"nests deeper than {MAX_EVIDENCE_DEPTH} arrays or objects"
                 )
             if isinstance(item, dict):
-                for key in item:
-                    _check_string(key)
+                if not surrogates:
+                    for key in item:
+                        _check_string(key)
                 children = list(item.values())
             else:
                 children = item
@@ -102,13 +104,21 @@ def _check_string(text: str) -> None:
         ) from None
 
 
-def load_strict_json(text: str) -> Any:
+def load_strict_json(text: str, *, lone_surrogates: bool = False) -> Any:
     """The JSON value of ``text``, refusing what strict JSON does not allow.
+
+    Args:
+        text: The JSON text.
+        lone_surrogates: Accept strings with lone surrogate escapes. The
+            prompt-response store keeps what models answered, and a model can
+            answer one (its manifests escape it as a JSON escape); evidence of
+            the workflow runner never holds one.
 
     Raises:
         StrictJsonError: Not JSON, or it holds ``NaN``/``Infinity``, a number
             that overflows, an integer outside 64 bits, nesting deeper than
-            `MAX_EVIDENCE_DEPTH`, or a lone surrogate.
+            `MAX_EVIDENCE_DEPTH`, or (unless ``lone_surrogates``) a lone
+            surrogate.
     """
     try:
         value = _DECODER.decode(text)
@@ -120,5 +130,5 @@ def load_strict_json(text: str) -> Any:
         raise StrictJsonError(
             f"nests deeper than {MAX_EVIDENCE_DEPTH} arrays or objects"
         ) from None
-    _check_shape(value)
+    _check_shape(value, surrogates=lone_surrogates)
     return value

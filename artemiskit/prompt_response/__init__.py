@@ -97,6 +97,7 @@ if typing.TYPE_CHECKING:
         Baseline as Baseline,
         LocalStorage as LocalStorage,
         RunSummary as RunSummary,
+        is_manifest_file as is_manifest_file,
         read_manifest_file as read_manifest_file,
     )
     from artemiskit.prompt_response._summary import (

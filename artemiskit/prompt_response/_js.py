@@ -8,9 +8,13 @@ formatting differs, so the port formats through these helpers.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 __all__ = ["js_string", "to_fixed"]
+
+#: ``toFixed`` formats magnitudes from here on as ``String()`` does (ECMA-262).
+_FIXED_LIMIT = 1e21
+_FIXED_LIMIT_DIGITS = 22
 
 
 def _js_number(value: float) -> str:
@@ -60,9 +64,16 @@ def js_string(value: object) -> str:
 
 
 def to_fixed(value: float, digits: int) -> str:
-    """Format ``value`` as JavaScript's ``value.toFixed(digits)`` (half away from 0)."""
-    if math.isnan(value):
-        return "NaN"
+    """Format ``value`` as JavaScript's ``value.toFixed(digits)`` (half away from 0).
+
+    As in JavaScript, a value that is not finite or whose magnitude is at least
+    1e21 is formatted as ``String(value)`` (``"1e+21"``, ``"Infinity"``).
+    """
+    value = float(value)
+    if not math.isfinite(value) or abs(value) >= _FIXED_LIMIT:
+        return _js_number(value)
     quantum = Decimal(1).scaleb(-digits)
-    rounded = Decimal(float(value)).quantize(quantum, rounding=ROUND_HALF_UP)
+    # Up to 21 digits before the point and `digits` after it, exactly.
+    context = Context(prec=_FIXED_LIMIT_DIGITS + digits)
+    rounded = Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP, context=context)
     return f"{rounded:f}"

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from artemiskit._common._atomic import write_atomically
+from artemiskit._common._json import StrictJsonError, load_strict_json
 from artemiskit._common._reading import read_text_file_now
 from artemiskit._errors import ArtemisError, FileAccessError
 from artemiskit.prompt_response._kinds import describe_document, is_manifest
@@ -34,6 +35,7 @@ __all__ = [
     "Baseline",
     "LocalStorage",
     "RunSummary",
+    "is_manifest_file",
     "read_manifest_file",
     "write_private_file",
 ]
@@ -81,24 +83,16 @@ def write_private_file(path: Path, text: str, *, what: str) -> None:
         ) from None
 
 
-def _strict_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError("a number is too large")
-    return value
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
 def _read_json(path: Path) -> Any:
-    """The strict JSON of a regular file.
+    """The strict JSON of a regular file (`load_strict_json`: the evidence rules).
 
     Raises:
         FileAccessError: The file is missing, unreadable or not a regular file
             (opened without blocking: a FIFO is refused, not waited on).
-        ValueError: It is too large, not UTF-8 or not strict JSON.
+        ValueError: It is too large or not UTF-8 (``FileAccessError`` with reason
+            ``file_invalid``), or not strict JSON (`StrictJsonError`: ``NaN``,
+            numbers beyond a float, integers beyond 64 bits, nesting deeper than
+            256; a lone surrogate escape is kept, as a model may answer one).
     """
     text = read_text_file_now(
         path,
@@ -106,10 +100,27 @@ def _read_json(path: Path) -> Any:
         limit=_MAX_FILE_BYTES,
         invalid=lambda problem: FileAccessError(problem.message, reason="file_invalid"),
     )
+    return load_strict_json(text, lone_surrogates=True)
+
+
+def is_manifest_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a regular file holding a prompt-response run manifest.
+
+    The file is read as `read_manifest_file` reads it (without blocking, at most
+    64 MiB, strict JSON); a file that cannot be read that way is not a manifest,
+    and a reader of another kind of evidence says what is wrong with it.
+
+    Args:
+        path: The file to look at.
+
+    Returns:
+        ``True`` when the file parses as strict JSON shaped like a manifest.
+    """
     try:
-        return json.loads(text, parse_float=_strict_float, parse_constant=_no_constant)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
+        data = _read_json(Path(path))
+    except (FileAccessError, ValueError):
+        return False
+    return is_manifest(data)
 
 
 def read_manifest_file(path: str | os.PathLike[str]) -> RunManifest:
@@ -126,8 +137,8 @@ def read_manifest_file(path: str | os.PathLike[str]) -> RunManifest:
         if exc.reason == "file_invalid":
             raise ValueError(f"{os.fspath(path)}: {exc.message}") from None
         raise FileAccessError(f"{os.fspath(path)}: cannot read the file") from None
-    except ValueError:
-        raise ValueError(f"{os.fspath(path)} is not JSON") from None
+    except StrictJsonError as exc:
+        raise ValueError(f"{os.fspath(path)}: {exc.message}") from None
     if not is_manifest(data):
         kind = describe_document(data) or "not a prompt-response run manifest"
         raise ValueError(f"{os.fspath(path)} is {kind}")

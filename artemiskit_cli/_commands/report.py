@@ -11,7 +11,6 @@ Jinja2 and matplotlib, for HTML) is imported only when a report is made, so
 
 from __future__ import annotations
 
-import json
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -29,8 +28,6 @@ __all__ = ["is_prompt_response_run", "make_comparison", "make_report", "report"]
 _SENSITIVE_MODE = 0o600
 #: One output: its path, what it is (for the message), its renderer, its mode.
 _Output = tuple[str, str, "Callable[[], str]", int]
-#: A manifest larger than this is not sniffed (it then reads as not evidence).
-_SNIFF_LIMIT = 64 * 1024 * 1024
 
 
 class _ReportGroup(click.Group):
@@ -60,16 +57,9 @@ def is_prompt_response_run(given: str) -> bool:
     """
     if not os.path.lexists(given):
         return os.sep not in given and not given.endswith(".json")
-    if not os.path.isfile(given):
-        return False
-    try:
-        with open(given, "rb") as handle:
-            data = json.loads(handle.read(_SNIFF_LIMIT + 1)[:_SNIFF_LIMIT])
-    except (OSError, ValueError):
-        return False
-    from artemiskit.prompt_response import is_manifest
+    from artemiskit.prompt_response import is_manifest_file
 
-    return is_manifest(data)
+    return os.path.isfile(given) and is_manifest_file(given)
 
 
 def make_report(

@@ -73,25 +73,25 @@ def test_a_hand_edited_baselines_file_is_named_not_crashed_on(
     [
         (
             lambda text: text.replace('"duration_ms": ', '"duration_ms": NaN, "x": '),
-            "JSON",
+            "holds NaN, which is not a JSON number",
             True,
         ),
         (
             lambda text: text.replace('"duration_ms": ', '"duration_ms": 1e400, "x": '),
-            "JSON",
+            "holds a number too large to represent",
             True,
         ),
         (
             lambda text: text.replace(
                 '"duration_ms": ', f'"duration_ms": {"9" * 5000}, "x": '
             ),
-            "JSON",
-            False,
+            "holds an integer outside the 64-bit range",
+            True,
         ),
         (
             lambda text: text[:-1] + ', "deep": ' + "[" * 100_000 + "]" * 100_000 + "}",
-            "JSON",
-            False,
+            "nests deeper than 256 arrays or objects",
+            True,
         ),
         (
             lambda text: text.replace('"run_id": "', '"run_id": "../../x', 1),
@@ -108,14 +108,14 @@ def test_an_odd_manifest_is_refused_with_its_name(
     odd.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
     commands: list[tuple[Any, ...]] = [("compare", odd, path), ("baseline", "set", odd)]
     if reported:
-        # `akit report` first sniffs a file as workflow evidence (the reports'
-        # reader, issue 28 item 2), which decides for the other two edits.
+        # `akit report` reads a file that is not strict JSON as workflow
+        # evidence (the reports' reader, issue 28 item 2), which says the same.
         commands.append(("report", odd, "--html", tmp_path / "r.html"))
     for command in commands:
         done = akit(*command, cwd=tmp_path)
         assert done.returncode == 2, (command, done.stderr)
         assert "Traceback" not in done.stderr
-        assert f"error: {odd}" in done.stderr
+        assert f"{odd}: " in done.stderr
         assert why in done.stderr
     assert not (tmp_path / "r.html").exists()
     assert not (tmp_path.parent / "x.html").exists()

@@ -6,6 +6,7 @@ process with the installed ``pytest11`` entry point, as a user would.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -579,3 +580,35 @@ def test_bad_tool_references_are_usage_errors(
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert f"--akit-tools {spec}: {rule}" in output(result)
     assert "Traceback" not in output(result)
+
+
+def test_distinct_names_never_share_an_output_folder(pytester: pytest.Pytester) -> None:
+    # "x y" gets a slug and a digest of its name, which a plain name can equal;
+    # two names that differ only in case are one folder on a case-blind disk.
+    digest = hashlib.sha256(b"x y").hexdigest()[:8]
+    names = ["x y", f"x-y-{digest}", "Case", "case"]
+    for number, name in enumerate(names):
+        add_workflow(pytester.path / "wf" / str(number), name, [GOOD])
+    result = pytester.runpytest_subprocess("--akit", "wf", "--akit-output-dir", "out")
+    result.assert_outcomes(passed=4)
+    out = pytester.path / "out"
+    folders = sorted(path.name for path in out.iterdir())
+    assert len(folders) == 4
+    assert len({folder.lower() for folder in folders}) == 4
+    seen = set()
+    for folder in folders:
+        [workflow] = json.loads((out / folder / "suite.json").read_text("utf-8"))[
+            "workflows"
+        ]
+        seen.add(workflow["name"])
+    assert seen == set(names)
+
+
+def test_the_same_name_twice_is_refused_with_an_output_folder(
+    pytester: pytest.Pytester,
+) -> None:
+    add_workflow(pytester.path / "wf" / "a", "twin", [GOOD])
+    add_workflow(pytester.path / "wf" / "b", "twin", [GOOD])
+    result = pytester.runpytest_subprocess("--akit", "wf", "--akit-output-dir", "out")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["*another collected workflow has the same name*"])

@@ -83,3 +83,19 @@ def test_records_of_generated_runs_round_trip(
     result = anyio.run(lambda: ArtemisKit().run_workflow(workflow=path))
     data = json.loads(json.dumps(record_to_dict(result.record)))
     assert record_from_dict(data) == result.record
+
+
+async def test_the_longest_name_the_contract_allows_fits_the_record(
+    tmp_path: Path,
+) -> None:
+    # The contract allows 1-256 characters (docs/workflow-contract.md); the record
+    # once allowed 128, so such a run was paid for and then failed to write.
+    name = "n" * 256
+    result = await ArtemisKit().run_workflow(
+        workflow=write_workflow(tmp_path, workflow_dict(name=name))
+    )
+    data = json.loads(json.dumps(record_to_dict(result.record)))
+    assert data["workflow"]["name"] == name
+    assert record_from_dict(data) == result.record
+    with pytest.raises(WorkflowError, match="invalid workflow record"):
+        record_from_dict({**data, "workflow": {**data["workflow"], "name": name + "n"}})

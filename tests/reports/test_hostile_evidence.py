@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from artemiskit_cli._main import cli
+from tests._hostile_values import ANY_JSON
 from tests.reports._evidence import suite_json
 
 if TYPE_CHECKING:
@@ -199,20 +200,16 @@ def test_an_interval_off_by_an_ulp_from_older_versions_still_renders(
     assert html.read_text("utf-8").count("<svg") >= 2
 
 
-@settings(
+_EXAMPLES = settings(
     max_examples=60,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
+
+
+@_EXAMPLES
 @given(
-    value=st.recursive(
-        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
-        lambda inner: (
-            st.lists(inner, max_size=3)
-            | st.dictionaries(st.text(max_size=4), inner, max_size=3)
-        ),
-        max_leaves=8,
-    ),
+    value=ANY_JSON,
     where=st.sampled_from(
         ["pass_rate", "pass_rate_interval", "pass_hat_k", "runs", "failure_reasons"]
     ),
@@ -242,20 +239,9 @@ _RECORD_FIELDS = [
 ]
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@_EXAMPLES
 @given(
-    value=st.recursive(
-        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
-        lambda inner: (
-            st.lists(inner, max_size=3)
-            | st.dictionaries(st.text(max_size=4), inner, max_size=3)
-        ),
-        max_leaves=8,
-    ),
+    value=ANY_JSON,
     where=st.sampled_from(_RECORD_FIELDS),
 )
 def test_any_value_in_a_record_ends_in_exit_0_or_2(

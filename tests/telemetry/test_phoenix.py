@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +21,7 @@ from artemiskit.config import TelemetryConfig
 from artemiskit.telemetry import Telemetry
 from artemiskit.telemetry._plan import trace_id_for
 from tests._builders import USAGE, workflow_dict, write_workflow
+from tests._venv_servers import ServerProcess, free_port, require, venv_executable
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -31,53 +29,26 @@ if TYPE_CHECKING:
 # a cold Phoenix imports a lot before it listens
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
-VENV = Path(
-    os.environ.get(
-        "ARTEMISKIT_PHOENIX_VENV", Path.home() / ".cache" / "artemiskit" / "phoenix"
-    )
-)
-SERVER = VENV / "bin" / "phoenix"
+SERVER = venv_executable("ARTEMISKIT_PHOENIX_VENV", "phoenix", "phoenix")
 START_SECONDS = 240.0
 SENTINEL = "PHOENIX-SENTINEL-51c0"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Phoenix:
-    """A started Phoenix server; its output is drained so it never blocks."""
+class Phoenix(ServerProcess):
+    """A started Phoenix server on 127.0.0.1."""
 
     def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         env = {
             "PATH": os.environ.get("PATH", ""),
             "HOME": str(folder),
             "PHOENIX_HOST": "127.0.0.1",
             "PHOENIX_PORT": str(self.port),
-            "PHOENIX_GRPC_PORT": str(_free_port()),
+            "PHOENIX_GRPC_PORT": str(free_port()),
             "PHOENIX_WORKING_DIR": str(folder),
             "PHOENIX_TELEMETRY_ENABLED": "false",
         }
-        self.process = subprocess.Popen(
-            [str(SERVER), "serve"],
-            cwd=folder,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self.lines: list[str] = []
-        self._drainer = threading.Thread(target=self._drain, daemon=True)
-        self._drainer.start()
-
-    def _drain(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line)
+        super().__init__([str(SERVER), "serve"], cwd=folder, env=env)
 
     @property
     def url(self) -> str:
@@ -124,29 +95,14 @@ class Phoenix:
             time.sleep(0.5)
         return in_trace
 
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self._drainer.join()
-        assert self.process.stdout is not None
-        self.process.stdout.close()
-
 
 @pytest.fixture(scope="module")
 def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Phoenix]:
-    if not SERVER.exists():
-        problem = f"no Phoenix server at {SERVER}; run `bash scripts/phoenix-env.sh`"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the Phoenix test must run in CI: {problem}", pytrace=False)
-        pytest.skip(problem)
+    require(SERVER, what="Phoenix server", script="scripts/phoenix-env.sh")
     started = Phoenix(tmp_path_factory.mktemp("phoenix"))
     try:
         if not started.wait_ready():
-            output = "".join(started.lines[-30:])
+            output = started.last_output()
             pytest.fail(f"Phoenix did not start:\n{output}", pytrace=False)
         yield started
     finally:

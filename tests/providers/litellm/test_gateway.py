@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests._builders import workflow_dict
+from tests._venv_servers import ServerProcess, free_port, require, venv_executable
 from tests.providers.test_cli_against_server import akit, read_record
 
 if TYPE_CHECKING:
@@ -27,13 +26,7 @@ if TYPE_CHECKING:
 # the first test also waits for the proxy to start
 pytestmark = [pytest.mark.timeout(300), pytest.mark.gateway, pytest.mark.slow]
 
-VENV = Path(
-    os.environ.get(
-        "ARTEMISKIT_LITELLM_VENV",
-        Path.home() / ".cache" / "artemiskit" / "litellm",
-    )
-)
-PROXY = VENV / "bin" / "litellm"
+PROXY = venv_executable("ARTEMISKIT_LITELLM_VENV", "litellm", "litellm")
 MASTER_KEY = "sk-LITELLM-MASTER-SENTINEL"
 HERE = Path(__file__).parent
 START_SECONDS = 240.0  # a cold proxy imports a lot; nothing waits this long normally
@@ -64,13 +57,11 @@ PROXY_CONFIG: dict[str, Any] = {
 }
 
 
-class Proxy:
-    """A started LiteLLM proxy; its output is drained so it never blocks."""
+class Proxy(ServerProcess):
+    """A started LiteLLM proxy on 127.0.0.1."""
 
     def __init__(self, folder: Path) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port: int = probe.getsockname()[1]
+        self.port = free_port()
         config = folder / "litellm.yaml"
         config.write_text(json.dumps(PROXY_CONFIG), encoding="utf-8")
         env = {
@@ -80,65 +71,27 @@ class Proxy:
             "LITELLM_LOCAL_MODEL_COST_MAP": "True",
             "ARTEMIS_LITELLM_KEY": MASTER_KEY,
         }
-        self.process = subprocess.Popen(
-            [
-                str(PROXY),
-                "--config",
-                str(config),
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--num_workers",
-                "1",
-            ],
+        argv = [str(PROXY), "--config", str(config), "--host", "127.0.0.1"]
+        super().__init__(
+            [*argv, "--port", str(self.port), "--num_workers", "1"],
             cwd=HERE,
             env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
+            ready_marks=("Uvicorn running on", "Application startup complete"),
         )
-        self.ready = threading.Event()
-        self.lines: list[str] = []
-        self._drainer = threading.Thread(target=self._drain, daemon=True)
-        self._drainer.start()
-
-    def _drain(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line)
-            if "Uvicorn running on" in line or "Application startup complete" in line:
-                self.ready.set()
-        self.ready.set()  # it exited: the waiter looks at the exit status
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self._drainer.join()
-        assert self.process.stdout is not None
-        self.process.stdout.close()
-
 
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
-    if not PROXY.exists():
-        problem = f"no LiteLLM proxy at {PROXY}; run `bash scripts/litellm-env.sh`"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the gateway tests must run in CI: {problem}", pytrace=False)
-        pytest.skip(problem)
+    require(PROXY, what="LiteLLM proxy", script="scripts/litellm-env.sh")
     started = Proxy(tmp_path_factory.mktemp("litellm"))
     try:
         started.ready.wait(START_SECONDS)
         if started.process.poll() is not None or not started.ready.is_set():
-            output = "".join(started.lines[-30:])
+            output = started.last_output()
             pytest.fail(f"the LiteLLM proxy did not start:\n{output}", pytrace=False)
         yield started
     finally:
