@@ -250,7 +250,9 @@ def test_an_agent_under_ray_is_refused_before_anything_runs(tmp_path: Path) -> N
         "--executor", "ray", "--output-dir", tmp_path / "out", cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 2, done.stderr
-    assert "Ray worker cannot import it" in done.stderr
+    assert "the ray executor's workers, on other machines, cannot import it" in (
+        done.stderr
+    )
     assert not (tmp_path / "out").exists()
 
 

@@ -86,7 +86,7 @@ async def test_a_task_carries_the_named_files_and_no_secret(
     suite = _suite(tmp_path)
     session = await _session(tmp_path, _config(tmp_path, inline=False))
     (unit,) = session._units
-    task = await session._remote_run(_Job(unit=unit, repetition=1))
+    task = session._shipped(_Job(unit=unit, repetition=1))
     folder = suite / "shipped"
     assert dict(task.files) == {
         "agent.script.yaml": (folder / "agent.script.yaml").read_bytes(),
