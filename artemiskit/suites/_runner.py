@@ -845,14 +845,20 @@ class SuiteSession:
                 reason="invalid_option",
             )
         planned = _PlannedRun(suite=self, job=job)
+        case = self._case_of(job)
+        # A suite keeps its first case's expansion as the workflow: a run of
+        # another case ships its own (on the unit's target) and no other values.
+        workflow = item.workflow
+        if case is not None:
+            workflow = attrs.evolve(case.workflow, target=workflow.target)
         return RemoteRun(
             key=planned.key,
             make_kit=self._remote_kit,
-            workflow=item.workflow,
+            workflow=workflow,
             files=files,
             files_key=planned.files_key,
             repetition=job.repetition,
-            case=self._case_of(job),
+            case=case,
             target=job.unit.choice,
             judge=self._remote_judge,
             cleanup_timeout_ms=self._cleanup_timeout_ms,

@@ -412,3 +412,111 @@ def test_ctrl_c_cancels_the_runs_and_leaves_no_worker(
     # The worker cancelled its run, which kept its (cancelled) record.
     assert (run["lost"], run["execution_status"]) == (False, "cancelled")
     assert (out / run["record"]).is_file()
+
+
+def _same_outputs(here: Path, there: Path) -> None:
+    """Two suite folders hold the same suite.json and records (ids, times aside)."""
+    mine = load_suite_record(here / "suite.json")
+    assert comparable_summary(mine) == comparable_summary(
+        load_suite_record(there / "suite.json")
+    )
+    records = sorted(p.relative_to(here) for p in here.rglob("*.record.json"))
+    assert records == sorted(p.relative_to(there) for p in there.rglob("*.record.json"))
+    assert records
+    for relative in records:
+        assert _comparable_record(here / relative) == _comparable_record(
+            there / relative
+        )
+
+
+@pytest.mark.anyio
+async def test_cases_of_a_dataset_run_on_workers_as_they_run_locally(
+    tmp_path: Path,
+) -> None:
+    """Each worker gets the unit's case expanded; records and suite.json equal."""
+    from tests.suites.test_dataset_suites import SENTINEL, every_text, suite_folder
+
+    path = suite_folder(tmp_path, cases=4)
+    for name in ("local", "processes"):
+        result = await ArtemisKit().run_suite(
+            paths=[path],
+            repeat=2,
+            concurrency=2,
+            min_pass_rate=0,
+            cases=["c-1", "c-2", "c-4"],
+            executor=name,
+            output_dir=tmp_path / name,
+        )
+        assert result.summary["settings"]["executor"] == name
+    _same_outputs(tmp_path / "processes", tmp_path / "local")
+    summary = load_suite_record(tmp_path / "processes" / "suite.json")
+    units = {u["case"]: (u["passed"], u["failed"]) for u in summary["units"]}
+    assert units == {"c-1": (2, 0), "c-2": (0, 2), "c-4": (2, 0)}
+    assert SENTINEL not in every_text(tmp_path / "processes")
+
+
+@pytest.mark.anyio
+async def test_a_target_matrix_with_agents_runs_on_workers_as_it_runs_locally(
+    tmp_path: Path,
+) -> None:
+    """Provider entries and agents of one's own (importable by name) travel."""
+    from tests.suites.test_target_matrix import Support, _suite, support_bot
+
+    suite = _suite(tmp_path)
+    for name in ("local", "processes"):
+        await ArtemisKit().run_suite(
+            paths=[suite],
+            repeat=2,
+            min_pass_rate=0,
+            targets=["scripted:agent", "scripted:weak"],
+            executor=name,
+            output_dir=tmp_path / name / "entries",
+        )
+        await ArtemisKit().run_suite(
+            paths=[suite],
+            repeat=2,
+            targets={"support-bot": support_bot, "scripted": Support()},
+            executor=name,
+            output_dir=tmp_path / name / "agents",
+        )
+    for kind in ("entries", "agents"):
+        _same_outputs(tmp_path / "processes" / kind, tmp_path / "local" / kind)
+    records = [
+        json.loads(p.read_text("utf-8"))
+        for p in (tmp_path / "processes" / "agents").rglob("*.record.json")
+    ]
+    assert len(records) == 8
+    assert {r["target"]["id"] for r in records} == {"support-bot", "scripted"}
+    assert {r["target"]["version"] for r in records} == {"1.0"}
+    weak = load_suite_record(tmp_path / "processes" / "entries" / "suite.json")
+    assert [u["target"] for u in weak["units"]] == [
+        "scripted:agent",
+        "scripted:weak",
+    ] * 2
+
+
+class _Unpicklable:
+    """An agent holding a lock: it cannot be sent to another process."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.lock = threading.Lock()
+
+    async def respond(self, request: Any) -> Any:
+        raise AssertionError("never runs")
+
+
+@pytest.mark.anyio
+async def test_an_agent_that_cannot_travel_is_refused_before_any_run(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(WorkflowError) as caught:
+        await ArtemisKit().run_suite(
+            paths=[write_suite(tmp_path)],
+            targets={"held": _Unpicklable()},
+            executor="processes",
+            output_dir=tmp_path / "o",
+        )
+    assert caught.value.reason == "not_shippable"
+    assert not list((tmp_path / "o").rglob("*.record.json"))
