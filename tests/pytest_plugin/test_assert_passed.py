@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import attrs
 import pytest
 
 from artemiskit import ArtemisKit
+from artemiskit.suites import RunLost
 from artemiskit_pytest import assert_passed
 from artemiskit_pytest._verdicts import suite_failure_text
 from tests.pytest_plugin._projects import BAD, GOOD, SHORT, add_workflow, leaks
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from artemiskit import WorkflowResult
+    from artemiskit.suites import PlannedRun
+    from artemiskit.suites._executor import Placement
 
 ERRORED_RUN = [
     "  run 2: errored, why: runtime_failure (script_exhausted); execution "
@@ -157,3 +167,93 @@ def test_anything_else_is_a_type_error(value: object, name: str) -> None:
     assert str(caught.value) == (
         f"assert_passed takes a WorkflowResult or a SuiteResult, not {name}"
     )
+
+
+async def test_a_run_whose_cause_was_never_recorded_says_so(tmp_path: Path) -> None:
+    # A record from before schema version 4 has a verdict but no cause.
+    path = add_workflow(tmp_path / "bad", "bad", [BAD])
+    result = await ArtemisKit().run_workflow(workflow=path)
+    record = result.record
+    unrecorded = attrs.evolve(
+        result,
+        record=attrs.evolve(record, verdict=attrs.evolve(record.verdict, why=None)),
+    )
+    with pytest.raises(AssertionError) as caught:
+        assert_passed(unrecorded)
+    assert str(caught.value).splitlines()[:2] == [
+        "why: not recorded",
+        "workflow 'bad' did not pass: failed",
+    ]
+
+
+class _Losing:
+    """Runs each planned run here, but loses the first repetition."""
+
+    @property
+    def name(self) -> str:
+        return "losing"
+
+    @property
+    def placement(self) -> Placement:
+        return "in_process"
+
+    def slots(self, concurrency: int) -> int:
+        return 1
+
+    async def start(self, runs: Sequence[PlannedRun]) -> None:
+        return None
+
+    async def run(self, planned: PlannedRun) -> WorkflowResult:
+        if planned.key.endswith("/1"):
+            raise RunLost("node_died")
+        return await planned.run_here()
+
+    def cancel(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+async def test_a_lost_run_is_errored_and_names_why_it_was_lost(tmp_path: Path) -> None:
+    # Repetition 1 is lost; repetition 2 replays the wrong answer.
+    add_workflow(tmp_path / "wf" / "flaky", "flaky", [GOOD, BAD])
+    suite = await ArtemisKit().run_suite(
+        paths=[tmp_path / "wf"], repeat=2, executor=_Losing()
+    )
+    with pytest.raises(AssertionError) as caught:
+        assert_passed(suite)
+    assert str(caught.value).splitlines() == [
+        "why: answer-is-42 (missing_content) × 1",
+        "suite completed (all_runs_finished), exit code 7",
+        "workflow 'flaky': pass rate 0% (0/1), 1 errored, 0 unavailable "
+        "(range 0%–50%), min pass rate 1",
+        "  run 1: errored, why: run_lost (node_died); lost (node_died)",
+        FAILED_RUN[0].replace("run 3", "run 2"),
+        FAILED_RUN[1],
+    ]
+
+
+def test_the_failure_shows_the_callers_line_not_the_helpers(
+    pytester: pytest.Pytester,
+) -> None:
+    add_workflow(pytester.path / "bad", "bad", [BAD])
+    pytester.makepyfile(
+        test_user="""
+        import anyio
+        from artemiskit import ArtemisKit
+        from artemiskit_pytest import assert_passed
+
+        def test_bad():
+            kit = ArtemisKit()
+            result = anyio.run(lambda: kit.run_workflow(workflow="bad/workflow.yaml"))
+            assert_passed(result)
+        """
+    )
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "test_user.py")
+    result.assert_outcomes(failed=1)
+    text = "\n".join(result.outlines)
+    assert "assert_passed(result)" in text
+    assert "E       AssertionError: why: answer-is-42 (missing_content)" in text
+    # __tracebackhide__: pytest shows no frame of assert_passed itself.
+    assert "raise AssertionError" not in text
