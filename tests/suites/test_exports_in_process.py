@@ -7,15 +7,23 @@ exporters directly, so that mutation testing checks them too.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
 
 import pytest
 
 from artemiskit import ArtemisKit
-from artemiskit.suites import SuiteResult, junit_xml, markdown_summary
+from artemiskit.suites import RunLost, SuiteResult, junit_xml, markdown_summary
 from tests._builders import PASSING_SCRIPT
-from tests.suites._suites import write_member, write_suite
+from tests.suites._suites import FAILING_SCRIPT, write_member, write_suite
+from tests.suites.test_dataset_suites import suite_folder
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from artemiskit import WorkflowResult
+    from artemiskit.suites import PlannedRun
+    from artemiskit.suites._executor import Placement
 
 pytestmark = pytest.mark.anyio
 
@@ -178,3 +186,98 @@ async def test_junit_failure_and_error_texts_are_metadata(tmp_path: Path) -> Non
     ]
     assert root.get("name") == "artemiskit suite"
     assert "skipped" not in root.attrib
+
+
+def _junit(result: SuiteResult) -> ElementTree.Element:
+    return ElementTree.fromstring(junit_xml(result).split("\n", 1)[1])
+
+
+async def test_junit_names_each_case_and_skips_the_runs_never_started(
+    tmp_path: Path,
+) -> None:
+    # Two cases, two repetitions, one run at a time (repetition by repetition):
+    # the suite budget stops it after each case's first run.
+    path = suite_folder(tmp_path, cases=2)
+    result = await ArtemisKit().run_suite(
+        paths=[path], repeat=2, concurrency=1, max_suite_tokens=60
+    )
+    suite = _junit(result).find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("skipped"), suite.get("failures")) == (
+        "4",
+        "2",
+        "1",
+    )
+    cases = [(case.get("name"), [child.tag for child in case]) for case in suite]
+    assert cases == [
+        ("triage[c-1] #001", []),
+        ("triage[c-1] #002", ["skipped"]),
+        ("triage[c-2] #001", ["failure"]),
+        ("triage[c-2] #002", ["skipped"]),
+    ]
+    failure = suite.find("./testcase[3]/failure")
+    assert failure is not None
+    assert failure.text is not None
+    assert failure.text.endswith("exit code: 8\nrequirement queue: content_differs")
+
+
+class _Losing:
+    """Runs each planned run here, but loses flaky's first repetition."""
+
+    @property
+    def name(self) -> str:
+        return "losing"
+
+    @property
+    def placement(self) -> Placement:
+        return "in_process"
+
+    def slots(self, concurrency: int) -> int:
+        return 1
+
+    async def start(self, runs: Sequence[PlannedRun]) -> None:
+        return None
+
+    async def run(self, planned: PlannedRun) -> WorkflowResult:
+        if "/flaky/" in f"/{planned.key}" and planned.key.endswith("/1"):
+            raise RunLost("node_died")
+        return await planned.run_here()
+
+    def cancel(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+async def test_junit_reports_a_lost_run_as_an_error_and_keeps_later_texts(
+    tmp_path: Path,
+) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "flaky", [PASSING_SCRIPT, FAILING_SCRIPT])
+    result = await ArtemisKit().run_suite(paths=[suite], repeat=2, executor=_Losing())
+    flaky = _junit(result).find("./testsuite[@name='flaky']")
+    assert flaky is not None
+    lost = flaky.find("./testcase[1]/error")
+    assert lost is not None
+    assert lost.attrib == {
+        "message": "why: run_lost (node_died); errored",
+        "type": "node_died",
+    }
+    assert lost.text == (
+        "why: run_lost (node_died)\nthe run was lost: no record was returned"
+    )
+    # The run after the lost one still names its failed requirement.
+    failure = flaky.find("./testcase[2]/failure")
+    assert failure is not None
+    assert failure.text is not None
+    assert failure.text.endswith("requirement summary: missing_content")
+
+
+async def test_markdown_says_when_tokens_were_not_measured(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    write_member(suite, "quiet", [[{"text": "Done."}]])
+    result = await ArtemisKit().run_suite(paths=[suite])
+    assert result.summary["totals"]["input_tokens"] is None
+    table = markdown_summary(result.summary).splitlines()[6]
+    assert table.split(" | ")[8] == "unmeasured"
