@@ -281,3 +281,7 @@ async def test_markdown_says_when_tokens_were_not_measured(tmp_path: Path) -> No
     assert result.summary["totals"]["input_tokens"] is None
     table = markdown_summary(result.summary).splitlines()[6]
     assert table.split(" | ")[8] == "unmeasured"
+    # Durations are shown in seconds with three decimals.
+    totals = {**result.summary["totals"], "duration_ms": 123_456}
+    table = markdown_summary({**result.summary, "totals": totals}).splitlines()[6]
+    assert table.endswith(" | unmeasured | 123.456 |")
