@@ -187,3 +187,26 @@ def test_the_point_gate_with_cases_is_the_exact_mean_of_unit_rates() -> None:
         == (Fraction(2, 3) + Fraction(1) + Fraction(0)) / 3
     )
     assert gated_rate(entry, "point") == Fraction(3, 5)
+
+
+def test_a_wide_clustered_interval_is_cut_at_zero_and_one() -> None:
+    # Two cases passing 1/1 and 1/2: a Student's t with one degree of freedom
+    # reaches far past both ends.
+    result = aggregate_pass_rate([_unit("a", 1, 0), _unit("b", 1, 1)])
+    interval = result["pass_rate_interval"]
+    assert result["pass_rate"] == 0.75
+    assert (interval["low"], interval["high"], interval["method"]) == (
+        0.0,
+        1.0,
+        "cluster-robust",
+    )
+
+
+def test_workflows_sharing_a_case_id_are_different_clusters() -> None:
+    # A target's aggregate over two workflows without cases: two clusters,
+    # although both units have the case None.
+    units = [_unit(None, 1, 1, workflow="a"), _unit(None, 2, 0, workflow="b")]
+    result = aggregate_pass_rate(units)
+    assert result["pass_rate"] == 0.75
+    assert result["pass_rate_interval"]["method"] == "cluster-robust"
+    assert aggregate_rate_exact(units) == Fraction(3, 4)
