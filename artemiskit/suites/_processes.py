@@ -42,7 +42,7 @@ from artemiskit.suites._executor import RunLost, StartLedger
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from multiprocessing.connection import Connection
-    from multiprocessing.context import BaseContext
+    from multiprocessing.context import ForkServerContext, SpawnContext
     from multiprocessing.process import BaseProcess
 
     from artemiskit.suites._executor import Placement, PlannedRun, ShippedResult
@@ -97,7 +97,7 @@ def _serve(connection: Connection) -> None:
 
 
 @functools.cache
-def _context() -> BaseContext:
+def _context() -> ForkServerContext | SpawnContext:
     """Where workers start from: a fork server that imported the engine once.
 
     The server (one per suite process, started on first use) preloads the

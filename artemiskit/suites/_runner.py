@@ -838,9 +838,10 @@ class SuiteSession:
         except RunLost as exc:
             lost_reason = exc.reason
         else:
-            result = ran
             if isinstance(ran, ShippedResult):
                 result, line = ran.result, ran.record_line
+            else:
+                result = ran
         await self._finish_run(job, result, lost_reason, started, line)
 
     def _shipped(self, job: _Job) -> RemoteRun:
