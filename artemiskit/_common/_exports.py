@@ -138,6 +138,7 @@ def export_lazily(
     retired = dict(deprecated or {})
     namespace["__all__"] = sorted(table)
     namespace["_EXPORTS"] = table
+    namespace["_DEPRECATED"] = retired
     namespace["__getattr__"] = _getter(package, namespace, table, retired)
     namespace["__dir__"] = lambda: sorted({*namespace, *table})
 

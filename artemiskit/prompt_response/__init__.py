@@ -36,10 +36,6 @@ if typing.TYPE_CHECKING:
         ScenariosResult as ScenariosResult,
         run_scenarios as run_scenarios,
     )
-    from artemiskit.prompt_response._kinds import (
-        describe_document as describe_document,
-        is_manifest as is_manifest,
-    )
     from artemiskit.prompt_response._manifest import (
         CaseRedaction as CaseRedaction,
         CaseResult as CaseResult,
@@ -61,13 +57,10 @@ if typing.TYPE_CHECKING:
         manifest_to_json as manifest_to_json,
     )
     from artemiskit.prompt_response._pricing import (
-        Pricing as Pricing,
-        estimate_cost as estimate_cost,
         format_cost as format_cost,
     )
     from artemiskit.prompt_response._redaction import (
         RedactionSettings as RedactionSettings,
-        redaction_pattern_problem as redaction_pattern_problem,
     )
     from artemiskit.prompt_response._runner import (
         NoCasesError as NoCasesError,
@@ -84,7 +77,6 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit.prompt_response._settings import (
         RunSettings as RunSettings,
-        compatible_config as compatible_config,
         find_config as find_config,
         load_run_config as load_run_config,
         load_run_settings as load_run_settings,
@@ -99,30 +91,64 @@ if typing.TYPE_CHECKING:
     from artemiskit.prompt_response._summary import (
         BaselineCheck as BaselineCheck,
         ScenarioOutcome as ScenarioOutcome,
-        ci_lines as ci_lines,
-        ci_summary as ci_summary,
         format_duration as format_duration,
-        security_summary as security_summary,
-    )
-    from artemiskit.prompt_response._targets import (
-        known_secrets as known_secrets,
     )
     from artemiskit.prompt_response.evaluators import (
-        EXPECTATION_TYPES as EXPECTATION_TYPES,
-        Embedder as Embedder,
         Evaluation as Evaluation,
-        EvaluationContext as EvaluationContext,
-        Grader as Grader,
     )
 
+
+def _retired(module: str, name: str, instead: str) -> _exports.Deprecated:
+    return _exports.Deprecated(
+        module=module,
+        message=f"artemiskit.prompt_response.{name} is deprecated and will be "
+        f"removed in the next release: {instead}",
+    )
+
+
+_INTERNAL = "an internal part of the runner"
 _exports.export_lazily(
     globals(),
     deprecated={
-        name: _exports.Deprecated(
-            module="artemiskit.reports._run_report",
-            message=f"artemiskit.prompt_response.{name} is deprecated; the run "
-            f"report shares the reports' renderer: artemiskit.reports.{name}",
-        )
-        for name in ("REPORT_INSTALL_HINT", "render_run_report")
+        **{
+            name: _exports.Deprecated(
+                module="artemiskit.reports._run_report",
+                message=f"artemiskit.prompt_response.{name} is deprecated; the run "
+                f"report shares the reports' renderer: artemiskit.reports.{name}",
+            )
+            for name in ("REPORT_INSTALL_HINT", "render_run_report")
+        },
+        **{
+            name: _retired(
+                "artemiskit.prompt_response._summary",
+                name,
+                f"call ScenariosResult.{name}() on what run_scenarios returns",
+            )
+            for name in ("ci_lines", "ci_summary", "security_summary")
+        },
+        "redaction_pattern_problem": _retired(
+            "artemiskit.prompt_response._redaction",
+            "redaction_pattern_problem",
+            "call RedactionSettings(patterns=...).problems()",
+        ),
+        **{
+            name: _retired(module, name, _INTERNAL)
+            for module, names in {
+                "artemiskit.prompt_response._kinds": (
+                    "describe_document",
+                    "is_manifest",
+                ),
+                "artemiskit.prompt_response._pricing": ("Pricing", "estimate_cost"),
+                "artemiskit.prompt_response._settings": ("compatible_config",),
+                "artemiskit.prompt_response._targets": ("known_secrets",),
+                "artemiskit.prompt_response.evaluators": (
+                    "EXPECTATION_TYPES",
+                    "Embedder",
+                    "EvaluationContext",
+                    "Grader",
+                ),
+            }.items()
+            for name in names
+        },
     },
 )

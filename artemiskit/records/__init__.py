@@ -9,6 +9,9 @@ from artemiskit._common import _exports
 if typing.TYPE_CHECKING:
     __all__: list[str]
 
+    from artemiskit._common._atomic import (
+        write_atomically as write_atomically,
+    )
     from artemiskit.records._io import (
         record_from_dict as record_from_dict,
         record_schema as record_schema,

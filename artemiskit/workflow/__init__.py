@@ -3,8 +3,14 @@
 Point an editor's YAML language server at `WORKFLOW_SCHEMA_FILE` for completion and
 inline errors; `load_agent_workflow` applies the same schema plus the semantic checks.
 
-Every public name is exported lazily, as in ``artemiskit``: `check_agent_workflow`
-(``akit scenario validate``) loads neither the model classes nor the tool runtime.
+Every public name is exported lazily, as in ``artemiskit``:
+`read_agent_workflow_data` (``akit scenario validate``) loads neither the model
+classes nor the tool runtime.
+
+The loading verbs mean one thing each (docs/sdk.md): ``parse_*`` builds from YAML
+text, ``load_*`` from a file (awaited), ``read_*`` from a file without an event
+loop (it blocks); all three raise a typed error listing every problem.
+``validate_*`` returns the problems instead and never raises for them.
 """
 
 from __future__ import annotations
@@ -29,11 +35,6 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit.workflow._checks import DeclaredTool as DeclaredTool
     from artemiskit.workflow._declared_tools import DeclaredTools as DeclaredTools
-    from artemiskit.workflow._fixture import (
-        FixtureContents as FixtureContents,
-        load_fixture_state as load_fixture_state,
-        merge_fixture as merge_fixture,
-    )
     from artemiskit.workflow._interfaces import ToolInterface as ToolInterface
     from artemiskit.workflow._loader import (
         load_agent_workflow as load_agent_workflow,
@@ -81,10 +82,23 @@ if typing.TYPE_CHECKING:
         WORKFLOW_SCHEMA_FILE as WORKFLOW_SCHEMA_FILE,
     )
     from artemiskit.workflow._validation import (
-        check_agent_workflow as check_agent_workflow,
+        read_agent_workflow_data as read_agent_workflow_data,
         unchecked_scorer_outcomes as unchecked_scorer_outcomes,
     )
 
+
+def _moved(
+    module: str, name: str, instead: str, attribute: str | None = None
+) -> _exports.Deprecated:
+    return _exports.Deprecated(
+        module=module,
+        attribute=attribute,
+        message=f"artemiskit.workflow.{name} is deprecated and will be removed in "
+        f"the next release: {instead}",
+    )
+
+
+_RUN_DOES_IT = "a run loads and merges the fixture itself"
 _exports.export_lazily(
     globals(),
     deprecated={
@@ -95,6 +109,17 @@ _exports.export_lazily(
                 "artemiskit.workflow.RetryPolicy is deprecated; use "
                 "artemiskit.workflow.ToolRetryPolicy"
             ),
-        )
+        ),
+        "check_agent_workflow": _moved(
+            "artemiskit.workflow._validation",
+            "check_agent_workflow",
+            "use artemiskit.workflow.read_agent_workflow_data (read_* reads a file "
+            "and raises; validate_* returns problems)",
+            attribute="read_agent_workflow_data",
+        ),
+        **{
+            name: _moved("artemiskit.workflow._fixture", name, _RUN_DOES_IT)
+            for name in ("FixtureContents", "load_fixture_state", "merge_fixture")
+        },
     },
 )
