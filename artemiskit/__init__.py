@@ -5,6 +5,12 @@ module, and ``artemiskit.NAME`` (or ``from artemiskit import NAME``) imports the
 module that defines NAME on first use. To export a new name, add its import under
 ``TYPE_CHECKING`` below: type checkers read it, and `export_lazily` reads the same
 line to build ``__all__`` and the lazy lookup (``artemiskit._common._exports``).
+
+The top level holds what running needs: the facade and session, the loaders,
+suites, checkpoint stores, results and every error. The vocabulary for writing
+your own tools, scorers, environments and model clients lives in those
+submodules (docs/sdk.md maps every public module); names that moved warn for
+one release.
 """
 
 from __future__ import annotations

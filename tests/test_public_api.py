@@ -660,7 +660,7 @@ def _deprecated_aliases() -> list[tuple[str, str]]:
     return [
         (package, name)
         for package in ["artemiskit", *sorted(n for n in EXPORTS if "." in n)]
-        for name in sorted(getattr(importlib.import_module(package), "_DEPRECATED"))
+        for name in sorted(importlib.import_module(package)._DEPRECATED)
     ]
 
 
@@ -683,7 +683,7 @@ def test_every_deprecated_alias_warns_and_resolves_to_its_new_object(
     assert value is getattr(home, entry.attribute or old)
     if not any(part.startswith("_") for part in entry.module.split(".")):
         assert (entry.attribute or old) in home.__all__, "moved to a public home"
-    with pytest.warns(DeprecationWarning):
+    with pytest.warns(DeprecationWarning, match=rf"{package}\.{old} is deprecated"):
         assert getattr(module, old) is value
 
 
