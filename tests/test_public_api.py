@@ -242,7 +242,6 @@ EXPORTS: dict[str, set[str]] = {
         "record_from_dict",
         "record_schema",
         "record_to_dict",
-        "verdict_status",
         "write_atomically",
     },
     "artemiskit.reports": {
@@ -724,6 +723,7 @@ def test_the_deprecated_aliases_cover_every_name_removed_this_release() -> None:
             "redaction_pattern_problem",
             "security_summary",
         },
+        "artemiskit.records": {"verdict_status"},
         "artemiskit.workflow": {
             "FixtureContents",
             "check_agent_workflow",

@@ -51,7 +51,6 @@ if typing.TYPE_CHECKING:
         Cause as Cause,
         RunVerdict as RunVerdict,
         VerdictStatus as VerdictStatus,
-        verdict_status as verdict_status,
     )
     from artemiskit.records._verification import (
         JudgeEntry as JudgeEntry,
@@ -73,6 +72,14 @@ _exports.export_lazily(
                 "artemiskit.records.BudgetLimits is deprecated; the record's limits "
                 "are artemiskit.workflow.Budgets, the caps the workflow declared"
             ),
-        )
+        ),
+        "verdict_status": _exports.Deprecated(
+            module="artemiskit.records._verdict",
+            message=(
+                "artemiskit.records.verdict_status is deprecated and will be removed "
+                "in the next release: read record.verdict.status, which the record "
+                "carries"
+            ),
+        ),
     },
 )
