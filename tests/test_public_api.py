@@ -182,6 +182,7 @@ EXPORTS: dict[str, set[str]] = {
         "run_scenario",
         "run_scenarios",
     },
+    "artemiskit.prompt_response.evaluators": {"ENTRY_POINT_GROUP", "Evaluation"},
     "artemiskit.telemetry": {
         "INSTALL_HINT",
         "RunTelemetry",
@@ -722,6 +723,14 @@ def test_the_deprecated_aliases_cover_every_name_removed_this_release() -> None:
             "known_secrets",
             "redaction_pattern_problem",
             "security_summary",
+        },
+        "artemiskit.prompt_response.evaluators": {
+            "EXPECTATION_TYPES",
+            "Embedder",
+            "EvaluationContext",
+            "Grader",
+            "evaluate_expectation",
+            "normalize_expectation",
         },
         "artemiskit.records": {"verdict_status"},
         "artemiskit.workflow": {

@@ -93,7 +93,7 @@ if typing.TYPE_CHECKING:
         ScenarioOutcome as ScenarioOutcome,
         format_duration as format_duration,
     )
-    from artemiskit.prompt_response.evaluators import (
+    from artemiskit.prompt_response.evaluators._base import (
         Evaluation as Evaluation,
     )
 
@@ -141,11 +141,13 @@ _exports.export_lazily(
                 "artemiskit.prompt_response._pricing": ("Pricing", "estimate_cost"),
                 "artemiskit.prompt_response._settings": ("compatible_config",),
                 "artemiskit.prompt_response._targets": ("known_secrets",),
-                "artemiskit.prompt_response.evaluators": (
-                    "EXPECTATION_TYPES",
+                "artemiskit.prompt_response.evaluators._base": (
                     "Embedder",
                     "EvaluationContext",
                     "Grader",
+                ),
+                "artemiskit.prompt_response.evaluators._registry": (
+                    "EXPECTATION_TYPES",
                 ),
             }.items()
             for name in names
