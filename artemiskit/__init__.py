@@ -160,14 +160,6 @@ _exports.export_lazily(
                 "SessionCancelledError",
             )
         },
-        **{
-            name: _exports.Deprecated(
-                module=home,
-                message=f"artemiskit.{name} is deprecated and will be removed in "
-                f"the next release: import it from {home}",
-            )
-            for home, names in _MOVED.items()
-            for name in names
-        },
+        **_exports.retired("artemiskit", _MOVED),
     },
 )

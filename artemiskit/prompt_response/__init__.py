@@ -98,15 +98,7 @@ if typing.TYPE_CHECKING:
     )
 
 
-def _retired(module: str, name: str, instead: str) -> _exports.Deprecated:
-    return _exports.Deprecated(
-        module=module,
-        message=f"artemiskit.prompt_response.{name} is deprecated and will be "
-        f"removed in the next release: {instead}",
-    )
-
-
-_INTERNAL = "an internal part of the runner"
+_PACKAGE = "artemiskit.prompt_response"
 _exports.export_lazily(
     globals(),
     deprecated={
@@ -118,22 +110,25 @@ _exports.export_lazily(
             )
             for name in ("REPORT_INSTALL_HINT", "render_run_report")
         },
-        **{
-            name: _retired(
-                "artemiskit.prompt_response._summary",
-                name,
-                f"call ScenariosResult.{name}() on what run_scenarios returns",
-            )
-            for name in ("ci_lines", "ci_summary", "security_summary")
-        },
-        "redaction_pattern_problem": _retired(
-            "artemiskit.prompt_response._redaction",
-            "redaction_pattern_problem",
+        **_exports.retired(
+            _PACKAGE,
+            {
+                "artemiskit.prompt_response._summary": (
+                    "ci_lines",
+                    "ci_summary",
+                    "security_summary",
+                )
+            },
+            "call ScenariosResult.{name}() on what run_scenarios returns",
+        ),
+        **_exports.retired(
+            _PACKAGE,
+            {"artemiskit.prompt_response._redaction": ("redaction_pattern_problem",)},
             "call RedactionSettings(patterns=...).problems()",
         ),
-        **{
-            name: _retired(module, name, _INTERNAL)
-            for module, names in {
+        **_exports.retired(
+            _PACKAGE,
+            {
                 "artemiskit.prompt_response._kinds": (
                     "describe_document",
                     "is_manifest",
@@ -149,8 +144,8 @@ _exports.export_lazily(
                 "artemiskit.prompt_response.evaluators._registry": (
                     "EXPECTATION_TYPES",
                 ),
-            }.items()
-            for name in names
-        },
+            },
+            "an internal part of the runner",
+        ),
     },
 )

@@ -73,13 +73,10 @@ _exports.export_lazily(
                 "are artemiskit.workflow.Budgets, the caps the workflow declared"
             ),
         ),
-        "verdict_status": _exports.Deprecated(
-            module="artemiskit.records._verdict",
-            message=(
-                "artemiskit.records.verdict_status is deprecated and will be removed "
-                "in the next release: read record.verdict.status, which the record "
-                "carries"
-            ),
+        **_exports.retired(
+            "artemiskit.records",
+            {"artemiskit.records._verdict": ("verdict_status",)},
+            "read record.verdict.status, which the record carries",
         ),
     },
 )

@@ -87,18 +87,6 @@ if typing.TYPE_CHECKING:
     )
 
 
-def _moved(
-    module: str, name: str, instead: str, attribute: str | None = None
-) -> _exports.Deprecated:
-    return _exports.Deprecated(
-        module=module,
-        attribute=attribute,
-        message=f"artemiskit.workflow.{name} is deprecated and will be removed in "
-        f"the next release: {instead}",
-    )
-
-
-_RUN_DOES_IT = "a run loads and merges the fixture itself"
 _exports.export_lazily(
     globals(),
     deprecated={
@@ -110,16 +98,24 @@ _exports.export_lazily(
                 "artemiskit.workflow.ToolRetryPolicy"
             ),
         ),
-        "check_agent_workflow": _moved(
-            "artemiskit.workflow._validation",
-            "check_agent_workflow",
-            "use artemiskit.workflow.read_agent_workflow_data (read_* reads a file "
-            "and raises; validate_* returns problems)",
+        "check_agent_workflow": _exports.Deprecated(
+            module="artemiskit.workflow._validation",
             attribute="read_agent_workflow_data",
+            message="artemiskit.workflow.check_agent_workflow is deprecated and "
+            "will be removed in the next release: use "
+            "artemiskit.workflow.read_agent_workflow_data (read_* reads a file and "
+            "raises; validate_* returns problems)",
         ),
-        **{
-            name: _moved("artemiskit.workflow._fixture", name, _RUN_DOES_IT)
-            for name in ("FixtureContents", "load_fixture_state", "merge_fixture")
-        },
+        **_exports.retired(
+            "artemiskit.workflow",
+            {
+                "artemiskit.workflow._fixture": (
+                    "FixtureContents",
+                    "load_fixture_state",
+                    "merge_fixture",
+                )
+            },
+            "a run loads and merges the fixture itself",
+        ),
     },
 )

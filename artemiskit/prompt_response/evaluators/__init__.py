@@ -24,20 +24,20 @@ if typing.TYPE_CHECKING:
 
 _exports.export_lazily(
     globals(),
-    deprecated={
-        name: _exports.Deprecated(
-            module=f"artemiskit.prompt_response.evaluators.{module}",
-            message=f"artemiskit.prompt_response.evaluators.{name} is deprecated and "
-            "will be removed in the next release: an internal part of the runner",
-        )
-        for module, names in {
-            "_base": ("Embedder", "EvaluationContext", "Grader"),
-            "_registry": (
+    deprecated=_exports.retired(
+        "artemiskit.prompt_response.evaluators",
+        {
+            "artemiskit.prompt_response.evaluators._base": (
+                "Embedder",
+                "EvaluationContext",
+                "Grader",
+            ),
+            "artemiskit.prompt_response.evaluators._registry": (
                 "EXPECTATION_TYPES",
                 "evaluate_expectation",
                 "normalize_expectation",
             ),
-        }.items()
-        for name in names
-    },
+        },
+        "an internal part of the runner",
+    ),
 )
