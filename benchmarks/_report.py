@@ -894,17 +894,22 @@ def _explain_processes(results: dict[str, Any]) -> tuple[str, str]:
     figures = results["suite_processes"]
     whole = figures["speedup"]["ratio_median"]
     steady = figures["steady_speedup"]
+    cpu = figures["cpu_ms_per_run"]
     return (
         f"Whole suites, worker start included, ran {whole:.2f}× one process's "
         "runs per second; from each suite's first finished run on, "
-        f"{steady['ratio_median']:.2f}×. Worker processes start with `spawn` "
-        f"(a fresh interpreter importing the engine: {figures['processes_start_s']} s "
-        "per suite here), and the driver keeps writing every record and "
-        "`suite.json` on the same cores, so on a shared 2-core machine the "
-        "ratio also depends on what else runs.",
-        "longer suites (the start is paid once per suite), a quiet machine, or "
-        "more cores; the driver's share per run (receiving the result, writing "
-        "its record) is what is left to shrink.",
+        f"{steady['ratio_median']:.2f}×. Per run, one process spent "
+        f"{cpu['local']} ms of CPU; the pool {cpu['processes_workers']} ms in its "
+        f"workers and {cpu['processes_driver']} ms in the suite's process "
+        "(receiving the result, writing the record and `suite.json`), which "
+        f"allows {figures['projected_speedup']:.2f}× on idle cores. Workers fork "
+        "from a fork server that imported the engine once "
+        f"({figures['fork_server_start_s']} s for a process's first suite), so "
+        "on a shared 2-core machine the wall-clock ratio mostly says what else "
+        "runs.",
+        "a quiet machine (the CPU figures are what the ratio allows there) or "
+        "more cores; the suite process's share per run is what is left to "
+        "shrink.",
     )
 
 

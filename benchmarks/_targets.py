@@ -239,7 +239,8 @@ def _processes_speedup(results: Results) -> Verdict:
         f"{_spread(pairs)} on {figures['machine_cpus']} cores: "
         f"{pairs['b_median']:,.1f} against {pairs['a_median']:,.1f} runs/s "
         f"({figures['runs']} runs with a CPU-heavy scorer, "
-        "worker start included)",
+        "worker start included; CPU costs allow "
+        f"{figures.get('projected_speedup', 0):.2f}× on idle cores)",
         pairs["ratio_median"] >= 1.7,
     )
 

@@ -208,3 +208,31 @@ def test_sessions_figures_without_a_floor_still_read() -> None:
     why = lines[lines.index(f"### {wall['target']} (missed)") + 2]
     assert why.startswith("The measure is CPU-bound")
     assert "plain" not in why
+
+
+def test_a_missed_processes_speedup_is_explained_by_its_cpu_costs() -> None:
+    pairs = {"pairs": 3, "a_median": 60.0, "b_median": 60.0}
+    figures = {
+        "machine_cpus": 2,
+        "runs": 400,
+        "speedup": {**pairs, "ratio_median": 1.0, "ratio_min": 0.9, "ratio_max": 1.1},
+        "steady_speedup": {**pairs, "ratio_median": 1.05},
+        "fork_server_start_s": 1.2,
+        "processes_start_s": [0.1, 0.1, 0.1],
+        "cpu_ms_per_run": {
+            "local": 16.0,
+            "processes_driver": 1.5,
+            "processes_workers": 16.5,
+        },
+        "projected_speedup": 1.78,
+    }
+    results = {"suite_processes": figures}
+    (judged,) = [
+        e for e in evaluate_targets(results) if e["measure"].startswith("a CPU-bound")
+    ]
+    assert judged["met"] is False
+    assert "allow 1.78× on idle cores" in judged["measured"]
+    (lines,) = ["\n".join(explain_misses(results, [judged]))]
+    assert "1.5 ms in the suite's process" in lines
+    assert "allows 1.78× on idle cores" in lines
+    assert "Not explained" not in lines
