@@ -1,7 +1,9 @@
 """The processes executor against one process: does a CPU-bound suite use every core?
 
-Usage: ``python -m benchmarks.suite_runner_processes [--quick] [--runs N]``. Prints
-JSON on stdout; it writes nothing outside a temporary folder.
+Usage: ``python -m benchmarks.suite_runner_processes [--quick] [--runs N]
+[--replayed]``. Prints JSON on stdout; it writes nothing outside a temporary
+folder. With ``--replayed``, both sides replay cassettes recorded once (SPEC 22):
+a replayed suite on the processes executor.
 
 The suite is CPU-bound and offline: one scripted workflow whose every run makes
 `_CALLS` file writes in the simulated environment, then answers, and is judged by
@@ -195,7 +197,12 @@ def _workers_cpu(seen: dict[int, float], own: list[float]) -> Iterator[None]:
 
 
 async def _timed(
-    path: Path, runs: int, concurrency: int, executor: SuiteExecutor, out: Path
+    path: Path,
+    runs: int,
+    concurrency: int,
+    executor: SuiteExecutor,
+    out: Path,
+    replay: Path | None = None,
 ) -> _Suite:
     started = time.perf_counter()
     cpu = time.process_time()
@@ -209,6 +216,7 @@ async def _timed(
             concurrency=concurrency,
             executor=executor,
             output_dir=out,
+            replay=replay,
         )
 
         async def watch() -> None:
@@ -236,7 +244,15 @@ def _ms_per_run(suites: list[_Suite], cpu: str) -> float:
     return float(statistics.median(getattr(s, cpu) / s.runs * 1000 for s in suites))
 
 
-async def _measure(runs: int, pairs: int) -> dict[str, Any]:
+async def _record(path: Path, runs: int, folder: Path) -> Path:
+    """Record every repetition's cassette once (the replayed sides read them)."""
+    await ArtemisKit(scorers=[CHECKSUM]).run_suite(
+        paths=[path], repeat=runs, record_cassettes=folder / "cassettes"
+    )
+    return folder / "cassettes"
+
+
+async def _measure(runs: int, pairs: int, replayed: bool) -> dict[str, Any]:
     workers = os.cpu_count() or 1
     suites: dict[str, list[_Suite]] = {"local": [], "processes": []}
     with tempfile.TemporaryDirectory() as scratch:
@@ -247,19 +263,23 @@ async def _measure(runs: int, pairs: int) -> dict[str, Any]:
         def out() -> Path:
             return root / f"out-{next(counter)}"
 
+        # Replayed: both sides answer every model request from cassettes.
+        cassettes = await _record(path, runs, root) if replayed else None
         # A warm-up of each side: imports and caches are not what is measured;
         # the processes side starts its fork server here, once per process.
-        await _timed(path, 10, 2, LocalExecutor(), out())
-        first = await _timed(path, 10, workers, ProcessExecutor(workers), out())
+        await _timed(path, 10, 2, LocalExecutor(), out(), cassettes)
+        first = await _timed(
+            path, 10, workers, ProcessExecutor(workers), out(), cassettes
+        )
 
         async def one() -> float:
-            suite = await _timed(path, runs, 2, LocalExecutor(), out())
+            suite = await _timed(path, runs, 2, LocalExecutor(), out(), cassettes)
             suites["local"].append(suite)
             return suite.runs_per_s
 
         async def pool() -> float:
             executor = ProcessExecutor(workers)
-            suite = await _timed(path, runs, workers, executor, out())
+            suite = await _timed(path, runs, workers, executor, out(), cassettes)
             suites["processes"].append(suite)
             return suite.runs_per_s
 
@@ -276,6 +296,7 @@ async def _measure(runs: int, pairs: int) -> dict[str, Any]:
     projected = alone * workers / (worker + driver)
     return {
         "machine_cpus": workers,
+        "replayed": replayed,
         "runs": runs,
         "tool_calls_per_run": _CALLS,
         "scorer_rounds": _ROUNDS,
@@ -296,9 +317,13 @@ async def _measure(runs: int, pairs: int) -> dict[str, Any]:
     }
 
 
-def measure(runs: int = 400, pairs: int = 3) -> dict[str, Any]:
-    """Interleaved pairs of the CPU-bound suite; the figures."""
-    return anyio.run(_measure, runs, pairs)
+def measure(runs: int = 400, pairs: int = 3, replayed: bool = False) -> dict[str, Any]:
+    """Interleaved pairs of the CPU-bound suite; the figures.
+
+    With ``replayed``, both sides replay cassettes recorded once (SPEC 22: a
+    replayed suite uses every core on the processes executor).
+    """
+    return anyio.run(_measure, runs, pairs, replayed)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -309,9 +334,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--quick", action="store_true", help="100 runs per suite, 3 pairs"
     )
+    parser.add_argument(
+        "--replayed",
+        action="store_true",
+        help="both sides replay cassettes recorded once, instead of the script",
+    )
     arguments = parser.parse_args(argv)
     runs = 100 if arguments.quick else arguments.runs
-    print(json.dumps(measure(runs, arguments.pairs), indent=2))
+    figures = measure(runs, arguments.pairs, arguments.replayed)
+    print(json.dumps(figures, indent=2))
     return 0
 
 
