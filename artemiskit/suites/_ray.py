@@ -1,13 +1,14 @@
 """The Ray executor: each run of a suite is one Ray task (SPEC 15).
 
 The driver loads and validates everything, then ships each run to a worker as one
-task: the validated workflow, the files it names (its script and fixture, see
-`artemiskit.suites._shipping`) and a picklable way to build the kit there, from a
-configuration without secret values. The task runs the session with `anyio.run`
-and returns its result, the record encoded there; the driver writes every file. A
-task is submitted with ``max_retries=0`` and ``retry_exceptions=False`` and a
-driver-side ledger refuses to start a run twice, so a run is never re-executed:
-a run whose worker or node dies is reported lost, with the reason Ray gave.
+task: the unit's workflow, case and target, the files the workflow names (its
+script and fixture, see `artemiskit.suites._shipping`) and a picklable way to
+build the kit there, from a configuration without secret values. The task runs
+the session with `anyio.run` and returns its result, the record encoded there;
+the driver writes every file. A task is submitted with ``max_retries=0`` and
+``retry_exceptions=False`` and a driver-side ledger refuses to start a run twice,
+so a run is never re-executed: a run whose worker or node dies is reported lost,
+with the reason Ray gave.
 
 Cancelling a suite cancels its tasks: first gracefully, and a task still running
 after a short grace is force-cancelled (its worker process is ended), so the driver
