@@ -38,11 +38,16 @@ def _is_int(node: ast.AST | None) -> bool:
 
 
 def _names_a_code(node: ast.AST) -> bool:
+    """``code``, ``x.exit_code``, ``summary["exit_code"]`` and the like."""
     name = None
     if isinstance(node, ast.Name):
         name = node.id
     elif isinstance(node, ast.Attribute):
         name = node.attr
+    elif isinstance(node, ast.Subscript):
+        key = node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return key.value.endswith("exit_code")
     return name is not None and (name == "code" or name.endswith("exit_code"))
 
 
@@ -130,8 +135,11 @@ class _ExitCodeLiterals(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Dict(self, node: ast.Dict) -> None:
-        if self._in_exit_code_function:
-            for value in node.values:
+        for key, value in zip(node.keys, node.values, strict=True):
+            named = isinstance(key, ast.Constant) and str(key.value).endswith(
+                "exit_code"
+            )
+            if self._in_exit_code_function or named:
                 self._check(value)
         self.generic_visit(node)
 
@@ -201,6 +209,9 @@ def test_no_exit_code_literal_outside_the_table() -> None:
         "def exit_code(self):\n    return 8 if self.regressed else 0\n",
         "def exit_code_for(s):\n    return ExitCode.FAILED if s else 0\n",
         "os._exit(1)",
+        "error = None if summary['exit_code'] == 0 else reason",
+        "summary['exit_code'] = 8",
+        "row = {'status': 'x', 'exit_code': 7}",
         "sys.exit(int(failed or 1))",
         # A function the module exits with returns exit codes, whatever its name.
         "def report(x):\n    return 2\n\nsys.exit(report(1))\n",

@@ -27,6 +27,7 @@ from artemiskit._errors import (
     SessionStateError,
     WorkflowError,
 )
+from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._session import WorkflowResult
 from artemiskit.providers import SharedTransports
 from artemiskit.records import Cause, record_to_dict
@@ -1035,7 +1036,7 @@ class SuiteSession:
                 "artemiskit.suite.workflows": len(summary["workflows"]),
                 **counts,
             },
-            error=None if summary["exit_code"] == 0 else summary["reason"],
+            error=None if summary["exit_code"] == ExitCode.OK else summary["reason"],
         )
 
     async def _share_scripts(self) -> None:
