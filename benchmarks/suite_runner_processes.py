@@ -32,7 +32,8 @@ from typing import Any
 import anyio
 import attrs
 
-from artemiskit import ArtemisKit, Evidence, Score, Scorer
+from artemiskit import ArtemisKit, Scorer
+from artemiskit.scorers import Evidence, Score
 from artemiskit.suites import LocalExecutor, ProcessExecutor, SuiteExecutor
 from benchmarks._pairs import interleave, pair_summary
 

@@ -51,11 +51,8 @@ from artemiskit.prompt_response._targets import (
     provider_entry,
 )
 from artemiskit.prompt_response._variables import substitute_variables
-from artemiskit.prompt_response.evaluators import (
-    Evaluation,
-    EvaluationContext,
-    evaluate_expectation,
-)
+from artemiskit.prompt_response.evaluators._base import Evaluation, EvaluationContext
+from artemiskit.prompt_response.evaluators._registry import evaluate_expectation
 from artemiskit.targets import Message, TargetRequest
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from artemiskit import ArtemisKit, Tool, ToolResult, WorkflowError
+from artemiskit import ArtemisKit, Tool, WorkflowError
 from artemiskit.suites import (
     EXECUTOR_NAMES,
     LocalExecutor,
@@ -29,6 +29,7 @@ from artemiskit.suites import (
     executor_named,
     load_suite_record,
 )
+from artemiskit.tools import ToolResult
 from tests._builders import PASSING_SCRIPT, workflow_dict
 from tests._cli import AKIT, akit
 from tests.providers._chat_server import ChatServer, NeverAnswer, chat_reply
