@@ -48,7 +48,7 @@ from artemiskit.engine._result import WorkflowResult
 from artemiskit.engine._run_evidence import RunEvidence, traced_calls
 from artemiskit.engine._run_state import RunState
 from artemiskit.engine._scoring import run_scorers
-from artemiskit.engine._state import LocalState, slot_builder
+from artemiskit.engine._state import LocalState
 from artemiskit.engine._stops import error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallExecutor
 from artemiskit.engine._tool_invocation import initial_sections
@@ -67,9 +67,9 @@ from artemiskit.records._verification import RequirementResult, TaskVerification
 from artemiskit.targets._protocol import (
     Message,
     ResumableTarget,
-    TargetRequest,
     TargetResponse,
     ToolDefinition,
+    new_target_request,
 )
 from artemiskit.tools._catalogue import Catalogue
 from artemiskit.workflow import load_fixture_state, merge_fixture
@@ -98,7 +98,7 @@ def _tool_definitions(
     )
 
 
-_request = slot_builder(TargetRequest)
+_request = new_target_request
 
 
 @attrs.frozen(kw_only=True)

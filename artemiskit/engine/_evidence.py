@@ -16,7 +16,6 @@ from artemiskit._common._converter import CONVERTER
 from artemiskit._common._digests import json_digest
 from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage
-from artemiskit.engine._state import slot_builder
 from artemiskit.records._record import (
     BudgetInfo,
     BudgetUsed,
@@ -29,7 +28,6 @@ from artemiskit.records._record import (
     FaultKindInfo,
     JudgeInfo,
     McpInfo,
-    OperationEntry,
     OperationSummary,
     PolicyInfo,
     PreflightInfo,
@@ -39,6 +37,8 @@ from artemiskit.records._record import (
     TimelineInfo,
     ToolSummary,
     WorkflowInfo,
+    new_operation_entry,
+    new_tool_summary,
 )
 from artemiskit.records._verdict import decide_verdict
 
@@ -178,8 +178,8 @@ def exit_code_for(
 
 #: Where `_tool_summaries` counts each trace status: calls, then these.
 _TALLY_SLOTS = {"succeeded": 1, "failed": 2, "denied": 3}
-_tool_summary = slot_builder(ToolSummary)
-_operation_entry = slot_builder(OperationEntry)
+_tool_summary = new_tool_summary
+_operation_entry = new_operation_entry
 _STATUS = operator.attrgetter("status")
 
 

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from artemiskit._common._slots import slot_builder
 from artemiskit._errors import ArtemisError, FileOperationError
 from artemiskit.engine._admission import ArgumentVerdicts, admit_tool_call
 from artemiskit.engine._detached import Abandoned
 from artemiskit.engine._faults import RETRYABLE_KINDS, ScheduledFault
-from artemiskit.engine._state import Denial, Stop, TraceEntry, slot_builder
+from artemiskit.engine._state import Denial, Stop, TraceEntry
 from artemiskit.engine._stops import stop_for
 from artemiskit.engine._tool_invocation import (
     Invoked,
