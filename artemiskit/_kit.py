@@ -267,7 +267,7 @@ def create_agent_workflow_session(
         settings,
         workflow=workflow,
         target=target,
-        target_info=attrs.evolve(info, transport_digest=transport_digest),
+        target_info=_with_transport(info, transport_digest),
         catalogue=catalogue_with(settings.tools),
         scorers=scorer_set(settings.scorers),
         environment=settings.environment
@@ -351,6 +351,13 @@ def _new_session(
     return WorkflowSession(
         attrs.evolve(plan, target=target, judge=judge, mcp=mcp, cassette=cassette)
     )
+
+
+def _with_transport(info: TargetInfo, digest: str | None) -> TargetInfo:
+    """``info`` bound to the transport digest (the same object when it already is)."""
+    if info.transport_digest == digest:
+        return info
+    return attrs.evolve(info, transport_digest=digest)
 
 
 def _is_entry_choice(target: object) -> bool:
@@ -716,7 +723,7 @@ class ArtemisKit:
             settings,
             workflow=loaded,
             target=agent,
-            target_info=attrs.evolve(info, transport_digest=digest),
+            target_info=_with_transport(info, digest),
             catalogue=catalogue,
             scorers=scorers,
             environment=settings.environment

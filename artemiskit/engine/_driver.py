@@ -52,6 +52,7 @@ from artemiskit.engine._state import LocalState
 from artemiskit.engine._stops import error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallExecutor
 from artemiskit.engine._tool_invocation import initial_sections
+from artemiskit.engine._tool_tables import ToolTables, build_tool_tables, tool_tables
 from artemiskit.environments._base import (
     CleanupReport,
     Environment,
@@ -82,20 +83,6 @@ if TYPE_CHECKING:
     from artemiskit.workflow._model import Workflow
 
 __all__ = ["RunDriver"]
-
-
-def _tool_definitions(
-    workflow: Workflow, catalogue: Catalogue
-) -> tuple[ToolDefinition, ...]:
-    """What the model is offered: the declared tools, and nothing else."""
-    return tuple(
-        ToolDefinition(
-            name=tool.name,
-            description=catalogue[tool.name].description,
-            input_schema=catalogue[tool.name].input_schema,
-        )
-        for tool in workflow.tools
-    )
 
 
 _request = new_target_request
@@ -167,8 +154,10 @@ class RunDriver:
         self.attempt_id = uuid.uuid4().hex
         self._digest = workflow_digest(workflow)
         self._tool_defs: tuple[ToolDefinition, ...] = ()
+        tables = None
         if plan.mcp is None:
-            self._tool_defs = _tool_definitions(workflow, plan.catalogue)
+            tables = tool_tables(workflow, plan.catalogue)
+            self._tool_defs = tables.definitions
         self.hub = EventHub(run_id=self.run_id)
         if plan.telemetry is not None:
             self.hub.tap(plan.telemetry.tap)
@@ -192,16 +181,17 @@ class RunDriver:
             max_output_tokens=workflow.target.parameters.max_output_tokens,
         )
         self._tool_calls: ToolCallExecutor | None = None
-        if plan.mcp is None:
-            self._tool_calls = self._executor(plan.catalogue)
+        if tables is not None:
+            self._tool_calls = self._executor(plan.catalogue, tables)
         #: The result of a run its caller cancelled (``execute`` then raises).
         self.interrupted: WorkflowResult | None = None
         self._environment: Environment | None = None
 
-    def _executor(self, catalogue: Catalogue) -> ToolCallExecutor:
+    def _executor(self, catalogue: Catalogue, tables: ToolTables) -> ToolCallExecutor:
         return ToolCallExecutor(
             workflow=self.workflow,
             catalogue=catalogue,
+            tables=tables,
             run=self.run,
             control=self.control,
             budget=self._budget,
@@ -232,8 +222,9 @@ class RunDriver:
             await self._close_mcp()
             raise
         catalogue = Catalogue((*self._catalogue.values(), *tools))
-        self._tool_defs = _tool_definitions(self.workflow, catalogue)
-        self._tool_calls = self._executor(catalogue)
+        tables = build_tool_tables(self.workflow, catalogue)
+        self._tool_defs = tables.definitions
+        self._tool_calls = self._executor(catalogue, tables)
         self.checkpoints.use_catalogue(catalogue)
         return anyio.current_time() - started
 
