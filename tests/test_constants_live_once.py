@@ -84,3 +84,15 @@ def test_every_cleanup_wait_takes_the_one_rule() -> None:
     assert cleanup_bound_ms(None, 1000) == 1000
     assert cleanup_bound_ms(250, 1000) == 250
     assert cleanup_bound_ms(None, MAX_CLEANUP_TIMEOUT_MS + 1) == MAX_CLEANUP_TIMEOUT_MS
+
+
+async def test_a_sandbox_run_past_the_bound_is_refused_as_a_workflow_error() -> None:
+    # the bound is checked before the sandbox factory is built (which would
+    # raise a bare ValueError), so the caller gets the typed error
+    data = workflow_dict(outcomes=[], environment={"kind": "sandbox", "files": {}})
+    with pytest.raises(WorkflowError, match=str(MAX_CLEANUP_TIMEOUT_MS)):
+        await ArtemisKit().create_workflow_session(
+            workflow=data,
+            target=ReplayTarget(),
+            cleanup_timeout_ms=MAX_CLEANUP_TIMEOUT_MS + 1,
+        )
