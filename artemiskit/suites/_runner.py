@@ -27,7 +27,10 @@ from artemiskit._errors import (
     SessionStateError,
     WorkflowError,
 )
+from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._session import WorkflowResult
+from artemiskit.environments._base import cleanup_bound_ms
+from artemiskit.environments._simulated import SIMULATED_CLEANUP_TIMEOUT_MS
 from artemiskit.providers import SharedTransports
 from artemiskit.records import Cause
 from artemiskit.suites._aggregate import (
@@ -1051,7 +1054,7 @@ class SuiteSession:
                 "artemiskit.suite.workflows": len(summary["workflows"]),
                 **counts,
             },
-            error=None if summary["exit_code"] == 0 else summary["reason"],
+            error=None if summary["exit_code"] == ExitCode.OK else summary["reason"],
         )
 
     async def _share_scripts(self) -> None:
@@ -1073,7 +1076,9 @@ class SuiteSession:
             return
         from artemiskit.tools._mcp_tools import SUITE_SERVERS_KEY, McpServers
 
-        cleanup_ms = min(self._cleanup_timeout_ms or 1000, 10_000)
+        cleanup_ms = cleanup_bound_ms(
+            self._cleanup_timeout_ms, SIMULATED_CLEANUP_TIMEOUT_MS
+        )
         async with McpServers(self._mcp_shared, cleanup_s=cleanup_ms / 1000) as pool:
 
             async def shared() -> McpServers:
