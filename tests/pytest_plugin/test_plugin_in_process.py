@@ -162,3 +162,5 @@ def test_output_folder_names_are_plain_or_safe_and_distinct() -> None:
         "X y": f"X-y-{_digest('X y')}",
     }
     assert _printable("a\x1b[31mb\tc") == "a\\x1b[31mb\\tc"
+    # Printable characters stay as they are, a backslash and quotes too.
+    assert _printable("a\\b\"'") == "a\\b\"'"
