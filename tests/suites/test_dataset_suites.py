@@ -201,3 +201,18 @@ def test_a_script_name_a_case_lacks_is_refused_before_any_run(tmp_path: Path) ->
     with pytest.raises(WorkflowError, match="invalid"):
         anyio.run(lambda: ArtemisKit().run_suite(paths=[path], output_dir=out))
     assert not out.exists()
+
+
+def test_a_sample_depends_on_its_seed_and_the_default_seed_is_0() -> None:
+    from artemiskit.suites._selection import CaseSelection, select_cases
+
+    ids = tuple(f"c{i:02d}" for i in range(12))
+
+    def sample(seed: int | None) -> tuple[str, ...]:
+        return select_cases(ids, CaseSelection(sample=4, seed=seed))
+
+    # The same seed picks the same cases in every version (Python's Random).
+    assert sample(0) == ("c00", "c04", "c06", "c11")
+    assert sample(None) == sample(0)
+    assert sample(1) == ("c01", "c02", "c04", "c09")
+    assert sample(7) == ("c00", "c02", "c05", "c06")
