@@ -216,3 +216,19 @@ def test_a_sample_depends_on_its_seed_and_the_default_seed_is_0() -> None:
     assert sample(None) == sample(0)
     assert sample(1) == ("c01", "c02", "c04", "c09")
     assert sample(7) == ("c00", "c02", "c05", "c06")
+    # suite.json's settings.cases records the seed a sample used.
+    assert CaseSelection(sample=4).as_setting() == {
+        "ids": None,
+        "sample": 4,
+        "seed": 0,
+    }
+    assert CaseSelection(sample=4, seed=7).as_setting() == {
+        "ids": None,
+        "sample": 4,
+        "seed": 7,
+    }
+    assert CaseSelection(ids=("c01",)).as_setting() == {
+        "ids": ["c01"],
+        "sample": None,
+        "seed": None,
+    }
