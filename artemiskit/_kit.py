@@ -1015,11 +1015,8 @@ class ArtemisKit:
             ConfigError: No model, or an unusable provider entry.
         """
         from artemiskit.config import load_judge_config
-        from artemiskit.prompt_response import (
-            known_secrets,
-            load_scenario,
-            run_scenario,
-        )
+        from artemiskit.prompt_response import load_scenario, run_scenario
+        from artemiskit.prompt_response._targets import known_secrets
 
         if judge is not None and not isinstance(judge, JudgeConfig):
             judge = await load_judge_config(judge)

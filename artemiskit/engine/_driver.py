@@ -79,7 +79,7 @@ from artemiskit.targets._protocol import (
     ToolDefinition,
 )
 from artemiskit.tools._catalogue import Catalogue
-from artemiskit.workflow import load_fixture_state, merge_fixture
+from artemiskit.workflow._fixture import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome, ScorerOutcome
 
 if TYPE_CHECKING:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import anyio
 import attrs
 
+from artemiskit._common._pool import run_bounded
 from artemiskit._errors import ArtemisError, ConfigError, FileAccessError, WorkflowError
 from artemiskit._exit_codes import PromptResponseExitCode
 from artemiskit.prompt_response._compare import baseline_check
@@ -25,7 +25,13 @@ from artemiskit.prompt_response._exports import junit_export, markdown_export
 from artemiskit.prompt_response._runner import ScenarioRunOptions, run_scenario
 from artemiskit.prompt_response._scenario import load_scenario
 from artemiskit.prompt_response._storage import LocalStorage, write_private_file
-from artemiskit.prompt_response._summary import BaselineCheck, ScenarioOutcome
+from artemiskit.prompt_response._summary import (
+    BaselineCheck,
+    ScenarioOutcome,
+    ci_lines,
+    ci_summary,
+    security_summary,
+)
 from artemiskit.prompt_response._targets import known_secrets
 
 if TYPE_CHECKING:
@@ -139,6 +145,35 @@ class ScenariosResult:
         if failed or regressed or self.over_budget:
             return PromptResponseExitCode.FAILED
         return PromptResponseExitCode.OK
+
+    def ci_summary(self) -> dict[str, Any]:
+        """The ``--summary json`` object of ``akit run``.
+
+        Returns:
+            The TypeScript CLI's JSON summary: scenarios, cases, duration, tokens,
+            cost, one entry per run, and the worst baseline comparison if any.
+        """
+        return ci_summary(self.outcomes, self.worst)
+
+    def ci_lines(self) -> list[str]:
+        """The ``ARTEMISKIT_*=value`` lines of ``akit run --ci``.
+
+        Returns:
+            One ``KEY=value`` line each, budget lines included when it was spent.
+        """
+        spent = None
+        if self.budget is not None and self.over_budget:
+            spent = (self.budget, self.cost_usd)
+        return ci_lines(self.outcomes, self.worst, spent)
+
+    def security_summary(self) -> dict[str, Any]:
+        """The ``--summary security`` object of ``akit run``.
+
+        Returns:
+            The overall risk, the success rate, the failed cases by risk bucket
+            and the recommendations.
+        """
+        return security_summary(self.outcomes)
 
 
 def _shown(path: str) -> str:
@@ -330,22 +365,19 @@ async def run_scenarios(
     )
     results: list[tuple[ScenarioOutcome, BaselineCheck | None] | None]
     results = [None] * len(loaded)
-    pending = iter(enumerate(loaded))
 
-    async def worker() -> None:
-        for index, item in pending:
-            results[index] = await _run_one(
-                item,
-                options=options,
-                config=config,
-                judge=judge,
-                delivery=delivery,
-                progress=told,
-            )
+    async def run_file(entry: tuple[int, _Loaded]) -> None:
+        index, item = entry
+        results[index] = await _run_one(
+            item,
+            options=options,
+            config=config,
+            judge=judge,
+            delivery=delivery,
+            progress=told,
+        )
 
-    async with anyio.create_task_group() as group:
-        for _ in range(min(max(1, parallel), len(loaded))):
-            group.start_soon(worker)
+    await run_bounded(enumerate(loaded), run_file, min(max(1, parallel), len(loaded)))
     done = [result for result in results if result is not None]
     outcomes = tuple(outcome for outcome, _ in done)
     cost = sum(

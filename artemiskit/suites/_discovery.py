@@ -28,10 +28,9 @@ from artemiskit.workflow import (
     Workflow,
     load_agent_workflow,
     load_case_workflows,
-    load_fixture_state,
-    merge_fixture,
     parse_yaml,
 )
+from artemiskit.workflow._fixture import load_fixture_state, merge_fixture
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -44,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SuiteWorkflow",
     "discover_workflows",
+    "is_workflow_file",
     "load_suite_workflows",
     "workflow_script",
 ]
@@ -93,7 +93,16 @@ class SuiteWorkflow:
         return f"SuiteWorkflow(name={self.name!r})"
 
 
-def _is_workflow_file(name: str) -> bool:
+def is_workflow_file(name: str) -> bool:
+    """Whether a file called ``name`` is a workflow a folder of a suite holds.
+
+    Args:
+        name: A file name (not a path): ``workflow.yaml``, ``*.workflow.yaml``
+            and their ``.yml`` forms are workflows.
+
+    Returns:
+        ``True`` for a workflow file name.
+    """
     return name in _NAMES or name.endswith(_SUFFIXES)
 
 
@@ -116,7 +125,7 @@ def discover_workflows(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
             Path(folder) / name
             for folder, _, names in os.walk(path)
             for name in names
-            if _is_workflow_file(name)
+            if is_workflow_file(name)
         )
         if not below:
             raise WorkflowError(

@@ -23,7 +23,7 @@ from artemiskit._common._converter import CONVERTER
 from artemiskit._common._json import StrictJsonError, load_strict_json
 from artemiskit._common._reading import read_text_file_now
 from artemiskit._errors import Problem, WorkflowError
-from artemiskit.records import RunVerdict, verdict_status
+from artemiskit.records import RunVerdict
 from artemiskit.records._suite import (
     SUITE_SCHEMA,
     BudgetUseInfo,
@@ -35,7 +35,7 @@ from artemiskit.records._suite import (
     SuiteWorkflowInfo,
 )
 from artemiskit.records._suite_io import SUITE_SCHEMA_FILES, suite_record_schema
-from artemiskit.records._verdict import lost_run_verdict
+from artemiskit.records._verdict import lost_run_verdict, verdict_status
 from artemiskit.suites._consistency import check_suite_consistency
 from artemiskit.suites._record import (
     CauseKey,

@@ -28,18 +28,15 @@ from artemiskit.prompt_response import (
     PromptResponseExitCode,
     RedactionSettings,
     ScenarioRunOptions,
-    ci_lines,
-    ci_summary,
     find_config,
     format_cost,
     format_duration,
     load_run_config,
-    redaction_pattern_problem,
     run_scenarios,
-    security_summary,
 )
 from artemiskit_cli._outputs import refuse_dash
 from artemiskit_cli._render import problem_line
+from artemiskit_cli._signals import run_watching_signals
 
 if TYPE_CHECKING:
     from artemiskit import Problem
@@ -275,12 +272,9 @@ def run(
     record or suite named directly; 130 when interrupted.
     """
     split_tags = tuple(t for tag in tags for t in tag.split(",") if t)
-    for pattern in redact_patterns:
-        problem = redaction_pattern_problem(pattern)
-        if problem is not None:
-            raise click.BadParameter(
-                f"{pattern[:40]!r} {problem}", param_hint="'--redact-patterns'"
-            )
+    problems = RedactionSettings(patterns=redact_patterns or None).problems()
+    if problems:
+        raise click.BadParameter(problems[0], param_hint="'--redact-patterns'")
     exports = tuple(dict.fromkeys(export))
     redaction = (
         RedactionSettings(enabled=True, patterns=redact_patterns or None)
@@ -334,24 +328,20 @@ def run(
         failed: list[Exception] = []
         async with anyio.create_task_group() as group:
 
-            async def watch() -> None:
+            def terminate(signum: signal.Signals) -> bool:
                 nonlocal terminated
-                with anyio.open_signal_receiver(signal.SIGTERM) as signals:
-                    async for _ in signals:
-                        terminated = True
-                        group.cancel_scope.cancel()
-                        return
+                terminated = True
+                group.cancel_scope.cancel()
+                return True
 
-            async def work() -> None:
-                try:
-                    done.append(await body())
-                except Exception as exc:  # re-raised below, outside the group
-                    failed.append(exc)
-                finally:
-                    group.cancel_scope.cancel()
-
-            group.start_soon(watch)
-            group.start_soon(work)
+            try:
+                done.append(
+                    await run_watching_signals(
+                        group, body, terminate, signals=(signal.SIGTERM,)
+                    )
+                )
+            except Exception as exc:  # re-raised below, outside the group
+                failed.append(exc)
         if failed:
             raise failed[0]
         if terminated or not done:
@@ -376,17 +366,14 @@ def run(
 
 
 def _report(result: ScenariosResult, ci_mode: bool, summary: str) -> None:
-    outcomes = list(result.outcomes)
-    spent = None
-    if result.budget is not None and result.over_budget:
-        spent = (result.budget, result.cost_usd)
+    outcomes = result.outcomes
     if summary == "json":
-        data: Any = ci_summary(outcomes, result.worst)
+        data: Any = result.ci_summary()
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     elif summary == "security":
-        click.echo(json.dumps(security_summary(outcomes), indent=2))
+        click.echo(json.dumps(result.security_summary(), indent=2))
     elif ci_mode:
-        for line in ci_lines(outcomes, result.worst, spent):
+        for line in result.ci_lines():
             click.echo(line)
     if len(outcomes) > 1 and not ci_mode:
         passed = sum(1 for o in outcomes if o.success)
