@@ -7,11 +7,11 @@ suite summary alone, so it is safe in a terminal, a CI log or a JUnit file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from artemiskit import WorkflowResult
-    from artemiskit.records import Cause
+    from artemiskit.records import Cause, SuiteWorkflowInfo
     from artemiskit.suites import SuiteResult
 
 __all__ = ["assert_passed", "run_passed", "suite_failure_text", "workflow_failure_text"]
@@ -51,16 +51,16 @@ def workflow_failure_text(result: WorkflowResult) -> str:
     )
 
 
-def _pass_rate(workflow: dict[str, Any]) -> str:
-    judged = workflow["passed"] + workflow["failed"]
-    rate = workflow["pass_rate"]
+def _pass_rate(workflow: SuiteWorkflowInfo) -> str:
+    judged = workflow.passed + workflow.failed
+    rate = workflow.pass_rate
     shown = "n/a" if rate is None else f"{rate:.0%}"
-    text = f"pass rate {shown} ({workflow['passed']}/{judged})"
-    spread = workflow["pass_rate_range"]
-    if spread is not None and (workflow["errored"] or workflow["unavailable"]):
+    text = f"pass rate {shown} ({workflow.passed}/{judged})"
+    spread = workflow.pass_rate_range
+    if spread is not None and (workflow.errored or workflow.unavailable):
         text += (
-            f", {workflow['errored']} errored, {workflow['unavailable']} unavailable "
-            f"(range {spread['low']:.0%}–{spread['high']:.0%})"
+            f", {workflow.errored} errored, {workflow.unavailable} unavailable "
+            f"(range {spread.low:.0%}–{spread.high:.0%})"
         )
     return text
 
@@ -74,51 +74,46 @@ def suite_failure_text(result: SuiteResult, *, only: str | None = None) -> str:
     execution status and reason, verification, exit code and each failed
     requirement with its reason.
     """
-    from artemiskit.suites import cause_text
-
-    summary = result.summary
-    threshold = summary["settings"]["min_pass_rate"]
+    summary = result.record
+    threshold = summary.settings.min_pass_rate
     results = {(run.workflow, run.repetition): run.result for run in result.runs}
-    workflows = [w for w in summary["workflows"] if only is None or w["name"] == only]
+    workflows = [w for w in summary.workflows if only is None or w.name == only]
     lines = [
-        f"why: {cause_text(cause)} × {cause['runs']}"
+        f"why: {cause.text} × {cause.runs}"
         for workflow in workflows
-        for cause in workflow["causes"][:1]
+        for cause in workflow.causes[:1]
     ]
     if only is None:
         lines.append(
-            f"suite {summary['status']} ({summary['reason']}), exit code "
-            f"{summary['exit_code']}"
+            f"suite {summary.status} ({summary.reason}), exit code {summary.exit_code}"
         )
     for workflow in workflows:
-        name = workflow["name"]
+        name = workflow.name
         head = f"workflow {name!r}: {_pass_rate(workflow)}, min pass rate {threshold:g}"
-        if summary["settings"].get("gate") == "lower-bound":
-            interval = workflow["pass_rate_interval"]
-            low = "n/a" if interval is None else f"{interval['low']:.0%}"
+        if summary.settings.gate == "lower-bound":
+            interval = workflow.pass_rate_interval
+            low = "n/a" if interval is None else f"{interval.low:.0%}"
             head += f" for the interval's lower bound ({low})"
         if only is not None:
-            head += f", exit code {summary['exit_code']}"
+            head += f", exit code {summary.exit_code}"
         lines.append(head)
-        for run in workflow["runs"]:
-            if run["verdict"] == "passed":
+        for run in workflow.runs:
+            if run.verdict == "passed":
                 continue
-            if run["lost"]:
-                reason = run.get("lost_reason") or "no record returned"
+            if run.lost:
+                reason = run.lost_reason or "no record returned"
                 lines.append(
-                    f"  run {run['repetition']}: errored, why: "
-                    f"{cause_text(run['why'])}; lost ({reason})"
+                    f"  run {run.repetition}: errored, {_why(run.why)}; lost ({reason})"
                 )
                 continue
             lines.append(
-                f"  run {run['repetition']}: {run['verdict']}, why: "
-                f"{cause_text(run['why'])}; execution {run['execution_status']} "
-                f"({run['execution_reason']}), verification {run['verification']}, "
-                f"exit code {run['exit_code']}"
+                f"  run {run.repetition}: {run.verdict}, {_why(run.why)}; "
+                f"execution {run.execution_status} ({run.execution_reason}), "
+                f"verification {run.verification}, exit code {run.exit_code}"
             )
             lines += [
                 f"    {line}"
-                for line in _requirement_lines(results.get((name, run["repetition"])))
+                for line in _requirement_lines(results.get((name, run.repetition)))
             ]
     return "\n".join(lines)
 

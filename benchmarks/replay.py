@@ -79,8 +79,8 @@ async def _rate(
     started, cpu = time.perf_counter(), time.process_time()
     result = await kit.run_suite(paths=[path], repeat=runs, concurrency=4, **options)
     wall, used = time.perf_counter() - started, time.process_time() - cpu
-    totals = result.summary["totals"]
-    if totals["passed"] != runs:
+    totals = result.record.totals
+    if totals.passed != runs:
         raise RuntimeError(f"the benchmark suite did not pass: {totals}")
     return runs / wall, runs / max(used, 1e-9)
 

@@ -87,7 +87,7 @@ async def _suite_wall(
         paths=[path], repeat=runs, concurrency=concurrency, output_dir=out
     )
     wall = time.perf_counter() - started
-    assert result.summary["totals"]["passed"] == runs, result.summary["totals"]
+    assert result.record.totals.passed == runs, result.record.totals
     return wall
 
 

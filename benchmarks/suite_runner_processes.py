@@ -230,7 +230,7 @@ async def _timed(
         wall = time.perf_counter() - started
     # the sampling thread's own CPU is the benchmark's, not the suite's
     driver = time.process_time() - cpu - sum(sampling)
-    assert result.summary["totals"]["passed"] == runs, result.summary["totals"]
+    assert result.record.totals.passed == runs, result.record.totals
     return _Suite(
         runs=runs,
         wall_s=wall,

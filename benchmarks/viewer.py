@@ -38,17 +38,23 @@ from typing import Any
 import anyio
 import attrs
 
-from artemiskit.records import ExecutionRecord, record_from_dict, record_to_dict
+from artemiskit.records import (
+    ExecutionRecord,
+    SuiteRecord,
+    SuiteSettingsInfo,
+    encode_suite_record,
+    record_from_dict,
+    record_to_dict,
+    suite_record_to_dict,
+)
 from artemiskit.reports import load_report_input, report_html
 from artemiskit.reports._inputs import ReportInput, run_key
 from artemiskit.suites._record import (
     RunOutcome,
-    encode_suite_record,
     summarize_workflow,
     target_id,
     totals,
     unit_of,
-    validate_suite_record,
 )
 from benchmarks._stats import machine_info
 
@@ -391,7 +397,7 @@ def synthesized_records(
     return found
 
 
-def _suite(records: list[ExecutionRecord]) -> tuple[dict[str, Any], list[str]]:
+def _suite(records: list[ExecutionRecord]) -> tuple[SuiteRecord, list[str]]:
     """The suite record of ``records`` and each record's file, as a suite keeps them."""
     by_workflow: dict[str, list[RunOutcome]] = {}
     files = []
@@ -418,36 +424,35 @@ def _suite(records: list[ExecutionRecord]) -> tuple[dict[str, Any], list[str]]:
         for name, outcomes in by_workflow.items()
     ]
     everything = [o for outcomes in by_workflow.values() for o in outcomes]
-    suite = {
-        "schema": "artemiskit.suite-record",
-        "schema_version": 2,
-        "suite_id": "f" * 32,
-        "started_at": "2026-12-03T12:00:00.000Z",
-        "finished_at": "2026-12-03T13:00:00.000Z",
-        "status": "completed",
-        "reason": "all_runs_finished",
-        "settings": {
-            "repeat": max(len(o) for o in by_workflow.values()),
-            "concurrency": 4,
-            "executor": "local",
-            "min_pass_rate": 1.0,
-            "max_suite_tokens": None,
-            "max_errored": 0,
-        },
-        "totals": totals(
+    suite = SuiteRecord(
+        suite_id="f" * 32,
+        started_at="2026-12-03T12:00:00.000Z",
+        finished_at="2026-12-03T13:00:00.000Z",
+        status="completed",
+        reason="all_runs_finished",
+        settings=SuiteSettingsInfo(
+            repeat=max(len(o) for o in by_workflow.values()),
+            concurrency=4,
+            executor="local",
+            min_pass_rate=1.0,
+            max_suite_tokens=None,
+            max_errored=0,
+        ),
+        totals=totals(
             everything, len(everything), sum(o.duration_ms for o in everything)
         ),
-        "exit_code": 7,
-        "units": [unit_of(entry) for entry in workflows],
-        "workflows": workflows,
-    }
-    return validate_suite_record(suite), files
+        exit_code=7,
+        units=tuple(unit_of(entry) for entry in workflows),
+        workflows=tuple(workflows),
+    )
+    return suite, files
 
 
 def synthesized_evidence(runs: int) -> ReportInput:
     """A suite of ``runs`` synthesised runs, as `load_report_input` would give it."""
     records = synthesized_records(runs)
-    suite, _ = _suite(records)
+    typed, _ = _suite(records)
+    suite = suite_record_to_dict(typed)
     keyed = {}
     for workflow in suite["workflows"]:
         for run, record in zip(

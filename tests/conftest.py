@@ -6,9 +6,16 @@ workers with ``--dist loadgroup`` (docs/testing.md): tests that share one daemon
 or cluster carry an ``xdist_group``, so one worker runs them all and starts that
 part once (one Ray cluster, one LiteLLM proxy, one Phoenix server, one user of the
 Docker engine at a time).
+
+Every ``suite.json`` a suite writes during a test (below the test's ``tmp_path``)
+is read back through the typed loader and must encode to the same bytes: the
+typed suite record holds exactly what is written.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -77,3 +84,40 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         group = shared_group(item)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+#: How a suite's own ``suite.json`` begins (a hand-written one may differ).
+_WRITTEN_SUITE_JSON = (
+    b'{\n  "schema": "artemiskit.suite-record",\n  "schema_version": 2,'
+)
+
+
+def suite_json_round_trips(path: Path) -> None:
+    """Assert that a written ``suite.json`` reads and encodes to its own bytes.
+
+    A file some test broke on purpose (an invalid record) is left to that test.
+    """
+    from artemiskit import WorkflowError
+    from artemiskit.records import encode_suite_record
+    from artemiskit.suites import read_suite_record
+
+    written = path.read_bytes()
+    if not written.startswith(_WRITTEN_SUITE_JSON):
+        return
+    try:
+        record = read_suite_record(path)
+    except WorkflowError:
+        return
+    assert encode_suite_record(record) == written, path
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """After a passing test with a ``tmp_path``, every suite.json in it round-trips."""
+    result = yield
+    root = getattr(item, "funcargs", {}).get("tmp_path")
+    if isinstance(root, Path):
+        for path in sorted(root.rglob("suite.json")):
+            if path.is_file() and not path.is_symlink():
+                suite_json_round_trips(path)
+    return result

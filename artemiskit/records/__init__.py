@@ -1,4 +1,4 @@
-"""Execution records: the bounded, metadata-only evidence of a run."""
+"""Records: the bounded, metadata-only evidence of a run and of a suite."""
 
 from __future__ import annotations
 
@@ -46,6 +46,27 @@ if typing.TYPE_CHECKING:
         TimelineInfo as TimelineInfo,
         ToolSummary as ToolSummary,
         WorkflowInfo as WorkflowInfo,
+    )
+    from artemiskit.records._suite import (
+        BudgetUseInfo as BudgetUseInfo,
+        CaseSelectionInfo as CaseSelectionInfo,
+        CauseCount as CauseCount,
+        PassRateInterval as PassRateInterval,
+        PassRateRange as PassRateRange,
+        RequirementCounts as RequirementCounts,
+        SuiteRecord as SuiteRecord,
+        SuiteRunInfo as SuiteRunInfo,
+        SuiteSettingsInfo as SuiteSettingsInfo,
+        SuiteStatus as SuiteStatus,
+        SuiteTargetInfo as SuiteTargetInfo,
+        SuiteTotals as SuiteTotals,
+        SuiteUnitInfo as SuiteUnitInfo,
+        SuiteWorkflowInfo as SuiteWorkflowInfo,
+        UsePercentiles as UsePercentiles,
+    )
+    from artemiskit.records._suite_io import (
+        encode_suite_record as encode_suite_record,
+        suite_record_to_dict as suite_record_to_dict,
     )
     from artemiskit.records._verdict import (
         Cause as Cause,

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from artemiskit._common._converter import CONVERTER
 from artemiskit._common._decisions import holm_adjust, mcnemar_exact, paired_difference
 from artemiskit._common._statistics import (
     Interval,
@@ -34,6 +35,7 @@ from artemiskit._common._statistics import (
 )
 from artemiskit._errors import WorkflowError
 from artemiskit._exit_codes import ExitCode
+from artemiskit.records import SuiteWorkflowInfo
 from artemiskit.suites._record import unit_of
 
 if TYPE_CHECKING:
@@ -233,7 +235,13 @@ def _target(unit: Mapping[str, Any]) -> str:
 def _units(suite: Mapping[str, Any]) -> list[dict[str, Any]]:
     units = suite.get("units")
     if units is None:
-        units = [unit_of(w) for w in suite["workflows"]]
+        # Several suites shown together: each workflow one unit (as version 1).
+        units = CONVERTER.unstructure(
+            [
+                unit_of(CONVERTER.structure(w, SuiteWorkflowInfo))
+                for w in suite["workflows"]
+            ]
+        )
     return list(units)
 
 

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio.to_thread
 import attrs
 
+from artemiskit._common._converter import CONVERTER
 from artemiskit._common._json import StrictJsonError, load_strict_json
 from artemiskit._common._kinds import is_manifest
 from artemiskit._common._reading import read_text_file
 from artemiskit._errors import FileAccessError, Problem, WorkflowError
 from artemiskit.records import RECORD_SCHEMA, ExecutionRecord, record_from_dict
 from artemiskit.reports._merge import SuiteSource, merge_suites
-from artemiskit.suites import SUITE_SCHEMA, TRANSCRIPT_SCHEMA, validate_suite_record
+from artemiskit.suites import SUITE_SCHEMA, TRANSCRIPT_SCHEMA, suite_record_from_dict
 from artemiskit.suites._record import (
     RunOutcome,
     summarize_workflow,
@@ -186,9 +187,12 @@ async def load_report_input(
         data = await _read_json(path)
         if _kind(path, data) == "suite":
             try:
-                suites.append((path, validate_suite_record(data)))
+                typed = suite_record_from_dict(data)
             except WorkflowError as exc:
                 raise _refuse(path, exc.message, exc.reason) from None
+            # The views read the record as plain data: a report also shows
+            # loose record files and several suites, which no suite record is.
+            suites.append((path, CONVERTER.unstructure(typed)))
         else:
             record = _record(path, data)
             for other, seen in records:
@@ -359,10 +363,12 @@ def _from_records(
         "status": None,
         "reason": None,
         "settings": None,
-        "totals": totals(outcomes, len(outcomes), sum(o.duration_ms for o in outcomes)),
+        "totals": CONVERTER.unstructure(
+            totals(outcomes, len(outcomes), sum(o.duration_ms for o in outcomes))
+        ),
         "exit_code": None,
-        "units": [unit_of(entry) for entry in workflows],
-        "workflows": workflows,
+        "units": CONVERTER.unstructure([unit_of(entry) for entry in workflows]),
+        "workflows": CONVERTER.unstructure(workflows),
     }
     return ReportInput(
         kind="records", suite=suite, records=found, transcripts=transcripts

@@ -21,6 +21,13 @@ if typing.TYPE_CHECKING:
         percentile as percentile,
         wilson_interval as wilson_interval,
     )
+    from artemiskit.records._suite import (
+        SUITE_SCHEMA as SUITE_SCHEMA,
+        SUITE_SCHEMA_VERSION as SUITE_SCHEMA_VERSION,
+    )
+    from artemiskit.records._suite_io import (
+        suite_record_schema as suite_record_schema,
+    )
     from artemiskit.suites._cassettes import (
         SuiteCassettes as SuiteCassettes,
     )
@@ -58,12 +65,7 @@ if typing.TYPE_CHECKING:
         RayExecutor as RayExecutor,
     )
     from artemiskit.suites._record import (
-        SUITE_SCHEMA as SUITE_SCHEMA,
-        SUITE_SCHEMA_VERSION as SUITE_SCHEMA_VERSION,
         cause_text as cause_text,
-        load_suite_record as load_suite_record,
-        suite_record_schema as suite_record_schema,
-        validate_suite_record as validate_suite_record,
     )
     from artemiskit.suites._runner import (
         SessionFactory as SessionFactory,
@@ -78,6 +80,12 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit.suites._shipping import (
         RemoteRun as RemoteRun,
+    )
+    from artemiskit.suites._suite_file import (
+        load_suite_record as load_suite_record,
+        read_suite_record as read_suite_record,
+        suite_record_from_dict as suite_record_from_dict,
+        validate_suite_record as validate_suite_record,
     )
     from artemiskit.suites._targets import (
         SuiteTarget as SuiteTarget,

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 __all__ = [
     "aggregate_pass_rate",
     "aggregate_rate_exact",
-    "with_workflow_aggregates",
 ]
 
 
@@ -120,25 +119,3 @@ def aggregate_pass_rate(units: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             min(mean, max(0.0, low)), max(mean, min(1.0, high)), "cluster-robust"
         ),
     }
-
-
-def with_workflow_aggregates(
-    workflows: Sequence[dict[str, Any]], units: Sequence[Mapping[str, Any]]
-) -> list[dict[str, Any]]:
-    """The ``workflows[]`` entries with their aggregate rate and interval from units.
-
-    Each entry's ``pass_rate`` and ``pass_rate_interval`` become
-    `aggregate_pass_rate` of its units (matched by ``workflow`` = ``name``); an
-    entry with no unit, or whose units fall in one cluster, keeps the pooled
-    Wilson figures it has (the same numbers).
-    """
-    by_workflow: dict[str, list[Mapping[str, Any]]] = {}
-    for unit in units:
-        by_workflow.setdefault(str(unit["workflow"]), []).append(unit)
-    result = []
-    for entry in workflows:
-        mine = by_workflow.get(entry["name"], [])
-        if len({_cluster(u) for u in _judged(mine)}) > 1:
-            entry = {**entry, **aggregate_pass_rate(mine)}
-        result.append(entry)
-    return result

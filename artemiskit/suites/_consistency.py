@@ -8,13 +8,17 @@ check these before showing anything, so every view can trust the numbers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from artemiskit._errors import WorkflowError
-from artemiskit.suites._aggregate import aggregate_rate_exact
+from artemiskit.suites._record import exact_units_rate
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from artemiskit.records._suite import (
+        SuiteRecord,
+        SuiteUnitInfo,
+        SuiteWorkflowInfo,
+    )
 
 __all__ = ["check_suite_consistency"]
 
@@ -30,71 +34,71 @@ def _refuse(path: str, rule: str) -> WorkflowError:
     )
 
 
-def check_suite_consistency(data: Mapping[str, Any]) -> None:
+def check_suite_consistency(record: SuiteRecord) -> None:
     """Check that a schema-valid suite record's numbers agree with each other.
 
     Raises:
         WorkflowError: The first disagreement, with its JSON path
             (``inconsistent_suite_record``, exit 2).
     """
-    totals = data["totals"]
-    if (totals["input_tokens"] is None) != (totals["output_tokens"] is None):
+    totals = record.totals
+    if (totals.input_tokens is None) != (totals.output_tokens is None):
         raise _refuse("$.totals", "input_tokens and output_tokens must both be null")
     names: set[str] = set()
-    units: dict[str, list[Mapping[str, Any]]] = {}
-    for unit in data.get("units", ()):
-        units.setdefault(unit["workflow"], []).append(unit)
-    for number, workflow in enumerate(data["workflows"]):
+    units: dict[str, list[SuiteUnitInfo]] = {}
+    for unit in record.units:
+        units.setdefault(unit.workflow, []).append(unit)
+    for number, workflow in enumerate(record.workflows):
         path = f"$.workflows[{number}]"
-        if workflow["name"] in names:
+        if workflow.name in names:
             raise _refuse(f"{path}.name", "repeats an earlier workflow's name")
-        names.add(workflow["name"])
-        _check_workflow(path, workflow, units.get(workflow["name"], []))
+        names.add(workflow.name)
+        _check_workflow(path, workflow, units.get(workflow.name, []))
 
 
 def _check_workflow(
-    path: str, workflow: Mapping[str, Any], units: list[Mapping[str, Any]]
+    path: str, workflow: SuiteWorkflowInfo, units: list[SuiteUnitInfo]
 ) -> None:
-    runs = workflow["runs"]
-    repetitions = [
-        (run.get("case"), run.get("target"), run["repetition"]) for run in runs
-    ]
+    runs = workflow.runs
+    repetitions = [(run.case, run.target, run.repetition) for run in runs]
     if len(set(repetitions)) != len(repetitions):
         raise _refuse(f"{path}.runs", "a repetition (of a case) is listed twice")
     for run in runs:
-        if (run["input_tokens"] is None) != (run["output_tokens"] is None):
+        if (run.input_tokens is None) != (run.output_tokens is None):
             raise _refuse(
                 f"{path}.runs", "input_tokens and output_tokens must both be null"
             )
-    passed, failed = workflow["passed"], workflow["failed"]
-    if passed + failed + workflow["unavailable"] > len(runs):
+    passed, failed = workflow.passed, workflow.failed
+    if passed + failed + workflow.unavailable > len(runs):
         raise _refuse(path, "counts more runs than it lists")
     for key in ("passed", "failed", "errored", "unavailable"):
-        if units and sum(unit[key] for unit in units) != workflow[key]:
+        if units and sum(getattr(u, key) for u in units) != getattr(workflow, key):
             raise _refuse(f"{path}.{key}", "is not the sum of its units'")
     judged = passed + failed
-    rate, interval = workflow["pass_rate"], workflow["pass_rate_interval"]
+    rate, interval = workflow.pass_rate, workflow.pass_rate_interval
     if judged == 0:
         if rate is not None or interval is not None:
             raise _refuse(path, "a pass rate and interval without judged runs")
     else:
         if rate is None or interval is None:
             raise _refuse(path, "judged runs need a pass rate and an interval")
-        if interval["method"] == "wilson":
+        if interval.method == "wilson":
             if abs(rate - passed / judged) > _TOLERANCE:
                 raise _refuse(f"{path}.pass_rate", "is not passed / (passed + failed)")
         else:
-            expected_rate = aggregate_rate_exact(units)
+            expected_rate = exact_units_rate(units)
             if expected_rate is None or abs(rate - expected_rate) > _TOLERANCE:
                 raise _refuse(
                     f"{path}.pass_rate", "is not the mean of its units' pass rates"
                 )
-        low, high = interval["low"], interval["high"]
-        if not low - _TOLERANCE <= rate <= high + _TOLERANCE:
+        if not interval.low - _TOLERANCE <= rate <= interval.high + _TOLERANCE:
             raise _refuse(f"{path}.pass_rate_interval", "does not hold the pass rate")
     expected = [str(k) for k in range(1, judged + 1)]
-    for key in ("pass_at_k", "pass_hat_k"):
-        if set(workflow[key]) != set(expected):
+    for key, values in (
+        ("pass_at_k", workflow.pass_at_k),
+        ("pass_hat_k", workflow.pass_hat_k),
+    ):
+        if set(values) != set(expected):
             raise _refuse(
                 f"{path}.{key}", f"keys must be 1 to {judged} (the judged runs)"
             )

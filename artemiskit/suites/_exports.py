@@ -11,9 +11,13 @@ from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
 
 from artemiskit._common._escaping import markdown_text, xml_text
-from artemiskit.suites._record import cause_text
+from artemiskit.records import SuiteRecord
+from artemiskit.suites._suite_file import suite_record_from_dict
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from artemiskit.records import SuiteRunInfo, SuiteWorkflowInfo
     from artemiskit.suites._runner import SuiteResult
 
 __all__ = ["junit_xml", "markdown_summary"]
@@ -23,27 +27,26 @@ def _seconds(ms: int) -> str:
     return f"{ms / 1000:.3f}"
 
 
-def _why(run: dict[str, Any]) -> str:
-    return f"why: {cause_text(run['why'])}"
+def _why(run: SuiteRunInfo) -> str:
+    return f"why: {'not recorded' if run.why is None else run.why.text}"
 
 
-def _reason(run: dict[str, Any]) -> str:
+def _reason(run: SuiteRunInfo) -> str:
     """The reason code of a run's cause (its execution reason if unrecorded)."""
-    why = run["why"]
-    if why is not None:
-        return str(why["reason"])
-    return str(run["execution_reason"] or run["lost_reason"])
+    if run.why is not None:
+        return run.why.reason
+    return str(run.execution_reason or run.lost_reason)
 
 
-def _failure_text(run: dict[str, Any], requirements: list[tuple[str, str]]) -> str:
-    if run["lost"]:
+def _failure_text(run: SuiteRunInfo, requirements: list[tuple[str, str]]) -> str:
+    if run.lost:
         return f"{_why(run)}\nthe run was lost: no record was returned"
     lines = [
         _why(run),
-        f"verdict: {run['verdict']}",
-        f"execution: {run['execution_status']} ({run['execution_reason']})",
-        f"verification: {run['verification']}",
-        f"exit code: {run['exit_code']}",
+        f"verdict: {run.verdict}",
+        f"execution: {run.execution_status} ({run.execution_reason})",
+        f"verification: {run.verification}",
+        f"exit code: {run.exit_code}",
     ]
     lines += [f"requirement {rid}: {reason}" for rid, reason in requirements]
     return "\n".join(lines)
@@ -58,7 +61,7 @@ def junit_xml(result: SuiteResult) -> str:
     reason> (<reason code>)``); messages hold statuses, reason codes and
     requirement ids only.
     """
-    summary = result.summary
+    summary = result.record
     failed_requirements: dict[
         tuple[str, str | None, str | None, int], list[tuple[str, str]]
     ] = {}
@@ -73,18 +76,15 @@ def junit_xml(result: SuiteResult) -> str:
         ]
     root = ElementTree.Element("testsuites", name="artemiskit suite")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-    repeat = summary["settings"]["repeat"]
+    repeat = summary.settings.repeat
     units_of: dict[str, list[tuple[str | None, str]]] = {}
-    for unit in summary["units"]:
-        units_of.setdefault(unit["workflow"], []).append((unit["case"], unit["target"]))
-    for workflow in summary["workflows"]:
-        name = workflow["name"]
+    for unit in summary.units:
+        units_of.setdefault(unit.workflow, []).append((unit.case, unit.target))
+    for workflow in summary.workflows:
+        name = workflow.name
         # A workflow on several targets names each run's target (SPEC 19).
-        several = workflow.get("target", "") is None
-        runs = {
-            (run.get("case"), run.get("target"), run["repetition"]): run
-            for run in workflow["runs"]
-        }
+        several = workflow.target is None
+        runs = {(run.case, run.target, run.repetition): run for run in workflow.runs}
         shown = xml_text(name)
         suite = ElementTree.SubElement(root, "testsuite", name=shown)
         planned = [
@@ -107,17 +107,12 @@ def junit_xml(result: SuiteResult) -> str:
                 ElementTree.SubElement(case, "skipped", message="not started")
                 counts["skipped"] += 1
                 continue
-            duration += run["duration_ms"]
-            case.set("time", _seconds(run["duration_ms"]))
-            verdict = run["verdict"]
+            duration += run.duration_ms
+            case.set("time", _seconds(run.duration_ms))
+            verdict = run.verdict
             if verdict != "passed":
                 requirements = failed_requirements.get(
-                    (
-                        name,
-                        unit_case,
-                        run.get("target") or _own(summary, name),
-                        repetition,
-                    ),
+                    (name, unit_case, run.target or _own(summary, name), repetition),
                     [],
                 )
                 text = _failure_text(run, requirements)
@@ -142,18 +137,17 @@ def junit_xml(result: SuiteResult) -> str:
     # The Jenkins schema CI tools validate against has no `skipped` on the root.
     for key in ("tests", "failures", "errors"):
         root.set(key, str(totals[key]))
-    root.set("time", _seconds(summary["totals"]["duration_ms"]))
+    root.set("time", _seconds(summary.totals.duration_ms))
     ElementTree.indent(root)
     body = ElementTree.tostring(root, encoding="unicode")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
 
 
-def _own(summary: dict[str, Any], workflow: str) -> str | None:
+def _own(summary: SuiteRecord, workflow: str) -> str | None:
     """The target of a workflow's runs when it ran on one (its units say)."""
-    for unit in summary["units"]:
-        if unit["workflow"] == workflow:
-            target: str = unit["target"]
-            return target
+    for unit in summary.units:
+        if unit.workflow == workflow:
+            return unit.target
     return None
 
 
@@ -161,66 +155,72 @@ def _rate(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def markdown_summary(summary: dict[str, Any]) -> str:
-    """Summary tables of a suite record, for a CI job summary."""
-    totals = summary["totals"]
+def markdown_summary(summary: SuiteRecord | Mapping[str, Any]) -> str:
+    """Summary tables of a suite record, for a CI job summary.
+
+    Args:
+        summary: The suite record, typed or as plain data (``suite.json``'s
+            content, read through `artemiskit.suites.suite_record_from_dict`).
+
+    Raises:
+        WorkflowError: Plain data that is not a valid suite record (exit 2).
+    """
+    if not isinstance(summary, SuiteRecord):
+        summary = suite_record_from_dict(summary)
+    totals = summary.totals
     tokens = (
         "unmeasured"
-        if totals["input_tokens"] is None
-        else f"{totals['input_tokens'] + totals['output_tokens']}"
+        if totals.input_tokens is None or totals.output_tokens is None
+        else f"{totals.input_tokens + totals.output_tokens}"
     )
     lines = [
         "# ArtemisKit suite",
         "",
-        f"Status: **{markdown_text(summary['status'])}** "
-        f"({markdown_text(summary['reason'])}), "
-        f"exit code {summary['exit_code']}.",
+        f"Status: **{markdown_text(summary.status)}** "
+        f"({markdown_text(summary.reason)}), "
+        f"exit code {summary.exit_code}.",
         "",
         "| runs planned | finished | not started | lost | passed | failed "
         "| errored | unavailable | tokens | duration (s) |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {totals['runs_planned']} | {totals['runs_finished']} "
-        f"| {totals['runs_not_started']} | {totals['runs_lost']} "
-        f"| {totals['passed']} | {totals['failed']} | {totals['errored']} "
-        f"| {totals['unavailable']} | {tokens} | {_seconds(totals['duration_ms'])} |",
+        f"| {totals.runs_planned} | {totals.runs_finished} "
+        f"| {totals.runs_not_started} | {totals.runs_lost} "
+        f"| {totals.passed} | {totals.failed} | {totals.errored} "
+        f"| {totals.unavailable} | {tokens} | {_seconds(totals.duration_ms)} |",
         "",
         "| workflow | passed | failed | errored | unavailable | pass rate "
         "| 95% interval | range if errored/unavailable | pass^k (all runs) |",
         "|---|---:|---:|---:|---:|---:|---|---|---:|",
     ]
-    for workflow in summary["workflows"]:
-        interval = workflow["pass_rate_interval"]
-        shown = (
-            "n/a"
-            if interval is None
-            else f"{interval['low']:.3f}–{interval['high']:.3f}"
-        )
-        hat = workflow["pass_hat_k"]
+    for workflow in summary.workflows:
+        interval = workflow.pass_rate_interval
+        shown = "n/a" if interval is None else f"{interval.low:.3f}–{interval.high:.3f}"
+        hat = workflow.pass_hat_k
         last = _rate(hat[str(len(hat))]) if hat else "n/a"
         lines.append(
-            f"| {markdown_text(workflow['name'])} | {workflow['passed']} "
-            f"| {workflow['failed']} | {workflow['errored']} "
-            f"| {workflow['unavailable']} | {_rate(workflow['pass_rate'])} "
+            f"| {markdown_text(workflow.name)} | {workflow.passed} "
+            f"| {workflow.failed} | {workflow.errored} "
+            f"| {workflow.unavailable} | {_rate(workflow.pass_rate)} "
             f"| {shown} | {_range(workflow)} | {last} |"
         )
     causes = [
-        (workflow["name"], cause)
-        for workflow in summary["workflows"]
-        for cause in workflow["causes"]
+        (workflow.name, cause)
+        for workflow in summary.workflows
+        for cause in workflow.causes
     ]
     if causes:
         lines += ["", "| workflow | why | kind | runs |", "|---|---|---|---:|"]
         lines += [
-            f"| {markdown_text(name)} | {markdown_text(cause_text(cause))} "
-            f"| {cause['kind']} | {cause['runs']} |"
+            f"| {markdown_text(name)} | {markdown_text(cause.text)} "
+            f"| {cause.kind} | {cause.runs} |"
             for name, cause in causes
         ]
     return "\n".join(lines) + "\n"
 
 
-def _range(workflow: dict[str, Any]) -> str:
+def _range(workflow: SuiteWorkflowInfo) -> str:
     """The pass-rate range when errored or unavailable runs leave it open."""
-    spread = workflow["pass_rate_range"]
-    if spread is None or not (workflow["errored"] or workflow["unavailable"]):
+    spread = workflow.pass_rate_range
+    if spread is None or not (workflow.errored or workflow.unavailable):
         return "–"
-    return f"{spread['low']:.3f}–{spread['high']:.3f}"
+    return f"{spread.low:.3f}–{spread.high:.3f}"

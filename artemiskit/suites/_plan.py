@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from artemiskit._common._decisions import repetitions_paired, repetitions_unpaired
+from artemiskit.records import SuiteRecord
+from artemiskit.suites._suite_file import suite_record_from_dict
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -96,7 +98,7 @@ def plan_repetitions(
 
 
 def plan_suite(
-    summary: Mapping[str, Any],
+    summary: SuiteRecord | Mapping[str, Any],
     drop: float,
     *,
     alpha: float = 0.05,
@@ -110,18 +112,29 @@ def plan_suite(
     planned from: its row says why instead. Tokens per run are the mean measured
     input + output tokens of its finished runs (``None`` when none was measured).
 
+    Args:
+        summary: The saved suite record, typed (`read_suite_record`) or as
+            plain data (checked with `suite_record_from_dict`).
+        drop: The absolute drop in pass rate to detect.
+        alpha: The two-sided significance level.
+        power: The power to detect the drop.
+        paired: Plan a paired comparison.
+        discordance: The expected share of discordant units (paired).
+
     Raises:
         ValueError: ``drop``, ``alpha``, ``power`` or ``discordance`` out of range.
+        WorkflowError: Plain data that is not a valid suite record (exit 2).
     """
+    if not isinstance(summary, SuiteRecord):
+        summary = suite_record_from_dict(summary)
     plans: list[RepetitionPlan] = []
-    for workflow in summary["workflows"]:
-        name = workflow["name"]
-        rate = workflow["pass_rate"]
+    for workflow in summary.workflows:
+        name = workflow.name
+        rate = workflow.pass_rate
         measured = [
-            run["input_tokens"] + run["output_tokens"]
-            for run in workflow["runs"]
-            if run.get("input_tokens") is not None
-            and run.get("output_tokens") is not None
+            run.input_tokens + run.output_tokens
+            for run in workflow.runs
+            if run.input_tokens is not None and run.output_tokens is not None
         ]
         per_run = sum(measured) / len(measured) if measured else None
         blank = RepetitionPlan(

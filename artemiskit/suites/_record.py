@@ -1,4 +1,4 @@
-"""The suite record (``suite.json``): built, validated and written atomically.
+"""The suite record (``suite.json``) built run by run: tallies, units, the exit.
 
 The record is metadata only: names, digests, identities, statuses, reason codes,
 counters and statistics. It is validated against the shipped JSON Schema on write
@@ -11,17 +11,14 @@ from __future__ import annotations
 import bisect
 import copy
 import functools
-import json
 from collections import Counter
 from fractions import Fraction
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 import fastjsonschema
 
-from artemiskit._common._json import StrictJsonError, load_strict_json
-from artemiskit._common._reading import read_text_file_now
+from artemiskit._common._converter import CONVERTER
 from artemiskit._common._statistics import (
     CONFIDENCE,
     exact_rate,
@@ -31,50 +28,57 @@ from artemiskit._common._statistics import (
     percentile,
     wilson_interval,
 )
-from artemiskit._errors import Problem, WorkflowError
+from artemiskit._errors import WorkflowError
 from artemiskit._exit_codes import ExitCode
 from artemiskit.records import Cause, ExecutionRecord, RunVerdict
-from artemiskit.records._verdict import lost_run_verdict, verdict_status
+from artemiskit.records._suite import (
+    BudgetUseInfo,
+    CauseCount,
+    PassRateInterval,
+    PassRateRange,
+    RequirementCounts,
+    SuiteRecord,
+    SuiteRunInfo,
+    SuiteStatus,
+    SuiteTargetInfo,
+    SuiteTotals,
+    SuiteUnitInfo,
+    SuiteWorkflowInfo,
+    UsePercentiles,
+)
+from artemiskit.records._suite_io import suite_record_schema
+from artemiskit.records._verdict import lost_run_verdict
 from artemiskit.suites._aggregate import aggregate_pass_rate, aggregate_rate_exact
-from artemiskit.suites._consistency import check_suite_consistency
 
 if TYPE_CHECKING:
-    import os
     from collections.abc import Callable, Mapping, Sequence
 
 __all__ = [
-    "SUITE_SCHEMA",
-    "SUITE_SCHEMA_VERSION",
+    "CauseKey",
+    "PassStatistics",
     "RunOutcome",
-    "SuiteStatus",
     "SuiteTally",
     "WorkflowTally",
-    "aggregate_units",
-    "CauseKey",
-    "encode_suite_record",
+    "aggregate_rate",
     "cause_counts",
-    "cause_dict",
     "cause_text",
-    "load_suite_record",
-    "migrate_suite_record",
-    "pass_rate_range",
+    "check_suite_record",
+    "check_workflow_entry",
+    "exact_units_rate",
     "gated_rate",
+    "make_unit",
+    "pass_rate_range",
     "suite_exit_code",
-    "suite_record_schema",
     "summarize_workflow",
     "target_aggregates",
     "target_id",
+    "totals",
     "unit_counts",
     "unit_of",
     "validate_run_entry",
-    "validate_suite_record",
+    "with_workflow_aggregates",
 ]
 
-SUITE_SCHEMA = "artemiskit.suite-record"
-SUITE_SCHEMA_VERSION = 2
-_SCHEMA_FILES = {1: "suite-record.v1.schema.json", 2: "suite-record.v2.schema.json"}
-
-SuiteStatus = Literal["completed", "cancelled", "budget_exhausted", "failed_fast"]
 
 _LIMITS = {
     "actions": "max_actions",
@@ -156,63 +160,76 @@ class RunOutcome:
         ]
         return failed or [record.task_verification.reason]
 
-    def as_dict(self) -> dict[str, Any]:
+    def entry(self) -> SuiteRunInfo:
         """The run's entry in ``suite.json``."""
         record = self.record
-        entry: dict[str, Any] = {"repetition": self.repetition}
-        if self.case is not None:
-            entry["case"] = self.case
-        return entry | {
-            "run_id": None if record is None else record.run_id,
-            "record": self.record_file,
-            "execution_status": None if record is None else record.execution.status,
-            "execution_reason": None if record is None else record.execution.reason,
-            "verification": None if record is None else record.task_verification.status,
-            "exit_code": self.exit_code,
-            "duration_ms": self.duration_ms,
-            "input_tokens": None if record is None else record.budget.used.input_tokens,
-            "output_tokens": None
-            if record is None
-            else record.budget.used.output_tokens,
-            "lost": self.lost,
-            "lost_reason": (self.lost_reason or "run_error") if self.lost else None,
-            "verdict": self.verdict.status,
-            "why": cause_dict(self.verdict),
-            **({} if self.target is None else {"target": self.target}),
-        }
+        verdict = self.verdict
+        if record is None:
+            return SuiteRunInfo(
+                repetition=self.repetition,
+                case=self.case,
+                run_id=None,
+                record=self.record_file,
+                execution_status=None,
+                execution_reason=None,
+                verification=None,
+                exit_code=self.exit_code,
+                duration_ms=self.duration_ms,
+                input_tokens=None,
+                output_tokens=None,
+                lost=True,
+                lost_reason=self.lost_reason or "run_error",
+                verdict=verdict.status,
+                why=verdict.why,
+                target=self.target,
+            )
+        used = record.budget.used
+        return SuiteRunInfo(
+            repetition=self.repetition,
+            case=self.case,
+            run_id=record.run_id,
+            record=self.record_file,
+            execution_status=record.execution.status,
+            execution_reason=record.execution.reason,
+            verification=record.task_verification.status,
+            exit_code=record.exit_code,
+            duration_ms=self.duration_ms,
+            input_tokens=used.input_tokens,
+            output_tokens=used.output_tokens,
+            lost=False,
+            lost_reason=None,
+            verdict=verdict.status,
+            why=verdict.why,
+            target=self.target,
+        )
 
 
-def cause_dict(verdict: RunVerdict) -> dict[str, Any] | None:
-    """A verdict's cause as ``suite.json`` keeps it (``None``: passed or unrecorded)."""
-    why = verdict.why
-    if why is None:
-        return None
-    return {"kind": why.kind, "id": why.id, "reason": why.reason, "step": why.step}
-
-
-def cause_text(cause: Mapping[str, Any] | None) -> str:
-    """A cause as ``suite.json`` keeps it, shown as every view shows it.
+def cause_text(cause: Cause | CauseCount | Mapping[str, Any] | None) -> str:
+    """A run's or a workflow's cause, shown as every view shows it.
 
     ``<id or reason> (<reason code>)``, as `Cause.text`; ``not recorded`` for a
     run whose cause was never recorded (a record from before schema version 4).
+    A cause as plain ``suite.json`` data is shown the same way.
     """
     if cause is None:
         return "not recorded"
+    if isinstance(cause, Cause | CauseCount):
+        return cause.text
     return Cause(kind=cause["kind"], id=cause["id"], reason=cause["reason"]).text
 
 
-CauseKey = tuple[str, str | None, str]
+CauseKey = tuple[Literal["requirement", "stop", "infrastructure"], str | None, str]
 """A cause as counted: its kind, id and reason code."""
 
 
-def cause_counts(causes: Counter[CauseKey]) -> list[dict[str, Any]]:
+def cause_counts(causes: Counter[CauseKey]) -> tuple[CauseCount, ...]:
     """A workflow's ``causes``: each cause with its runs, most frequent first."""
-    return [
-        {"kind": kind, "id": cid, "reason": reason, "runs": runs}
+    return tuple(
+        CauseCount(kind=kind, id=cid, reason=reason, runs=runs)
         for (kind, cid, reason), runs in sorted(
             causes.items(), key=lambda item: (-item[1], item[0][1] or "", item[0][2])
         )
-    ]
+    )
 
 
 def target_id(provider: str, model: str) -> str:
@@ -222,7 +239,7 @@ def target_id(provider: str, model: str) -> str:
 
 def pass_rate_range(
     passed: int, failed: int, errored: int, unavailable: int
-) -> dict[str, float] | None:
+) -> PassRateRange | None:
     """The pass rate if every errored and unavailable run had failed / passed.
 
     ``None`` when no run finished.
@@ -230,97 +247,215 @@ def pass_rate_range(
     total = passed + failed + errored + unavailable
     if total == 0:
         return None
-    return {"low": passed / total, "high": (passed + errored + unavailable) / total}
+    return PassRateRange(
+        low=passed / total, high=(passed + errored + unavailable) / total
+    )
+
+
+@attrs.frozen(kw_only=True)
+class PassStatistics:
+    """The counts and pass-rate statistics every unit and workflow entry carries.
+
+    Attributes:
+        passed: Runs that passed.
+        failed: Runs that failed.
+        errored: Runs that errored.
+        unavailable: Runs that could not be judged.
+        pass_rate: passed / (passed + failed); ``None`` when nothing was judged.
+        pass_rate_interval: Its Wilson interval; ``None`` likewise.
+        pass_at_k: pass@k by k.
+        pass_hat_k: pass^k by k.
+        pass_rate_range: See `pass_rate_range`.
+    """
+
+    passed: int
+    failed: int
+    errored: int
+    unavailable: int
+    pass_rate: float | None
+    pass_rate_interval: PassRateInterval | None
+    pass_at_k: dict[str, float]
+    pass_hat_k: dict[str, float]
+    pass_rate_range: PassRateRange | None
+
+    @classmethod
+    def of(
+        cls, passed: int, failed: int, errored: int, unavailable: int
+    ) -> PassStatistics:
+        """The statistics of runs with these verdicts."""
+        judged = passed + failed
+        interval = wilson_interval(passed, judged)
+        return cls(
+            passed=passed,
+            failed=failed,
+            errored=errored,
+            unavailable=unavailable,
+            pass_rate=None if judged == 0 else passed / judged,
+            pass_rate_interval=None
+            if interval is None
+            else PassRateInterval(
+                low=interval.low,
+                high=interval.high,
+                method="wilson",
+                confidence=CONFIDENCE,
+            ),
+            pass_at_k=pass_at_k(passed, judged),
+            pass_hat_k=pass_hat_k(passed, judged),
+            pass_rate_range=pass_rate_range(passed, failed, errored, unavailable),
+        )
+
+    @classmethod
+    def of_verdicts(cls, verdicts: Counter[str]) -> PassStatistics:
+        """The statistics of runs counted by verdict."""
+        return cls.of(
+            verdicts["passed"],
+            verdicts["failed"],
+            verdicts["errored"],
+            verdicts["unavailable"],
+        )
 
 
 def unit_counts(
     passed: int, failed: int, errored: int, unavailable: int
 ) -> dict[str, Any]:
-    """The counts and pass-rate statistics every unit and workflow entry carries."""
-    judged = passed + failed
-    interval = wilson_interval(passed, judged)
-    return {
-        "passed": passed,
-        "failed": failed,
-        "errored": errored,
-        "unavailable": unavailable,
-        "pass_rate": None if judged == 0 else passed / judged,
-        "pass_rate_interval": None
-        if interval is None
-        else {
-            "low": interval.low,
-            "high": interval.high,
-            "method": "wilson",
-            "confidence": CONFIDENCE,
-        },
-        "pass_at_k": pass_at_k(passed, judged),
-        "pass_hat_k": pass_hat_k(passed, judged),
-        "pass_rate_range": pass_rate_range(passed, failed, errored, unavailable),
-    }
+    """`PassStatistics.of` as plain ``suite.json`` data (for views that build it)."""
+    data: dict[str, Any] = CONVERTER.unstructure(
+        PassStatistics.of(passed, failed, errored, unavailable)
+    )
+    return data
 
 
-def unit_of(workflow: Mapping[str, Any]) -> dict[str, Any]:
+def make_unit(
+    workflow: str, case: str | None, target: str, runs: int, stats: PassStatistics
+) -> SuiteUnitInfo:
+    """The unit (SPEC 26) of ``runs`` runs of (workflow, case, target)."""
+    return SuiteUnitInfo(
+        workflow=workflow,
+        case=case,
+        target=target,
+        runs=runs,
+        passed=stats.passed,
+        failed=stats.failed,
+        errored=stats.errored,
+        unavailable=stats.unavailable,
+        pass_rate=stats.pass_rate,
+        pass_rate_interval=stats.pass_rate_interval,
+        pass_at_k=stats.pass_at_k,
+        pass_hat_k=stats.pass_hat_k,
+        pass_rate_range=stats.pass_rate_range,
+    )
+
+
+def unit_of(workflow: SuiteWorkflowInfo) -> SuiteUnitInfo:
     """The unit (SPEC 26) a tally of one (workflow, target)'s runs amounts to.
 
     A version-1 suite's workflow entry is one unit the same way.
     """
-    return {
-        "workflow": workflow["name"],
-        "case": None,
-        "target": workflow["target"] or "default",
-        "runs": len(workflow["runs"]),
-        **{key: workflow[key] for key in _UNIT_STATISTICS},
-    }
+    return SuiteUnitInfo(
+        workflow=workflow.name,
+        case=None,
+        target=workflow.target or "default",
+        runs=len(workflow.runs),
+        passed=workflow.passed,
+        failed=workflow.failed,
+        errored=workflow.errored,
+        unavailable=workflow.unavailable,
+        pass_rate=workflow.pass_rate,
+        pass_rate_interval=workflow.pass_rate_interval,
+        pass_at_k=workflow.pass_at_k,
+        pass_hat_k=workflow.pass_hat_k,
+        pass_rate_range=workflow.pass_rate_range,
+    )
 
 
-_UNIT_STATISTICS = (
-    "passed",
-    "failed",
-    "errored",
-    "unavailable",
-    "pass_rate",
-    "pass_rate_interval",
-    "pass_at_k",
-    "pass_hat_k",
-    "pass_rate_range",
-)
+def _counted(units: Sequence[SuiteUnitInfo]) -> list[dict[str, Any]]:
+    """What `artemiskit.suites._aggregate` reads of each unit."""
+    return [
+        {
+            "workflow": u.workflow,
+            "case": u.case,
+            "passed": u.passed,
+            "failed": u.failed,
+        }
+        for u in units
+    ]
 
 
-def aggregate_units(units: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Several units together (SPEC 26): their counts, rate and interval.
+def aggregate_rate(
+    units: Sequence[SuiteUnitInfo],
+) -> tuple[float | None, PassRateInterval | None]:
+    """Several units' pass rate and interval (`aggregate_pass_rate`), typed."""
+    found = aggregate_pass_rate(_counted(units))
+    interval = found["pass_rate_interval"]
+    return found["pass_rate"], (
+        None if interval is None else PassRateInterval(**interval)
+    )
+
+
+def exact_units_rate(units: Sequence[SuiteUnitInfo]) -> Fraction | None:
+    """Several units' pass rate as an exact fraction (`aggregate_rate_exact`)."""
+    return aggregate_rate_exact(_counted(units))
+
+
+def target_aggregates(units: Sequence[SuiteUnitInfo]) -> tuple[SuiteTargetInfo, ...]:
+    """``suite.json``'s ``targets``: each target's units together, in order.
 
     The rate and interval are `aggregate_pass_rate`'s: the mean of the unit
     rates with the cluster-robust interval, each (workflow, case) a cluster, or
     the pooled Wilson figures when the units are one case (the runs of one case
     on several targets, or its repetitions, are never independent evidence).
     """
-    counts = {
-        key: sum(unit[key] for unit in units)
-        for key in ("passed", "failed", "errored", "unavailable")
-    }
-    return {"units": len(units), **counts, **aggregate_pass_rate(units)}
+    order = dict.fromkeys(unit.target for unit in units)
+    found = []
+    for target in order:
+        mine = [unit for unit in units if unit.target == target]
+        rate, interval = aggregate_rate(mine)
+        found.append(
+            SuiteTargetInfo(
+                target=target,
+                units=len(mine),
+                passed=sum(u.passed for u in mine),
+                failed=sum(u.failed for u in mine),
+                errored=sum(u.errored for u in mine),
+                unavailable=sum(u.unavailable for u in mine),
+                pass_rate=rate,
+                pass_rate_interval=interval,
+            )
+        )
+    return tuple(found)
 
 
-def target_aggregates(units: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """``suite.json``'s ``targets``: each target's units together, in order."""
-    order = dict.fromkeys(unit["target"] for unit in units)
-    return [
-        {
-            "target": target,
-            **aggregate_units([unit for unit in units if unit["target"] == target]),
-        }
-        for target in order
-    ]
+def with_workflow_aggregates(
+    workflows: Sequence[SuiteWorkflowInfo], units: Sequence[SuiteUnitInfo]
+) -> tuple[SuiteWorkflowInfo, ...]:
+    """The ``workflows[]`` entries with their aggregate rate and interval from units.
+
+    An entry whose judged units fall in several clusters (cases) gets the mean
+    of its units' rates and the clustered interval (SPEC 23, 26); others keep
+    the pooled Wilson figures they have (the same numbers).
+    """
+    by_workflow: dict[str, list[SuiteUnitInfo]] = {}
+    for unit in units:
+        by_workflow.setdefault(unit.workflow, []).append(unit)
+    result = []
+    for entry in workflows:
+        mine = by_workflow.get(entry.name, [])
+        judged = {(u.workflow, u.case) for u in mine if u.passed + u.failed > 0}
+        if len(judged) > 1:
+            rate, interval = aggregate_rate(mine)
+            entry = attrs.evolve(entry, pass_rate=rate, pass_rate_interval=interval)
+        result.append(entry)
+    return tuple(result)
 
 
-def _use(values: Sequence[float]) -> dict[str, float] | None:
+def _use(values: Sequence[float]) -> UsePercentiles | None:
     if not values:
         return None
-    return {
-        "p50": percentile(values, 50) or 0.0,
-        "p95": percentile(values, 95) or 0.0,
-        "max": max(values),
-    }
+    return UsePercentiles(
+        p50=percentile(values, 50) or 0.0,
+        p95=percentile(values, 95) or 0.0,
+        max=max(values),
+    )
 
 
 def _fractions(record: ExecutionRecord) -> dict[str, float]:
@@ -347,9 +482,9 @@ def _fractions(record: ExecutionRecord) -> dict[str, float]:
 class WorkflowTally:
     """One workflow's entry in ``suite.json``, kept up to date run by run.
 
-    Adding a run updates the counters in place (its run entry is built once and
-    the budget fractions are kept sorted), so an entry costs only what its
-    size costs, however often the suite record is rewritten.
+    Adding a run updates the counters in place (its run entry is built and
+    checked once and the budget fractions are kept sorted), so an entry costs
+    only what its size costs, however often the suite record is rewritten.
 
     Args:
         name: The workflow's name.
@@ -369,7 +504,7 @@ class WorkflowTally:
         self.digest = digest
         self.target = target
         self._check_runs = check_runs
-        self.runs: list[dict[str, Any]] = []
+        self.runs: list[SuiteRunInfo] = []
         self._keys: list[tuple[str, str, int]] = []
         self._verdicts: Counter[str] = Counter()
         #: Verdict counts per (case, target): one unit each.
@@ -383,12 +518,14 @@ class WorkflowTally:
         """Count one finished run."""
         at = bisect.bisect(self._keys, outcome.key)
         self._keys.insert(at, outcome.key)
-        run = outcome.as_dict()
+        run = outcome.entry()
         if self.target is not None:
             # One target: the entry names it; runs name theirs only when
             # the workflow ran on several (SPEC 19).
-            run.pop("target", None)
-        self.runs.insert(at, validate_run_entry(run) if self._check_runs else run)
+            run = attrs.evolve(run, target=None)
+        if self._check_runs:
+            validate_run_entry(CONVERTER.unstructure(run))
+        self.runs.insert(at, run)
         verdict = outcome.verdict
         self._verdicts[verdict.status] += 1
         unit = (outcome.case, outcome.target)
@@ -406,41 +543,48 @@ class WorkflowTally:
         for key, fraction in _fractions(record).items():
             bisect.insort(self._fractions[key], fraction)
 
-    def entry(self) -> dict[str, Any]:
+    def entry(self) -> SuiteWorkflowInfo:
         """The workflow's entry as of the runs added so far."""
-        verdicts = self._verdicts
-        return {
-            "name": self.name,
-            "digest": self.digest,
-            "target": self.target,
-            "runs": list(self.runs),
-            **unit_counts(
-                verdicts["passed"],
-                verdicts["failed"],
-                verdicts["errored"],
-                verdicts["unavailable"],
-            ),
-            "requirements": [
-                {
-                    "id": rid,
-                    "passed": counts["passed"],
-                    "failed": counts["failed"],
-                    "unavailable": counts["unavailable"],
-                }
+        stats = PassStatistics.of_verdicts(self._verdicts)
+        use = {key: _use(values) for key, values in self._fractions.items()}
+        return SuiteWorkflowInfo(
+            name=self.name,
+            digest=self.digest,
+            target=self.target,
+            runs=tuple(self.runs),
+            passed=stats.passed,
+            failed=stats.failed,
+            errored=stats.errored,
+            unavailable=stats.unavailable,
+            pass_rate=stats.pass_rate,
+            pass_rate_interval=stats.pass_rate_interval,
+            pass_at_k=stats.pass_at_k,
+            pass_hat_k=stats.pass_hat_k,
+            pass_rate_range=stats.pass_rate_range,
+            requirements=tuple(
+                RequirementCounts(
+                    id=rid,
+                    passed=counts["passed"],
+                    failed=counts["failed"],
+                    unavailable=counts["unavailable"],
+                )
                 for rid, counts in self._requirements.items()
-            ],
-            "failure_reasons": dict(sorted(self._reasons.items())),
-            "causes": cause_counts(self._causes),
-            "budget_use": {
-                key: _use(values) for key, values in self._fractions.items()
-            },
-        }
+            ),
+            failure_reasons=dict(sorted(self._reasons.items())),
+            causes=cause_counts(self._causes),
+            budget_use=BudgetUseInfo(
+                actions=use["actions"],
+                model_requests=use["model_requests"],
+                tool_calls=use["tool_calls"],
+                tokens=use["tokens"],
+            ),
+        )
 
     def units(
         self,
         cases: Sequence[str | None] = (None,),
         targets: Sequence[str] | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[SuiteUnitInfo]:
         """The workflow's units (SPEC 26): one per (case, target), cases first.
 
         Args:
@@ -457,18 +601,13 @@ class WorkflowTally:
                     if of_case == case and (not targets or of_target == target):
                         verdicts.update(counts)
                 units.append(
-                    {
-                        "workflow": self.name,
-                        "case": case,
-                        "target": target or "default",
-                        "runs": sum(verdicts.values()),
-                        **unit_counts(
-                            verdicts["passed"],
-                            verdicts["failed"],
-                            verdicts["errored"],
-                            verdicts["unavailable"],
-                        ),
-                    }
+                    make_unit(
+                        self.name,
+                        case,
+                        target or "default",
+                        sum(verdicts.values()),
+                        PassStatistics.of_verdicts(verdicts),
+                    )
                 )
         return units
 
@@ -480,7 +619,7 @@ def summarize_workflow(
     outcomes: Sequence[RunOutcome],
     *,
     check_runs: bool = True,
-) -> dict[str, Any]:
+) -> SuiteWorkflowInfo:
     """The workflow's entry in ``suite.json``: its runs and their statistics.
 
     ``check_runs=False``: see `WorkflowTally`.
@@ -492,9 +631,9 @@ def summarize_workflow(
 
 
 def gated_rate(
-    workflow: Mapping[str, Any],
+    workflow: SuiteWorkflowInfo,
     gate: Literal["point", "lower-bound"],
-    units: Sequence[Mapping[str, Any]] = (),
+    units: Sequence[SuiteUnitInfo] = (),
 ) -> Fraction | None:
     """What ``--min-pass-rate`` judges for a workflow entry (SPEC 23).
 
@@ -511,11 +650,10 @@ def gated_rate(
     """
     if gate == "point":
         if units:
-            return aggregate_rate_exact(units)
-        passed: int = workflow["passed"]
-        return exact_rate(passed, passed + int(workflow["failed"]))
-    interval = workflow["pass_rate_interval"]
-    return None if interval is None else Fraction(interval["low"])
+            return exact_units_rate(units)
+        return exact_rate(workflow.passed, workflow.passed + workflow.failed)
+    interval = workflow.pass_rate_interval
+    return None if interval is None else Fraction(interval.low)
 
 
 def suite_exit_code(
@@ -579,11 +717,12 @@ class SuiteTally:
         self._model_requests += used.model_requests
         self._tool_calls += used.tool_calls
 
-    def totals(self, planned: int, duration_ms: int) -> dict[str, Any]:
+    def totals(self, planned: int, duration_ms: int) -> SuiteTotals:
         """The ``totals`` as of the runs added so far."""
         lost = self._lost
         unmeasured = lost > 0 or self._unmeasured
         measurements = self._measurements
+        measurement: Literal["complete", "partial", "unavailable"]
         if not measurements:
             measurement = "unavailable" if lost else "complete"
         elif measurements == {"complete"} and not lost:
@@ -592,27 +731,27 @@ class SuiteTally:
             measurement = "unavailable"
         else:
             measurement = "partial"
-        return {
-            "runs_planned": planned,
-            "runs_finished": self._finished,
-            "runs_not_started": planned - self._finished,
-            "runs_lost": lost,
-            "passed": self._verdicts["passed"],
-            "failed": self._verdicts["failed"],
-            "errored": self._verdicts["errored"],
-            "unavailable": self._verdicts["unavailable"],
-            "input_tokens": None if unmeasured else self._input_tokens,
-            "output_tokens": None if unmeasured else self._output_tokens,
-            "usage_measurement": measurement,
-            "model_requests": self._model_requests,
-            "tool_calls": self._tool_calls,
-            "duration_ms": duration_ms,
-        }
+        return SuiteTotals(
+            runs_planned=planned,
+            runs_finished=self._finished,
+            runs_not_started=planned - self._finished,
+            runs_lost=lost,
+            passed=self._verdicts["passed"],
+            failed=self._verdicts["failed"],
+            errored=self._verdicts["errored"],
+            unavailable=self._verdicts["unavailable"],
+            input_tokens=None if unmeasured else self._input_tokens,
+            output_tokens=None if unmeasured else self._output_tokens,
+            usage_measurement=measurement,
+            model_requests=self._model_requests,
+            tool_calls=self._tool_calls,
+            duration_ms=duration_ms,
+        )
 
 
 def totals(
     outcomes: Sequence[RunOutcome], planned: int, duration_ms: int
-) -> dict[str, Any]:
+) -> SuiteTotals:
     """The suite's ``totals``."""
     tally = SuiteTally()
     for outcome in outcomes:
@@ -621,23 +760,10 @@ def totals(
 
 
 @functools.cache
-def suite_record_schema(version: int = SUITE_SCHEMA_VERSION) -> dict[str, Any]:
-    """The JSON Schema of ``suite.json`` version ``version`` as shipped."""
-    text = (
-        resources.files(__package__).joinpath(_SCHEMA_FILES[version]).read_text("utf-8")
-    )
-    schema: dict[str, Any] = json.loads(text)
-    return schema
-
-
-@functools.cache
-def _validator(
-    workflows: bool = True, version: int = SUITE_SCHEMA_VERSION
-) -> Callable[[Any], Any]:
-    schema = suite_record_schema(version)
-    if not workflows:
-        schema = copy.deepcopy(schema)
-        schema["properties"]["workflows"]["items"] = {"type": "object"}
+def _top_validator() -> Callable[[Any], Any]:
+    """The suite record schema with each workflow entry checked on its own."""
+    schema = copy.deepcopy(suite_record_schema())
+    schema["properties"]["workflows"]["items"] = {"type": "object"}
     return fastjsonschema.compile(schema)
 
 
@@ -658,28 +784,13 @@ def _run_validator() -> Callable[[Any], Any]:
     return fastjsonschema.compile(_workflow_schema()["properties"]["runs"]["items"])
 
 
-def validate_workflow_entry(
-    entry: dict[str, Any], checked_runs: int = 0
-) -> dict[str, Any]:
-    """Check one workflow's entry against its part of the suite record schema.
-
-    Args:
-        entry: The entry `summarize_workflow` built.
-        checked_runs: How many of its first runs were already checked (a run's
-            entry never changes once it finished).
-
-    Raises:
-        WorkflowError: The entry is invalid (``invalid_suite_record``).
-    """
+def _check(validator: Callable[[Any], Any], data: Any) -> None:
     try:
-        _workflow_validator()(entry)
-        for run in entry["runs"][checked_runs:]:
-            _run_validator()(run)
+        validator(data)
     except fastjsonschema.JsonSchemaValueException as exc:
         raise WorkflowError(
             f"invalid suite record: {exc.message}", reason="invalid_suite_record"
         ) from None
-    return entry
 
 
 def validate_run_entry(run: dict[str, Any]) -> dict[str, Any]:
@@ -688,200 +799,27 @@ def validate_run_entry(run: dict[str, Any]) -> dict[str, Any]:
     Raises:
         WorkflowError: The entry is invalid (``invalid_suite_record``).
     """
-    try:
-        _run_validator()(run)
-    except fastjsonschema.JsonSchemaValueException as exc:
-        raise WorkflowError(
-            f"invalid suite record: {exc.message}", reason="invalid_suite_record"
-        ) from None
+    _check(_run_validator(), run)
     return run
 
 
-def validate_suite_record(
-    data: Mapping[str, Any], *, workflows: bool = True
-) -> dict[str, Any]:
-    """Check ``data`` against the suite record schema of its version.
-
-    A version-1 record is read into the current shape (`migrate_suite_record`):
-    its runs counted by their verdicts. ``workflows=False`` leaves the workflow
-    entries to `validate_workflow_entry` (the suite checks each one once, when
-    it changes). With the workflows, the numbers
-    must also agree with each other (`check_suite_consistency`), as a hand-edited
-    file may not.
+def check_workflow_entry(entry: SuiteWorkflowInfo) -> SuiteWorkflowInfo:
+    """Check a workflow's entry, less its runs (each checked when it was added).
 
     Raises:
-        WorkflowError: Not a suite record, an unknown version, invalid
-            (``invalid_suite_record``) or inconsistent
-            (``inconsistent_suite_record``).
+        WorkflowError: The entry is invalid (``invalid_suite_record``).
     """
-    if data.get("schema") != SUITE_SCHEMA:
-        raise WorkflowError(
-            "not an ArtemisKit suite record", reason="not_a_suite_record"
-        )
-    version = data.get("schema_version")
-    if type(version) is not int or version not in _SCHEMA_FILES:
-        raise WorkflowError(
-            "unknown suite record schema_version", reason="unknown_suite_version"
-        )
-    try:
-        _validator(workflows, version)(dict(data))
-    except fastjsonschema.JsonSchemaValueException as exc:
-        raise WorkflowError(
-            f"invalid suite record: {exc.message}", reason="invalid_suite_record"
-        ) from None
-    if workflows and version == SUITE_SCHEMA_VERSION:
-        # A version-1 record's counts are recomputed by its migration.
-        check_suite_consistency(data)
-    if version == 1:
-        return migrate_suite_record(data)
-    return dict(data)
+    _check(_workflow_validator(), CONVERTER.unstructure(attrs.evolve(entry, runs=())))
+    return entry
 
 
-def migrate_suite_record(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A valid version-1 ``suite.json`` in the current shape.
+def check_suite_record(record: SuiteRecord) -> SuiteRecord:
+    """Check a suite record being written, less its workflow entries.
 
-    Version 1 counted a run stopped by a denial, a budget or the deadline as
-    unavailable and a lost run as neither: every run is counted again by its
-    verdict (SPEC 20), derived from its execution status, exit code and
-    verification. Its cause was not recorded (``why`` is null), except a lost
-    run's; the target was not recorded either (``default``).
-    """
-    workflows = [_migrated_workflow(entry) for entry in data["workflows"]]
-    units = [unit_of(entry) for entry in workflows]
-    statuses: Counter[str] = Counter(
-        run["verdict"] for entry in workflows for run in entry["runs"]
-    )
-    return {
-        **data,
-        "schema_version": SUITE_SCHEMA_VERSION,
-        "settings": {**data["settings"], "max_errored": 0},
-        "totals": {
-            **data["totals"],
-            **{key: statuses[key] for key in ("passed", "failed", "unavailable")},
-            "errored": statuses["errored"],
-        },
-        "units": units,
-        "workflows": workflows,
-        "targets": target_aggregates(units),
-    }
-
-
-def _migrated_run(run: Mapping[str, Any]) -> dict[str, Any]:
-    if run["lost"]:
-        verdict = lost_run_verdict(run.get("lost_reason") or "run_error")
-    else:
-        verdict = RunVerdict(
-            status=verdict_status(
-                run["execution_status"] or "", run["exit_code"], run["verification"]
-            )
-        )
-    return {**run, "verdict": verdict.status, "why": cause_dict(verdict)}
-
-
-def _migrated_workflow(entry: Mapping[str, Any]) -> dict[str, Any]:
-    runs = [_migrated_run(run) for run in entry["runs"]]
-    statuses = Counter(run["verdict"] for run in runs)
-    causes: Counter[CauseKey] = Counter(
-        (run["why"]["kind"], run["why"]["id"], run["why"]["reason"])
-        for run in runs
-        if run["why"] is not None
-    )
-    return {
-        **entry,
-        "target": "default",
-        "runs": runs,
-        **unit_counts(
-            statuses["passed"],
-            statuses["failed"],
-            statuses["errored"],
-            statuses["unavailable"],
-        ),
-        "causes": cause_counts(causes),
-    }
-
-
-def encode_suite_record(
-    record: Mapping[str, Any], runs: dict[tuple[Any, ...], str] | None = None
-) -> bytes:
-    """``suite.json``'s bytes: a field per line, and each run on a line of its own.
-
-    Every value is encoded compact by the C encoder (an indented dump goes
-    through the pure-Python one and costs more than an instant run per run).
-
-    Args:
-        record: The suite record.
-        runs: Each run entry's encoding by (workflow, case, target,
-            repetition), filled as
-            runs are encoded and reused by later rewrites (a finished run's
-            entry never changes).
-    """
-    fields = []
-    for key, value in record.items():
-        if key == "workflows" and value:
-            entries = ",\n".join(_encode_workflow(entry, runs) for entry in value)
-            text = f"[\n{entries}\n  ]"
-        else:
-            text = json.dumps(value)
-        fields.append(f"  {json.dumps(key)}: {text}")
-    return ("{\n" + ",\n".join(fields) + "\n}\n").encode("utf-8")
-
-
-def _encode_workflow(
-    entry: Mapping[str, Any], runs: dict[tuple[Any, ...], str] | None
-) -> str:
-    fields = []
-    for key, value in entry.items():
-        if key == "runs" and value:
-            name = entry["name"]
-            lines = []
-            for run in value:
-                at = (name, run.get("case"), run.get("target"), run["repetition"])
-                text = None if runs is None else runs.get(at)
-                if text is None:
-                    text = json.dumps(run)
-                    if runs is not None:
-                        runs[at] = text
-                lines.append(f"        {text}")
-            text = "[\n" + ",\n".join(lines) + "\n      ]"
-        else:
-            text = json.dumps(value)
-        fields.append(f"      {json.dumps(key)}: {text}")
-    return "    {\n" + ",\n".join(fields) + "\n    }"
-
-
-_MAX_SUITE_RECORD_BYTES = 64 * 1024 * 1024
-
-
-def _unreadable(problem: Problem) -> WorkflowError:
-    return WorkflowError(
-        f"invalid suite record: {problem.message}",
-        [problem],
-        reason="invalid_suite_record",
-    )
-
-
-def load_suite_record(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read ``suite.json`` and validate it against the shipped schema.
-
-    The file is opened without blocking and must be a regular file of at most
-    64 MiB (a FIFO is refused, never waited on).
+    Each workflow entry is checked once when it changes (`check_workflow_entry`).
 
     Raises:
-        FileAccessError: The file cannot be read or is not a regular file (exit 1).
-        WorkflowError: It is not strict JSON, not UTF-8, too large, or not a
-            valid suite record (exit 2).
+        WorkflowError: The record is invalid (``invalid_suite_record``).
     """
-    text = read_text_file_now(
-        path, what="suite record", limit=_MAX_SUITE_RECORD_BYTES, invalid=_unreadable
-    )
-    try:
-        data = load_strict_json(text)
-    except StrictJsonError as exc:
-        raise WorkflowError(
-            f"invalid suite record: {exc.message}", reason="invalid_suite_record"
-        ) from None
-    if not isinstance(data, dict):
-        raise WorkflowError(
-            "not an ArtemisKit suite record", reason="not_a_suite_record"
-        )
-    return validate_suite_record(data)
+    _check(_top_validator(), CONVERTER.unstructure(attrs.evolve(record, workflows=())))
+    return record

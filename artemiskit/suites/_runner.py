@@ -32,11 +32,17 @@ from artemiskit.engine._session import WorkflowResult
 from artemiskit.environments._base import cleanup_bound_ms
 from artemiskit.environments._simulated import SIMULATED_CLEANUP_TIMEOUT_MS
 from artemiskit.providers import SharedTransports
-from artemiskit.records import Cause
-from artemiskit.suites._aggregate import (
-    aggregate_pass_rate,
-    aggregate_rate_exact,
-    with_workflow_aggregates,
+from artemiskit.records import (
+    CaseSelectionInfo,
+    Cause,
+    SuiteRecord,
+    SuiteSettingsInfo,
+    SuiteStatus,
+    SuiteUnitInfo,
+    SuiteWorkflowInfo,
+    TelemetryInfo,
+    encode_suite_record,
+    suite_record_to_dict,
 )
 from artemiskit.suites._executor import (
     LocalExecutor,
@@ -56,17 +62,16 @@ from artemiskit.suites._layout import (
     safe_folders,
 )
 from artemiskit.suites._record import (
-    SUITE_SCHEMA,
-    SUITE_SCHEMA_VERSION,
     RunOutcome,
-    SuiteStatus,
     SuiteTally,
     WorkflowTally,
-    encode_suite_record,
+    aggregate_rate,
+    check_suite_record,
+    check_workflow_entry,
+    exact_units_rate,
     suite_exit_code,
     target_aggregates,
-    validate_suite_record,
-    validate_workflow_entry,
+    with_workflow_aggregates,
 )
 from artemiskit.suites._selection import EVERY_CASE, CaseSelection
 from artemiskit.suites._shipping import RemoteRun
@@ -81,7 +86,6 @@ if TYPE_CHECKING:
     from artemiskit.config._mcp import McpServerConfig
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
-    from artemiskit.records import TelemetryInfo
     from artemiskit.suites._cassettes import SuiteCassettes
     from artemiskit.suites._discovery import SuiteWorkflow
     from artemiskit.telemetry._telemetry import Telemetry
@@ -237,28 +241,33 @@ class SuiteResult:
     """What a suite leaves.
 
     Attributes:
-        summary: The suite record (``suite.json``'s content), metadata only.
+        record: The suite record (``suite.json``), metadata only.
         runs: Every finished run with its result (transcripts are sensitive).
     """
 
-    summary: dict[str, Any]
+    record: SuiteRecord
     runs: tuple[SuiteRun, ...]
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """The suite record as plain data: ``suite.json``'s content."""
+        return suite_record_to_dict(self.record)
 
     @property
     def exit_code(self) -> int:
         """The SPEC 13 exit code of the suite."""
-        code: int = self.summary["exit_code"]
+        code = self.record.exit_code
+        assert code is not None  # a finished suite's record has its exit code
         return code
 
     @property
     def status(self) -> SuiteStatus:
         """``completed``, ``cancelled``, ``budget_exhausted`` or ``failed_fast``."""
-        status: SuiteStatus = self.summary["status"]
-        return status
+        return self.record.status
 
     def __repr__(self) -> str:
         return (
-            f"SuiteResult(suite_id={self.summary['suite_id']!r}, "
+            f"SuiteResult(suite_id={self.record.suite_id!r}, "
             f"status={self.status!r}, exit_code={self.exit_code}, "
             f"runs={len(self.runs)})"
         )
@@ -487,8 +496,8 @@ class SuiteSession:
                 self._tallies[unit.name].target = unit.target
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
-        self._entries: dict[str, dict[str, Any]] = {}
-        self._unit_entries: dict[str, list[dict[str, Any]]] = {}
+        self._entries: dict[str, SuiteWorkflowInfo] = {}
+        self._unit_entries: dict[str, list[SuiteUnitInfo]] = {}
         # Each finished run's entry as encoded in suite.json, encoded once.
         self._run_texts: dict[tuple[Any, ...], str] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
@@ -574,14 +583,13 @@ class SuiteSession:
             return "cancelled", "not_finished"
         return "completed", "all_runs_finished"
 
-    def _summary(self, finished: bool) -> dict[str, Any]:
+    def _summary(self, finished: bool) -> SuiteRecord:
         status, reason = self._status(finished)
         # Only a workflow with a new finished run is summarized (and checked
         # against its part of the schema; each run was checked when added).
         for name in self._changed:
             self._units_of(name)  # remembered until the workflow's next run
-            entry = self._tallies[name].entry()
-            self._entries[name] = validate_workflow_entry(entry, len(entry["runs"]))
+            self._entries[name] = check_workflow_entry(self._tallies[name].entry())
         self._changed.clear()
         units = [unit for w in self._workflows for unit in self._unit_entries[w.name]]
         # Several units (cases): the mean of their rates, clustered (SPEC 23, 26).
@@ -602,35 +610,34 @@ class SuiteSession:
         duration = int((time.monotonic() - self._clock) * 1000)
         totals = self._totals.totals(self.planned, duration)
         if self._telemetry is not None:
-            totals["telemetry"] = self._telemetry_totals()
-        return {
-            "schema": SUITE_SCHEMA,
-            "schema_version": SUITE_SCHEMA_VERSION,
-            "suite_id": self.suite_id,
-            "started_at": self._started_at,
-            "finished_at": _now() if finished else None,
-            "status": status,
-            "reason": reason,
-            "settings": {
-                "repeat": settings.repeat,
-                "concurrency": settings.concurrency,
-                "executor": self._executor.name,
-                "min_pass_rate": settings.min_pass_rate,
-                "max_suite_tokens": settings.max_suite_tokens,
-                "max_errored": settings.max_errored,
-                "gate": settings.gate,
-                "cases": settings.cases.as_setting(),
+            totals = attrs.evolve(totals, telemetry=self._telemetry_totals())
+        cases = settings.cases.as_setting()
+        return SuiteRecord(
+            suite_id=self.suite_id,
+            started_at=self._started_at,
+            finished_at=_now() if finished else None,
+            status=status,
+            reason=reason,
+            settings=SuiteSettingsInfo(
+                repeat=settings.repeat,
+                concurrency=settings.concurrency,
+                executor=self._executor.name,
+                min_pass_rate=settings.min_pass_rate,
+                max_suite_tokens=settings.max_suite_tokens,
+                max_errored=settings.max_errored,
+                gate=settings.gate,
+                cases=None if cases is None else CaseSelectionInfo(**cases),
                 # Present only when targets were chosen (SPEC 19).
-                **({} if self._chosen is None else {"targets": self._chosen}),
-            },
-            "totals": totals,
-            "exit_code": exit_code,
-            "units": units,
-            "workflows": workflows,
-            "targets": target_aggregates(units),
-        }
+                targets=None if self._chosen is None else tuple(self._chosen),
+            ),
+            totals=totals,
+            exit_code=exit_code,
+            units=tuple(units),
+            workflows=workflows,
+            targets=target_aggregates(units),
+        )
 
-    def _units_of(self, name: str) -> list[dict[str, Any]]:
+    def _units_of(self, name: str) -> list[SuiteUnitInfo]:
         """A workflow's units as of now (remembered until its next run)."""
         item = self._tallies[name]
         workflow = self._by_name[name]
@@ -641,26 +648,26 @@ class SuiteSession:
         self._unit_entries[name] = units
         return units
 
-    def _gated_rates(self, units: Sequence[Mapping[str, Any]]) -> list[Fraction | None]:
+    def _gated_rates(self, units: Sequence[SuiteUnitInfo]) -> list[Fraction | None]:
         """What the gate judges: each workflow on each target (SPEC 19, 23).
 
         One unit (or several of one case): the pooled rate, exactly, or its
         Wilson bound. Several cases: the exact mean of their rates, or the lower
         bound of the clustered interval (`aggregate_pass_rate`).
         """
-        groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+        groups: dict[tuple[str, str], list[SuiteUnitInfo]] = {}
         for unit in units:
-            groups.setdefault((unit["workflow"], unit["target"]), []).append(unit)
+            groups.setdefault((unit.workflow, unit.target), []).append(unit)
         rates: list[Fraction | None] = []
         for group in groups.values():
             if self._settings.gate == "point":
-                rates.append(aggregate_rate_exact(group))
+                rates.append(exact_units_rate(group))
                 continue
-            interval = aggregate_pass_rate(group)["pass_rate_interval"]
-            rates.append(None if interval is None else Fraction(interval["low"]))
+            _, interval = aggregate_rate(group)
+            rates.append(None if interval is None else Fraction(interval.low))
         return rates
 
-    async def _write_summary(self, finished: bool) -> dict[str, Any] | None:
+    async def _write_summary(self, finished: bool) -> SuiteRecord | None:
         """Rewrite ``suite.json`` to cover every run finished so far.
 
         Rewrites coalesce: a caller that waited while another wrote a snapshot
@@ -675,7 +682,7 @@ class SuiteSession:
                 return None
             self._covered = len(self._filed)
             began = time.monotonic()
-            summary = validate_suite_record(self._summary(finished), workflows=False)
+            summary = check_suite_record(self._summary(finished))
             if self._output is not None:
                 data = encode_suite_record(summary, self._run_texts)
                 target = self._output / "suite.json"
@@ -1019,7 +1026,7 @@ class SuiteSession:
         finally:
             self._rewriting = False
 
-    def _telemetry_totals(self) -> dict[str, int]:
+    def _telemetry_totals(self) -> TelemetryInfo:
         """Spans exported and dropped by the suite's runs and its own span."""
         exported = dropped = 0
         for outcome in self._outcomes:
@@ -1030,31 +1037,31 @@ class SuiteSession:
         if self._suite_span is not None:
             exported += self._suite_span.exported
             dropped += self._suite_span.dropped
-        return {"exported": exported, "dropped": dropped}
+        return TelemetryInfo(exported=exported, dropped=dropped)
 
-    async def _export_suite_span(self, summary: Mapping[str, Any]) -> TelemetryInfo:
+    async def _export_suite_span(self, summary: SuiteRecord) -> TelemetryInfo:
         """Export the suite span (the trace's root), from the final summary."""
         assert self._telemetry is not None
-        totals = summary["totals"]
-        started = datetime.fromisoformat(summary["started_at"])
-        finished = datetime.fromisoformat(summary["finished_at"])
+        assert summary.finished_at is not None
+        assert summary.exit_code is not None
+        started = datetime.fromisoformat(summary.started_at)
+        finished = datetime.fromisoformat(summary.finished_at)
         counts = {
-            f"artemiskit.suite.{key}": totals[key]
+            f"artemiskit.suite.{key}": getattr(summary.totals, key)
             for key in _SUITE_COUNTS
-            if isinstance(totals.get(key), int)
         }
         return await self._telemetry.export_suite(
             name="artemiskit suite",
             started_ns=int(started.timestamp() * 1e9),
             finished_ns=int(finished.timestamp() * 1e9),
             attributes={
-                "artemiskit.suite.status": summary["status"],
-                "artemiskit.suite.reason": summary["reason"],
-                "artemiskit.exit_code": summary["exit_code"],
-                "artemiskit.suite.workflows": len(summary["workflows"]),
+                "artemiskit.suite.status": summary.status,
+                "artemiskit.suite.reason": summary.reason,
+                "artemiskit.exit_code": summary.exit_code,
+                "artemiskit.suite.workflows": len(summary.workflows),
                 **counts,
             },
-            error=None if summary["exit_code"] == ExitCode.OK else summary["reason"],
+            error=None if summary.exit_code == ExitCode.OK else summary.reason,
         )
 
     async def _share_scripts(self) -> None:
@@ -1134,8 +1141,8 @@ class SuiteSession:
                 SuiteEvent(
                     type="suite_finished",
                     suite_id=self.suite_id,
-                    exit_code=summary["exit_code"],
-                    status=summary["status"],
+                    exit_code=summary.exit_code,
+                    status=summary.status,
                 )
             )
         finally:
@@ -1151,4 +1158,4 @@ class SuiteSession:
             self._runs,
             key=lambda r: (order[(r.workflow, r.target)], r.case or "", r.repetition),
         )
-        return SuiteResult(summary=summary, runs=tuple(runs))
+        return SuiteResult(record=summary, runs=tuple(runs))

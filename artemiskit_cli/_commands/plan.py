@@ -13,9 +13,9 @@ import click
 from artemiskit import ExitCode
 from artemiskit.suites import (
     RepetitionPlan,
-    load_suite_record,
     plan_repetitions,
     plan_suite,
+    read_suite_record,
 )
 from artemiskit_cli._errors import reports_errors
 
@@ -118,7 +118,7 @@ def plan(
             ]
         else:
             assert suite_path is not None
-            summary = load_suite_record(_suite_file(suite_path))
+            summary = read_suite_record(_suite_file(suite_path))
             plans = plan_suite(
                 summary,
                 detect,

@@ -21,12 +21,12 @@ import click
 
 from artemiskit import ArtemisError, ArtemisKit, ExitCode, FileAccessError
 from artemiskit.config import load_trusted_config
+from artemiskit.records import SuiteRecord, suite_record_to_dict
 from artemiskit.suites import (
     EXECUTOR_NAMES,
     SuiteEvent,
     SuiteResult,
     SuiteSession,
-    cause_text,
     executor_named,
     junit_xml,
     markdown_summary,
@@ -406,7 +406,7 @@ _CAUSES_SHOWN = 3
 
 
 def suite_summary_lines(
-    summary: dict[str, Any], output_dir: str | None = None
+    summary: SuiteRecord, output_dir: str | None = None
 ) -> list[str]:
     """The suite's closing summary lines (SPEC 21), metadata only.
 
@@ -416,36 +416,31 @@ def suite_summary_lines(
     Names are in bold: `click.echo` drops the styles when stderr is not a
     terminal, so piped output holds no escape sequence.
     """
-    totals = summary["totals"]
+    totals = summary.totals
     lines = [
-        f"suite {summary['status']}: {totals['passed']} passed, "
-        f"{totals['failed']} failed, {totals['errored']} errored, "
-        f"{totals['unavailable']} unavailable of {totals['runs_finished']} "
-        f"finished ({totals['runs_planned']} planned)"
+        f"suite {summary.status}: {totals.passed} passed, "
+        f"{totals.failed} failed, {totals.errored} errored, "
+        f"{totals.unavailable} unavailable of {totals.runs_finished} "
+        f"finished ({totals.runs_planned} planned)"
     ]
-    for workflow in summary["workflows"]:
+    for workflow in summary.workflows:
         line = (
-            f"  {click.style(printable(workflow['name']), bold=True)}: "
-            f"pass rate {_percent(workflow['pass_rate'])} "
-            f"({workflow['passed']}/{workflow['passed'] + workflow['failed']})"
+            f"  {click.style(printable(workflow.name), bold=True)}: "
+            f"pass rate {_percent(workflow.pass_rate)} "
+            f"({workflow.passed}/{workflow.passed + workflow.failed})"
         )
-        interval = workflow["pass_rate_interval"]
+        interval = workflow.pass_rate_interval
         if interval is not None:
-            line += (
-                f", 95% interval {_percent(interval['low'])}"
-                f"–{_percent(interval['high'])}"
-            )
-        line += (
-            f", {workflow['errored']} errored, {workflow['unavailable']} unavailable"
-        )
-        spread = workflow["pass_rate_range"]
-        if workflow["errored"] or workflow["unavailable"]:
-            line += f": range {_percent(spread['low'])}–{_percent(spread['high'])}"
+            line += f", 95% interval {_percent(interval.low)}–{_percent(interval.high)}"
+        line += f", {workflow.errored} errored, {workflow.unavailable} unavailable"
+        spread = workflow.pass_rate_range
+        if spread is not None and (workflow.errored or workflow.unavailable):
+            line += f": range {_percent(spread.low)}–{_percent(spread.high)}"
         lines.append(line)
-        lines += _unit_lines(summary, workflow["name"])
-        causes = workflow["causes"]
+        lines += _unit_lines(summary, workflow.name)
+        causes = workflow.causes
         for cause in causes[:_CAUSES_SHOWN]:
-            lines.append(f"    why: {printable(cause_text(cause))} × {cause['runs']}")
+            lines.append(f"    why: {printable(cause.text)} × {cause.runs}")
         if len(causes) > _CAUSES_SHOWN:
             lines.append(f"    ({len(causes) - _CAUSES_SHOWN} more causes)")
     if output_dir is not None:
@@ -455,14 +450,14 @@ def suite_summary_lines(
     return lines
 
 
-def _unit_lines(summary: dict[str, Any], workflow: str) -> list[str]:
+def _unit_lines(summary: SuiteRecord, workflow: str) -> list[str]:
     """With several targets, the workflow's runs on each target, a line each."""
     counts: dict[str, list[int]] = {}
-    for unit in summary["units"]:
-        if unit["workflow"] == workflow:
-            tally = counts.setdefault(unit["target"], [0, 0])
-            tally[0] += unit["passed"]
-            tally[1] += unit["failed"]
+    for unit in summary.units:
+        if unit.workflow == workflow:
+            tally = counts.setdefault(unit.target, [0, 0])
+            tally[0] += unit.passed
+            tally[1] += unit.failed
     if len(counts) < 2:
         return []
     return [
@@ -514,7 +509,7 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
     if options["ray_address"] is not None and options["executor"] != "ray":
         raise click.UsageError("--ray-address needs --executor ray")
     result = anyio.run(_run, paths, options)
-    summary = result.summary
+    summary = result.record
     code = result.exit_code
     try:
         if options["junit"] is not None:
@@ -526,7 +521,7 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
         click.echo(f"error: {exc}", err=True)
         code = code if code == ExitCode.CANCELLED else exc.exit_code
     if options["as_json"]:
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(json.dumps(suite_record_to_dict(summary), indent=2))
     if not options["quiet"]:
         for line in suite_summary_lines(summary, options["output_dir"]):
             click.echo(line, err=True)

@@ -11,9 +11,10 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._converter import CONVERTER
+from artemiskit.records import SuiteUnitInfo, SuiteWorkflowInfo
 from artemiskit.suites import validate_suite_record
-from artemiskit.suites._aggregate import with_workflow_aggregates
-from artemiskit.suites._record import unit_counts
+from artemiskit.suites._record import unit_counts, with_workflow_aggregates
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -136,7 +137,12 @@ def synthetic_suite(
         },
         "exit_code": 0,
         "units": unit_entries,
-        "workflows": with_workflow_aggregates(workflows, unit_entries),
+        "workflows": CONVERTER.unstructure(
+            with_workflow_aggregates(
+                CONVERTER.structure(workflows, list[SuiteWorkflowInfo]),
+                CONVERTER.structure(unit_entries, list[SuiteUnitInfo]),
+            )
+        ),
     }
     return validate_suite_record(suite)
 

@@ -11,7 +11,11 @@ import pytest
 import statsmodels.api as sm
 
 from artemiskit._errors import WorkflowError
-from artemiskit.suites import validate_suite_record, wilson_interval
+from artemiskit.suites import (
+    suite_record_from_dict,
+    validate_suite_record,
+    wilson_interval,
+)
 from artemiskit.suites._aggregate import aggregate_pass_rate, aggregate_rate_exact
 from artemiskit.suites._record import gated_rate, suite_exit_code
 from tests.reports._synthetic import synthetic_suite
@@ -166,10 +170,11 @@ def test_a_lower_bound_gate_with_cases_uses_the_clustered_interval() -> None:
     suite = synthetic_suite(
         [("w", f"c{i}", "t", "P" if i else "F") for i in range(10)]  # 9 of 10 cases
     )
-    (entry,) = suite["workflows"]
-    interval = entry["pass_rate_interval"]
+    record = suite_record_from_dict(suite)
+    (entry,) = record.workflows
+    interval = suite["workflows"][0]["pass_rate_interval"]
     assert interval["method"] == "cluster-robust"
-    units = suite["units"]
+    units = record.units
     assert gated_rate(entry, "lower-bound", units) == Fraction(interval["low"])
     assert gated_rate(entry, "point", units) == Fraction(9, 10)
     # the clustered lower bound is below 0.8, the point rate above it
@@ -180,8 +185,13 @@ def test_a_lower_bound_gate_with_cases_uses_the_clustered_interval() -> None:
 
 
 def test_the_point_gate_with_cases_is_the_exact_mean_of_unit_rates() -> None:
-    units = [_unit("a", 2, 1), _unit("b", 1, 0), _unit("c", 0, 1)]
-    entry = {"passed": 3, "failed": 2, "pass_rate_interval": None}
+    record = suite_record_from_dict(
+        synthetic_suite(
+            [("w", "a", "t", "PPF"), ("w", "b", "t", "P"), ("w", "c", "t", "F")]
+        )
+    )
+    (entry,) = record.workflows
+    units = record.units
     assert (
         gated_rate(entry, "point", units)
         == (Fraction(2, 3) + Fraction(1) + Fraction(0)) / 3
