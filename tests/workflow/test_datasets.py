@@ -129,7 +129,7 @@ def _bad(tmp_path: Path, name: str, text: str | None) -> Path:
         # a number JSON cannot write back is refused where it is read
         ("cases.jsonl", jsonl(row(1)) + '{"id": "b", "request": NaN}\n', 2, "finite"),
         ("cases.jsonl", jsonl(row(1)) + '{"id": "b", "ticket": 1e400}\n', 2, "finite"),
-        ("cases.json", '[\n  {"id": "a"},\n  {"id": "b", "x": [-Infinity]}\n]', 3, "finite"),
+        ("cases.json", '[{"id": "a"},\n  {"id": "b", "x": [-Infinity]}]', 2, "finite"),
         ("cases.yaml", "- id: a\n- id: b\n  request: .nan\n", 2, "finite"),
         ("cases.yaml", "- id: a\n  ticket: {n: [-.inf]}\n", 1, "finite"),
     ],
