@@ -1,4 +1,5 @@
-"""Shared test configuration: both async backends, and the groups of parallel runs.
+"""Shared test configuration: both async backends, the groups of parallel runs, and
+the Hypothesis profile.
 
 Every async test runs on asyncio and on trio. CI runs the suite on two pytest-xdist
 workers with ``--dist loadgroup`` (docs/testing.md): tests that share one daemon
@@ -10,8 +11,27 @@ Docker engine at a time).
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["pytester"]
+
+#: The suite's Hypothesis profile outside CI: Hypothesis' defaults (example
+#: counts, random examples, the example database) without the two checks that
+#: time the machine rather than the code, a deadline per example and the
+#: too-slow health check. On a loaded machine they failed property tests
+#: (``DeadlineExceeded``, then ``Flaky`` when the replay was fast) that CI's
+#: ``ci`` profile, which has neither, runs clean.
+LOCAL_PROFILE = "artemiskit-local"
+settings.register_profile(
+    LOCAL_PROFILE,
+    settings.get_profile("default"),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+# Under CI (the CI variable set) Hypothesis has loaded its `ci` profile itself,
+# and it stays; `--hypothesis-profile NAME` wins over both (loaded after this).
+if settings.get_current_profile_name() == "default":
+    settings.load_profile(LOCAL_PROFILE)
 
 #: Marker of a slow family → the xdist group of the part its tests share.
 SHARED_BY_MARKER = {

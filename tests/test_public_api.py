@@ -279,6 +279,7 @@ EXPORTS: dict[str, set[str]] = {
         "SUITE_SCHEMA",
         "SUITE_SCHEMA_VERSION",
         "SessionFactory",
+        "ShippedResult",
         "SuiteCassettes",
         "SuiteEvent",
         "SuiteExecutor",

@@ -126,6 +126,12 @@ def _protocol_error() -> EnvironmentFailureError:
     )
 
 
+def _helper_gone() -> EnvironmentFailureError:
+    return EnvironmentFailureError(
+        "the sandbox helper stopped accepting requests", reason="sandbox_helper_gone"
+    )
+
+
 def _b64decode(payload: str) -> bytes:
     try:
         return base64.b64decode(payload, validate=True)
@@ -287,13 +293,14 @@ class HelperChannel:
             raise EnvironmentFailureError(
                 "the sandbox helper channel is closed", reason="sandbox_closed"
             )
+        # A helper that ended (a killed worker ends it) closes the stream; once
+        # the connection is gone, aiodocker's write_in fails an assertion.
+        if self._frames.ended:
+            raise _helper_gone()
         try:
             await self._stream.write_in(header.encode("ascii") + payload)
         except (OSError, RuntimeError) as exc:
-            raise EnvironmentFailureError(
-                "the sandbox helper stopped accepting requests",
-                reason="sandbox_helper_gone",
-            ) from exc
+            raise _helper_gone() from exc
 
     async def _fill(
         self, size: int = 0, *, stderr_limit: int = _MAX_STDERR_BYTES

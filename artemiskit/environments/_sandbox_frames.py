@@ -109,6 +109,14 @@ class FrameBuffer:
         """The connection failed: for the reader, the helper has no more output."""
         self.feed_eof()
 
+    @property
+    def ended(self) -> bool:
+        """Whether the stream has ended (or failed): the helper sends no more.
+
+        The connection is gone then too, so nothing more can be sent to the helper.
+        """
+        return self._ended
+
     def _append(self, kind: int, payload: memoryview | bytes) -> None:
         if kind == _STDOUT:
             self.out += payload

@@ -7,6 +7,7 @@ import os
 
 import aiodocker
 import anyio
+from aiodocker.execs import Exec
 
 from artemiskit.environments._sandbox import RUN_ID_LABEL, SANDBOX_LABEL
 from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE
@@ -21,14 +22,32 @@ async def run_in_container(
 ) -> tuple[int, str]:
     """Run ``sh -c script`` in the container; return (exit code, stdout+stderr)."""
     async with aiodocker.Docker() as docker:
-        container = docker.containers.container(container_id)
-        execution = await container.exec(["sh", "-c", script], user=user)
-        output = bytearray()
-        async with execution.start(detach=False) as stream:
-            while (message := await stream.read_out()) is not None:
-                output.extend(message.data)
+        execution, output = await _run(docker, container_id, script, user)
         exit_code = (await execution.inspect())["ExitCode"]
-    return int(exit_code), output.decode("utf-8", "replace")
+    return int(exit_code), output
+
+
+async def output_in_container(container_id: str, script: str) -> str:
+    """Run ``sh -c script`` in the container; return its stdout+stderr only.
+
+    For a script that may end the container: the engine forgets an exec with
+    its container, so its exit code may be gone by the time it ends.
+    """
+    async with aiodocker.Docker() as docker:
+        _, output = await _run(docker, container_id, script, "")
+    return output
+
+
+async def _run(
+    docker: aiodocker.Docker, container_id: str, script: str, user: str
+) -> tuple[Exec, str]:
+    container = docker.containers.container(container_id)
+    execution = await container.exec(["sh", "-c", script], user=user)
+    output = bytearray()
+    async with execution.start(detach=False) as stream:
+        while (message := await stream.read_out()) is not None:
+            output.extend(message.data)
+    return execution, output.decode("utf-8", "replace")
 
 
 async def labelled_containers(run_id: str | None = None) -> list[str]:

@@ -13,9 +13,10 @@ import contextlib
 import hashlib
 import re
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import aiodocker
+import anyio
 import pytest
 
 from artemiskit._common._limits import MAX_FILE_BYTES
@@ -31,7 +32,13 @@ from artemiskit.environments._sandbox_channel import (
 )
 from artemiskit.environments._sandbox_engine import helper_program
 
-from ._docker import SANDBOX_IMAGE, remove_labelled, run_in_container
+from ._docker import (
+    REMOVAL_BOUND_S,
+    SANDBOX_IMAGE,
+    output_in_container,
+    remove_labelled,
+    run_in_container,
+)
 
 pytestmark = pytest.mark.docker
 
@@ -238,6 +245,25 @@ async def test_a_helper_that_dies_mid_frame_is_a_clean_failure(script: str) -> N
         assert failed.value.reason == "sandbox_helper_gone"
 
 
+async def test_a_request_after_the_helper_is_gone_is_a_clean_failure() -> None:
+    # The helper ends; once its end is seen, the engine has closed the stream.
+    # Any request sent after that (a ping, a read or write answered by dd) is
+    # the helper's end again, never the closed connection's own error.
+    async with _scripted_channel("read line; exit 0") as channel:
+        with pytest.raises(EnvironmentFailureError) as ended:
+            await channel.ping()
+        assert ended.value.reason == "sandbox_helper_gone"
+        requests: list[Callable[[], Awaitable[object]]] = [
+            channel.ping,
+            lambda: channel.read_at_size("S ~big 4096\n", size=4096),
+            lambda: channel.write_copied("C ~big 4096\n", b"y" * 4096),
+        ]
+        for request in requests:
+            with pytest.raises(EnvironmentFailureError) as failed:
+                await request()
+            assert failed.value.reason == "sandbox_helper_gone"
+
+
 @pytest.mark.parametrize(
     "answer",
     [
@@ -427,24 +453,39 @@ async def test_a_file_changed_inside_the_container_reads_back_as_it_is(
     assert await sandbox.read_file("after.txt") == "in step"
 
 
+#: Kills the helper's worker, once there is one, and prints its pid just
+#: before. The helper is the container's first ``sh``; its worker is the live
+#: ``sh`` it forked. Right after a large operation there may be none yet (the
+#: helper forks it once the copier, a ``dd``, has ended), and the ``dd`` may
+#: still be its child (a zombie until reaped, or being reaped): /proc is
+#: polled, bounded, with builtins only, until the worker is there.
+_KILL_THE_WORKER = (
+    "h=$(pidof sh | tr ' ' '\\n' | sort -n | head -1); i=0; "
+    "while [ $i -lt 100000 ]; do "
+    "for s in /proc/[0-9]*/stat; do "
+    "read -r pid comm state ppid _ < $s 2>/dev/null || continue; "
+    'if [ "$ppid" = "$h" ] && [ "$comm" = "(sh)" ] && [ "$state" != Z ]; then '
+    'echo "$pid"; kill -9 "$pid"; exit; fi; done; '
+    "i=$((i + 1)); done; echo 'no worker'; exit 1"
+)
+
+
 @pytest.mark.parametrize("operation", ["write", "read"])
 async def test_a_killed_copier_ends_the_helper_cleanly(
     sandbox: DockerSandboxEnvironment, operation: str
 ) -> None:
     # A large write, and a read at the size written, is copied by a process
-    # the helper forked ahead of it. If that process is killed, the next such
-    # operation ends the helper: its payload may be half read, or its answer
-    # half sent, so the stream is never trusted again.
+    # the helper forked ahead of it. If that process is killed, the helper
+    # ends: its next payload may be half read, or its answer half sent, so the
+    # stream is never trusted again, and the next operation is a clean failure.
     await sandbox.write_file("big.txt", "x" * 4096)
-    code, output = await run_in_container(
-        sandbox.container_id,
-        "h=$(pidof sh | tr ' ' '\\n' | sort -n | head -1); killed=0; "
-        "for s in /proc/[0-9]*/stat; do "
-        "read -r pid _ _ ppid _ < $s 2>/dev/null || continue; "
-        '[ "$ppid" = "$h" ] && kill -9 $pid && killed=$((killed + 1)); done; '
-        'echo "$killed"',
-    )
-    assert (code, output.strip()) == (0, "1")
+    # The script kills the worker as its last act: the helper ends, and with
+    # it the container and every process in it, maybe the script before it
+    # exits (SIGKILL), and the exec's record (its exit code) with the container.
+    # Its output says it found the worker; the rest of the test, that it
+    # killed it.
+    output = await output_in_container(sandbox.container_id, _KILL_THE_WORKER)
+    assert re.fullmatch(r"[0-9]+\n", output), output
     large = (
         sandbox.write_file("big.txt", "y" * 4096)
         if operation == "write"
@@ -453,6 +494,15 @@ async def test_a_killed_copier_ends_the_helper_cleanly(
     with pytest.raises(EnvironmentFailureError) as failed:
         await large
     assert failed.value.reason == "sandbox_helper_gone"
+    # The container ended with its helper (it is not running, or already gone).
+    async with aiodocker.Docker() as docker:
+        container = docker.containers.container(sandbox.container_id)
+        try:
+            with anyio.fail_after(REMOVAL_BOUND_S):
+                await container.wait(condition="not-running")
+        except aiodocker.DockerError as exc:
+            if exc.status != 404:  # 404: removed already
+                raise
 
 
 async def test_without_a_copier_the_helper_answers_the_same() -> None:
