@@ -180,7 +180,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="akit_replay",
         help="answer every model request from the cassettes in DIR, laid out as "
         "`akit workflow run ... --record-cassettes DIR` writes them "
-        "(<workflow>/<NNN>.cassette.jsonl); tools still run for real",
+        "(<workflow>[/<case>][/<target>]/<NNN>.cassette.jsonl); tools still "
+        "run for real",
     )
     group.addoption(
         "--akit-replay-mode",

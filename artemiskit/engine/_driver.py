@@ -50,7 +50,7 @@ from artemiskit.engine._run_state import RunState
 from artemiskit.engine._scoring import run_scorers
 from artemiskit.engine._state import LocalState
 from artemiskit.engine._stops import error_stop, stop_for
-from artemiskit.engine._tool_calls import ToolCallExecutor
+from artemiskit.engine._tool_calls import ToolCallExecutor, holds_cancellation
 from artemiskit.engine._tool_invocation import initial_sections
 from artemiskit.engine._tool_tables import ToolTables, build_tool_tables, tool_tables
 from artemiskit.environments._base import (
@@ -457,7 +457,13 @@ class RunDriver:
             run.settle_unmeasured(op_id, "failed", exc.reason)
             self._failure = f"{self._target_label}: {exc.message}"
             raise
-        except Exception as exc:
+        except (Abandoned, KeyboardInterrupt, GeneratorExit):
+            raise
+        except BaseException as exc:
+            # an agent's SystemExit or own BaseException is its failure, not
+            # the process's: the run ends with a record (never its text)
+            if holds_cancellation(exc):
+                raise
             run.settle_unmeasured(op_id, "failed", "target_failure")
             raise target_failure() from exc
         # without max_tokens usage never stops the run: record in the same copy

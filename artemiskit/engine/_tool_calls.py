@@ -45,10 +45,10 @@ if TYPE_CHECKING:
     from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
 
-__all__ = ["ToolCallExecutor"]
+__all__ = ["ToolCallExecutor", "holds_cancellation"]
 
 
-def _holds_cancellation(exc: BaseException) -> bool:
+def holds_cancellation(exc: BaseException) -> bool:
     """Whether ``exc`` is, or is a group holding, the backend's cancellation."""
     if not isinstance(exc, BaseExceptionGroup):
         return False
@@ -316,7 +316,7 @@ class ToolCallExecutor:
             except (Abandoned, anyio.get_cancelled_exc_class()):
                 raise
             except BaseException as exc:
-                if _holds_cancellation(exc):
+                if holds_cancellation(exc):
                     raise
                 self._handler_raised(name, tool.effect, op_id, attempt, exc)
                 return

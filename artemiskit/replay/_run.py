@@ -19,6 +19,7 @@ import attrs
 
 from artemiskit._common._atomic import write_atomically
 from artemiskit._common._digests import bytes_digest
+from artemiskit._common._json import MAX_EVIDENCE_INTEGER
 from artemiskit._errors import CassetteError, FileAccessError, WorkflowError
 from artemiskit.engine._evidence import contract_digest
 from artemiskit.records._record import CassetteInfo, ReplayInfo
@@ -94,17 +95,20 @@ def check_replay_options(mode: object, until: object) -> None:
     """Refuse a replay mode or fork point out of range (``invalid_option``).
 
     Raises:
-        WorkflowError: ``mode`` is not strict/lenient or ``until`` below 0.
+        WorkflowError: ``mode`` is not strict/lenient, or ``until`` is below 0
+            or beyond the 64-bit range.
     """
     if mode not in REPLAY_MODES:
         raise WorkflowError(
             "replay_mode must be 'strict' or 'lenient'", reason="invalid_option"
         )
     if until is not None and (
-        isinstance(until, bool) or not isinstance(until, int) or until < 0
+        isinstance(until, bool)
+        or not isinstance(until, int)
+        or not 0 <= until <= MAX_EVIDENCE_INTEGER
     ):
         raise WorkflowError(
-            "replay_until must be a whole number of at least 0",
+            "replay_until must be a whole number between 0 and 2**63 - 1",
             reason="invalid_option",
         )
 

@@ -11,6 +11,7 @@ executor (in this process, other processes, a Ray cluster) can ship it.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,14 +25,15 @@ from artemiskit.replay._run import (
     check_binding,
     check_replay_options,
     contract_digest,
-    target_id,
 )
 from artemiskit.suites._layout import (
     CASSETTE_SUFFIX,
     folder_names,
     prepare_output_dir,
     run_stem,
+    safe_folders,
 )
+from artemiskit.suites._targets import SuiteTarget, own_target
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -76,16 +78,45 @@ class SuiteCassettes:
         return options
 
 
-def _expected(item: SuiteWorkflow) -> CassetteHeader:
-    target = item.workflow.target
+def _expected(unit: SuiteTarget, case: str | None) -> CassetteHeader:
+    """The header of the cassette ``unit``'s run of ``case`` was recorded with."""
+    target = unit.item.workflow.target
+    cases = unit.item.cases
+    # a case's run answers for the workflow with its values filled in
+    runs = unit.item.workflow
+    if case is not None and cases is not None:
+        runs = cases.case(case).workflow
     return CassetteHeader(
-        workflow=item.name,
-        contract_digest=contract_digest(item.workflow),
-        case_id=None,
-        target_id=target_id(target.provider, target.model),
+        workflow=unit.name,
+        contract_digest=contract_digest(runs),
+        case_id=case,
+        target_id=unit.target,
         provider=target.provider,
         model=target.model,
     )
+
+
+def _planned_stems(
+    workflows: Sequence[SuiteWorkflow], units: Sequence[SuiteTarget], repeat: int
+) -> list[tuple[str, SuiteTarget, str | None]]:
+    """Each run's stem, unit and case: the layout the session names runs by."""
+    folders = folder_names(workflows)
+    per_workflow = Counter(unit.name for unit in units)
+    layered = any(count > 1 for count in per_workflow.values())
+    target_folders = safe_folders(unit.target for unit in units)
+    planned: list[tuple[str, SuiteTarget, str | None]] = []
+    for repetition in range(1, repeat + 1):
+        for item in workflows:
+            cases = item.case_ids if item.cases is not None else (None,)
+            for case in cases:
+                for unit in (u for u in units if u.name == item.name):
+                    folder = folders[item.name]
+                    if case is not None:
+                        folder = f"{folder}/{case}"
+                    if layered:
+                        folder = f"{folder}/{target_folders[unit.target]}"
+                    planned.append((run_stem(folder, repetition), unit, case))
+    return planned
 
 
 async def prepare_suite_cassettes(
@@ -96,6 +127,7 @@ async def prepare_suite_cassettes(
     replay: str | os.PathLike[str] | None,
     mode: ReplayMode,
     until: int | None,
+    units: Sequence[SuiteTarget] | None = None,
 ) -> SuiteCassettes | None:
     """Read and check every cassette the suite replays; prepare the record folder.
 
@@ -111,20 +143,19 @@ async def prepare_suite_cassettes(
     check_replay_options(mode, until)
     loaded: dict[str, Cassette] = {}
     if replay is not None:
-        folders = folder_names(workflows)
-        planned = [
-            (run_stem(folders[item.name], repetition), item)
-            for repetition in range(1, repeat + 1)
-            for item in workflows
-        ]
+        planned = _planned_stems(
+            workflows,
+            units or [SuiteTarget(item=w, target=own_target(w)) for w in workflows],
+            repeat,
+        )
         sources = [
-            os.fspath(Path(replay) / f"{stem}{CASSETTE_SUFFIX}") for stem, _ in planned
+            os.fspath(Path(replay) / f"{stem}{CASSETTE_SUFFIX}")
+            for stem, _, _ in planned
         ]
         # one worker thread reads and checks them all: no hop per file
         cassettes = await anyio.to_thread.run_sync(read_cassettes, sources)
-        expected = {item.name: _expected(item) for item in workflows}
-        for (stem, item), cassette in zip(planned, cassettes, strict=True):
-            check_binding(cassette, expected[item.name], cassette.source)
+        for (stem, unit, case), cassette in zip(planned, cassettes, strict=True):
+            check_binding(cassette, _expected(unit, case), cassette.source)
             loaded[stem] = cassette
     folder = None
     if record is not None:

@@ -138,6 +138,7 @@ async def create_suite_session(
         replay=replay,
         mode=replay_mode,
         until=replay_until,
+        units=units,
     )
     folder = None if output_dir is None else prepare_output_dir(output_dir)
     if record_cassettes is not None:

@@ -21,6 +21,7 @@ import anyio.to_thread
 import attrs
 
 from artemiskit._common._atomic import write_atomically
+from artemiskit._common._json import MAX_EVIDENCE_INTEGER
 from artemiskit._common._pool import run_bounded
 from artemiskit._errors import (
     ArtemisError,
@@ -162,13 +163,16 @@ class SuiteSettings:
             raise WorkflowError(
                 "min_pass_rate must be between 0 and 1", reason="invalid_option"
             )
-        if self.max_suite_tokens is not None and self.max_suite_tokens < 1:
+        if self.max_suite_tokens is not None and not (
+            1 <= self.max_suite_tokens <= MAX_EVIDENCE_INTEGER
+        ):
             raise WorkflowError(
-                "max_suite_tokens must be at least 1", reason="invalid_option"
+                "max_suite_tokens must be between 1 and 2**63 - 1",
+                reason="invalid_option",
             )
-        if self.max_errored < 0:
+        if not 0 <= self.max_errored <= MAX_EVIDENCE_INTEGER:
             raise WorkflowError(
-                "max_errored must be at least 0", reason="invalid_option"
+                "max_errored must be between 0 and 2**63 - 1", reason="invalid_option"
             )
         if self.gate not in GATES:
             raise WorkflowError(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from artemiskit._common._json import MAX_EVIDENCE_INTEGER
 from artemiskit._errors import WorkflowError
 
 if TYPE_CHECKING:
@@ -36,13 +37,19 @@ class CaseSelection:
     seed: int | None = None
 
     def __attrs_post_init__(self) -> None:
-        """Refuse a sample below 1.
+        """Refuse a sample below 1, and numbers ``suite.json`` could not hold.
 
         Raises:
-            WorkflowError: ``sample`` is below 1 (``invalid_option``).
+            WorkflowError: ``sample`` is below 1, or ``sample`` or ``seed`` is
+                beyond the 64-bit range of evidence integers (``invalid_option``).
         """
         if self.sample is not None and self.sample < 1:
             raise WorkflowError("sample must be at least 1", reason="invalid_option")
+        for name, value in (("sample", self.sample), ("seed", self.seed)):
+            if value is not None and abs(value) > MAX_EVIDENCE_INTEGER:
+                raise WorkflowError(
+                    f"{name} must be within the 64-bit range", reason="invalid_option"
+                )
 
     @property
     def chosen(self) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Final
@@ -76,8 +77,10 @@ def number_cases(
         The cases in order.
 
     Raises:
-        CaseError: A row that is not a mapping, a bad or repeated id, or more
-            than `MAX_CASES` rows.
+        CaseError: A row that is not a mapping, a bad or repeated id, a value
+            holding a number that is not finite (``NaN``, an infinity, ``1e400``:
+            no JSON can write it into a conversation or a record), or more than
+            `MAX_CASES` rows.
     """
     cases: list[Case] = []
     seen: dict[str, int] = {}
@@ -105,9 +108,30 @@ def number_cases(
                 line=line,
                 column=column,
             )
+        if not _finite(row):
+            raise CaseError(
+                "a case value holds a number that is not finite (NaN or infinite)",
+                line=line,
+                column=column,
+            )
         seen[raw_id] = line
         cases.append(Case(id=raw_id, values=dict(row), line=line, column=column))
     return tuple(cases)
+
+
+def _finite(row: Mapping[str, object]) -> bool:
+    """Whether every number in ``row`` (at any depth) is finite."""
+    pending: list[object] = list(row.values())
+    while pending:
+        value = pending.pop()
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                return False
+        elif isinstance(value, Mapping):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return True
 
 
 def _jsonl_rows(text: str) -> Iterable[tuple[int, object]]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from artemiskit import (
     ArtemisKit,
     TargetError,
@@ -58,3 +60,33 @@ async def test_a_completed_run_has_no_failure(tmp_path: Path) -> None:
     result = await ArtemisKit().run_workflow(workflow=path)
     assert result.exit_code == 0
     assert result.failure is None
+
+
+class _Escape(BaseException):
+    """A base exception of the agent's own (not an `Exception`)."""
+
+
+class _ExitingTarget:
+    """An agent whose ``respond`` raises a base exception with a sentinel text."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    async def respond(self, request: TargetRequest) -> TargetResponse:
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    "error", [SystemExit("SENTINEL-EXIT"), _Escape("SENTINEL-EXIT")], ids=repr
+)
+async def test_an_agent_raising_a_base_exception_ends_the_run_with_a_record(
+    tmp_path: Path, error: BaseException
+) -> None:
+    path = write_workflow(tmp_path)
+    result = await ArtemisKit().run_workflow(
+        workflow=path, target=_ExitingTarget(error)
+    )
+    assert result.record.execution.reason == "target_failure"
+    assert result.record.exit_code == 7
+    assert "SENTINEL" not in json.dumps(record_to_dict(result.record))
+    assert "SENTINEL" not in (result.failure or "")

@@ -126,3 +126,31 @@ def test_single_run_cassette_options_are_refused_in_suite_mode(tmp_path: Path) -
     )
     assert done.returncode == 2
     assert "--record-cassette" in done.stderr
+
+
+def test_a_dataset_suite_on_two_targets_replays_its_own_cassettes(
+    tmp_path: Path,
+) -> None:
+    """Cassettes laid out runs/<workflow>/<case>/<target>/ are found on replay."""
+    example = Path(__file__).parents[2] / "examples" / "datasets"
+    shutil.copytree(example, tmp_path / "datasets")
+    workflow = tmp_path / "datasets" / "triage.workflow.yaml"
+    common = ["--sample", "2", "--target", "scripted:agent"]
+    common += ["--target", "scripted:careful", "--min-pass-rate", "0"]
+    done = akit(
+        "workflow", "run", workflow, "--output-dir", "recorded",
+        "--record-cassettes", "cassettes", *common, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / "cassettes").rglob("*.cassette.jsonl"))) == 4
+    done = akit(
+        "workflow", "run", workflow, "--output-dir", "replayed",
+        "--replay", "cassettes", *common, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    before = records_of(tmp_path / "recorded")
+    after = records_of(tmp_path / "replayed")
+    assert len(after) == 4
+    assert {k: comparable(v) for k, v in after.items()} == {
+        k: comparable(v) for k, v in before.items()
+    }

@@ -508,3 +508,31 @@ def test_an_unreachable_ray_cluster_is_exit_1_before_any_run(tmp_path: Path) -> 
     assert f"cannot reach the Ray cluster at 127.0.0.1:{port}" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out" / "runs").exists()
+
+
+@pytest.mark.parametrize(
+    "option",
+    ["--seed", "--sample", "--max-suite-tokens", "--max-errored", "--replay-until"],
+)
+@pytest.mark.parametrize("value", [str(2**63), str(-(2**63) - 1)])
+def test_a_setting_a_report_could_not_read_back_is_refused_before_any_run(
+    tmp_path: Path, option: str, value: str
+) -> None:
+    """Every integer setting lands in suite.json: one beyond 64 bits is exit 2."""
+    suite = write_suite(tmp_path)
+    extra = ["--replay", str(tmp_path)] if option == "--replay-until" else []
+    extra += ["--sample", "1"] if option == "--seed" else []
+    done = akit(
+        "workflow",
+        "run",
+        str(suite),
+        "--output-dir",
+        "out",
+        option,
+        value,
+        *extra,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()

@@ -126,6 +126,12 @@ def _bad(tmp_path: Path, name: str, text: str | None) -> Path:
         ("cases.yaml", "- id: a\n- [1]\n", 2, "mapping"),
         ("cases.json", '{"id": "a"}', 1, "holds a list"),
         ("cases.jsonl", "", None, "holds no cases"),
+        # a number JSON cannot write back is refused where it is read
+        ("cases.jsonl", jsonl(row(1)) + '{"id": "b", "request": NaN}\n', 2, "finite"),
+        ("cases.jsonl", jsonl(row(1)) + '{"id": "b", "ticket": 1e400}\n', 2, "finite"),
+        ("cases.json", '[{"id": "a"},\n  {"id": "b", "x": [-Infinity]}]', 2, "finite"),
+        ("cases.yaml", "- id: a\n- id: b\n  request: .nan\n", 2, "finite"),
+        ("cases.yaml", "- id: a\n  ticket: {n: [-.inf]}\n", 1, "finite"),
     ],
 )
 def test_bad_rows_name_the_dataset_line(
@@ -284,6 +290,14 @@ def test_a_problem_of_the_workflow_itself_is_listed_once(tmp_path: Path) -> None
     found = problems(write(tmp_path, data, {}))
     assert len(found) == 1
     assert found[0][0] == "workflow.yaml"
+
+
+def test_an_inline_case_with_a_non_finite_number_is_exit_2(tmp_path: Path) -> None:
+    path = write(tmp_path, workflow(cases=[row(1, request=float("inf"))]), {})
+    result = akit("scenario", "validate", path)
+    assert result.returncode == 2, result.stderr
+    assert "finite" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_inline_case_errors_have_the_workflow_position(tmp_path: Path) -> None:
