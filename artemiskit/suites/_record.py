@@ -12,7 +12,9 @@ import bisect
 import copy
 import functools
 import json
+import math
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
@@ -28,7 +30,6 @@ from artemiskit._common._statistics import (
     exact_threshold,
     pass_at_k,
     pass_hat_k,
-    percentile,
     wilson_interval,
 )
 from artemiskit._errors import Problem, WorkflowError
@@ -40,7 +41,7 @@ from artemiskit.suites._consistency import check_suite_consistency
 
 if TYPE_CHECKING:
     import os
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Sequence
 
 __all__ = [
     "SUITE_SCHEMA",
@@ -313,16 +314,6 @@ def target_aggregates(units: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
     ]
 
 
-def _use(values: Sequence[float]) -> dict[str, float] | None:
-    if not values:
-        return None
-    return {
-        "p50": percentile(values, 50) or 0.0,
-        "p95": percentile(values, 95) or 0.0,
-        "max": max(values),
-    }
-
-
 def _fractions(record: ExecutionRecord) -> dict[str, float]:
     """The record's budget use per dimension, as fractions of each declared limit."""
     limits = record.budget.limits
@@ -344,12 +335,65 @@ def _fractions(record: ExecutionRecord) -> dict[str, float]:
     return fractions
 
 
+_VERDICTS = ("passed", "failed", "errored", "unavailable")
+
+
+class _Histogram:
+    """Values with how often each occurred: percentiles without a value per run.
+
+    Budget-use fractions repeat (each is a whole count over a fixed limit), so
+    a workflow keeps one entry per distinct value, not one per run.
+    """
+
+    __slots__ = ("_counts", "_total")
+
+    def __init__(self) -> None:
+        self._counts: Counter[float] = Counter()
+        self._total = 0
+
+    def add(self, value: float) -> None:
+        self._counts[value] += 1
+        self._total += 1
+
+    def use(self) -> dict[str, float] | None:
+        """``{p50, p95, max}`` as `percentile` gives them over every value."""
+        if not self._total:
+            return None
+        ordered = sorted(self._counts.items())
+        return {
+            "p50": self._percentile(ordered, 50),
+            "p95": self._percentile(ordered, 95),
+            "max": ordered[-1][0],
+        }
+
+    def _percentile(self, ordered: Sequence[tuple[float, int]], q: int) -> float:
+        """`percentile`'s linear interpolation, over the values with their counts."""
+        position = (self._total - 1) * Fraction(q) / 100
+        below = math.floor(position)
+        above = min(below + 1, self._total - 1)
+        low = _at(ordered, below)
+        return float(low + (_at(ordered, above) - low) * (position - below))
+
+
+def _at(ordered: Sequence[tuple[float, int]], rank: int) -> float:
+    """The value at 0-based ``rank`` among the counted, ordered values."""
+    seen = 0
+    for value, count in ordered:
+        seen += count
+        if rank < seen:
+            return value
+    raise IndexError(rank)
+
+
 class WorkflowTally:
     """One workflow's entry in ``suite.json``, kept up to date run by run.
 
-    Adding a run updates the counters in place (its run entry is built once and
-    the budget fractions are kept sorted), so an entry costs only what its
-    size costs, however often the suite record is rewritten.
+    Adding a run updates the counters in place; a run's entry is checked and
+    encoded once and kept as its compact JSON text only (what ``suite.json``
+    lists), so a finished run costs its line of text and nothing else, however
+    often the suite record is rewritten (SPEC 19: the driver's memory does not
+    grow with what it no longer needs). Budget fractions are kept as counts of
+    each distinct value.
 
     Args:
         name: The workflow's name.
@@ -369,15 +413,26 @@ class WorkflowTally:
         self.digest = digest
         self.target = target
         self._check_runs = check_runs
-        self.runs: list[dict[str, Any]] = []
+        #: Each run's entry as encoded in suite.json, in entry order.
+        self._texts: list[str] = []
         self._keys: list[tuple[str, str, int]] = []
         self._verdicts: Counter[str] = Counter()
-        #: Verdict counts per (case, target): one unit each.
-        self._units: dict[tuple[str | None, str | None], Counter[str]] = {}
+        #: Verdict counts per (case, target): one unit each, in `_VERDICTS` order.
+        self._units: dict[tuple[str | None, str | None], list[int]] = {}
         self._requirements: dict[str, Counter[str]] = {}
         self._reasons: Counter[str] = Counter()
         self._causes: Counter[CauseKey] = Counter()
-        self._fractions: dict[str, list[float]] = {key: [] for key in _LIMITS}
+        self._fractions = {key: _Histogram() for key in _LIMITS}
+
+    @property
+    def runs(self) -> list[dict[str, Any]]:
+        """Every run's entry, decoded afresh (the tally keeps only their text)."""
+        return [json.loads(text) for text in self._texts]
+
+    @property
+    def run_texts(self) -> list[str]:
+        """Every run's entry as ``suite.json`` lists it (compact JSON), in order."""
+        return self._texts
 
     def add(self, outcome: RunOutcome) -> None:
         """Count one finished run."""
@@ -388,11 +443,16 @@ class WorkflowTally:
             # One target: the entry names it; runs name theirs only when
             # the workflow ran on several (SPEC 19).
             run.pop("target", None)
-        self.runs.insert(at, validate_run_entry(run) if self._check_runs else run)
+        if self._check_runs:
+            validate_run_entry(run)
+        self._texts.insert(at, json.dumps(run))
         verdict = outcome.verdict
         self._verdicts[verdict.status] += 1
         unit = (outcome.case, outcome.target)
-        self._units.setdefault(unit, Counter())[verdict.status] += 1
+        counts = self._units.get(unit)
+        if counts is None:
+            counts = self._units[unit] = [0, 0, 0, 0]
+        counts[_VERDICTS.index(verdict.status)] += 1
         self._reasons.update(outcome.failure_reasons())
         if verdict.why is not None:
             why = verdict.why
@@ -401,19 +461,26 @@ class WorkflowTally:
         if record is None:
             return
         for requirement in record.task_verification.requirements:
-            counts = self._requirements.setdefault(requirement.id, Counter())
-            counts[requirement.status] += 1
+            requirement_counts = self._requirements.setdefault(
+                requirement.id, Counter()
+            )
+            requirement_counts[requirement.status] += 1
         for key, fraction in _fractions(record).items():
-            bisect.insort(self._fractions[key], fraction)
+            self._fractions[key].add(fraction)
 
-    def entry(self) -> dict[str, Any]:
-        """The workflow's entry as of the runs added so far."""
+    def entry(self, *, runs: bool = True) -> dict[str, Any]:
+        """The workflow's entry as of the runs added so far.
+
+        Args:
+            runs: List the run entries (decoded); ``False`` leaves ``runs``
+                empty for a writer that takes them from `run_texts`.
+        """
         verdicts = self._verdicts
         return {
             "name": self.name,
             "digest": self.digest,
             "target": self.target,
-            "runs": list(self.runs),
+            "runs": self.runs if runs else [],
             **unit_counts(
                 verdicts["passed"],
                 verdicts["failed"],
@@ -431,9 +498,7 @@ class WorkflowTally:
             ],
             "failure_reasons": dict(sorted(self._reasons.items())),
             "causes": cause_counts(self._causes),
-            "budget_use": {
-                key: _use(values) for key, values in self._fractions.items()
-            },
+            "budget_use": {key: use.use() for key, use in self._fractions.items()},
         }
 
     def units(
@@ -448,26 +513,28 @@ class WorkflowTally:
                 workflow without cases); a unit without finished runs counts 0.
             targets: The ids of the targets it runs on (default: its own).
         """
+        counted = self._units
+        if not targets:
+            # Without targets named, every run of the case counts.
+            counted = {}
+            for (case, _), counts in self._units.items():
+                total = counted.setdefault((case, None), [0, 0, 0, 0])
+                for index, count in enumerate(counts):
+                    total[index] += count
+        none = (0, 0, 0, 0)
         units = []
         for case in cases:
             for target in targets or (self.target,):
-                verdicts: Counter[str] = Counter()
-                for (of_case, of_target), counts in self._units.items():
-                    # Without targets named, every run of the case counts.
-                    if of_case == case and (not targets or of_target == target):
-                        verdicts.update(counts)
+                passed, failed, errored, unavailable = counted.get(
+                    (case, target if targets else None), none
+                )
                 units.append(
                     {
                         "workflow": self.name,
                         "case": case,
                         "target": target or "default",
-                        "runs": sum(verdicts.values()),
-                        **unit_counts(
-                            verdicts["passed"],
-                            verdicts["failed"],
-                            verdicts["errored"],
-                            verdicts["unavailable"],
-                        ),
+                        "runs": passed + failed + errored + unavailable,
+                        **unit_counts(passed, failed, errored, unavailable),
                     }
                 )
         return units
@@ -520,7 +587,7 @@ def gated_rate(
 
 def suite_exit_code(
     status: SuiteStatus,
-    outcomes: Sequence[RunOutcome],
+    outcomes: Sequence[RunOutcome] | Mapping[str, int],
     pass_rates: Sequence[Fraction | None],
     min_pass_rate: float,
     max_errored: int = 0,
@@ -533,12 +600,17 @@ def suite_exit_code(
     judged); else 0. A run stopped by a denial, a budget or the deadline is a
     failure, so a suite of stopped runs fails the default gate. Pass rates are
     exact fractions and the threshold the decimal it names (`exact_threshold`),
-    so 7/10 meets 0.7.
+    so 7/10 meets 0.7. ``outcomes`` are the finished runs, or how many of them
+    had each verdict (`SuiteTally.verdicts`).
     """
     threshold = exact_threshold(min_pass_rate)
     if status == "cancelled":
         return ExitCode.CANCELLED
-    statuses = Counter(o.verdict.status for o in outcomes)
+    statuses = Counter(
+        outcomes
+        if isinstance(outcomes, Mapping)
+        else (o.verdict.status for o in outcomes)
+    )
     if statuses["errored"] > max_errored:
         return ExitCode.RUNTIME_FAILURE
     if statuses["unavailable"]:
@@ -578,6 +650,16 @@ class SuiteTally:
         self._output_tokens += used.output_tokens or 0
         self._model_requests += used.model_requests
         self._tool_calls += used.tool_calls
+
+    @property
+    def finished(self) -> int:
+        """How many runs were added."""
+        return self._finished
+
+    @property
+    def verdicts(self) -> Mapping[str, int]:
+        """How many added runs had each verdict."""
+        return self._verdicts
 
     def totals(self, planned: int, duration_ms: int) -> dict[str, Any]:
         """The ``totals`` as of the runs added so far."""
@@ -801,7 +883,8 @@ def _migrated_workflow(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def encode_suite_record(
-    record: Mapping[str, Any], runs: dict[tuple[Any, ...], str] | None = None
+    record: Mapping[str, Any],
+    runs: Callable[[str], Sequence[str]] | None = None,
 ) -> bytes:
     """``suite.json``'s bytes: a field per line, and each run on a line of its own.
 
@@ -810,10 +893,10 @@ def encode_suite_record(
 
     Args:
         record: The suite record.
-        runs: Each run entry's encoding by (workflow, case, target,
-            repetition), filled as
-            runs are encoded and reused by later rewrites (a finished run's
-            entry never changes).
+        runs: Each workflow's run entries, already encoded, by workflow name
+            (`WorkflowTally.run_texts`): they replace the entry's ``runs``,
+            so a suite keeps each finished run as one line of text, never as
+            objects.
     """
     fields = []
     for key, value in record.items():
@@ -827,22 +910,20 @@ def encode_suite_record(
 
 
 def _encode_workflow(
-    entry: Mapping[str, Any], runs: dict[tuple[Any, ...], str] | None
+    entry: Mapping[str, Any], runs: Callable[[str], Sequence[str]] | None
 ) -> str:
     fields = []
     for key, value in entry.items():
-        if key == "runs" and value:
-            name = entry["name"]
-            lines = []
-            for run in value:
-                at = (name, run.get("case"), run.get("target"), run["repetition"])
-                text = None if runs is None else runs.get(at)
-                if text is None:
-                    text = json.dumps(run)
-                    if runs is not None:
-                        runs[at] = text
-                lines.append(f"        {text}")
-            text = "[\n" + ",\n".join(lines) + "\n      ]"
+        if key == "runs":
+            lines = (
+                [json.dumps(run) for run in value]
+                if runs is None
+                else runs(entry["name"])
+            )
+            text = "[]"
+            if lines:
+                text = "[\n" + ",\n".join(f"        {line}" for line in lines)
+                text += "\n      ]"
         else:
             text = json.dumps(value)
         fields.append(f"      {json.dumps(key)}: {text}")

@@ -26,7 +26,6 @@ from artemiskit._errors import (
     SessionStateError,
     WorkflowError,
 )
-from artemiskit.engine._session import WorkflowResult
 from artemiskit.providers import SharedTransports
 from artemiskit.records import Cause, record_to_dict
 from artemiskit.suites._aggregate import (
@@ -59,6 +58,7 @@ from artemiskit.suites._record import (
     validate_suite_record,
     validate_workflow_entry,
 )
+from artemiskit.suites._results import SuiteResult, SuiteRun
 from artemiskit.suites._selection import EVERY_CASE, CaseSelection
 from artemiskit.suites._targets import SuiteTarget, own_target
 from artemiskit.suites._transcript import transcript_to_dict
@@ -70,7 +70,7 @@ if TYPE_CHECKING:
 
     from artemiskit.config._mcp import McpServerConfig
     from artemiskit.engine._judge import JudgeSettings
-    from artemiskit.engine._session import WorkflowSession
+    from artemiskit.engine._session import WorkflowResult, WorkflowSession
     from artemiskit.records import TelemetryInfo
     from artemiskit.suites._cassettes import SuiteCassettes
     from artemiskit.suites._discovery import SuiteWorkflow
@@ -91,6 +91,8 @@ _T = TypeVar("_T")
 #: What ``--min-pass-rate`` may judge (SPEC 23).
 GATES = ("point", "lower-bound")
 _REWRITE_INTERVAL_S = 1.0
+#: How many recently made folders a suite remembers (to skip making them again).
+_FOLDERS_REMEMBERED = 64
 #: Totals the suite span carries as ``artemiskit.suite.<name>``.
 _SUITE_COUNTS = (
     "runs_planned",
@@ -199,59 +201,6 @@ class SuiteEvent:
     status: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class SuiteRun:
-    """One finished run and its result (``None`` when the run was lost).
-
-    ``case`` is the dataset case it ran (``None`` for a workflow without cases).
-    ``target`` is the id of the target it ran on (SPEC 19).
-    """
-
-    workflow: str
-    repetition: int
-    result: WorkflowResult | None
-    target: str | None = None
-    case: str | None = None
-
-    def __repr__(self) -> str:
-        return (
-            f"SuiteRun(workflow={self.workflow!r}, target={self.target!r}, "
-            f"repetition={self.repetition}, result={self.result!r})"
-        )
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class SuiteResult:
-    """What a suite leaves.
-
-    Attributes:
-        summary: The suite record (``suite.json``'s content), metadata only.
-        runs: Every finished run with its result (transcripts are sensitive).
-    """
-
-    summary: dict[str, Any]
-    runs: tuple[SuiteRun, ...]
-
-    @property
-    def exit_code(self) -> int:
-        """The SPEC 13 exit code of the suite."""
-        code: int = self.summary["exit_code"]
-        return code
-
-    @property
-    def status(self) -> SuiteStatus:
-        """``completed``, ``cancelled``, ``budget_exhausted`` or ``failed_fast``."""
-        status: SuiteStatus = self.summary["status"]
-        return status
-
-    def __repr__(self) -> str:
-        return (
-            f"SuiteResult(suite_id={self.summary['suite_id']!r}, "
-            f"status={self.status!r}, exit_code={self.exit_code}, "
-            f"runs={len(self.runs)})"
-        )
 
 
 def _suite_servers(
@@ -426,11 +375,12 @@ class SuiteSession:
             None if telemetry is None else telemetry.for_suite(self.suite_id)
         )
         self._suite_span: TelemetryInfo | None = None
-        # Every finished run (for accounting), and those whose files are
-        # written (what suite.json may list).
-        self._outcomes: list[RunOutcome] = []
-        self._filed: list[RunOutcome] = []
+        # A finished run is kept only as its line of suite.json (in its
+        # workflow's tally) and its counts; its result only without an output
+        # folder (SuiteResult has nowhere else to read it from).
         self._runs: list[SuiteRun] = []
+        # Spans exported and dropped by the finished runs.
+        self._spans = [0, 0]
         self._in_flight: set[WorkflowSession] = set()
         self._cancelled = False
         self._stop: tuple[SuiteStatus, str] | None = None
@@ -439,7 +389,9 @@ class SuiteSession:
         self._transports = SharedTransports()
         self._mcp_shared = _suite_servers(self._workflows, mcp_servers or {})
         self._tokens = 0
-        self._folders_made: set[Path] = set()
+        # The folders made most recently (runs of a unit finish close
+        # together; one made again is a no-op): bounded, not one per unit.
+        self._folders_made: dict[Path, None] = {}
         self._covered = -1
         self._written_at = 0.0
         self._rewrite_cost = 0.0
@@ -459,8 +411,6 @@ class SuiteSession:
         self._changed = set(self._tallies)
         self._entries: dict[str, dict[str, Any]] = {}
         self._unit_entries: dict[str, list[dict[str, Any]]] = {}
-        # Each finished run's entry as encoded in suite.json, encoded once.
-        self._run_texts: dict[tuple[Any, ...], str] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
         # each one as its run finishes would serialize the suite on the disk.
         self._unsynced: list[Path] = []
@@ -551,7 +501,9 @@ class SuiteSession:
         # against its part of the schema; each run was checked when added).
         for name in self._changed:
             self._units_of(name)  # remembered until the workflow's next run
-            entry = self._tallies[name].entry()
+            # With an output folder the runs are written from their encoded
+            # lines (`_run_lines`), never decoded again.
+            entry = self._tallies[name].entry(runs=self._output is None)
             self._entries[name] = validate_workflow_entry(entry, len(entry["runs"]))
         self._changed.clear()
         units = [unit for w in self._workflows for unit in self._unit_entries[w.name]]
@@ -565,7 +517,7 @@ class SuiteSession:
             # Every workflow on every target must reach the gate.
             exit_code = suite_exit_code(
                 status,
-                self._filed,
+                self._totals.verdicts,
                 self._gated_rates(units),
                 settings.min_pass_rate,
                 settings.max_errored,
@@ -638,17 +590,17 @@ class SuiteSession:
         already covering its run writes nothing (``None``), so a burst of
         finished runs costs one or two disk syncs, not one each.
         """
-        wanted = len(self._filed)
+        wanted = self._totals.finished
         if self._output is None and not finished:
             return None
         async with self._write_lock:
             if not finished and self._covered >= wanted:
                 return None
-            self._covered = len(self._filed)
+            self._covered = self._totals.finished
             began = time.monotonic()
             summary = validate_suite_record(self._summary(finished), workflows=False)
             if self._output is not None:
-                data = encode_suite_record(summary, self._run_texts)
+                data = encode_suite_record(summary, self._run_lines)
                 target = self._output / "suite.json"
                 # Progressive rewrites skip the disk sync (still atomic for any
                 # reader and a killed suite); the final one is durable.
@@ -670,7 +622,7 @@ class SuiteSession:
         """
         if self._output is None:
             return False
-        pending = len(self._filed) - max(self._covered, 0)
+        pending = self._totals.finished - max(self._covered, 0)
         if pending <= 0:
             return False
         if pending >= max(1, self._covered):
@@ -729,14 +681,23 @@ class SuiteSession:
                     _private_folders(private, folder)
                 else:
                     folder.mkdir(parents=True, exist_ok=True)
-                self._folders_made.add(folder)
+                self._folders_made[folder] = None
+                if len(self._folders_made) > _FOLDERS_REMEMBERED:
+                    del self._folders_made[next(iter(self._folders_made))]
             mode = 0o644 if private is None else 0o600
             write_atomically(path, data, mode=mode, replace=False, durable=False)
             self._unsynced.append(path)
 
+    def _run_lines(self, workflow: str) -> list[str]:
+        """A workflow's finished runs as ``suite.json`` lists them (encoded)."""
+        return self._tallies[workflow].run_texts
+
     def _file(self, outcome: RunOutcome) -> None:
-        self._filed.append(outcome)
         self._tallies[outcome.workflow].add(outcome)
+        telemetry = None if outcome.record is None else outcome.record.telemetry
+        if telemetry is not None:
+            self._spans[0] += telemetry.exported
+            self._spans[1] += telemetry.dropped
         assert outcome.target is not None  # a suite's runs name their target
         self._totals.add(outcome)
         self._changed.add(outcome.workflow)
@@ -888,16 +849,16 @@ class SuiteSession:
             lost_reason=lost_reason,
             case=job.case,
         )
-        self._outcomes.append(outcome)
-        self._runs.append(
-            SuiteRun(
-                workflow=item.name,
-                target=job.unit.target,
-                repetition=job.repetition,
-                result=result,
-                case=job.case,
+        if self._output is None:
+            self._runs.append(
+                SuiteRun(
+                    workflow=item.name,
+                    target=job.unit.target,
+                    repetition=job.repetition,
+                    result=result,
+                    case=job.case,
+                )
             )
-        )
         self._account(outcome)
         record = outcome.record
         event = None
@@ -957,12 +918,7 @@ class SuiteSession:
 
     def _telemetry_totals(self) -> dict[str, int]:
         """Spans exported and dropped by the suite's runs and its own span."""
-        exported = dropped = 0
-        for outcome in self._outcomes:
-            shipped = None if outcome.record is None else outcome.record.telemetry
-            if shipped is not None:
-                exported += shipped.exported
-                dropped += shipped.dropped
+        exported, dropped = self._spans
         if self._suite_span is not None:
             exported += self._suite_span.exported
             dropped += self._suite_span.dropped
@@ -1078,6 +1034,9 @@ class SuiteSession:
         order: dict[tuple[str, str | None], int] = {
             (unit.name, unit.target): index for index, unit in enumerate(self._units)
         }
+        if self._output is not None:
+            # Read back from the files on demand: nothing of a run was kept.
+            return SuiteResult.written(self._output, summary, order)
         runs = sorted(
             self._runs,
             key=lambda r: (order[(r.workflow, r.target)], r.case or "", r.repetition),
