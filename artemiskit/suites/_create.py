@@ -127,7 +127,7 @@ async def create_suite_session(
                 named_files, unit.item, config
             )
     cassettes = await prepare_suite_cassettes(
-        workflows,
+        units,
         settings.repeat,
         record=None,
         replay=replay,
@@ -137,7 +137,7 @@ async def create_suite_session(
     folder = None if output_dir is None else prepare_output_dir(output_dir)
     if record_cassettes is not None:
         recording = await prepare_suite_cassettes(
-            workflows,
+            units,
             settings.repeat,
             record=record_cassettes,
             replay=None,

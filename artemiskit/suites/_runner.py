@@ -39,10 +39,8 @@ from artemiskit.suites._layout import (
     CASSETTE_SUFFIX,
     RECORD_SUFFIX,
     TRANSCRIPT_SUFFIX,
-    folder_names,
+    RunLayout,
     prepare_output_dir,
-    run_stem,
-    safe_folders,
 )
 from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
 from artemiskit.suites._record import (
@@ -363,8 +361,7 @@ class SuiteSession:
         self._remote_files = dict(remote_files or {})
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
-        self._folders = folder_names(self._workflows)
-        self._target_folders = safe_folders(unit.target for unit in self._units)
+        self._layout = RunLayout(self._units)
         if self._remote is not None and any(w.cases for w in self._workflows):
             raise WorkflowError(  # create_suite_session refuses it first
                 "workflows with cases run on the local executor only (for now)",
@@ -637,12 +634,7 @@ class SuiteSession:
         """The run's record, transcript and cassette files; the record's name."""
         if result is None:
             return None, []
-        folder = self._folders[job.workflow.name]
-        if job.case is not None:
-            folder = f"{folder}/{job.case}"
-        if self._layered:
-            folder = f"{folder}/{self._target_folders[job.unit.target]}"
-        stem = run_stem(folder, job.repetition)
+        stem = self._stem(job)
         files: list[_RunFile] = []
         cassettes = self._cassettes
         if cassettes is not None and cassettes.record is not None and result.cassette:
@@ -794,8 +786,13 @@ class SuiteSession:
         """The job's cassette options (plain data: any executor ships them)."""
         if self._cassettes is None:
             return {}
-        stem = run_stem(self._folders[job.workflow.name], job.repetition)
-        return self._cassettes.run_options(stem)
+        return self._cassettes.run_options(self._stem(job))
+
+    def _stem(self, job: _Job) -> str:
+        """The stem of the job's files: its unit's folder and its repetition."""
+        return self._layout.stem(
+            job.workflow.name, job.case, job.unit.target, job.repetition
+        )
 
     async def _run_here(self, job: _Job) -> WorkflowResult | None:
         """Run ``job`` in this process; ``None`` when it left no record."""
@@ -860,6 +857,8 @@ class SuiteSession:
                 )
             )
         self._account(outcome)
+        if self._cassettes is not None:
+            self._cassettes.release(self._stem(job))
         record = outcome.record
         event = None
         if self._streams:
