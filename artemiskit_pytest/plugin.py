@@ -42,8 +42,6 @@ __all__ = [
     "pytest_configure",
 ]
 
-_NAMES = ("workflow.yaml", "workflow.yml")
-_SUFFIXES = (".workflow.yaml", ".workflow.yml")
 #: pytest's own markers change how a test runs: a tag never becomes one of them.
 _RESERVED_MARKERS = frozenset(
     {"filterwarnings", "parametrize", "skip", "skipif", "usefixtures", "xfail"}
@@ -201,10 +199,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def _is_workflow_file(name: str) -> bool:
-    return name in _NAMES or name.endswith(_SUFFIXES)
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """Register the markers; make the ``--akit`` paths part of the collection."""
     config.addinivalue_line(
@@ -311,10 +305,13 @@ def pytest_collect_file(
     roots = parent.config.stash.get(_ROOTS, None)
     if not roots:
         return None
+    # Only with --akit: loading the plugin imports nothing of ArtemisKit.
+    from artemiskit.suites import is_workflow_file
+
     resolved = file_path.resolve()
     # A file given to --akit is taken as given; a folder means its workflow files.
     if resolved not in roots and not (
-        _is_workflow_file(file_path.name)
+        is_workflow_file(file_path.name)
         and any(root in resolved.parents for root in roots)
     ):
         return None

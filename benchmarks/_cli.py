@@ -53,6 +53,7 @@ MEASURES = (
     "datasets",
     "viewer",
     "replay",
+    "suite_processes",
 )
 _STEPS = 500
 _SESSION_STEPS = 10
@@ -76,6 +77,7 @@ def _settings(quick: bool) -> dict[str, Any]:
             "memory_units": (200, 1000),
             "replay_runs": 100,
             "replay_pairs": 3,
+            "processes_runs": 100,
         }
     # The in-process pairs are cheap (a pair of 500-step runs takes well under a
     # second), so the full run takes enough of them that a slow spell of a
@@ -95,6 +97,7 @@ def _settings(quick: bool) -> dict[str, Any]:
         "memory_units": (1000, 10000),
         "replay_runs": 500,
         "replay_pairs": 7,
+        "processes_runs": 400,
     }
 
 
@@ -244,8 +247,19 @@ def _run_all(arguments: argparse.Namespace) -> dict[str, Any]:
         results["viewer"] = {"skipped": True, "reason": "--skip-viewer was given"}
     else:
         _say("viewer: report pages of synthesised suites in headless Chromium")
-        results["viewer"] = _module(
+        results["viewer"] = _module_figures(
             "benchmarks.viewer", *(("--quick",) if arguments.quick else ())
+        )
+    if arguments.skip_suite:
+        results["suite_processes"] = {
+            "skipped": True,
+            "reason": "--skip-suite was given",
+        }
+    else:
+        runs = settings["processes_runs"]
+        _say(f"suite: {runs} CPU-bound runs, one process vs the processes executor")
+        results["suite_processes"] = _module_figures(
+            "benchmarks.suite_runner_processes", "--runs", str(runs)
         )
     return results
 
@@ -258,7 +272,7 @@ def _module_figures(module: str, *options: str) -> dict[str, Any]:
         capture_output=True,
         text=True,
         check=False,
-        timeout=1800,
+        timeout=3600,
     )
     if completed.returncode != 0:
         tail = " / ".join(completed.stderr.strip().splitlines()[-3:])
@@ -273,24 +287,7 @@ def _suite_runner(runs: int, *options: str) -> dict[str, Any]:
     The share in runs is a ratio of CPU times within one process: measured in
     a fresh one, nothing the earlier benchmarks left behind weighs on it.
     """
-    return _module("benchmarks.suite_runner", "--runs", str(runs), *options)
-
-
-def _module(name: str, *options: str) -> dict[str, Any]:
-    """``python -m NAME OPTIONS`` in its own interpreter; the JSON it prints."""
-    completed = subprocess.run(
-        [sys.executable, "-m", name, *options],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=3600,
-    )
-    if completed.returncode != 0:
-        tail = " / ".join(completed.stderr.strip().splitlines()[-3:])
-        return {"skipped": True, "reason": f"{name} failed: {tail}"}
-    figures: dict[str, Any] = json.loads(completed.stdout)
-    return {"skipped": False, **figures}
+    return _module_figures("benchmarks.suite_runner", "--runs", str(runs), *options)
 
 
 def output_paths(*, quick: bool, output: Path | None) -> tuple[Path, Path]:

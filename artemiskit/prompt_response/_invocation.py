@@ -14,9 +14,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-import anyio
 import attrs
 
+from artemiskit._common._pool import run_bounded
 from artemiskit._errors import ArtemisError, ConfigError, FileAccessError, WorkflowError
 from artemiskit._exit_codes import PromptResponseExitCode
 from artemiskit.prompt_response._compare import baseline_check
@@ -330,22 +330,19 @@ async def run_scenarios(
     )
     results: list[tuple[ScenarioOutcome, BaselineCheck | None] | None]
     results = [None] * len(loaded)
-    pending = iter(enumerate(loaded))
 
-    async def worker() -> None:
-        for index, item in pending:
-            results[index] = await _run_one(
-                item,
-                options=options,
-                config=config,
-                judge=judge,
-                delivery=delivery,
-                progress=told,
-            )
+    async def run_file(entry: tuple[int, _Loaded]) -> None:
+        index, item = entry
+        results[index] = await _run_one(
+            item,
+            options=options,
+            config=config,
+            judge=judge,
+            delivery=delivery,
+            progress=told,
+        )
 
-    async with anyio.create_task_group() as group:
-        for _ in range(min(max(1, parallel), len(loaded))):
-            group.start_soon(worker)
+    await run_bounded(enumerate(loaded), run_file, min(max(1, parallel), len(loaded)))
     done = [result for result in results if result is not None]
     outcomes = tuple(outcome for outcome, _ in done)
     cost = sum(

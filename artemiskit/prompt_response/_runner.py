@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
+from artemiskit._common._pool import run_bounded
 from artemiskit._errors import ArtemisError, ConfigError
 from artemiskit.config import TrustedConfig
 from artemiskit.prompt_response._embeddings import OpenAIEmbeddings
@@ -434,18 +435,16 @@ async def run_scenario(
     secrets = known_secrets(config, judge)
     runner = _CaseRunner(scenario, options, pool, model, context, secrets)
     results: list[CaseResult | None] = [None] * len(cases)
-    pending = iter(enumerate(cases))
 
-    async def worker() -> None:
-        # Workers share one iterator, so cases start in file order.
-        for index, case in pending:
-            results[index] = await runner.run(case)
+    async def run_case(item: tuple[int, Case]) -> None:
+        index, case = item
+        results[index] = await runner.run(case)
 
     started = time.time()
     try:
-        async with anyio.create_task_group() as group:
-            for _ in range(min(max(1, options.concurrency), len(cases))):
-                group.start_soon(worker)
+        # Cases start in file order, at most ``concurrency`` at once.
+        limit = min(max(1, options.concurrency), len(cases))
+        await run_bounded(enumerate(cases), run_case, limit)
     finally:
         await pool.aclose()
         if grader is not None:

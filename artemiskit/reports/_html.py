@@ -14,6 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from artemiskit._common._extras import install_hint
 from artemiskit._errors import ConfigError
 from artemiskit.reports._inputs import run_key
 from artemiskit.reports._page import render_page
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["INSTALL_HINT", "comparison_html", "report_html", "require_report_extra"]
 
-INSTALL_HINT = "pip install 'artemiskit[report]'"
+INSTALL_HINT = install_hint("report")
 _EXTRA = ("jinja2", "markupsafe", "matplotlib")
 
 

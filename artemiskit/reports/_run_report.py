@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from artemiskit._common._extras import install_hint
 from artemiskit._errors import UnsupportedError
 from artemiskit.prompt_response._exports import printable_text
 from artemiskit.prompt_response._js import to_fixed
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["REPORT_INSTALL_HINT", "render_run_report"]
 
-REPORT_INSTALL_HINT = "pip install 'artemiskit[report]'"
+REPORT_INSTALL_HINT = install_hint("report")
 
 
 def render_run_report(manifest: RunManifest) -> str:

@@ -27,10 +27,15 @@ if typing.TYPE_CHECKING:
     from artemiskit.suites._discovery import (
         SuiteWorkflow as SuiteWorkflow,
         discover_workflows as discover_workflows,
+        is_workflow_file as is_workflow_file,
     )
     from artemiskit.suites._executor import (
+        EXECUTOR_NAMES as EXECUTOR_NAMES,
         LocalExecutor as LocalExecutor,
+        PlannedRun as PlannedRun,
+        RunLost as RunLost,
         SuiteExecutor as SuiteExecutor,
+        executor_named as executor_named,
     )
     from artemiskit.suites._exports import (
         junit_xml as junit_xml,
@@ -44,6 +49,9 @@ if typing.TYPE_CHECKING:
         RepetitionPlan as RepetitionPlan,
         plan_repetitions as plan_repetitions,
         plan_suite as plan_suite,
+    )
+    from artemiskit.suites._processes import (
+        ProcessExecutor as ProcessExecutor,
     )
     from artemiskit.suites._ray import (
         RayExecutor as RayExecutor,
@@ -66,6 +74,9 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit.suites._selection import (
         CaseSelection as CaseSelection,
+    )
+    from artemiskit.suites._shipping import (
+        RemoteRun as RemoteRun,
     )
     from artemiskit.suites._targets import (
         SuiteTarget as SuiteTarget,

@@ -14,7 +14,7 @@ from artemiskit._errors import WorkflowError
 from artemiskit.config._judge import load_judge_config
 from artemiskit.suites._cassettes import prepare_suite_cassettes
 from artemiskit.suites._discovery import load_suite_workflows
-from artemiskit.suites._ray import RayExecutor
+from artemiskit.suites._executor import LocalExecutor, executor_named
 from artemiskit.suites._runner import SuiteSession, SuiteSettings, prepare_output_dir
 from artemiskit.suites._shipping import named_files, worker_config
 from artemiskit.suites._targets import plan_targets
@@ -42,7 +42,7 @@ async def create_suite_session(
     *,
     settings: SuiteSettings,
     output_dir: str | os.PathLike[str] | None,
-    executor: SuiteExecutor | None,
+    executor: SuiteExecutor | str | None,
     judge: JudgeSettings | str | os.PathLike[str] | None,
     cleanup_timeout_ms: int | None,
     telemetry: Telemetry | None = None,
@@ -58,19 +58,24 @@ async def create_suite_session(
     """Check every workflow, script, fixture and the judge, then prepare the output.
 
     Workflows are checked against ``tools`` (the kit's catalogue) and
-    ``scorers`` (the kit's scorers), the same every run uses. Under a
-    `RayExecutor`, ``remote_kit`` builds the kit on a worker from a
-    configuration without secrets (`worker_config`). ``targets`` replace every
-    workflow's own (SPEC 19): every workflow runs on each (`plan_targets`).
+    ``scorers`` (the kit's scorers), the same every run uses. ``executor`` is
+    an executor or its name (``local``, ``processes``, ``ray``). Under an
+    executor that runs runs out of this process, ``remote_kit`` builds the kit
+    on a worker from a configuration without secrets (`worker_config`).
+    ``targets`` replace every workflow's own (SPEC 19): every workflow runs on
+    each (`plan_targets`).
 
     Raises:
         WorkflowError: Any workflow, script or fixture is invalid, two share a
             name, or a folder holds none (exit 2; nothing ran).
-        ConfigError: The judge configuration is invalid, or under Ray a used
-            provider entry holds its key inline (``inline_key``).
+        WorkflowError: No executor has the name given (``invalid_option``).
+        ConfigError: The judge configuration is invalid, or under an executor
+            out of this process a used provider entry holds its key inline
+            (``inline_key``).
         WorkflowError: A chosen target names an entry the configuration lacks
-            (``unknown_target``), or an agent of your own is chosen under Ray,
-            whose workers cannot import it (``agent_not_shippable``); exit 2.
+            (``unknown_target``), or an agent of your own is chosen under an
+            executor that runs on other machines (Ray), whose workers cannot
+            import it (``agent_not_shippable``); exit 2.
         UnsupportedError: A workflow runs in the sandbox and no Docker Engine
             answers, or the sandbox image is not installed (exit 3; checked
             here, where the runs execute, so that no run starts).
@@ -81,6 +86,10 @@ async def create_suite_session(
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
+    if executor is None:
+        executor = LocalExecutor()
+    elif isinstance(executor, str):
+        executor = executor_named(executor)
     # a full replay answers every model request from cassettes: no script
     workflows = await load_suite_workflows(
         paths,
@@ -90,15 +99,11 @@ async def create_suite_session(
         selection=settings.cases,
         scripts=replay is None or replay_until is not None,
     )
-    if isinstance(executor, RayExecutor) and any(w.cases for w in workflows):
+    if executor.placement == "cluster" and any(t.kind == "agent" for t in targets):
         raise WorkflowError(
-            "workflows with cases run on the local executor only (for now)",
-            reason="invalid_option",
-        )
-    if isinstance(executor, RayExecutor) and any(t.kind == "agent" for t in targets):
-        raise WorkflowError(
-            "an agent of your own (--agent, targets=) runs in this process only: "
-            "a Ray worker cannot import it; use the local executor, or a provider "
+            "an agent of your own (--agent, targets=) runs on this machine only: "
+            f"the {executor.name} executor's workers, on other machines, cannot "
+            "import it; use the local or processes executor, or a provider "
             "entry (--target ENTRY:MODEL)",
             reason="agent_not_shippable",
         )
@@ -112,13 +117,13 @@ async def create_suite_session(
         judge_config = await load_judge_config(judge)
         if judge_config.provider not in judge_config.providers.providers:
             used.add(judge_config.provider)
-    if not isinstance(executor, RayExecutor) and any(
+    if executor.placement != "cluster" and any(
         item.workflow.environment.kind == "sandbox" for item in workflows
     ):
         await _probe_sandbox_engine(config)
     remote = None
     files: dict[tuple[str, str], dict[str, bytes]] = {}
-    if isinstance(executor, RayExecutor) and remote_kit is not None:
+    if executor.placement != "in_process" and remote_kit is not None:
         # Before anything runs: a used entry with an inline key is refused,
         # and each workflow's files are read once (what every run ships).
         remote = functools.partial(remote_kit, worker_config(config, used))

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SuiteWorkflow",
     "discover_workflows",
+    "is_workflow_file",
     "load_suite_workflows",
     "workflow_script",
 ]
@@ -93,7 +94,16 @@ class SuiteWorkflow:
         return f"SuiteWorkflow(name={self.name!r})"
 
 
-def _is_workflow_file(name: str) -> bool:
+def is_workflow_file(name: str) -> bool:
+    """Whether a file called ``name`` is a workflow a folder of a suite holds.
+
+    Args:
+        name: A file name (not a path): ``workflow.yaml``, ``*.workflow.yaml``
+            and their ``.yml`` forms are workflows.
+
+    Returns:
+        ``True`` for a workflow file name.
+    """
     return name in _NAMES or name.endswith(_SUFFIXES)
 
 
@@ -116,7 +126,7 @@ def discover_workflows(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
             Path(folder) / name
             for folder, _, names in os.walk(path)
             for name in names
-            if _is_workflow_file(name)
+            if is_workflow_file(name)
         )
         if not below:
             raise WorkflowError(

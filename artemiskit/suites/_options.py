@@ -29,7 +29,8 @@ class SuiteOptions:
         output_dir: A new or empty folder for ``suite.json``, the records and
             the transcripts; ``None`` writes nothing.
         repeat: Runs per workflow.
-        concurrency: Runs in flight at most (the local executor's slots).
+        concurrency: Runs in flight at most (bounded by a `ProcessExecutor`'s
+            workers).
         min_pass_rate: Exit 8 when a workflow's pass rate is below it.
         max_suite_tokens: Suite budget; unmeasured usage also stops new starts.
         fail_fast: Start no run after the first that did not pass.
@@ -37,8 +38,9 @@ class SuiteOptions:
             ``output_dir``).
         judge: A `JudgeSettings` or the path of a judge configuration for
             ``judge`` outcomes.
-        executor: Where runs execute (default: `LocalExecutor` with
-            ``concurrency``).
+        executor: Where runs execute: an executor or its name, ``local`` (the
+            default, `LocalExecutor`), ``processes`` (`ProcessExecutor`) or
+            ``ray`` (`RayExecutor`).
         cleanup_timeout_ms: Each run's cleanup drain period.
         telemetry: Export the suite as one OpenTelemetry trace (SPEC 25): the
             suite span its root, each run a child (local executor).
@@ -76,7 +78,7 @@ class SuiteOptions:
     fail_fast: bool = False
     transcripts: bool = False
     judge: JudgeSettings | str | os.PathLike[str] | None = None
-    executor: SuiteExecutor | None = None
+    executor: SuiteExecutor | str | None = None
     cleanup_timeout_ms: int | None = None
     telemetry: Telemetry | None = None
     max_errored: int = 0
@@ -102,7 +104,7 @@ class SuiteKeywords(TypedDict, total=False):
     fail_fast: bool
     transcripts: bool
     judge: JudgeSettings | str | os.PathLike[str] | None
-    executor: SuiteExecutor | None
+    executor: SuiteExecutor | str | None
     cleanup_timeout_ms: int | None
     telemetry: Telemetry | None
     max_errored: int

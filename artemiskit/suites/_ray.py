@@ -22,31 +22,33 @@ cancels a suite as SIGINT does).
 from __future__ import annotations
 
 import logging
+import math
 import os
-import shutil
 import signal
 import socket
-import tempfile
 import threading
-from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
-import attrs
 
-from artemiskit._errors import ConfigError, SessionStateError
-from artemiskit.suites._executor import LocalExecutor
-from artemiskit.workflow import Workflow
+from artemiskit._common._extras import install_hint
+from artemiskit._errors import ConfigError
+from artemiskit.suites._executor import RunLost, StartLedger
+from artemiskit.suites._remote import (
+    run_shipped,
+    scratch_folder,
+    write_shipped_files,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Sequence
+    from collections.abc import Sequence
 
     from artemiskit.engine._result import WorkflowResult
-    from artemiskit.suites._factory import SessionFactory
+    from artemiskit.suites._executor import Placement, PlannedRun
+    from artemiskit.suites._shipping import RemoteRun
 
-__all__ = ["RayExecutor", "RemoteRun", "RunLost"]
+__all__ = ["RayExecutor", "run_on_worker"]
 
 #: Ray's exception names and the ``lost_reason`` each one becomes.
 _LOSS_REASONS = {
@@ -64,107 +66,15 @@ _LOSS_REASONS = {
 CANCEL_GRACE_S = 2.0
 
 
-class RunLost(Exception):
-    """The executor could not say what happened to a run (SPEC 15: lost).
-
-    Args:
-        reason: ``worker_died``, ``node_died``, ``task_cancelled``, ...
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class RemoteRun:
-    """One run as shipped to a worker: all it needs, nothing it must find there.
-
-    Attributes:
-        key: The run's identity in the driver's start ledger.
-        make_kit: Builds the session factory (a `SessionFactory`) on the
-            worker from the trusted configuration and tools, never a resolved
-            key.
-        workflow: The validated workflow.
-        files: The files the workflow names, by relative POSIX path (its
-            script and fixture; `named_files`).
-        repetition: The repetition, from 1.
-        judge: The judge for ``judge`` outcomes, if any.
-        cleanup_timeout_ms: The run's cleanup drain period.
-        run_options: Further `RunOptions` fields of the run as plain data (its
-            cassette to replay, whether to record one).
-    """
-
-    key: str
-    make_kit: Callable[[], Any]
-    workflow: Workflow
-    files: Mapping[str, bytes]
-    repetition: int
-    judge: Any = None
-    cleanup_timeout_ms: int | None = None
-    run_options: Mapping[str, Any] = attrs.field(factory=dict)
-
-    def __repr__(self) -> str:
-        return f"RemoteRun(key={self.key!r}, repetition={self.repetition})"
-
-
 def run_on_worker(task: RemoteRun) -> WorkflowResult:
     """The Ray task: write the shipped files, run the session, return its result."""
-    return anyio.run(_run_here, task)
+    return anyio.run(_run_task, task)
 
 
-def _scratch_parent() -> Path:
-    """This user's folder of run folders on this machine (mode 0700)."""
-    user = getattr(os, "getuid", lambda: "user")()
-    parent = Path(tempfile.gettempdir()) / f"akit-ray-{user}"
-    parent.mkdir(mode=0o700, exist_ok=True)
-    return parent
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _sweep(parent: Path) -> None:
-    """Remove the run folders that workers killed mid-run left behind.
-
-    A run folder is named after its worker's process id: one whose process is
-    gone belongs to a killed (or force-cancelled) worker.
-    """
-    for folder in parent.glob("run-*-*"):
-        pid = folder.name.split("-")[1]
-        if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(folder, ignore_errors=True)
-
-
-async def _run_here(task: RemoteRun) -> WorkflowResult:
-    parent = _scratch_parent()
-    _sweep(parent)
-    prefix = f"run-{os.getpid()}-"
-    with tempfile.TemporaryDirectory(prefix=prefix, dir=parent) as scratch:
-        root = Path(scratch)
-        for name, data in task.files.items():
-            path = root / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        kit: SessionFactory = task.make_kit()
-        session = await kit.create_workflow_session(
-            workflow=task.workflow,
-            target=None,
-            fixture_root=root,
-            judge=task.judge,
-            cleanup_timeout_ms=task.cleanup_timeout_ms,
-            shared_transports=None,
-            repetition=task.repetition,
-            **task.run_options,
-        )
-        return await session.run()
+async def _run_task(task: RemoteRun) -> WorkflowResult:
+    with scratch_folder("ray") as root:
+        write_shipped_files(task, root)
+        return await run_shipped(task, root=root)
 
 
 def _loss_reason(exc: BaseException) -> str:
@@ -212,7 +122,7 @@ class RayExecutor:
         self.cancel_grace_s = cancel_grace_s
         self.address = address
         self.concurrency = concurrency
-        self._ledger: dict[str, bool] = {}
+        self._ledger = StartLedger()
         self._in_flight: dict[str, Any] = {}
         self._ray: Any = None
         self._function: Any = None
@@ -231,95 +141,94 @@ class RayExecutor:
         """``ray``."""
         return "ray"
 
-    def with_concurrency(self, concurrency: int) -> RayExecutor:
-        """This executor, with the suite's concurrency when none was given."""
-        if self.concurrency is None:
-            self.concurrency = concurrency
-        return self
+    @property
+    def placement(self) -> Placement:
+        """``cluster``: runs are shipped, and run on other machines."""
+        return "cluster"
 
-    async def start(self) -> None:
+    def slots(self, concurrency: int) -> int:
+        """This executor's concurrency, else the suite's."""
+        return self.concurrency or concurrency
+
+    async def start(self, runs: Sequence[PlannedRun] = ()) -> None:
         """Import Ray and connect to the cluster (once).
 
         Raises:
             ConfigError: Ray is not installed (``ray_not_installed``) or the
                 cluster cannot be reached (``ray_unreachable``).
         """
+        self._cancelled = False
+        self._cancel_requested = anyio.Event()
         if self._ray is not None:
             return
         self._ray, self._function = await anyio.to_thread.run_sync(
             _connect, self.address, self.num_cpus
         )
         _restore_sigterm_handler()
-        self._threads = anyio.CapacityLimiter(self.concurrency or 4)
+        # The runner bounds the runs in flight; each waits for its task on a thread.
+        self._threads = anyio.CapacityLimiter(math.inf)
 
-    async def execute(
-        self,
-        jobs: Sequence[Any],
-        run: Callable[[Any], Awaitable[None]],
-        may_start: Callable[[], bool],
-    ) -> None:
-        """Start each job when a slot is free, while ``may_start()`` allows.
+    async def run(self, planned: PlannedRun) -> WorkflowResult:
+        """Run ``planned`` as one Ray task and return its result.
 
-        Once `cancel` is called, tasks still in flight after ``cancel_grace_s``
-        are force-cancelled.
-        """
-        await self.start()
-        self._cancel_requested = anyio.Event()
-        if self._cancelled:
-            self._cancel_requested.set()
-        async with anyio.create_task_group() as group:
-            group.start_soon(self._force_cancel_after_grace)
-            await LocalExecutor(self.concurrency or 4).execute(jobs, run, may_start)
-            group.cancel_scope.cancel()
-
-    async def _force_cancel_after_grace(self) -> None:
-        assert self._cancel_requested is not None
-        await self._cancel_requested.wait()
-        await anyio.sleep(self.cancel_grace_s)
-        for ref in list(self._in_flight.values()):
-            self._ray.cancel(ref, force=True)
-
-    async def _run_remote(self, task: RemoteRun) -> WorkflowResult:
-        """Run ``task`` as one Ray task and return its result.
+        Once `cancel` is called, the task is asked to stop, and force-cancelled
+        if it still runs ``cancel_grace_s`` later.
 
         Raises:
             SessionStateError: The run was already started (``already_started``).
             RunLost: Ray lost the task (its worker or node died, it was
                 cancelled, or it failed).
         """
-        await self.start()
-        if self._ledger.get(task.key):
-            raise SessionStateError(
-                "a run of the suite was already started once; it is never started "
-                "again",
-                reason="already_started",
-            )
-        self._ledger[task.key] = True
+        if self._ray is None or self._cancel_requested is None:
+            await self.start()
+        assert self._cancel_requested is not None
+        task = planned.shipped()
+        self._ledger.start(task.key)
         ref = self._function.remote(task)
         self._in_flight[task.key] = ref
         if self._cancelled:
             # Submitted while the suite was being cancelled: stopped at once.
             self._ray.cancel(ref, force=True)
+        results: list[WorkflowResult] = []
+        failure: Exception | None = None
         try:
-            # Abandoned if the caller is cancelled: the wait for a task never
-            # holds the driver, and the task is force-cancelled right away.
-            result: WorkflowResult = await anyio.to_thread.run_sync(
-                self._ray.get, ref, limiter=self._threads, abandon_on_cancel=True
-            )
-        except anyio.get_cancelled_exc_class():
-            self._cancelled = True
-            self._ray.cancel(ref, force=True)
-            raise
-        except Exception as exc:
-            if isinstance(exc, self._ray.exceptions.RayError):
-                # A task this driver cancelled fails in whatever way it was
-                # interrupted: it is reported as cancelled.
-                reason = "task_cancelled" if self._cancelled else _loss_reason(exc)
-                raise RunLost(reason) from None
-            raise
+            async with anyio.create_task_group() as group:
+                group.start_soon(self._force_cancel_after_grace, ref)
+                try:
+                    # Abandoned if the caller is cancelled: the wait for a task
+                    # never holds the driver, and the task is force-cancelled.
+                    results.append(
+                        await anyio.to_thread.run_sync(
+                            self._ray.get,
+                            ref,
+                            limiter=self._threads,
+                            abandon_on_cancel=True,
+                        )
+                    )
+                except anyio.get_cancelled_exc_class():
+                    self._cancelled = True
+                    self._ray.cancel(ref, force=True)
+                    raise
+                except Exception as exc:
+                    failure = exc
+                finally:
+                    group.cancel_scope.cancel()
         finally:
             self._in_flight.pop(task.key, None)
-        return result
+        if failure is not None:
+            if isinstance(failure, self._ray.exceptions.RayError):
+                # A task this driver cancelled fails in whatever way it was
+                # interrupted: it is reported as cancelled.
+                reason = "task_cancelled" if self._cancelled else _loss_reason(failure)
+                raise RunLost(reason) from None
+            raise failure
+        return results[0]
+
+    async def _force_cancel_after_grace(self, ref: Any) -> None:
+        assert self._cancel_requested is not None
+        await self._cancel_requested.wait()
+        await anyio.sleep(self.cancel_grace_s)
+        self._ray.cancel(ref, force=True)
 
     def cancel(self) -> None:
         """Cancel every task in flight (each is then reported lost, cancelled).
@@ -334,6 +243,10 @@ class RayExecutor:
             return
         for ref in list(self._in_flight.values()):
             self._ray.cancel(ref, force=False)
+
+    async def close(self) -> None:
+        """Leave the cluster connection open (Ray keeps one per process)."""
+        self._in_flight.clear()
 
 
 def _restore_sigterm_handler() -> None:
@@ -384,7 +297,7 @@ def _connect(address: str | None, num_cpus: float) -> tuple[Any, Any]:
         import ray
     except ImportError:
         raise ConfigError(
-            "the Ray executor needs Ray: pip install 'artemiskit[ray]'",
+            f"the Ray executor needs Ray: {install_hint('ray')}",
             reason="ray_not_installed",
         ) from None
     if not ray.is_initialized():

@@ -21,6 +21,7 @@ import anyio.to_thread
 import attrs
 
 from artemiskit._common._atomic import write_atomically
+from artemiskit._common._pool import run_bounded
 from artemiskit._errors import (
     ArtemisError,
     SessionStateError,
@@ -33,7 +34,7 @@ from artemiskit.suites._aggregate import (
     aggregate_rate_exact,
     with_workflow_aggregates,
 )
-from artemiskit.suites._executor import LocalExecutor, SuiteExecutor
+from artemiskit.suites._executor import LocalExecutor, RunLost, SuiteExecutor
 from artemiskit.suites._factory import SessionFactory
 from artemiskit.suites._layout import (
     CASSETTE_SUFFIX,
@@ -42,7 +43,6 @@ from artemiskit.suites._layout import (
     RunLayout,
     prepare_output_dir,
 )
-from artemiskit.suites._ray import RayExecutor, RemoteRun, RunLost
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
     SUITE_SCHEMA_VERSION,
@@ -58,6 +58,7 @@ from artemiskit.suites._record import (
 )
 from artemiskit.suites._results import SuiteResult, SuiteRun
 from artemiskit.suites._selection import EVERY_CASE, CaseSelection
+from artemiskit.suites._shipping import RemoteRun
 from artemiskit.suites._targets import SuiteTarget, own_target
 from artemiskit.suites._transcript import transcript_to_dict
 
@@ -73,7 +74,7 @@ if TYPE_CHECKING:
     from artemiskit.suites._cassettes import SuiteCassettes
     from artemiskit.suites._discovery import SuiteWorkflow
     from artemiskit.telemetry._telemetry import Telemetry
-    from artemiskit.workflow import Workflow, WorkflowCase
+    from artemiskit.workflow import WorkflowCase
 
 __all__ = [
     "SessionFactory",
@@ -268,6 +269,34 @@ class _Job:
         return self.unit.item
 
 
+@attrs.frozen(kw_only=True)
+class _PlannedRun:
+    """A job as an executor sees it (`PlannedRun`)."""
+
+    suite: SuiteSession
+    job: _Job
+
+    @property
+    def key(self) -> str:
+        job = self.job
+        case = "" if job.case is None else f"{job.case}/"
+        return (
+            f"{self.suite.suite_id}/{job.workflow.name}/{case}"
+            f"{job.unit.target}/{job.repetition}"
+        )
+
+    @property
+    def files_key(self) -> str:
+        job = self.job
+        return f"{self.suite.suite_id}/{job.workflow.name}/{job.unit.target}"
+
+    async def run_here(self) -> WorkflowResult:
+        return await self.suite._run_here(self.job)
+
+    def shipped(self) -> RemoteRun:
+        return self.suite._shipped(self.job)
+
+
 class SuiteSession:
     """Runs a validated suite once. Create it with `ArtemisKit.create_suite_session`.
 
@@ -343,16 +372,13 @@ class SuiteSession:
         ]
         self._settings = settings
         self._output = output_dir
-        self._executor = executor or LocalExecutor(settings.concurrency)
-        self._remote: RayExecutor | None = None
-        if isinstance(self._executor, RayExecutor):
-            self._remote = self._executor.with_concurrency(settings.concurrency)
-            if telemetry is not None:
-                raise WorkflowError(
-                    "OpenTelemetry export runs in the driver's process: it is not "
-                    "available with the Ray executor",
-                    reason="invalid_option",
-                )
+        self._executor = executor or LocalExecutor()
+        if self._executor.placement != "in_process" and telemetry is not None:
+            raise WorkflowError(
+                "OpenTelemetry export runs in the driver's process: it is not "
+                f"available with the {self._executor.name} executor",
+                reason="invalid_option",
+            )
         self._remote_kit = remote_kit
         # A judge file is read where a remote run executes: by its full path.
         self._remote_judge = (
@@ -362,11 +388,6 @@ class SuiteSession:
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
         self._layout = RunLayout(self._units)
-        if self._remote is not None and any(w.cases for w in self._workflows):
-            raise WorkflowError(  # create_suite_session refuses it first
-                "workflows with cases run on the local executor only (for now)",
-                reason="invalid_option",
-            )
         self.suite_id = uuid.uuid4().hex
         self._telemetry = (
             None if telemetry is None else telemetry.for_suite(self.suite_id)
@@ -462,8 +483,7 @@ class SuiteSession:
         self._cancelled = True
         for session in list(self._in_flight):
             session.cancel()
-        if self._remote is not None:
-            self._remote.cancel()
+        self._executor.cancel()
 
     def _emit(self, event: SuiteEvent | None) -> None:
         if event is None:
@@ -628,6 +648,12 @@ class SuiteSession:
         interval = max(_REWRITE_INTERVAL_S, 20 * self._rewrite_cost)
         return time.monotonic() - self._written_at >= interval
 
+    def _stem(self, job: _Job) -> str:
+        """The relative name of the job's files (record, transcript, cassette)."""
+        return self._layout.stem(
+            job.workflow.name, job.case, job.unit.target, job.repetition
+        )
+
     def _encode(
         self, job: _Job, result: WorkflowResult | None
     ) -> tuple[str | None, list[_RunFile]]:
@@ -752,17 +778,19 @@ class SuiteSession:
         started = time.monotonic()
         result: WorkflowResult | None = None
         lost_reason = None
-        if self._remote is not None:
-            try:
-                result = await self._remote._run_remote(await self._remote_run(job))
-            except RunLost as exc:
-                lost_reason = exc.reason
-        else:
-            result = await self._run_here(job)
+        try:
+            result = await self._executor.run(_PlannedRun(suite=self, job=job))
+        except RunLost as exc:
+            lost_reason = exc.reason
         await self._finish_run(job, result, lost_reason, started)
 
-    async def _remote_run(self, job: _Job) -> RemoteRun:
-        """What a worker needs for ``job``: the workflow and the files it names."""
+    def _shipped(self, job: _Job) -> RemoteRun:
+        """What a worker needs for ``job``, as plain data.
+
+        The unit's workflow, case and target, the files the workflow names
+        (never the dataset: the case travels expanded) and the run's cassette
+        options.
+        """
         item = job.workflow
         files = self._remote_files.get((item.name, job.unit.target))
         if self._remote_kit is None or files is None:
@@ -771,16 +799,35 @@ class SuiteSession:
                 "workflow's files",
                 reason="invalid_option",
             )
+        planned = _PlannedRun(suite=self, job=job)
+        case = self._case_of(job)
+        # A suite keeps its first case's expansion as the workflow: a run of
+        # another case ships its own (on the unit's target) and no other values.
+        workflow = item.workflow
+        if case is not None:
+            workflow = attrs.evolve(case.workflow, target=workflow.target)
         return RemoteRun(
-            key=f"{self.suite_id}/{item.name}/{job.unit.target}/{job.repetition}",
+            key=planned.key,
             make_kit=self._remote_kit,
-            workflow=item.workflow,
+            workflow=workflow,
             files=files,
+            files_key=planned.files_key,
             repetition=job.repetition,
+            case=case,
+            target=job.unit.choice,
             judge=self._remote_judge,
             cleanup_timeout_ms=self._cleanup_timeout_ms,
+            script=None if item.script is None else item.script[1],
             run_options=self._run_options(job),
         )
+
+    @staticmethod
+    def _case_of(job: _Job) -> WorkflowCase | None:
+        """The job's case as it runs (the workflow with its values filled in)."""
+        item = job.workflow
+        if job.case is None or item.cases is None:
+            return None
+        return item.cases.case(job.case)
 
     def _run_options(self, job: _Job) -> dict[str, Any]:
         """The job's cassette options (plain data: any executor ships them)."""
@@ -788,22 +835,17 @@ class SuiteSession:
             return {}
         return self._cassettes.run_options(self._stem(job))
 
-    def _stem(self, job: _Job) -> str:
-        """The stem of the job's files: its unit's folder and its repetition."""
-        return self._layout.stem(
-            job.workflow.name, job.case, job.unit.target, job.repetition
-        )
+    async def _run_here(self, job: _Job) -> WorkflowResult:
+        """Run ``job`` in this process.
 
-    async def _run_here(self, job: _Job) -> WorkflowResult | None:
-        """Run ``job`` in this process; ``None`` when it left no record."""
+        Raises:
+            RunLost: The run left no record (``run_error``).
+        """
         item = job.workflow
-        result: WorkflowResult | None = None
         try:
-            workflow: Workflow | WorkflowCase = item.workflow
-            if job.case is not None and item.cases is not None:
-                workflow = item.cases.case(job.case)
+            case = self._case_of(job)
             session = await self._kit.create_workflow_session(
-                workflow=workflow,
+                workflow=item.workflow if case is None else case,
                 # The chosen entry and model, or agent; None: the workflow's own.
                 target=job.unit.choice,
                 fixture_root=item.path.absolute().parent,
@@ -823,7 +865,7 @@ class SuiteSession:
                 self._in_flight.discard(session)
         except (ArtemisError, OSError, RuntimeError):
             # The run left no record: the suite counts it as lost (exit 7).
-            result = None
+            raise RunLost("run_error") from None
         return result
 
     async def _finish_run(
@@ -961,8 +1003,9 @@ class SuiteSession:
         ``lifetime: suite`` servers are started on first use and ended once the
         last run finished, in this task (their task group's own).
         """
+        slots = self._executor.slots(self._settings.concurrency)
         if self._mcp_shared is None:
-            await self._executor.execute(jobs, self._run_one, self._may_start)
+            await run_bounded(jobs, self._run_one, slots, may_start=self._may_start)
             return
         from artemiskit.tools._mcp_tools import SUITE_SERVERS_KEY, McpServers
 
@@ -973,7 +1016,7 @@ class SuiteSession:
                 return pool
 
             await self._transports.get(SUITE_SERVERS_KEY, shared)
-            await self._executor.execute(jobs, self._run_one, self._may_start)
+            await run_bounded(jobs, self._run_one, slots, may_start=self._may_start)
 
     async def run(self) -> SuiteResult:
         """Run every planned run (until stopped) and return the suite's result.
@@ -995,9 +1038,10 @@ class SuiteSession:
             for unit, case in self._plan
         ]
         try:
-            if self._remote is not None:
-                # Reach the cluster before anything runs: a plain error if not.
-                await self._remote.start()
+            # Reach the cluster, check what travels, before anything runs.
+            await self._executor.start(
+                [_PlannedRun(suite=self, job=job) for job in jobs]
+            )
             await self._share_scripts()
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
@@ -1027,6 +1071,7 @@ class SuiteSession:
             )
         finally:
             with anyio.CancelScope(shield=True):
+                await self._executor.close()
                 await self._transports.aclose()
             for stream in self._streams:
                 stream.close()

@@ -1,17 +1,20 @@
-"""What a Ray task carries: the files a workflow names, and no secret (SPEC 15).
+"""What a shipped run carries: the files a workflow names, and no secret (SPEC 15).
 
-A task gets the workflow's script (for the offline ``scripted`` provider) and its
-fixture, each read from where the run would read it, and nothing else of the
-workflow's folder (no ``.env``, no ``.git/``, no old transcripts). It gets the
-trusted configuration as written, with ``${NAME}`` variables left for the worker to
-expand from its own environment, and without inline ``api_key`` values: a suite
-whose workflows use an entry with an inline key is refused before anything runs.
+A run executed out of the suite's process (a Ray task, a worker process) travels
+as a `RemoteRun`: plain, picklable data. It gets the workflow's script (for the
+offline ``scripted`` provider) and its fixture, each read from where the run
+would read it, and nothing else of the workflow's folder (no ``.env``, no
+``.git/``, no old transcripts). It gets the trusted configuration as written,
+with ``${NAME}`` variables left for the worker to expand from its own
+environment, and without inline ``api_key`` values: a suite whose workflows use
+an entry with an inline key is refused before anything runs.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -20,20 +23,68 @@ from artemiskit._common._paths import script_reference
 from artemiskit._common._yaml import ParsedYaml
 from artemiskit._errors import ConfigError
 from artemiskit.config._config import TrustedConfig, build_trusted_config
+from artemiskit.providers._registry import ScriptVariants
+from artemiskit.targets import TargetChoice
+from artemiskit.workflow import Workflow, WorkflowCase
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection
+    from collections.abc import Collection
     from pathlib import Path
 
     from artemiskit.suites._discovery import SuiteWorkflow
 
-__all__ = ["MAX_SHIPPED_BYTES", "named_files", "worker_config"]
+__all__ = ["MAX_SHIPPED_BYTES", "RemoteRun", "named_files", "worker_config"]
 
 #: The most the files of one workflow may weigh to be shipped with each of its runs.
 MAX_SHIPPED_BYTES = 64 * 1024 * 1024
 #: A ``${NAME}`` (or ``${NAME:-default}``) variable in a configuration value.
 _VARIABLE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}")
 _KEY_NAMES = ("api_key", "apiKey")
+
+
+@attrs.frozen(kw_only=True, repr=False)
+class RemoteRun:
+    """One run as shipped to a worker: all it needs, nothing it must find there.
+
+    Attributes:
+        key: The run's identity in the executor's start ledger.
+        make_kit: Builds the session factory (a `SessionFactory`) on the
+            worker from the trusted configuration and tools, never a resolved
+            key.
+        workflow: The validated workflow, on the unit's target.
+        files: The files the workflow names, by relative POSIX path (its
+            script and fixture; `named_files`).
+        repetition: The repetition, from 1.
+        files_key: Which unit's files ``files`` are (workflow and target): a
+            worker that holds them already may be sent the run without them.
+        case: The unit's case as the driver expanded it (SPEC 19), or ``None``
+            for a workflow without cases: the dataset itself never travels.
+        target: The unit's chosen target (a provider entry and model, or an
+            agent), or ``None`` for the workflow's own.
+        judge: The judge for ``judge`` outcomes, if any.
+        cleanup_timeout_ms: The run's cleanup drain period.
+        script: The ``scripted`` provider's script as the driver validated
+            it (its response lists and digest): the run replays it, as a
+            local run does, instead of parsing the shipped file again.
+        run_options: Further `RunOptions` fields of the run as plain data (its
+            cassette to replay, whether to record one; SPEC 22).
+    """
+
+    key: str
+    make_kit: Callable[[], Any]
+    workflow: Workflow
+    files: Mapping[str, bytes]
+    repetition: int
+    files_key: str = ""
+    case: WorkflowCase | None = None
+    target: TargetChoice | None = None
+    judge: Any = None
+    cleanup_timeout_ms: int | None = None
+    script: ScriptVariants | None = None
+    run_options: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def __repr__(self) -> str:
+        return f"RemoteRun(key={self.key!r}, repetition={self.repetition})"
 
 
 def named_files(item: SuiteWorkflow, config: TrustedConfig) -> dict[str, bytes]:
@@ -75,7 +126,7 @@ def named_files(item: SuiteWorkflow, config: TrustedConfig) -> dict[str, bytes]:
         if total > MAX_SHIPPED_BYTES:
             raise ConfigError(
                 f"a workflow's files weigh more than {MAX_SHIPPED_BYTES} bytes: "
-                "too much to ship with each Ray task",
+                "too much to ship with each run",
                 reason="folder_too_large",
             )
         files[name] = data
@@ -142,7 +193,7 @@ def worker_config(
     if inline:
         names = ", ".join(repr(name) for name in inline)
         raise ConfigError(
-            f"provider {names} holds its API key inline: keys never travel to Ray "
+            f"provider {names} holds its API key inline: keys never travel to "
             "workers; give api_key_env (or api_key: ${NAME}) so each worker reads "
             "the key from its own environment",
             reason="inline_key",

@@ -8,6 +8,7 @@ An agent's name holds no ``:``, so the two kinds of id never collide.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Literal
@@ -140,6 +141,11 @@ def _made(factory: Callable[[], Any], what: str) -> AgentTarget:
     return made
 
 
+def _same(target: AgentTarget) -> AgentTarget:
+    """The one target an agent given as an object serves every run with."""
+    return target
+
+
 def _agent(name: str, value: object) -> TargetChoice:
     if not isinstance(name, str) or not _AGENT_NAME.fullmatch(name):
         raise ConfigError(
@@ -148,9 +154,9 @@ def _agent(name: str, value: object) -> TargetChoice:
             reason="invalid_agent",
         )
     if not isinstance(value, type) and isinstance(value, AgentTarget):
-        # One target serves every run.
-        target = value
-        factory: AgentFactory = lambda: target  # noqa: E731
+        # One target serves every run (of a process: a worker process gets
+        # its own copy, so the factory must be picklable, not a closure).
+        factory: AgentFactory = functools.partial(_same, value)
         return TargetChoice(
             id=name,
             kind="agent",

@@ -10,6 +10,7 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._extras import install_hint
 from artemiskit._errors import InvalidResponseError, TargetError, UnsupportedError
 from artemiskit.targets._protocol import TargetResponse, ToolCall, Usage
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LangChainTarget"]
 
-_HINT = "install it with: pip install 'artemiskit[langchain]'"
+_HINT = f"install it with: {install_hint('langchain')}"
 #: Content blocks that repeat a tool call the answer also lists in ``tool_calls``.
 _CALL_BLOCKS = ("tool_use", "tool_call")
 

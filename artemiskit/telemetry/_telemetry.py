@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from artemiskit._common._extras import install_hint
 from artemiskit._errors import ConfigError
 from artemiskit.records._record import TelemetryInfo
 from artemiskit.telemetry._plan import (
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["INSTALL_HINT", "SuiteTelemetry", "Telemetry"]
 
-INSTALL_HINT = "pip install 'artemiskit[otel]'"
+INSTALL_HINT = install_hint("otel")
 _EXTRA = (
     "opentelemetry.sdk.trace",
     "opentelemetry.exporter.otlp.proto.common.trace_encoder",

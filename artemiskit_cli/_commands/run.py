@@ -40,6 +40,7 @@ from artemiskit.prompt_response import (
 )
 from artemiskit_cli._outputs import refuse_dash
 from artemiskit_cli._render import problem_line
+from artemiskit_cli._signals import run_watching_signals
 
 if TYPE_CHECKING:
     from artemiskit import Problem
@@ -334,24 +335,20 @@ def run(
         failed: list[Exception] = []
         async with anyio.create_task_group() as group:
 
-            async def watch() -> None:
+            def terminate(signum: signal.Signals) -> bool:
                 nonlocal terminated
-                with anyio.open_signal_receiver(signal.SIGTERM) as signals:
-                    async for _ in signals:
-                        terminated = True
-                        group.cancel_scope.cancel()
-                        return
+                terminated = True
+                group.cancel_scope.cancel()
+                return True
 
-            async def work() -> None:
-                try:
-                    done.append(await body())
-                except Exception as exc:  # re-raised below, outside the group
-                    failed.append(exc)
-                finally:
-                    group.cancel_scope.cancel()
-
-            group.start_soon(watch)
-            group.start_soon(work)
+            try:
+                done.append(
+                    await run_watching_signals(
+                        group, body, terminate, signals=(signal.SIGTERM,)
+                    )
+                )
+            except Exception as exc:  # re-raised below, outside the group
+                failed.append(exc)
         if failed:
             raise failed[0]
         if terminated or not done:

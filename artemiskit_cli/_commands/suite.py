@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -23,22 +22,24 @@ import click
 from artemiskit import ArtemisError, ArtemisKit, ExitCode, FileAccessError
 from artemiskit.config import load_trusted_config
 from artemiskit.suites import (
-    RayExecutor,
+    EXECUTOR_NAMES,
     SuiteEvent,
     SuiteResult,
     SuiteSession,
     cause_text,
+    executor_named,
     junit_xml,
     markdown_summary,
 )
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._render import printable
+from artemiskit_cli._signals import run_watching_signals
 from artemiskit_cli._telemetry import telemetry_of
 
 if TYPE_CHECKING:
+    import signal
     from collections.abc import AsyncIterator
 
-    from anyio.abc import TaskStatus
 
 __all__ = [
     "SUITE_OPTIONS",
@@ -92,7 +93,8 @@ def suite_options(command: F) -> F:
         click.option(
             "--concurrency",
             type=click.IntRange(1, 1_000),
-            help="Suite mode: runs in flight at most (default 4).",
+            help="Suite mode: runs in flight at most (default 4; with --executor "
+            "processes, the number of cores).",
         ),
         click.option(
             "--min-pass-rate",
@@ -155,8 +157,10 @@ def suite_options(command: F) -> F:
         ),
         click.option(
             "--executor",
-            type=click.Choice(["local", "ray"]),
-            help="Suite mode: run in this process (default) or on a Ray cluster.",
+            type=click.Choice(EXECUTOR_NAMES),
+            help="Suite mode: where runs execute: in this process (local, the "
+            "default), in a pool of worker processes, one per core (processes), "
+            "or on a Ray cluster (ray).",
         ),
         click.option(
             "--sample",
@@ -328,24 +332,6 @@ async def _live(events: AsyncIterator[SuiteEvent], progress: _Progress) -> None:
             live.update(render(), refresh=True)
 
 
-async def _cancel_on_signal(
-    session: SuiteSession,
-    quiet: bool,
-    *,
-    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
-) -> None:
-    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        task_status.started()
-        async for signum in signals:
-            if not quiet:
-                click.echo(
-                    f"received {signal.Signals(signum).name}: cancelling the runs in "
-                    "flight, then writing suite.json",
-                    err=True,
-                )
-            session.cancel()
-
-
 async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
     config_path = options["config_path"]
     trusted = None if config_path is None else await load_trusted_config(config_path)
@@ -353,15 +339,19 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
         config=trusted, tools=options["tools"], scorers=options["scorers"] or ()
     )
     telemetry = telemetry_of(trusted) if options.get("otel") else None
-    executor = None
-    if options["executor"] == "ray":
-        executor = RayExecutor(address=options["ray_address"])
+    name = options["executor"] or "local"
+    settings = {"address": options["ray_address"]} if name == "ray" else {}
+    executor = executor_named(name, **settings)
+    concurrency = options["concurrency"]
+    if concurrency is None:
+        # Processes use every core unless told otherwise.
+        concurrency = (os.cpu_count() or 1) if name == "processes" else 4
     session = await kit.create_suite_session(
         executor=executor,
         paths=list(paths),
         output_dir=options["output_dir"],
         repeat=options["repeat"] or 1,
-        concurrency=options["concurrency"] or 4,
+        concurrency=concurrency,
         min_pass_rate=1.0
         if options["min_pass_rate"] is None
         else options["min_pass_rate"],
@@ -384,28 +374,27 @@ async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
     quiet = bool(options["quiet"])
     error: ArtemisError | None = None
     result: SuiteResult | None = None
+
+    def cancel(signum: signal.Signals) -> bool:
+        if not quiet:
+            click.echo(
+                f"received {signum.name}: cancelling the runs in flight, then "
+                "writing suite.json",
+                err=True,
+            )
+        session.cancel()
+        return False
+
     async with anyio.create_task_group() as group:
         if not quiet:
             progress = _Progress(session)
             show = _live if sys.stderr.isatty() else _piped
             # The display ends by itself once the suite closes its event stream.
             group.start_soon(show, session.events(), progress)
-        watch = anyio.CancelScope()
-
-        async def watch_signals(
-            *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
-        ) -> None:
-            with watch:
-                await _cancel_on_signal(session, quiet, task_status=task_status)
-
-        # The receiver is installed before the first run starts.
-        await group.start(watch_signals)
         try:
-            result = await session.run()
+            result = await run_watching_signals(group, session.run, cancel)
         except ArtemisError as exc:
             error = exc
-        finally:
-            watch.cancel()
     if error is not None:
         raise error
     assert result is not None
@@ -514,6 +503,10 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
     if options["executor"] == "ray" and options.get("checkpoint_dir") is not None:
         raise click.UsageError(
             "--checkpoint-dir: checkpointing is refused under the Ray executor"
+        )
+    if options["executor"] == "processes" and options.get("checkpoint_dir"):
+        raise click.UsageError(
+            "--checkpoint-dir: checkpointing is refused under the processes executor"
         )
     if single:
         flags = ", ".join("--" + name.replace("_", "-") for name in single)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import signal
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -19,7 +18,6 @@ from artemiskit import (
     ExitCode,
     FileAccessError,
     WorkflowResult,
-    WorkflowSession,
 )
 from artemiskit.config import SandboxConfig, TrustedConfig, load_trusted_config
 from artemiskit.environments import MAX_CLEANUP_TIMEOUT_MS
@@ -40,14 +38,14 @@ from artemiskit_cli._outputs import (
     write_new_file,
 )
 from artemiskit_cli._render import describe_event, summarize
+from artemiskit_cli._signals import run_watching_signals
 from artemiskit_cli._targets import AGENT_OPTION, TARGET_OPTION, chosen_targets
 from artemiskit_cli._telemetry import telemetry_of
 from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
 
 if TYPE_CHECKING:
+    import signal
     from collections.abc import AsyncIterator
-
-    from anyio.abc import TaskStatus
 
     from artemiskit import Scorer, SessionEvent, Tool
     from artemiskit.targets import TargetChoice
@@ -186,24 +184,6 @@ async def _report_progress(events: AsyncIterator[SessionEvent]) -> None:
             click.echo(line, err=True)
 
 
-async def _cancel_on_signal(
-    session: WorkflowSession,
-    scope: anyio.CancelScope,
-    *,
-    task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
-) -> None:
-    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        task_status.started()
-        async for signum in signals:
-            click.echo(
-                f"received {signal.Signals(signum).name}: cancelling, then cleaning up",
-                err=True,
-            )
-            session.cancel()
-            scope.cancel()
-            return
-
-
 async def _run(
     workflow_file: str,
     *,
@@ -251,25 +231,18 @@ async def _run(
         **(cassettes or {}),
     )
     error: ArtemisError | None = None
+
+    def cancel(signum: signal.Signals) -> bool:
+        click.echo(f"received {signum.name}: cancelling, then cleaning up", err=True)
+        session.cancel()
+        return True
+
     async with anyio.create_task_group() as group:
         group.start_soon(_report_progress, session.events())
-        watch = anyio.CancelScope()
-
-        async def watch_signals(
-            *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED
-        ) -> None:
-            with watch:
-                await _cancel_on_signal(session, watch, task_status=task_status)
-
-        # The receiver is installed before the run starts: no signal falls
-        # through to Python's default handler (a KeyboardInterrupt traceback).
-        await group.start(watch_signals)
         try:
-            result = await session.run()
+            result = await run_watching_signals(group, session.run, cancel)
         except ArtemisError as exc:
             error = exc
-        finally:
-            watch.cancel()
     if error is not None:
         raise error
     return result, SandboxConfig() if trusted is None else trusted.sandbox

@@ -28,6 +28,7 @@ MEASURES = {
     "datasets",
     "viewer",
     "replay",
+    "suite_processes",
 }
 
 
@@ -71,7 +72,7 @@ def test_quick_run_writes_every_measure(quick_run: Path) -> None:
     page = (tmp_path / "performance.md").read_text(encoding="utf-8")
     for heading in ("## 1.", "## 2.", "## 3.", "## 4.", "## 5.", "## 6.", "LangGraph"):
         assert heading in page
-    assert len(results["targets"]) == 23
+    assert len(results["targets"]) == 24
     table = page.split("## Targets", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("| ")][1:]
     assert len(rows) == len(results["targets"])
@@ -100,7 +101,15 @@ def test_every_target_not_skipped_is_judged_and_every_miss_explained(
     quick_run: Path,
 ) -> None:
     results = json.loads((quick_run / "latest.json").read_text(encoding="utf-8"))
-    skipped = {"sandbox", "peers", "suite_runner", "suite", "viewer", "replay"}
+    skipped = {
+        "sandbox",
+        "peers",
+        "suite_runner",
+        "suite",
+        "viewer",
+        "replay",
+        "suite_processes",
+    }
     # the datasets benchmark measures the suite's memory only with the suite
     with_the_suite = "a suite's driver memory does not grow with finished runs"
     for target in results["targets"]:

@@ -15,6 +15,7 @@ SPEC_ROWS = {
     "a suite of 1000 instant runs, local executor": 2,
     "a 10,000-case JSONL dataset (SPEC 19)": 2,
     "a replayed suite (SPEC 22), local executor": 1,
+    "a CPU-bound scripted suite, processes executor on 2 cores": 1,
     "sandbox file operation (64 B and 64 KB, read and write)": 2,
     "sandbox create → ready / cleanup": 2,
     "`akit scenario validate` cold, `akit --help`": 3,

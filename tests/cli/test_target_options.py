@@ -250,7 +250,9 @@ def test_an_agent_under_ray_is_refused_before_anything_runs(tmp_path: Path) -> N
         "--executor", "ray", "--output-dir", tmp_path / "out", cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 2, done.stderr
-    assert "Ray worker cannot import it" in done.stderr
+    assert "the ray executor's workers, on other machines, cannot import it" in (
+        done.stderr
+    )
     assert not (tmp_path / "out").exists()
 
 
@@ -274,3 +276,22 @@ def test_a_run_paused_on_a_target_resumes_only_on_it(tmp_path: Path) -> None:
     )  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(record.read_text("utf-8"))["target"]["id"] == "scripted:weak"
+
+
+def test_an_agent_runs_on_worker_processes_named_in_every_record(
+    tmp_path: Path,
+) -> None:
+    """``--agent`` under ``--executor processes``: each worker imports it by name."""
+    path = _workflow(tmp_path)
+    module = _agents(tmp_path)
+    done = akit(
+        "workflow", "run", path, "--agent", f"{module}:AGENTS", "--repeat", "2",
+        "--executor", "processes", "--output-dir", tmp_path / "out",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    records = _records(tmp_path / "out")
+    names = sorted(r["target"]["id"] for r in records)  # type: ignore[index]
+    assert names == ["bot-a", "bot-a", "bot-b", "bot-b"]
+    summary = load_suite_record(tmp_path / "out" / "suite.json")
+    assert summary["settings"]["executor"] == "processes"

@@ -129,3 +129,62 @@ async def test_recorded_cassettes_sit_beside_their_records_and_are_private(
         "model",
         "end",
     ]
+
+
+async def test_a_suite_records_and_replays_on_worker_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cassettes travel to workers as run options: recorded there, replayed there.
+
+    The replay on worker processes equals the recorded runs and the replay on
+    the local executor, and attempts no connection.
+    """
+    suite = tmp_path / "suite"
+    model_workflow(suite / "a", "summarize")
+    model_workflow(suite / "b", "summarize-again")
+    cassettes = tmp_path / "cassettes"
+    monkeypatch.setenv("TEST_REPLAY_KEY", KEY)
+    with ChatServer() as server:
+        serve_stochastic(server, 3 * 2 * 2)
+        config = config_for(tmp_path / "artemis.config.yaml", server.url)
+        recorded = await ArtemisKit(config=config).run_suite(
+            paths=suite,
+            repeat=2,
+            concurrency=2,
+            min_pass_rate=0.0,
+            output_dir=tmp_path / "recorded",
+            record_cassettes=cassettes,
+            executor="processes",
+        )
+        url = server.url
+    assert recorded.summary["totals"]["runs_finished"] == 4
+    kept = sorted(p.relative_to(cassettes) for p in cassettes.rglob("*.jsonl"))
+    assert len(kept) == 4
+    for path in [cassettes, *cassettes.rglob("*")]:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        assert mode == (0o700 if path.is_dir() else 0o600), path
+
+    monkeypatch.delenv("TEST_REPLAY_KEY")
+    with _ListenerOnPort(_port(url)) as listener:
+        for executor in ("processes", "local"):
+            replayed = await ArtemisKit(config=config).run_suite(
+                paths=suite,
+                repeat=2,
+                concurrency=2,
+                min_pass_rate=0.0,
+                output_dir=tmp_path / executor,
+                replay=cassettes,
+                executor=executor,
+            )
+            assert replayed.exit_code == recorded.exit_code
+        assert listener.accepted == 0
+    before = records_of(tmp_path / "recorded")
+    for executor in ("processes", "local"):
+        after = records_of(tmp_path / executor)
+        assert sorted(after) == sorted(before)
+        for name, record in before.items():
+            assert comparable(after[name]) == comparable(record), (executor, name)
+            assert (
+                after[name]["replay"]["cassette_digest"]
+                == (record["cassette"]["digest"])
+            )

@@ -51,3 +51,29 @@ def write_suite(root: Path) -> Path:
     write_member(suite, "steady", [PASSING_SCRIPT])
     write_member(suite, "flaky", [PASSING_SCRIPT, FAILING_SCRIPT])
     return suite
+
+
+#: What differs between two runs of the same suite: identities and times.
+_VOLATILE_TOP = {"suite_id", "started_at", "finished_at"}
+_VOLATILE_RUN = {"run_id", "duration_ms"}
+
+
+def comparable_summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """``suite.json`` without what differs between two runs of one suite.
+
+    Identities, times and the executor's name are left out.
+    """
+    kept = {k: v for k, v in summary.items() if k not in _VOLATILE_TOP}
+    kept["settings"] = {**kept["settings"], "executor": None}
+    kept["totals"] = {**kept["totals"], "duration_ms": None}
+    kept["workflows"] = [
+        {
+            **workflow,
+            "runs": [
+                {k: v for k, v in run.items() if k not in _VOLATILE_RUN}
+                for run in workflow["runs"]
+            ],
+        }
+        for workflow in summary["workflows"]
+    ]
+    return kept

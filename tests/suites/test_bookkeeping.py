@@ -9,14 +9,15 @@ import anyio
 import pytest
 
 from artemiskit import ArtemisKit
-from artemiskit.suites import LocalExecutor, load_suite_record
+from artemiskit._common._pool import run_bounded
+from artemiskit.suites import load_suite_record
 from tests._builders import PASSING_SCRIPT
 from tests.suites._suites import FAILING_SCRIPT, write_member
 
 pytestmark = pytest.mark.anyio
 
 
-async def test_local_executor_runs_jobs_in_order_on_one_task_per_slot() -> None:
+async def test_the_bounded_pool_runs_jobs_in_order_on_one_task_per_slot() -> None:
     started: list[int] = []
     tasks: set[int] = set()
     in_flight = 0
@@ -32,21 +33,21 @@ async def test_local_executor_runs_jobs_in_order_on_one_task_per_slot() -> None:
         await anyio.wait_all_tasks_blocked()
         in_flight -= 1
 
-    await LocalExecutor(3).execute(list(range(20)), run, lambda: True)
+    await run_bounded(list(range(20)), run, 3)
     assert started == list(range(20))
     assert most == 3
     # The runs reuse their slots' tasks: no task (and no limiter) per run.
     assert len(tasks) == 3
 
 
-async def test_local_executor_asks_before_each_start() -> None:
+async def test_the_bounded_pool_asks_before_each_start() -> None:
     started: list[int] = []
 
     async def run(job: int) -> None:
         started.append(job)
         await anyio.wait_all_tasks_blocked()
 
-    await LocalExecutor(2).execute(list(range(10)), run, lambda: len(started) < 5)
+    await run_bounded(list(range(10)), run, 2, may_start=lambda: len(started) < 5)
     assert started == [0, 1, 2, 3, 4]
 
 

@@ -16,37 +16,22 @@ from artemiskit.suites import load_suite_record
 from tests._builders import PASSING_SCRIPT, workflow_dict
 from tests._cli import AKIT, akit_process
 from tests.providers._chat_server import ChatServer, NeverAnswer, chat_reply
-from tests.suites._suites import SLOW_SCRIPT, write_member, write_suite
+from tests.suites._suites import (
+    SLOW_SCRIPT,
+    comparable_summary,
+    write_member,
+    write_suite,
+)
 from tests.suites.conftest import DRIVER_TOKEN, LOOPBACK, WORKER_KEY, WORKER_TOKEN
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 ENV = {**os.environ, **LOOPBACK, "TEST_HEADER_TOKEN": DRIVER_TOKEN}
 ENV.pop("TEST_PROVIDER_KEY", None)
-#: What differs between two runs of the same suite: identities and times.
-_VOLATILE_TOP = {"suite_id", "started_at", "finished_at"}
-_VOLATILE_RUN = {"run_id", "duration_ms"}
 
 
 def _akit(*arguments: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     # A real process: a Ray driver must not start inside the test process.
     return akit_process(*arguments, timeout=timeout, env=ENV)
-
-
-def _comparable(summary: dict[str, Any]) -> dict[str, Any]:
-    kept = {k: v for k, v in summary.items() if k not in _VOLATILE_TOP}
-    kept["settings"] = {**kept["settings"], "executor": None}
-    kept["totals"] = {**kept["totals"], "duration_ms": None}
-    kept["workflows"] = [
-        {
-            **workflow,
-            "runs": [
-                {k: v for k, v in run.items() if k not in _VOLATILE_RUN}
-                for run in workflow["runs"]
-            ],
-        }
-        for workflow in summary["workflows"]
-    ]
-    return kept
 
 
 def test_ray_and_local_give_the_same_suite_record(
@@ -70,7 +55,7 @@ def test_ray_and_local_give_the_same_suite_record(
     on_ray = load_suite_record(tmp_path / "ray" / "suite.json")
     here = load_suite_record(tmp_path / "local" / "suite.json")
     assert on_ray["settings"]["executor"] == "ray"
-    assert _comparable(on_ray) == _comparable(here)
+    assert comparable_summary(on_ray) == comparable_summary(here)
     # The driver wrote every record the workers returned.
     for workflow in on_ray["workflows"]:
         for run in workflow["runs"]:

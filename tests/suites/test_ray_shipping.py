@@ -86,7 +86,7 @@ async def test_a_task_carries_the_named_files_and_no_secret(
     suite = _suite(tmp_path)
     session = await _session(tmp_path, _config(tmp_path, inline=False))
     (unit,) = session._units
-    task = await session._remote_run(_Job(unit=unit, repetition=1))
+    task = session._shipped(_Job(unit=unit, repetition=1))
     folder = suite / "shipped"
     assert dict(task.files) == {
         "agent.script.yaml": (folder / "agent.script.yaml").read_bytes(),
@@ -150,3 +150,33 @@ def test_a_configuration_built_in_code_ships_without_its_keys() -> None:
     with pytest.raises(ConfigError) as caught:
         worker_config(config, {"unused"})
     assert caught.value.reason == "inline_key"
+
+
+async def test_a_case_travels_expanded_without_the_dataset_or_other_cases(
+    tmp_path: Path,
+) -> None:
+    """A run of one case ships that case and the files named, nothing of the rest."""
+    from tests.suites.test_dataset_suites import suite_folder
+
+    path = suite_folder(tmp_path, cases=3)
+    rows = (path.parent / "cases.jsonl").read_text("utf-8").splitlines()
+    marked = [row.replace("ticket", f"row-{n}-SENTINEL") for n, row in enumerate(rows)]
+    (path.parent / "cases.jsonl").write_text("\n".join(marked) + "\n", "utf-8")
+    session = await ArtemisKit().create_suite_session(
+        paths=[path], executor=RayExecutor("127.0.0.1:1")
+    )
+    (unit,) = session._units
+    task = session._shipped(_Job(unit=unit, repetition=2, case="c-2"))
+    assert list(task.files) == ["agent.script.yaml"]
+    assert task.case is not None
+    assert (task.case.id, task.repetition) == ("c-2", 2)
+    assert task.target is None
+    shipped = pickle.dumps(task)
+    assert b"row-1-SENTINEL" in shipped  # c-2's own values: the case it runs
+    assert b"row-0-SENTINEL" not in shipped
+    assert b"row-2-SENTINEL" not in shipped
+    assert b"cases.jsonl" not in shipped
+    # Runs of one unit differ only in their case and repetition.
+    other = session._shipped(_Job(unit=unit, repetition=1, case="c-3"))
+    assert other.files_key == task.files_key
+    assert other.key != task.key
