@@ -165,7 +165,7 @@ async def test_a_suite_records_and_replays_on_worker_processes(
         assert mode == (0o700 if path.is_dir() else 0o600), path
 
     monkeypatch.delenv("TEST_REPLAY_KEY")
-    with _ListenerOnPort(_port(url)) as listener:
+    with ListenerOnPort(_port(url)) as listener:
         for executor in ("processes", "local"):
             replayed = await ArtemisKit(config=config).run_suite(
                 paths=suite,
