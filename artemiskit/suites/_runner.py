@@ -428,7 +428,6 @@ class SuiteSession:
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
         self._entries: dict[str, dict[str, Any]] = {}
-        self._unit_entries: dict[str, list[dict[str, Any]]] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
         # each one as its run finishes would serialize the suite on the disk.
         self._unsynced: list[Path] = []
@@ -517,13 +516,14 @@ class SuiteSession:
         # Only a workflow with a new finished run is summarized (and checked
         # against its part of the schema; each run was checked when added).
         for name in self._changed:
-            self._units_of(name)  # remembered until the workflow's next run
             # With an output folder the runs are written from their encoded
             # lines (`_run_lines`), never decoded again.
             entry = self._tallies[name].entry(runs=self._output is None)
             self._entries[name] = validate_workflow_entry(entry, len(entry["runs"]))
         self._changed.clear()
-        units = [unit for w in self._workflows for unit in self._unit_entries[w.name]]
+        # Built for this summary only: a unit's entry is kept nowhere between
+        # rewrites (its counts are, in its workflow's tally).
+        units = [unit for w in self._workflows for unit in self._units_of(w.name)]
         # Several units (cases): the mean of their rates, clustered (SPEC 23, 26).
         workflows = with_workflow_aggregates(
             [self._entries[w.name] for w in self._workflows], units
@@ -571,14 +571,13 @@ class SuiteSession:
         }
 
     def _units_of(self, name: str) -> list[dict[str, Any]]:
-        """A workflow's units as of now (remembered until its next run)."""
+        """A workflow's units as of now."""
         item = self._tallies[name]
         workflow = self._by_name[name]
         units = item.units(
             workflow.case_ids if workflow.cases is not None else (None,),
             self._targets_of[name],
         )
-        self._unit_entries[name] = units
         return units
 
     def _gated_rates(self, units: Sequence[Mapping[str, Any]]) -> list[Fraction | None]:
