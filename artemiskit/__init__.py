@@ -5,6 +5,12 @@ module, and ``artemiskit.NAME`` (or ``from artemiskit import NAME``) imports the
 module that defines NAME on first use. To export a new name, add its import under
 ``TYPE_CHECKING`` below: type checkers read it, and `export_lazily` reads the same
 line to build ``__all__`` and the lazy lookup (``artemiskit._common._exports``).
+
+The top level holds what running needs: the facade and session, the loaders,
+suites, checkpoint stores, results and every error. The vocabulary for writing
+your own tools, scorers, environments and model clients lives in those
+submodules (docs/sdk.md maps every public module); names that moved warn for
+one release.
 """
 
 from __future__ import annotations
@@ -14,9 +20,6 @@ import typing
 from artemiskit._common import _exports
 
 if typing.TYPE_CHECKING:
-    from artemiskit._common._atomic import (
-        write_atomically as write_atomically,
-    )
     from artemiskit._errors import (
         ArtemisError as ArtemisError,
         CassetteError as CassetteError,
@@ -39,10 +42,6 @@ if typing.TYPE_CHECKING:
     from artemiskit._exit_codes import (
         ExitCode as ExitCode,
     )
-    from artemiskit._host_objects import (
-        import_host_attribute as import_host_attribute,
-        import_host_objects as import_host_objects,
-    )
     from artemiskit._kit import (
         ArtemisKit as ArtemisKit,
         WorkflowSource as WorkflowSource,
@@ -59,6 +58,10 @@ if typing.TYPE_CHECKING:
     from artemiskit._version import (
         __version__ as __version__,
     )
+    from artemiskit.checkpoints import (
+        CheckpointStore as CheckpointStore,
+        LocalCheckpointStore as LocalCheckpointStore,
+    )
     from artemiskit.config import (
         TrustedConfig as TrustedConfig,
         load_trusted_config as load_trusted_config,
@@ -74,38 +77,29 @@ if typing.TYPE_CHECKING:
         WorkflowSession as WorkflowSession,
     )
     from artemiskit.environments._base import (
-        CleanupReport as CleanupReport,
         Environment as Environment,
-        EnvironmentFactory as EnvironmentFactory,
     )
     from artemiskit.records import (
         ExecutionRecord as ExecutionRecord,
     )
     from artemiskit.scorers import (
-        Evidence as Evidence,
-        Score as Score,
         Scorer as Scorer,
-        ToolCallEvidence as ToolCallEvidence,
+    )
+    from artemiskit.suites import (
+        SuiteOptions as SuiteOptions,
+        SuiteResult as SuiteResult,
     )
     from artemiskit.targets import (
         AgentTarget as AgentTarget,
-        Message as Message,
         ModelClient as ModelClient,
-        ModelRequest as ModelRequest,
         TargetRequest as TargetRequest,
         TargetResponse as TargetResponse,
         ToolCall as ToolCall,
-        ToolDefinition as ToolDefinition,
         Usage as Usage,
         create_model_client_target as create_model_client_target,
     )
     from artemiskit.tools import (
         Tool as Tool,
-        ToolChange as ToolChange,
-        ToolContext as ToolContext,
-        ToolFailure as ToolFailure,
-        ToolResource as ToolResource,
-        ToolResult as ToolResult,
     )
     from artemiskit.workflow import (
         Workflow as Workflow,
@@ -116,8 +110,8 @@ if typing.TYPE_CHECKING:
 
     __all__: list[str]
 
-    def __getattr__(name: str) -> type[ArtemisError]:
-        """The deprecated error classes, for type checkers."""
+    def __getattr__(name: str) -> typing.Any:
+        """The deprecated names (each warns once per access), for type checkers."""
         ...
 
 
@@ -125,6 +119,24 @@ _NEVER_RAISED = (
     "is deprecated and will be removed in the next release: it is never raised; "
     "read the record's execution.status and exit_code instead"
 )
+
+#: Names the top level no longer exports, by the public module that now does:
+#: the vocabulary for writing your own tools, scorers, environments and model
+#: clients lives with them (docs/sdk.md).
+_MOVED = {
+    "artemiskit.config": ("import_host_attribute", "import_host_objects"),
+    "artemiskit.environments": ("CleanupReport", "EnvironmentFactory"),
+    "artemiskit.records": ("write_atomically",),
+    "artemiskit.scorers": ("Evidence", "Score", "ToolCallEvidence"),
+    "artemiskit.targets": ("Message", "ModelRequest", "ToolDefinition"),
+    "artemiskit.tools": (
+        "ToolChange",
+        "ToolContext",
+        "ToolFailure",
+        "ToolResource",
+        "ToolResult",
+    ),
+}
 
 _exports.export_lazily(
     globals(),
@@ -148,5 +160,6 @@ _exports.export_lazily(
                 "SessionCancelledError",
             )
         },
+        **_exports.retired("artemiskit", _MOVED),
     },
 )

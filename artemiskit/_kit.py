@@ -39,15 +39,12 @@ from artemiskit.config._config import (
     TrustedConfig,
     load_trusted_config,
 )
+from artemiskit.engine._plan import SessionPlan, check_cleanup_timeout
 from artemiskit.engine._session import (
     WorkflowResult,
     WorkflowSession,
 )
-from artemiskit.engine._state import LocalState
-from artemiskit.engine._tool_invocation import initial_sections
-from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import (
-    MAX_CLEANUP_TIMEOUT_MS,
     EnvironmentFactory,
     EnvironmentOptions,
     SandboxSettings,
@@ -176,8 +173,12 @@ def _environment_factory(
     """The registered factory for the workflow's kind.
 
     The cleanup bound reaches the sandbox's own container removal, not only the
-    session's drain.
+    session's drain, so it is checked before the factory is built.
+
+    Raises:
+        WorkflowError: ``cleanup_timeout_ms`` is out of range.
     """
+    check_cleanup_timeout(cleanup_timeout_ms)
     return create_environment_factory(
         workflow.environment.kind,
         EnvironmentOptions(
@@ -261,24 +262,24 @@ def create_agent_workflow_session(
         UnsupportedError: No environment is registered for the workflow's kind.
     """
     settings = merge_run_options(options, run)
-    return _new_session(
-        workflow,
-        target,
+    info = _target_info(workflow, target, provider_label, target_name, target_version)
+    plan = _planned(
         settings,
+        workflow=workflow,
+        target=target,
+        target_info=_with_transport(info, transport_digest),
         catalogue=catalogue_with(settings.tools),
         scorers=scorer_set(settings.scorers),
-        environment=settings.environment,
+        environment=settings.environment
+        or _environment_factory(workflow, None, settings.cleanup_timeout_ms),
         fixture_root=settings.fixture_root,
         judge=judge,
         checkpoint_store=checkpoint_store,
         checkpoint_mode=checkpoint_mode,
         configuration_id=configuration_id,
         target_label=target_label,
-        transport_digest=transport_digest,
-        target_info=_target_info(
-            workflow, target, provider_label, target_name, target_version
-        ),
     )
+    return _new_session(plan, settings)
 
 
 def _target_info(
@@ -307,114 +308,56 @@ def _target_info(
     return TargetInfo(provider=AGENT_PROVIDER, model=label, id=label, version=version)
 
 
+def _planned(settings: RunOptions, **parts: Any) -> SessionPlan:
+    """The session plan of ``parts`` under the run options ``settings``.
+
+    The options a plan takes as they are (cleanup, preflight, pause, ledger,
+    telemetry) come from ``settings``; ``parts`` give the rest (workflow, target,
+    registries, checkpointing, identity), composed by the caller.
+    """
+    root = parts.pop("fixture_root", None)
+    return SessionPlan(
+        fixture_root=None if root is None else os.fspath(root),
+        cleanup_timeout_ms=settings.cleanup_timeout_ms,
+        preflight=_PREFLIGHT_MODES[settings.preflight],
+        pause_after_actions=settings.pause_after_actions,
+        ledger_limit=settings.ledger_limit,
+        telemetry=None if settings.telemetry is None else settings.telemetry.for_run(),
+        **parts,
+    )
+
+
 def _new_session(
-    workflow: Workflow,
-    target: AgentTarget,
+    plan: SessionPlan,
     settings: RunOptions,
     *,
-    catalogue: Catalogue,
-    scorers: ScorerSet = NO_SCORERS,
-    environment: EnvironmentFactory | None,
-    fixture_root: str | os.PathLike[str] | None,
-    judge: JudgeSettings | None,
-    checkpoint_store: CheckpointStore | None,
-    checkpoint_mode: Literal["create", "resume"],
-    configuration_id: str | None,
-    target_info: TargetInfo,
-    target_label: str | None = None,
-    transport_digest: str | None = None,
-    owns_target: bool = False,
-    owns_judge: bool = False,
     mcp_servers: Mapping[str, McpServerConfig] | None = None,
     mcp_shared: McpServers | None = None,
-    case: CaseInfo | None = None,
 ) -> WorkflowSession:
-    """Check the options and build the session (`create_agent_workflow_session`).
+    """Check the plan, add its MCP tools and cassettes, and make the session.
 
-    ``catalogue``, ``environment`` and ``fixture_root`` stand for the fields of
-    ``settings`` of the same names, so that `ArtemisKit` can fill them in
-    without copying its options for every session.
+    ``mcp_servers`` are the configuration's, used unless ``settings`` names
+    its own; ``mcp_shared`` the suite's ``lifetime: suite`` servers.
     """
-    if workflow.environment.fixture is not None and fixture_root is None:
-        raise WorkflowError(
-            "the workflow references environment.fixture, so a fixture_root is "
-            "required",
-            reason="fixture_root_required",
-        )
-    if checkpoint_store is not None and configuration_id is None:
-        raise SessionStateError(
-            "checkpointing needs an explicit configuration_id: the engine cannot "
-            "look inside the target, so a resume under another target could not "
-            "be told apart",
-            reason="configuration_id_required",
-        )
-    cleanup_timeout_ms = settings.cleanup_timeout_ms
-    if cleanup_timeout_ms is not None and not (
-        1 <= cleanup_timeout_ms <= MAX_CLEANUP_TIMEOUT_MS
-    ):
-        raise WorkflowError(
-            f"cleanup_timeout_ms must be between 1 and {MAX_CLEANUP_TIMEOUT_MS}",
-            reason="invalid_option",
-        )
-    ledger_limit = settings.ledger_limit
-    if isinstance(ledger_limit, bool) or not (
-        isinstance(ledger_limit, int) and 1 <= ledger_limit <= MAX_LEDGER
-    ):
-        raise WorkflowError(
-            f"ledger_limit must be between 1 and {MAX_LEDGER}", reason="invalid_option"
-        )
-    unknown = [
-        tool.name
-        for tool in workflow.tools
-        if tool.mcp is None and tool.name not in catalogue
-    ]
-    if unknown:
-        raise WorkflowError(
-            f"the workflow declares tools that are neither built in nor registered: "
-            f"{', '.join(unknown)} (register them with tools=[...] or --tools "
-            "MODULE:ATTR)",
-            reason="unknown_tool",
-        )
-    _check_scorers(workflow, scorers)
-    spec = workflow.environment
-    factory = environment or _environment_factory(workflow, None, cleanup_timeout_ms)
-    mcp = _mcp_tools(
-        workflow, settings, factory, cleanup_timeout_ms, mcp_servers, mcp_shared
-    )
-    target_info = attrs.evolve(target_info, transport_digest=transport_digest)
-    cassette = _run_cassette(settings, workflow, target_info, checkpoint_mode, case)
+    plan.check()
+    servers = settings.mcp_servers if settings.mcp_servers is not None else mcp_servers
+    mcp = _mcp_tools(plan, servers, mcp_shared)
+    cassette = _run_cassette(settings, plan)
+    if mcp is None and cassette is None:
+        return WorkflowSession(plan)
+    target, judge = plan.target, plan.judge
     if cassette is not None:
-        target, judge = cassette.wire(target, judge, workflow)
+        target, judge = cassette.wire(target, judge, plan.workflow)
     return WorkflowSession(
-        workflow=workflow,
-        target=target,
-        environment=factory,
-        files=spec.files,
-        local=LocalState(
-            documents=dict(spec.state.documents),
-            records=dict(spec.state.records),
-            sections=initial_sections(catalogue, workflow),
-        ),
-        target_info=target_info,
-        cleanup_timeout_ms=cleanup_timeout_ms,
-        fixture_root=None if fixture_root is None else os.fspath(fixture_root),
-        preflight=_PREFLIGHT_MODES[settings.preflight],
-        judge=judge,
-        checkpoint_store=checkpoint_store,
-        checkpoint_mode=checkpoint_mode,
-        configuration_id=configuration_id,
-        pause_after_actions=settings.pause_after_actions,
-        target_label=target_label,
-        ledger_limit=ledger_limit,
-        catalogue=catalogue,
-        scorers=scorers,
-        telemetry=None if settings.telemetry is None else settings.telemetry.for_run(),
-        owns_target=owns_target,
-        owns_judge=owns_judge,
-        mcp=mcp,
-        case=case,
-        cassette=cassette,
+        attrs.evolve(plan, target=target, judge=judge, mcp=mcp, cassette=cassette)
     )
+
+
+def _with_transport(info: TargetInfo, digest: str | None) -> TargetInfo:
+    """``info`` bound to the transport digest (the same object when it already is)."""
+    if info.transport_digest == digest:
+        return info
+    return attrs.evolve(info, transport_digest=digest)
 
 
 def _is_entry_choice(target: object) -> bool:
@@ -432,13 +375,7 @@ def _workflow_target(workflow: Workflow) -> TargetInfo:
     )
 
 
-def _run_cassette(
-    settings: RunOptions,
-    workflow: Workflow,
-    target: TargetInfo,
-    checkpoint_mode: Literal["create", "resume"],
-    case: CaseInfo | None = None,
-) -> RunCassette | None:
+def _run_cassette(settings: RunOptions, plan: SessionPlan) -> RunCassette | None:
     """The run's cassettes (SPEC 22), or ``None`` when it neither records nor replays.
 
     Raises:
@@ -450,11 +387,12 @@ def _run_cassette(
     from artemiskit.replay._cassette import CassetteHeader
     from artemiskit.replay._run import RunCassette, contract_digest, target_id
 
+    workflow, target = plan.workflow, plan.target_info
     return RunCassette(
         header=CassetteHeader(
             workflow=workflow.name,
             contract_digest=contract_digest(workflow),
-            case_id=None if case is None else case.id,
+            case_id=None if plan.case is None else plan.case.id,
             target_id=target.id or target_id(target.provider, target.model),
             provider=target.provider,
             model=target.model,
@@ -464,7 +402,7 @@ def _run_cassette(
         mode=settings.replay_mode,
         until=settings.replay_until,
         record=record,
-        resume=checkpoint_mode == "resume",
+        resume=plan.checkpoint_mode == "resume",
     )
 
 
@@ -504,40 +442,9 @@ def _recorded_target(settings: RunOptions, workflow: Workflow) -> TargetInfo:
     return TargetInfo(provider=header.provider, model=header.model, id=header.target_id)
 
 
-def _check_scorers(workflow: Workflow, scorers: ScorerSet) -> None:
-    """Refuse ``scorer`` outcomes naming no registered scorer or breaking its schema.
-
-    A workflow loaded without scorers had them unchecked; a session must check.
-    """
-    from artemiskit.workflow._model import ScorerOutcome
-
-    for outcome in workflow.outcomes:
-        if not isinstance(outcome, ScorerOutcome):
-            continue
-        scorer = scorers.get(outcome.scorer)
-        if scorer is None:
-            raise WorkflowError(
-                f"outcome {outcome.id!r} names a scorer that is not registered: "
-                f"{outcome.scorer!r} (register it with scorers=[...] or --scorers "
-                "MODULE:ATTR)",
-                reason="unknown_scorer",
-            )
-        try:
-            scorer.params_validator(outcome.params)
-        except Exception:  # fastjsonschema's error: the schema's rule, not data
-            raise WorkflowError(
-                f"outcome {outcome.id!r}: with does not satisfy the params_schema "
-                f"of scorer {outcome.scorer!r}",
-                reason="invalid_scorer_params",
-            ) from None
-
-
 def _mcp_tools(
-    workflow: Workflow,
-    settings: RunOptions,
-    environment: EnvironmentFactory,
-    cleanup_timeout_ms: int | None,
-    configured: Mapping[str, McpServerConfig] | None,
+    plan: SessionPlan,
+    servers: Mapping[str, McpServerConfig] | None,
     shared: McpServers | None,
 ) -> McpToolSet | None:
     """The run's MCP tools (SPEC 24), or ``None`` when it declares none.
@@ -545,18 +452,16 @@ def _mcp_tools(
     Raises:
         ConfigError: A declared server is not configured (exit 1).
     """
-    declarations = tuple(tool for tool in workflow.tools if tool.mcp is not None)
+    declarations = tuple(tool for tool in plan.workflow.tools if tool.mcp is not None)
     if not declarations:
         return None
     from artemiskit.tools._mcp_tools import McpToolSet
 
-    cleanup = cleanup_timeout_ms or environment.default_cleanup_timeout_ms
-    servers = settings.mcp_servers if settings.mcp_servers is not None else configured
     tools = McpToolSet(
         declarations,
         servers or {},
         shared=shared,
-        cleanup_s=min(cleanup, MAX_CLEANUP_TIMEOUT_MS) / 1000,
+        cleanup_s=plan.cleanup_bound_ms / 1000,
     )
     tools.check_configured()
     return tools
@@ -814,31 +719,32 @@ class ArtemisKit:
             configuration_id = checkpoint.configuration_id or derived_configuration_id(
                 digest, judge_settings
             )
-        # the session's catalogue, fixture root and environment are passed as
-        # they are: no copy of the options per session
-        return _new_session(
-            loaded,
-            agent,
+        plan = _planned(
             settings,
+            workflow=loaded,
+            target=agent,
+            target_info=_with_transport(info, digest),
             catalogue=catalogue,
             scorers=scorers,
             environment=settings.environment
             or _environment_factory(loaded, config, settings.cleanup_timeout_ms),
             fixture_root=root,
-            transport_digest=digest,
-            target_info=info,
-            target_label=label,
             judge=judge_settings,
             checkpoint_store=store,
             checkpoint_mode=checkpoint.mode if checkpoint else "create",
             configuration_id=configuration_id,
+            target_label=label,
             owns_target=owns_target,
             owns_judge=judge is not None and judge_settings is not judge,
-            mcp_servers=config.mcp_servers,
-            mcp_shared=await _suite_servers(shared_transports, loaded),
             case=None
             if chosen is None
             else CaseInfo(id=chosen.id, digest=chosen.digest),
+        )
+        return _new_session(
+            plan,
+            settings,
+            mcp_servers=config.mcp_servers,
+            mcp_shared=await _suite_servers(shared_transports, loaded),
         )
 
     def _session_catalogue(self, tools: Sequence[Tool] | Catalogue | None) -> Catalogue:
@@ -1015,11 +921,8 @@ class ArtemisKit:
             ConfigError: No model, or an unusable provider entry.
         """
         from artemiskit.config import load_judge_config
-        from artemiskit.prompt_response import (
-            known_secrets,
-            load_scenario,
-            run_scenario,
-        )
+        from artemiskit.prompt_response import load_scenario, run_scenario
+        from artemiskit.prompt_response._targets import known_secrets
 
         if judge is not None and not isinstance(judge, JudgeConfig):
             judge = await load_judge_config(judge)

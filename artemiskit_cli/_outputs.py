@@ -146,14 +146,14 @@ def _unwritable(path: str, exc: OSError) -> FileAccessError:
 def write_new_file(path: str, data: bytes, *, mode: int = 0o644) -> None:
     """Write ``data`` to a new file atomically, never replacing anything.
 
-    `artemiskit.write_atomically` without ``replace``: a reader never sees a
+    `artemiskit.records.write_atomically` without ``replace``: a reader never sees a
     partial file, and a file that appeared meanwhile is left alone.
 
     Raises:
         FileAccessError: The file could not be written, or ``path`` is ``-``
             (exit 1).
     """
-    from artemiskit import write_atomically
+    from artemiskit.records import write_atomically
 
     refuse_dash(path)
     try:

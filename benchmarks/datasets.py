@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from artemiskit.workflow import check_agent_workflow
+from artemiskit.workflow import read_agent_workflow_data
 from artemiskit.workflow._dataset import read_dataset
 from benchmarks._pairs import MIN_PAIRS, pair_summary
 
@@ -95,12 +95,12 @@ def measure_datasets(*, cases: int = 10_000, pairs: int = 5) -> dict[str, Any]:
         (root / "cases.jsonl").write_text(dataset_rows(cases), encoding="utf-8")
         workflow = root / "workflow.yaml"
         workflow.write_text(WORKFLOW, encoding="utf-8")
-        check_agent_workflow(workflow)  # warm-up of both sides
+        read_agent_workflow_data(workflow)  # warm-up of both sides
         parse_times: list[float] = []
         validate_times: list[float] = []
         for _ in range(max(pairs, MIN_PAIRS)):
             parse_times.append(_cpu(lambda: read_dataset(root, "cases.jsonl")))
-            validate_times.append(_cpu(lambda: check_agent_workflow(workflow)))
+            validate_times.append(_cpu(lambda: read_agent_workflow_data(workflow)))
         checks = _checks_made(workflow)
         size = (root / "cases.jsonl").stat().st_size
     return {
@@ -282,7 +282,7 @@ def _checks_made(workflow: Path) -> int:
 
     _expansion._check = counting
     try:
-        check_agent_workflow(workflow)
+        read_agent_workflow_data(workflow)
     finally:
         _expansion._check = original
     return made

@@ -26,8 +26,9 @@ from typing import Any
 
 import anyio
 
-from artemiskit import AgentTarget, Message, TargetRequest, ToolDefinition
+from artemiskit import AgentTarget, TargetRequest
 from artemiskit._common._glob import glob_matches
+from artemiskit.targets import Message, ToolDefinition
 from benchmarks._engine import per_step_marks, profile_run, run_instant, step_window
 from benchmarks._pairs import interleave, pair_summary
 from benchmarks._workload import TEXT_BYTES, InstantTarget, filler_text, step_workflow

@@ -14,6 +14,10 @@
   once against one, interleaved in the same sitting: the ratio even a plain loop
   reaches on this machine, and its CPU per session, which the engine's exceeds
   by ``engine_cpu_ms_per_session_beyond_floor``;
+- ``cpu_vs_floor``: the SPEC 10 session target's figure: interleaved pairs of
+  N plain loops and N loaded sessions, each side's process CPU time, and the
+  ratio engine / plain loop per pair (``floor_cpu_ms_per_session`` and
+  ``engine_cpu_ms_per_session`` are the medians divided by N);
 - ``waits``: the same pairs for tasks that only wait (each ``steps`` sleeps of
   ``latency_ms``, no work at all): what the event loop alone spends per session
   of the CPU the target allows;
@@ -167,6 +171,32 @@ async def _paired(
     }
 
 
+async def _cpu_pairs(
+    floor: Callable[[], Awaitable[float]],
+    engine: Callable[[], Awaitable[float]],
+    count: int,
+    pairs: int,
+) -> dict[str, Any]:
+    """Interleaved pairs (floor, engine) of process CPU seconds; ratio per pair."""
+
+    def timed(run: Callable[[], Awaitable[float]]) -> Callable[[], Awaitable[float]]:
+        async def cpu() -> float:
+            started = time.process_time()
+            await run()
+            return time.process_time() - started
+
+        return cpu
+
+    floor_cpu, engine_cpu = await interleave(timed(floor), timed(engine), pairs=pairs)
+    summary = pair_summary(floor_cpu, engine_cpu)
+    return {
+        **summary,
+        "floor_cpu_ms_per_session": summary["a_median"] * 1e3 / count,
+        "engine_cpu_ms_per_session": summary["b_median"] * 1e3 / count,
+        "load_average_1min": os.getloadavg()[0],
+    }
+
+
 class _GatedTarget:
     """Holds every session at its first model request until all are there."""
 
@@ -244,6 +274,11 @@ async def measure_sessions(
             return await _waits(count, steps, latency)
 
         waits = await _paired(one_wait, many_waits, count=count, pairs=pairs)
+
+        async def many_loaded() -> float:
+            return await _sessions(workflow, count, steps, latency)
+
+        cpu_vs_floor = await _cpu_pairs(many_loops, many_loaded, count, pairs)
         memory = await _memory_per_session(workflow, count)
     return {
         "sessions": count,
@@ -252,6 +287,7 @@ async def measure_sessions(
         "vs_one_session": figures,
         "floor": floor,
         "waits": waits,
+        "cpu_vs_floor": cpu_vs_floor,
         "engine_cpu_ms_per_session_beyond_floor": (
             figures["loaded"]["cpu_ms_per_session"] - floor["cpu_ms_per_session"]
         ),

@@ -18,7 +18,6 @@ from pathlib import Path
 import anyio
 
 from artemiskit import (
-    ModelRequest,
     TargetResponse,
     ToolCall,
     Usage,
@@ -26,6 +25,7 @@ from artemiskit import (
     create_model_client_target,
     load_agent_workflow,
 )
+from artemiskit.targets import ModelRequest
 
 WORKFLOW = Path(__file__).parent / "quickstart" / "workflow.yaml"
 

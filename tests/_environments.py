@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import attrs
 from anyio.lowlevel import checkpoint
 
-from artemiskit import CleanupReport, FileOperationError
+from artemiskit import FileOperationError
+from artemiskit.environments import CleanupReport
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -62,3 +62,37 @@ def test_judge_defaults_are_the_same_from_a_file_and_in_code() -> None:
         "max_tokens": parsed.max_tokens,
         "timeout_ms": parsed.timeout_ms,
     }
+
+
+def test_a_provider_retry_delay_has_one_default() -> None:
+    from artemiskit.config import ProviderRetryPolicy, parse_trusted_config
+
+    parsed = parse_trusted_config(
+        "providers:\n  local:\n    type: openai\n    base_url: http://127.0.0.1:9/v1\n"
+        "    api_key_env: NONE\n    retry:\n      on: [rate_limited]\n"
+        "      max_attempts: 2\n"
+    )
+    field = attrs.fields_dict(ProviderRetryPolicy)["max_delay_ms"]
+    retry = parsed.providers["local"].retry
+    assert retry is not None
+    assert retry.max_delay_ms == field.default
+
+
+def test_every_cleanup_wait_takes_the_one_rule() -> None:
+    from artemiskit.environments._base import cleanup_bound_ms
+
+    assert cleanup_bound_ms(None, 1000) == 1000
+    assert cleanup_bound_ms(250, 1000) == 250
+    assert cleanup_bound_ms(None, MAX_CLEANUP_TIMEOUT_MS + 1) == MAX_CLEANUP_TIMEOUT_MS
+
+
+async def test_a_sandbox_run_past_the_bound_is_refused_as_a_workflow_error() -> None:
+    # the bound is checked before the sandbox factory is built (which would
+    # raise a bare ValueError), so the caller gets the typed error
+    data = workflow_dict(outcomes=[], environment={"kind": "sandbox", "files": {}})
+    with pytest.raises(WorkflowError, match=str(MAX_CLEANUP_TIMEOUT_MS)):
+        await ArtemisKit().create_workflow_session(
+            workflow=data,
+            target=ReplayTarget(),
+            cleanup_timeout_ms=MAX_CLEANUP_TIMEOUT_MS + 1,
+        )

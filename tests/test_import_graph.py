@@ -7,7 +7,8 @@ counts, at module level, inside functions and under ``TYPE_CHECKING``.
 
 Below the packages, modules form no import cycle either: every import that runs
 when a module is imported (module level, under ``TYPE_CHECKING``, in ``try`` or
-``if`` blocks; not inside functions) is an edge between modules. The "never"
+``if`` blocks; not inside functions) is an edge between modules, and so is each
+package whose ``__init__`` such an import runs first. The "never"
 rules the layers imply are also asserted by name, so a broken one says which.
 """
 
@@ -82,8 +83,23 @@ def _module_graph() -> dict[str, set[str]]:
             for alias in node.names:
                 submodule = f"{base}.{alias.name}"
                 targets.add(submodule if submodule in paths else base)
+        targets |= _packages_run_first(targets, module)
         graph[module] = {t for t in targets if t in paths and t != module}
     return graph
+
+
+def _packages(module: str) -> set[str]:
+    """The packages Python imports before ``module`` (``a.b.c``: ``a``, ``a.b``)."""
+    parts = module.split(".")
+    return {".".join(parts[:end]) for end in range(1, len(parts))}
+
+
+def _packages_run_first(targets: set[str], module: str) -> set[str]:
+    """The packages importing ``targets`` runs first: importing ``a.b._c`` runs
+    ``a/__init__.py`` and ``a/b/__init__.py`` before it. Those ``module`` is
+    itself inside are already being imported, so they are no new edge."""
+    own = _packages(module) | {module}
+    return {package for t in targets for package in _packages(t)} - own
 
 
 def _absolute(node: ast.ImportFrom, package: str) -> str:
@@ -227,6 +243,16 @@ def test_the_cycle_check_finds_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycle(graph) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_importing_a_submodule_runs_its_packages_first() -> None:
+    assert _packages_run_first(
+        {"artemiskit.reports._html", "artemiskit.suites._plan"},
+        "artemiskit.suites._runner",
+    ) == {"artemiskit.reports"}
+    # suites/_plan.py imports modules of artemiskit._common, never the package
+    # itself; importing them runs artemiskit/_common/__init__.py first.
+    assert "artemiskit._common" in _module_graph()["artemiskit.suites._plan"]
 
 
 def test_the_module_graph_counts_imports_under_type_checking() -> None:

@@ -11,7 +11,6 @@ import pytest
 
 from artemiskit import (
     ArtemisKit,
-    ModelRequest,
     SessionStateError,
     TargetRequest,
     TargetResponse,
@@ -21,6 +20,7 @@ from artemiskit import (
     load_agent_workflow,
     parse_agent_workflow,
 )
+from artemiskit.targets import ModelRequest
 from tests._builders import workflow_dict, write_workflow
 
 

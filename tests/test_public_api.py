@@ -24,12 +24,10 @@ EXPORTS: dict[str, set[str]] = {
         "CassetteError",
         "CheckpointError",
         "CheckpointOptions",
-        "CleanupReport",
+        "CheckpointStore",
         "ConfigError",
         "Environment",
-        "EnvironmentFactory",
         "EnvironmentFailureError",
-        "Evidence",
         "ExecutionRecord",
         "ExitCode",
         "FileAccessError",
@@ -37,32 +35,25 @@ EXPORTS: dict[str, set[str]] = {
         "FixtureError",
         "InvalidResponseError",
         "JudgeSettings",
-        "Message",
+        "LocalCheckpointStore",
         "ModelClient",
-        "ModelRequest",
         "Problem",
         "ReplayMismatchError",
         "RunKeywords",
         "RunOptions",
         "RuntimeFailureError",
-        "Score",
         "Scorer",
         "ScorerDefinitionError",
         "SessionEvent",
         "SessionStateError",
+        "SuiteOptions",
+        "SuiteResult",
         "TargetError",
         "TargetRequest",
         "TargetResponse",
         "Tool",
         "ToolCall",
-        "ToolCallEvidence",
-        "ToolChange",
-        "ToolContext",
-        "ToolDefinition",
         "ToolDefinitionError",
-        "ToolFailure",
-        "ToolResource",
-        "ToolResult",
         "TrustedConfig",
         "UnsupportedError",
         "Usage",
@@ -74,13 +65,10 @@ EXPORTS: dict[str, set[str]] = {
         "__version__",
         "create_agent_workflow_session",
         "create_model_client_target",
-        "import_host_attribute",
-        "import_host_objects",
         "load_agent_workflow",
         "load_trusted_config",
         "parse_agent_workflow",
         "validate_agent_workflow",
-        "write_atomically",
     },
     "artemiskit.checkpoints": {
         "ARTIFACT_NAME_PATTERN",
@@ -91,13 +79,15 @@ EXPORTS: dict[str, set[str]] = {
         "OpenMode",
     },
     "artemiskit.config": {
-        "ProviderRetryPolicy",
         "JudgeConfig",
         "McpServerConfig",
         "ProviderConfig",
+        "ProviderRetryPolicy",
         "SandboxConfig",
         "TelemetryConfig",
         "TrustedConfig",
+        "import_host_attribute",
+        "import_host_objects",
         "load_judge_config",
         "load_trusted_config",
         "parse_judge_config",
@@ -140,7 +130,6 @@ EXPORTS: dict[str, set[str]] = {
         "transport_digest",
     },
     "artemiskit.prompt_response": {
-        "PromptResponseExitCode",
         "Baseline",
         "BaselineCheck",
         "CIInfo",
@@ -148,19 +137,15 @@ EXPORTS: dict[str, set[str]] = {
         "CaseRedaction",
         "CaseResult",
         "CostInfo",
-        "EXPECTATION_TYPES",
-        "Embedder",
         "EnvironmentInfo",
         "Evaluation",
-        "EvaluationContext",
         "GitInfo",
-        "Grader",
         "LocalStorage",
         "Metrics",
         "NoCasesError",
-        "Pricing",
         "PricingInfo",
         "PromptMessage",
+        "PromptResponseExitCode",
         "Provenance",
         "RedactionInfo",
         "RedactionSettings",
@@ -178,20 +163,13 @@ EXPORTS: dict[str, set[str]] = {
         "ScenariosResult",
         "Tokens",
         "baseline_check",
-        "ci_lines",
-        "ci_summary",
         "compare_runs",
-        "compatible_config",
-        "describe_document",
         "discover_scenario_files",
-        "estimate_cost",
         "find_config",
         "format_cost",
         "format_duration",
-        "is_manifest",
         "is_manifest_file",
         "junit_export",
-        "known_secrets",
         "load_run_config",
         "load_run_settings",
         "load_scenario",
@@ -201,11 +179,10 @@ EXPORTS: dict[str, set[str]] = {
         "markdown_export",
         "parse_scenario",
         "read_manifest_file",
-        "redaction_pattern_problem",
         "run_scenario",
         "run_scenarios",
-        "security_summary",
     },
+    "artemiskit.prompt_response.evaluators": {"ENTRY_POINT_GROUP", "Evaluation"},
     "artemiskit.telemetry": {
         "INSTALL_HINT",
         "RunTelemetry",
@@ -239,6 +216,9 @@ EXPORTS: dict[str, set[str]] = {
         "JudgeEntry",
         "JudgeInfo",
         "JudgeScores",
+        "McpInfo",
+        "McpServerInfo",
+        "McpToolInfo",
         "OperationEntry",
         "OperationSummary",
         "PolicyInfo",
@@ -253,11 +233,8 @@ EXPORTS: dict[str, set[str]] = {
         "StateChange",
         "StateChangeInfo",
         "TargetInfo",
-        "McpInfo",
-        "McpServerInfo",
-        "McpToolInfo",
-        "TelemetryInfo",
         "TaskVerification",
+        "TelemetryInfo",
         "TimelineInfo",
         "ToolSummary",
         "Verdict",
@@ -266,7 +243,7 @@ EXPORTS: dict[str, set[str]] = {
         "record_from_dict",
         "record_schema",
         "record_to_dict",
-        "verdict_status",
+        "write_atomically",
     },
     "artemiskit.reports": {
         "Comparison",
@@ -302,6 +279,7 @@ EXPORTS: dict[str, set[str]] = {
         "SUITE_SCHEMA",
         "SUITE_SCHEMA_VERSION",
         "SessionFactory",
+        "ShippedResult",
         "SuiteCassettes",
         "SuiteEvent",
         "SuiteExecutor",
@@ -387,16 +365,11 @@ EXPORTS: dict[str, set[str]] = {
         "list_mcp_tools",
     },
     "artemiskit.workflow": {
-        "DeclaredTool",
-        "DeclaredTools",
-        "ToolInterface",
-        "ToolRetryPolicy",
         "Budgets",
         "CaseWorkflows",
-        "WorkflowCase",
-        "load_case_workflows",
-        "read_case_workflows",
         "Conversation",
+        "DeclaredTool",
+        "DeclaredTools",
         "Document",
         "EnvironmentSpec",
         "Fault",
@@ -404,7 +377,6 @@ EXPORTS: dict[str, set[str]] = {
         "FileOutcome",
         "FinalResponseCheck",
         "FinalResponseOutcome",
-        "FixtureContents",
         "InitialState",
         "JudgeOutcome",
         "JudgeSight",
@@ -424,21 +396,24 @@ EXPORTS: dict[str, set[str]] = {
         "ToolAllow",
         "ToolCalledOutcome",
         "ToolDeclaration",
+        "ToolInterface",
         "ToolNotCalledOutcome",
+        "ToolRetryPolicy",
         "Trajectory",
         "TrajectoryOutcome",
         "TrajectoryStep",
         "Turn",
         "WORKFLOW_SCHEMA_FILE",
         "Workflow",
+        "WorkflowCase",
         "YamlDocument",
-        "check_agent_workflow",
         "load_agent_workflow",
-        "load_fixture_state",
-        "merge_fixture",
+        "load_case_workflows",
         "parse_agent_workflow",
         "parse_yaml",
         "read_agent_workflow",
+        "read_agent_workflow_data",
+        "read_case_workflows",
         "unchecked_scorer_outcomes",
         "validate_agent_workflow",
     },
@@ -653,7 +628,8 @@ def test_exported_classes_and_functions_report_their_public_home() -> None:
     assert artemiskit.ArtemisKit.__module__ == "artemiskit"
     assert artemiskit.load_agent_workflow.__module__ == "artemiskit"
     suites = importlib.import_module("artemiskit.suites")
-    assert suites.SuiteResult.__module__ == "artemiskit.suites"
+    assert suites.SuiteResult.__module__ == "artemiskit"  # exported at the top too
+    assert suites.SuiteEvent.__module__ == "artemiskit.suites"
     for package, names in EXPORTS.items():
         module = importlib.import_module(package)
         for name in names:
@@ -686,3 +662,91 @@ def test_renamed_names_stay_reachable_for_one_release(
     with pytest.warns(DeprecationWarning, match=f"{package}.{old} is deprecated"):
         value = getattr(module, old)
     assert value is getattr(importlib.import_module(f"artemiskit.{home}"), name)
+
+
+def _deprecated_aliases() -> list[tuple[str, str]]:
+    return [
+        (package, name)
+        for package in ["artemiskit", *sorted(n for n in EXPORTS if "." in n)]
+        for name in sorted(importlib.import_module(package)._DEPRECATED)
+    ]
+
+
+@pytest.mark.parametrize(("package", "old"), _deprecated_aliases())
+def test_every_deprecated_alias_warns_and_resolves_to_its_new_object(
+    package: str, old: str
+) -> None:
+    """Each name kept for one release warns on access and is the current object.
+
+    The object is the one a public module exports now (a moved name), or the one
+    its defining module holds (a name made private).
+    """
+    module = importlib.import_module(package)
+    assert old not in module.__all__
+    assert old not in vars(module)  # never cached: every access warns
+    entry = module._DEPRECATED[old]
+    with pytest.warns(DeprecationWarning, match=rf"{package}\.{old} is deprecated"):
+        value = getattr(module, old)
+    home = importlib.import_module(entry.module)
+    assert value is getattr(home, entry.attribute or old)
+    if not any(part.startswith("_") for part in entry.module.split(".")):
+        assert (entry.attribute or old) in home.__all__, "moved to a public home"
+    with pytest.warns(DeprecationWarning, match=rf"{package}\.{old} is deprecated"):
+        assert getattr(module, old) is value
+
+
+def test_the_deprecated_aliases_cover_every_name_removed_this_release() -> None:
+    """Names users may have imported before this release still resolve (issue 29)."""
+    removed = {
+        "artemiskit": {
+            "CleanupReport",
+            "EnvironmentFactory",
+            "Evidence",
+            "Message",
+            "ModelRequest",
+            "Score",
+            "ToolCallEvidence",
+            "ToolChange",
+            "ToolContext",
+            "ToolDefinition",
+            "ToolFailure",
+            "ToolResource",
+            "ToolResult",
+            "import_host_attribute",
+            "import_host_objects",
+            "write_atomically",
+        },
+        "artemiskit.prompt_response": {
+            "EXPECTATION_TYPES",
+            "Embedder",
+            "EvaluationContext",
+            "Grader",
+            "Pricing",
+            "ci_lines",
+            "ci_summary",
+            "compatible_config",
+            "describe_document",
+            "estimate_cost",
+            "is_manifest",
+            "known_secrets",
+            "redaction_pattern_problem",
+            "security_summary",
+        },
+        "artemiskit.prompt_response.evaluators": {
+            "EXPECTATION_TYPES",
+            "Embedder",
+            "EvaluationContext",
+            "Grader",
+            "evaluate_expectation",
+            "normalize_expectation",
+        },
+        "artemiskit.records": {"verdict_status"},
+        "artemiskit.workflow": {
+            "FixtureContents",
+            "check_agent_workflow",
+            "load_fixture_state",
+            "merge_fixture",
+        },
+    }
+    for package, names in removed.items():
+        assert names <= set(importlib.import_module(package)._DEPRECATED), package

@@ -2,7 +2,7 @@
 
 Suite records, run records, transcripts, the prompt-response store's manifests
 and baselines, and every file the CLI writes (public as
-``artemiskit.write_atomically``) are all written here: the bytes go to a private
+``artemiskit.records.write_atomically``) are all written here: the bytes go to a private
 temporary file in the target's folder, are flushed (to disk when ``durable``), and
 then replace the target or are hard-linked to a new name. A reader, or a process
 killed at any moment, sees the old file, the new file or none, never a part.

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, MutableMapping
 
-__all__ = ["Deprecated", "export_lazily", "public_home"]
+__all__ = ["Deprecated", "export_lazily", "public_home", "retired"]
 
 _TOP: Final = "artemiskit"
 
@@ -51,6 +51,36 @@ class Deprecated(typing.NamedTuple):
     module: str
     message: str
     attribute: str | None = None
+
+
+def retired(
+    package: str,
+    homes: Mapping[str, Iterable[str]],
+    instead: str | None = None,
+) -> dict[str, Deprecated]:
+    """Names ``package`` keeps for one release, by the module that now holds them.
+
+    Args:
+        package: The public package that exported the names.
+        homes: The names, by the module defining them (a public module when they
+            moved, a private one when they are internal now).
+        instead: What to do instead (``{name}`` in it stands for each name);
+            ``None`` says to import each name from its (public) home.
+
+    Returns:
+        The ``deprecated`` table for `export_lazily`: each access warns ``PACKAGE.NAME
+        is deprecated and will be removed in the next release: ...``.
+    """
+    advice = instead or "import it from {module}"
+    return {
+        name: Deprecated(
+            module=module,
+            message=f"{package}.{name} is deprecated and will be removed in the next "
+            f"release: {advice.format(name=name, module=module)}",
+        )
+        for module, names in homes.items()
+        for name in names
+    }
 
 
 def _static_exports(source: str) -> dict[str, str]:
@@ -138,6 +168,7 @@ def export_lazily(
     retired = dict(deprecated or {})
     namespace["__all__"] = sorted(table)
     namespace["_EXPORTS"] = table
+    namespace["_DEPRECATED"] = retired
     namespace["__getattr__"] = _getter(package, namespace, table, retired)
     namespace["__dir__"] = lambda: sorted({*namespace, *table})
 

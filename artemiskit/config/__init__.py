@@ -9,6 +9,10 @@ from artemiskit._common import _exports
 if typing.TYPE_CHECKING:
     __all__: list[str]
 
+    from artemiskit._host_objects import (
+        import_host_attribute as import_host_attribute,
+        import_host_objects as import_host_objects,
+    )
     from artemiskit.config._config import (
         ProviderConfig as ProviderConfig,
         ProviderRetryPolicy as ProviderRetryPolicy,

@@ -107,6 +107,8 @@ RETRY_FAILURES = ("rate_limited", "overloaded", "connect_refused")
 _RETRY_KEYS = {"on", "max_attempts", "max_delay_ms"}
 MAX_RETRY_ATTEMPTS = 5
 MAX_RETRY_DELAY_MS = 60_000
+#: The longest wait before a retry when an entry's ``retry`` leaves it out.
+DEFAULT_RETRY_DELAY_MS = 10_000
 _TOP_KEYS = ("providers", "sandbox", "mcp_servers", "telemetry")
 _SANDBOX_KEYS = {"image", "memory_bytes", "nano_cpus", "pids_limit", "tmpfs_size_bytes"}
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -134,7 +136,7 @@ class ProviderRetryPolicy:
 
     on: tuple[str, ...]
     max_attempts: int
-    max_delay_ms: int = 10_000
+    max_delay_ms: int = DEFAULT_RETRY_DELAY_MS
 
 
 @attrs.frozen(kw_only=True)
@@ -436,7 +438,7 @@ def _retry(
     ):
         report((*path, "max_attempts"), f"must be an integer 1–{MAX_RETRY_ATTEMPTS}")
         attempts = 1
-    delay = raw.get("max_delay_ms", 10_000)
+    delay = raw.get("max_delay_ms", DEFAULT_RETRY_DELAY_MS)
     if (
         not isinstance(delay, int)
         or isinstance(delay, bool)

@@ -28,68 +28,56 @@ from artemiskit.engine._detached import Abandoned, Detached
 from artemiskit.engine._events import EventHub
 from artemiskit.engine._evidence import (
     build_record,
-    contract_digest,
     final_state,
     workflow_digest,
 )
 from artemiskit.engine._faults import schedule_from
-from artemiskit.engine._judge import JudgeSettings, JudgeUsage, run_judge
+from artemiskit.engine._judge import JudgeUsage, run_judge
 from artemiskit.engine._outcomes import evaluate_outcomes, unavailable_verification
 from artemiskit.engine._preflight import (
     PROBE_TOOL,
-    PreflightMode,
     PreflightSummary,
     new_nonce,
     probe_continuation,
     probe_opening,
     probe_problem,
 )
-from artemiskit.engine._recovery import CheckpointMode, checkpoints_for
+from artemiskit.engine._recovery import checkpoints_for
 from artemiskit.engine._responses import check_response, target_failure
 from artemiskit.engine._result import WorkflowResult
 from artemiskit.engine._run_evidence import RunEvidence, traced_calls
 from artemiskit.engine._run_state import RunState
 from artemiskit.engine._scoring import run_scorers
-from artemiskit.engine._state import slot_builder
+from artemiskit.engine._state import LocalState
 from artemiskit.engine._stops import error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallExecutor
+from artemiskit.engine._tool_invocation import initial_sections
+from artemiskit.engine._tool_tables import ToolTables, build_tool_tables, tool_tables
 from artemiskit.environments._base import (
-    MAX_CLEANUP_TIMEOUT_MS,
     CleanupReport,
     Environment,
-    EnvironmentFactory,
 )
 from artemiskit.records._record import (
-    CaseInfo,
     CassetteInfo,
     CleanupInfo,
     EventInfo,
     ExecutionRecord,
     McpInfo,
-    TargetInfo,
 )
 from artemiskit.records._verification import RequirementResult, TaskVerification
-from artemiskit.targets._identity import AGENT_PROVIDER
 from artemiskit.targets._protocol import (
-    AgentTarget,
     Message,
     ResumableTarget,
-    TargetRequest,
     TargetResponse,
     ToolDefinition,
+    new_target_request,
 )
 from artemiskit.tools._catalogue import Catalogue
-from artemiskit.workflow import load_fixture_state, merge_fixture
+from artemiskit.workflow._fixture import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome, ScorerOutcome
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from artemiskit.checkpoints._store import CheckpointStore
-    from artemiskit.engine._cassette_port import CassettePort
-    from artemiskit.engine._state import LocalState
-    from artemiskit.scorers._registry import ScorerSet
-    from artemiskit.telemetry._protocol import RunTelemetry
+    from artemiskit.engine._plan import SessionPlan
     from artemiskit.tools._mcp_tools import McpToolSet
     from artemiskit.tools._tool import Tool
     from artemiskit.workflow._model import Workflow
@@ -97,21 +85,7 @@ if TYPE_CHECKING:
 __all__ = ["RunDriver"]
 
 
-def _tool_definitions(
-    workflow: Workflow, catalogue: Catalogue
-) -> tuple[ToolDefinition, ...]:
-    """What the model is offered: the declared tools, and nothing else."""
-    return tuple(
-        ToolDefinition(
-            name=tool.name,
-            description=catalogue[tool.name].description,
-            input_schema=catalogue[tool.name].input_schema,
-        )
-        for tool in workflow.tools
-    )
-
-
-_request = slot_builder(TargetRequest)
+_request = new_target_request
 
 
 @attrs.frozen(kw_only=True)
@@ -119,6 +93,16 @@ class _Verdict:
     verification: TaskVerification
     judge_usage: JudgeUsage | None = None
     evaluation_cancelled: bool = False
+
+
+def _initial_local_state(workflow: Workflow, catalogue: Catalogue) -> LocalState:
+    """The run's detached local state as the workflow declares it (a fresh copy)."""
+    state = workflow.environment.state
+    return LocalState(
+        documents=dict(state.documents),
+        records=dict(state.records),
+        sections=initial_sections(catalogue, workflow),
+    )
 
 
 def _check_fault_fixtures(workflow: Workflow, tools: tuple[Tool, ...]) -> None:
@@ -147,89 +131,47 @@ def _check_fault_fixtures(workflow: Workflow, tools: tuple[Tool, ...]) -> None:
 class RunDriver:
     """Drives one execution; the public `WorkflowSession` is its handle."""
 
-    def __init__(
-        self,
-        *,
-        workflow: Workflow,
-        target: AgentTarget,
-        environment: EnvironmentFactory,
-        files: Mapping[str, str],
-        local: LocalState,
-        target_info: TargetInfo,
-        cleanup_timeout_ms: int | None,
-        fixture_root: str | None,
-        preflight: PreflightMode,
-        judge: JudgeSettings | None,
-        checkpoint_store: CheckpointStore | None,
-        checkpoint_mode: CheckpointMode,
-        configuration_id: str | None,
-        pause_after_actions: int | None,
-        target_label: str | None,
-        ledger_limit: int,
-        catalogue: Catalogue,
-        scorers: ScorerSet,
-        telemetry: RunTelemetry | None = None,
-        owns_target: bool = False,
-        owns_judge: bool = False,
-        mcp: McpToolSet | None = None,
-        case: CaseInfo | None = None,
-        cassette: CassettePort | None = None,
-    ) -> None:
+    def __init__(self, plan: SessionPlan) -> None:
+        workflow = plan.workflow
         self.workflow = workflow
-        self._case = case
-        self._cassette = cassette
-        self._telemetry = telemetry
-        self._catalogue = catalogue
-        self._mcp = mcp
+        self._plan = plan
+        self._catalogue = plan.catalogue
+        self._mcp = plan.mcp
+        self._cassette = plan.cassette
+        self._target = plan.target
+        self._judge = plan.judge
+        self._factory = plan.environment
         # a session closes only what its builder made for it, never the caller's
         self._owned = (
-            target if owns_target else None,
-            judge.target if owns_judge and judge is not None else None,
+            plan.target if plan.owns_target else None,
+            plan.judge.target if plan.owns_judge and plan.judge is not None else None,
         )
-        self._target_label = target_label or (
-            f"agent {target_info.model!r}"
-            if target_info.provider == AGENT_PROVIDER
-            else f"provider {target_info.provider!r}, model {target_info.model!r}"
-        )
+        self._target_label = plan.failure_label
         self._failure: str | None = None
-        self._preflight_mode = preflight
-        self._judge = judge
-        self._scorers = scorers
-        self._fixture_root = fixture_root
-        self._target = target
-        self._factory = environment
-        self._files = dict(files)
-        self._target_info = target_info
-        timeout = cleanup_timeout_ms or environment.default_cleanup_timeout_ms
-        self._cleanup_timeout_ms = min(timeout, MAX_CLEANUP_TIMEOUT_MS)
+        self._files = dict(workflow.environment.files)
+        self._cleanup_timeout_ms = plan.cleanup_bound_ms
         self.run_id = uuid.uuid4().hex
         self.attempt_id = uuid.uuid4().hex
         self._digest = workflow_digest(workflow)
-        self._contract = contract_digest(workflow)
         self._tool_defs: tuple[ToolDefinition, ...] = ()
-        if mcp is None:
-            self._tool_defs = _tool_definitions(workflow, catalogue)
+        tables = None
+        if plan.mcp is None:
+            tables = tool_tables(workflow, plan.catalogue)
+            self._tool_defs = tables.definitions
         self.hub = EventHub(run_id=self.run_id)
-        if telemetry is not None:
-            self.hub.tap(telemetry.tap)
+        if plan.telemetry is not None:
+            self.hub.tap(plan.telemetry.tap)
         self.run = RunState.start(
             workflow.conversation.system,
-            local,
+            _initial_local_state(workflow, plan.catalogue),
             schedule_from(workflow.faults),
             hub=self.hub,
-            ledger_limit=ledger_limit,
+            ledger_limit=plan.ledger_limit,
         )
         self.checkpoints = checkpoints_for(
-            store=checkpoint_store,
-            mode=checkpoint_mode,
-            configuration_id=configuration_id,
-            pause_after_actions=pause_after_actions,
-            workflow=workflow,
+            plan,
             workflow_digest=self._digest,
-            preflight=preflight,
-            environment=environment,
-            catalogue=catalogue,
-            scorers_digest=scorers.digest(
+            scorers_digest=plan.scorers.digest(
                 o.scorer for o in workflow.outcomes if isinstance(o, ScorerOutcome)
             ),
         )
@@ -239,16 +181,17 @@ class RunDriver:
             max_output_tokens=workflow.target.parameters.max_output_tokens,
         )
         self._tool_calls: ToolCallExecutor | None = None
-        if mcp is None:
-            self._tool_calls = self._executor(catalogue)
+        if tables is not None:
+            self._tool_calls = self._executor(plan.catalogue, tables)
         #: The result of a run its caller cancelled (``execute`` then raises).
         self.interrupted: WorkflowResult | None = None
         self._environment: Environment | None = None
 
-    def _executor(self, catalogue: Catalogue) -> ToolCallExecutor:
+    def _executor(self, catalogue: Catalogue, tables: ToolTables) -> ToolCallExecutor:
         return ToolCallExecutor(
             workflow=self.workflow,
             catalogue=catalogue,
+            tables=tables,
             run=self.run,
             control=self.control,
             budget=self._budget,
@@ -279,8 +222,9 @@ class RunDriver:
             await self._close_mcp()
             raise
         catalogue = Catalogue((*self._catalogue.values(), *tools))
-        self._tool_defs = _tool_definitions(self.workflow, catalogue)
-        self._tool_calls = self._executor(catalogue)
+        tables = build_tool_tables(self.workflow, catalogue)
+        self._tool_defs = tables.definitions
+        self._tool_calls = self._executor(catalogue, tables)
         self.checkpoints.use_catalogue(catalogue)
         return anyio.current_time() - started
 
@@ -410,9 +354,10 @@ class RunDriver:
     async def _load_fixture(self) -> None:
         """Merge a referenced fixture into the initial files and state."""
         reference = self.workflow.environment.fixture
-        if reference is None or self._fixture_root is None:
+        root = self._plan.fixture_root
+        if reference is None or root is None:
             return
-        contents = await load_fixture_state(reference, fixture_root=self._fixture_root)
+        contents = await load_fixture_state(reference, fixture_root=root)
         spec = merge_fixture(self.workflow.environment, contents)
         self._files = dict(spec.files)
         self.run.load_fixture(spec.state.documents, spec.state.records)
@@ -420,7 +365,7 @@ class RunDriver:
     async def _drive(self, environment: Environment) -> None:
         """Take over a restored checkpoint, probe if asked, then run every turn."""
         await self.checkpoints.recovered(self.run.published())
-        if self._preflight_mode != "off" and self.run.state.preflight is None:
+        if self._plan.preflight != "off" and self.run.state.preflight is None:
             await self._preflight()
         if self.run.state.stop is not None:
             return
@@ -599,7 +544,7 @@ class RunDriver:
                 f"{self._target_label}: preflight failed ({problem}): {detail}"
             )
             run.stop(stop_for("unsupported", "preflight_failed"))
-        elif self._preflight_mode == "only":
+        elif self._plan.preflight == "only":
             run.stop(stop_for("completed", "preflight_only"))
 
     async def _finish(
@@ -622,8 +567,8 @@ class RunDriver:
         if self._cassette is not None:
             cassette, recorded = await self._cassette.finish()
         record = self._build_record(verdict, cleanup, started, recorded)
-        if self._telemetry is not None:
-            shipped = await self._telemetry.export_run(record)
+        if self._plan.telemetry is not None:
+            shipped = await self._plan.telemetry.export_run(record)
             record = attrs.evolve(record, telemetry=shipped)
         return WorkflowResult(
             record=record,
@@ -717,7 +662,7 @@ class RunDriver:
         with self.control.open_scope() as scope:
             if scored:
                 decided.update(
-                    await run_scorers(self._scorers, scored, evidence=evidence)
+                    await run_scorers(self._plan.scorers, scored, evidence=evidence)
                 )
             if judged and self._judge is not None:
                 results, judge_usage = await run_judge(
@@ -748,20 +693,13 @@ class RunDriver:
         started: datetime,
         recorded: CassetteInfo | None = None,
     ) -> ExecutionRecord:
-        state = self.run.state
         return build_record(
-            workflow=self.workflow,
-            digest=self._contract,
+            self._plan,
             run_id=self.run_id,
             attempt_id=self.attempt_id,
-            target=self._target_info,
-            environment_kind=self.workflow.environment.kind,
-            state=state,
-            stop=state.stop,
+            state=self.run.state,
             verification=verdict.verification,
             cleanup=cleanup,
-            preflight_mode=self._preflight_mode,
-            judge=self._judge,
             judge_usage=verdict.judge_usage,
             evaluation_cancelled=verdict.evaluation_cancelled,
             recovery=self.checkpoints.info(),
@@ -775,7 +713,6 @@ class RunDriver:
             mcp=None
             if self._mcp is None or not self._mcp.tools
             else CONVERTER.structure(self._mcp.summary(), McpInfo),
-            case=self._case,
             replay=None if self._cassette is None else self._cassette.replay_info(),
             cassette=recorded,
         )

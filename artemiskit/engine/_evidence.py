@@ -16,11 +16,9 @@ from artemiskit._common._converter import CONVERTER
 from artemiskit._common._digests import json_digest
 from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._judge import JudgeSettings, JudgeUsage
-from artemiskit.engine._state import slot_builder
 from artemiskit.records._record import (
     BudgetInfo,
     BudgetUsed,
-    CaseInfo,
     CassetteInfo,
     CleanupInfo,
     EventInfo,
@@ -30,17 +28,17 @@ from artemiskit.records._record import (
     FaultKindInfo,
     JudgeInfo,
     McpInfo,
-    OperationEntry,
     OperationSummary,
     PolicyInfo,
     PreflightInfo,
     RecoveryInfo,
     ReplayInfo,
     StateChangeInfo,
-    TargetInfo,
     TimelineInfo,
     ToolSummary,
     WorkflowInfo,
+    new_operation_entry,
+    new_tool_summary,
 )
 from artemiskit.records._verdict import decide_verdict
 
@@ -48,6 +46,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from artemiskit.engine._faults import FaultSchedule
+    from artemiskit.engine._plan import SessionPlan
     from artemiskit.engine._preflight import PreflightMode, PreflightSummary
     from artemiskit.engine._state import LocalState, SessionState, Stop
     from artemiskit.records._verification import TaskVerification
@@ -179,8 +178,8 @@ def exit_code_for(
 
 #: Where `_tool_summaries` counts each trace status: calls, then these.
 _TALLY_SLOTS = {"succeeded": 1, "failed": 2, "denied": 3}
-_tool_summary = slot_builder(ToolSummary)
-_operation_entry = slot_builder(OperationEntry)
+_tool_summary = new_tool_summary
+_operation_entry = new_operation_entry
 _STATUS = operator.attrgetter("status")
 
 
@@ -204,31 +203,27 @@ def _tool_summaries(state: SessionState) -> tuple[ToolSummary, ...]:
 
 
 def build_record(
+    plan: SessionPlan,
     *,
-    workflow: Workflow,
-    digest: str,
     run_id: str,
     attempt_id: str,
-    target: TargetInfo,
-    environment_kind: str,
     state: SessionState,
-    stop: Stop | None,
     verification: TaskVerification,
     cleanup: CleanupInfo,
     events: EventInfo,
     started: datetime,
     finished: datetime,
-    preflight_mode: PreflightMode = "off",
-    judge: JudgeSettings | None = None,
     judge_usage: JudgeUsage | None = None,
     evaluation_cancelled: bool = False,
     recovery: RecoveryInfo | None = None,
     mcp: McpInfo | None = None,
-    case: CaseInfo | None = None,
     replay: ReplayInfo | None = None,
     cassette: CassetteInfo | None = None,
 ) -> ExecutionRecord:
-    """Assemble the metadata-only record of one attempt."""
+    """Assemble the metadata-only record of one attempt of ``plan``."""
+    workflow = plan.workflow
+    target = plan.target_info
+    stop = state.stop
     counters = state.counters
     complete = counters.usage_measurement == "complete"
     status_counts = Counter(map(_STATUS, state.ledger))
@@ -241,11 +236,11 @@ def build_record(
     return ExecutionRecord(
         run_id=run_id,
         attempt_id=attempt_id,
-        workflow=WorkflowInfo(name=workflow.name, digest=digest),
+        workflow=WorkflowInfo(name=workflow.name, digest=contract_digest(workflow)),
         target=target
         if target.provider_retries == counters.provider_retries
         else attrs.evolve(target, provider_retries=counters.provider_retries),
-        environment_kind=environment_kind,
+        environment_kind=workflow.environment.kind,
         execution=ExecutionInfo(
             status=status,
             reason=reason,
@@ -298,8 +293,8 @@ def build_record(
         ),
         events=events,
         cleanup=cleanup,
-        preflight=_preflight_info(preflight_mode, state.preflight),
-        judge=_judge_info(judge, judge_usage),
+        preflight=_preflight_info(plan.preflight, state.preflight),
+        judge=_judge_info(plan.judge, judge_usage),
         faults=_fault_info(state.faults, workflow.retry.max_attempts),
         recovery=recovery or RecoveryInfo(),
         task_verification=verification,
@@ -314,7 +309,7 @@ def build_record(
         ),
         timeline=_timeline(state),
         mcp=mcp,
-        case=case,
+        case=plan.case,
         replay=replay,
         cassette=cassette,
     )

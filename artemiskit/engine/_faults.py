@@ -112,7 +112,13 @@ class FaultSchedule:
 
 
 def schedule_from(faults: tuple[Fault, ...]) -> FaultSchedule:
-    """The initial schedule of a workflow's declarations."""
+    """The initial schedule of a workflow's declarations.
+
+    Without declarations every run shares one empty schedule: a schedule is
+    only ever replaced (``attrs.evolve``), never changed in place.
+    """
+    if not faults:
+        return _NO_FAULTS
     return FaultSchedule(
         faults=tuple(
             ScheduledFault(
@@ -127,3 +133,6 @@ def schedule_from(faults: tuple[Fault, ...]) -> FaultSchedule:
             for f in faults
         )
     )
+
+
+_NO_FAULTS = FaultSchedule()

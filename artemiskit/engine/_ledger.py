@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from artemiskit.engine._state import Operation, Operations, slot_builder
+from artemiskit._common._slots import slot_builder
+from artemiskit.engine._state import Operation, Operations
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence

@@ -24,9 +24,9 @@ from artemiskit.records._record import RecoveryInfo
 
 if TYPE_CHECKING:
     from artemiskit.checkpoints._store import CheckpointStore
+    from artemiskit.engine._plan import SessionPlan
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.engine._state import Counters, Stop
-    from artemiskit.environments._base import EnvironmentFactory
     from artemiskit.tools._catalogue import Catalogue
     from artemiskit.workflow._model import Workflow
 
@@ -114,25 +114,21 @@ class RunCheckpoints(Protocol):
 
 
 def checkpoints_for(
+    plan: SessionPlan,
     *,
-    store: CheckpointStore | None,
-    mode: CheckpointMode,
-    configuration_id: str | None,
-    pause_after_actions: int | None,
-    workflow: Workflow,
     workflow_digest: str,
-    preflight: PreflightMode,
-    environment: EnvironmentFactory,
-    catalogue: Catalogue,
     scorers_digest: str | None = None,
 ) -> RunCheckpoints:
-    """The checkpointing of a run: through ``store``, or none without one.
+    """The checkpointing of a run: through the plan's store, or none without one.
 
     Raises:
-        UnsupportedError: ``store`` is given but the environment does not declare
+        UnsupportedError: A store is given but the environment does not declare
             checkpoint support.
         SessionStateError: ``pause_after_actions`` is given without a store.
     """
+    store = plan.checkpoint_store
+    environment = plan.environment
+    pause_after_actions = plan.pause_after_actions
     if store is not None and not getattr(environment, "supports_checkpoint", False):
         raise UnsupportedError(
             "this environment does not declare checkpoint support, so it cannot "
@@ -147,13 +143,13 @@ def checkpoints_for(
         return NoCheckpoints()
     return StoreCheckpoints(
         store,
-        mode=mode,
-        configuration_id=configuration_id,
+        mode=plan.checkpoint_mode,
+        configuration_id=plan.configuration_id,
         pause_after_actions=pause_after_actions,
-        workflow=workflow,
+        workflow=plan.workflow,
         workflow_digest=workflow_digest,
-        preflight=preflight,
-        catalogue=catalogue,
+        preflight=plan.preflight,
+        catalogue=plan.catalogue,
         scorers_digest=scorers_digest,
     )
 

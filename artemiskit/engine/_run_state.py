@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from artemiskit._common._slots import slot_evolver, slot_updater
 from artemiskit.engine import _transitions as t
 from artemiskit.engine._ledger import MAX_LEDGER, Ledger
-from artemiskit.engine._state import SessionState, slot_evolver, slot_updater
+from artemiskit.engine._state import SessionState
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

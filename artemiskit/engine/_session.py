@@ -16,27 +16,14 @@ import anyio
 
 from artemiskit._errors import SessionStateError
 from artemiskit.engine._driver import RunDriver
-from artemiskit.engine._ledger import MAX_LEDGER
 from artemiskit.engine._result import WorkflowResult
-from artemiskit.scorers._registry import NO_SCORERS, ScorerSet
-from artemiskit.tools._catalogue import BUILTIN_CATALOGUE, Catalogue
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Mapping
+    from collections.abc import AsyncIterator
 
-    from artemiskit.checkpoints._store import CheckpointStore
-    from artemiskit.engine._cassette_port import CassettePort
     from artemiskit.engine._events import SessionEvent
-    from artemiskit.engine._judge import JudgeSettings
-    from artemiskit.engine._preflight import PreflightMode
-    from artemiskit.engine._recovery import CheckpointMode
-    from artemiskit.engine._state import LocalState, SessionState
-    from artemiskit.environments._base import EnvironmentFactory
-    from artemiskit.records._record import CaseInfo, TargetInfo
-    from artemiskit.targets._protocol import AgentTarget
-    from artemiskit.telemetry._protocol import RunTelemetry
-    from artemiskit.tools._mcp_tools import McpToolSet
-    from artemiskit.workflow._model import Workflow
+    from artemiskit.engine._plan import SessionPlan
+    from artemiskit.engine._state import SessionState
 
 __all__ = ["WorkflowResult", "WorkflowSession"]
 
@@ -49,60 +36,10 @@ class WorkflowSession:
     concurrent calls share the execution and return the same result.
     """
 
-    def __init__(
-        self,
-        *,
-        workflow: Workflow,
-        target: AgentTarget,
-        environment: EnvironmentFactory,
-        files: Mapping[str, str],
-        local: LocalState,
-        target_info: TargetInfo,
-        cleanup_timeout_ms: int | None = None,
-        fixture_root: str | None = None,
-        preflight: PreflightMode = "off",
-        judge: JudgeSettings | None = None,
-        checkpoint_store: CheckpointStore | None = None,
-        checkpoint_mode: CheckpointMode = "create",
-        configuration_id: str | None = None,
-        pause_after_actions: int | None = None,
-        target_label: str | None = None,
-        ledger_limit: int = MAX_LEDGER,
-        catalogue: Catalogue = BUILTIN_CATALOGUE,
-        scorers: ScorerSet = NO_SCORERS,
-        telemetry: RunTelemetry | None = None,
-        owns_target: bool = False,
-        owns_judge: bool = False,
-        mcp: McpToolSet | None = None,
-        case: CaseInfo | None = None,
-        cassette: CassettePort | None = None,
-    ) -> None:
-        self._driver = RunDriver(
-            workflow=workflow,
-            target=target,
-            environment=environment,
-            files=files,
-            local=local,
-            target_info=target_info,
-            cleanup_timeout_ms=cleanup_timeout_ms,
-            fixture_root=fixture_root,
-            preflight=preflight,
-            judge=judge,
-            checkpoint_store=checkpoint_store,
-            checkpoint_mode=checkpoint_mode,
-            configuration_id=configuration_id,
-            pause_after_actions=pause_after_actions,
-            target_label=target_label,
-            ledger_limit=ledger_limit,
-            catalogue=catalogue,
-            scorers=scorers,
-            telemetry=telemetry,
-            owns_target=owns_target,
-            owns_judge=owns_judge,
-            mcp=mcp,
-            case=case,
-            cassette=cassette,
-        )
+    def __init__(self, plan: SessionPlan) -> None:
+        """Take a checked plan (`SessionPlan.check`); the engine seeds its state."""
+        self._driver = RunDriver(plan)
+        workflow = plan.workflow
         self._workflow = workflow
         self._started = False
         self._finished = False

@@ -10,7 +10,7 @@ Reprs show positions, counts and statuses, never the conversation or the state.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal, TypeVar, overload
 
 import attrs
@@ -38,9 +38,6 @@ __all__ = [
     "SessionState",
     "Stop",
     "TraceEntry",
-    "slot_builder",
-    "slot_evolver",
-    "slot_updater",
 ]
 
 OperationStatus = Literal["admitted", "succeeded", "failed", "unknown"]
@@ -331,73 +328,3 @@ class SessionState:
             f"operations={len(self.ledger) + self.ledger_omitted}, "
             f"completed={self.completed}, stop={self.stop!r})"
         )
-
-
-def _field_names(cls: type[Any]) -> list[str]:
-    return [field.name for field in attrs.fields(cls)]
-
-
-def _unrolled(cls: type[Any], source: list[str]) -> Callable[..., Any]:
-    """Compile ``source`` (one function) with each field's slot setter at hand.
-
-    attrs generates its ``__init__`` the same way: unrolled per field, a slot
-    set through its descriptor costs about half of a loop over the fields.
-    """
-    names = _field_names(cls)
-    for field in attrs.fields(cls):
-        if field.validator is not None or field.converter is not None:
-            raise TypeError(f"{cls.__name__}.{field.name} validates or converts")
-    scope: dict[str, Any] = {
-        "_new": object.__new__,
-        "_cls": cls,
-        "_setters": {name: getattr(cls, name).__set__ for name in names},
-    }
-    scope.update((f"_set_{name}", getattr(cls, name).__set__) for name in names)
-    exec("\n".join(source), scope)
-    function: Callable[..., Any] = scope["function"]
-    return function
-
-
-def slot_builder(cls: type[T]) -> Callable[..., T]:
-    """A constructor of ``cls`` taking every field positionally, in order.
-
-    It builds what ``cls(**fields)`` builds, for an attrs slots class without
-    validators or converters, in about half the time (per-step ledger entries
-    and counters).
-    """
-    names = _field_names(cls)
-    source = [f"def function({', '.join(names)}):", "    new = _new(_cls)"]
-    source += [f"    _set_{name}(new, {name})" for name in names]
-    source.append("    return new")
-    return _unrolled(cls, source)
-
-
-def slot_evolver(cls: type[T]) -> Callable[[T, Mapping[str, Any]], T]:
-    """``attrs.evolve`` for an attrs slots class without validators or converters.
-
-    ``evolver(instance, changes)`` copies every slot and applies ``changes``
-    without running ``__init__``: exactly what ``attrs.evolve`` builds.
-    """
-    names = _field_names(cls)
-    source = ["def function(old, changes):", "    new = _new(_cls)"]
-    source += [f"    _set_{name}(new, old.{name})" for name in names]
-    source += [
-        "    for name, value in changes.items():",
-        "        _setters[name](new, value)",
-        "    return new",
-    ]
-    return _unrolled(cls, source)
-
-
-def slot_updater(cls: type[T]) -> Callable[[T, Mapping[str, Any]], None]:
-    """Set slots of an instance of ``cls`` in place: ``updater(instance, changes)``.
-
-    Only for an instance nobody else has seen yet (the state owner's working copy
-    within a step): it then becomes exactly what ``attrs.evolve`` would have built.
-    """
-    source = [
-        "def function(instance, changes):",
-        "    for name, value in changes.items():",
-        "        _setters[name](instance, value)",
-    ]
-    return _unrolled(cls, source)

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from artemiskit._common._slots import slot_builder
 from artemiskit._errors import ArtemisError, FileOperationError
 from artemiskit.engine._admission import ArgumentVerdicts, admit_tool_call
 from artemiskit.engine._detached import Abandoned
 from artemiskit.engine._faults import RETRYABLE_KINDS, ScheduledFault
-from artemiskit.engine._state import Denial, Stop, TraceEntry, slot_builder
+from artemiskit.engine._state import Denial, Stop, TraceEntry
 from artemiskit.engine._stops import stop_for
 from artemiskit.engine._tool_invocation import (
     Invoked,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._control import RunControl
     from artemiskit.engine._events import EventHub
     from artemiskit.engine._run_state import RunState
+    from artemiskit.engine._tool_tables import ToolTables
     from artemiskit.environments._base import Environment
     from artemiskit.targets._protocol import ToolCall
     from artemiskit.tools._catalogue import Catalogue
@@ -63,6 +65,7 @@ class ToolCallExecutor:
     Args:
         workflow: The workflow (declared tools, policy, retry, budgets).
         catalogue: The tools this run knows (built-in and registered).
+        tables: The declared tools by name, under ``catalogue``.
         run: The owner of the session state.
         control: Cancel request, deadline and safe boundaries.
         budget: The run's budget rules.
@@ -74,6 +77,7 @@ class ToolCallExecutor:
         *,
         workflow: Workflow,
         catalogue: Catalogue,
+        tables: ToolTables,
         run: RunState,
         control: RunControl,
         budget: Budget,
@@ -85,9 +89,9 @@ class ToolCallExecutor:
         self._control = control
         self._budget = budget
         self._hub = hub
-        self._declared = {tool.name: tool for tool in workflow.tools}
-        self._tools = {tool.name: catalogue[tool.name] for tool in workflow.tools}
-        self._allow = {tool.name: tool.allow.as_mapping() for tool in workflow.tools}
+        self._declared = tables.declared
+        self._tools = tables.tools
+        self._allow = tables.allow_copies()
         self._verdicts = ArgumentVerdicts()
         #: What stopped the run when a handler raised: the tool and the type.
         self.failure: str | None = None

@@ -19,16 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from artemiskit.engine._state import slot_builder
 from artemiskit.engine._tool_environment import ToolEnvironment
 from artemiskit.records._verification import StateChange
 from artemiskit.tools._tool import (
     BuiltinTool,
     Tool,
     ToolChange,
-    ToolContext,
     ToolResult,
     digest,
+    new_tool_context,
 )
 
 if TYPE_CHECKING:
@@ -40,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Invoked", "MalformedOutputError", "initial_sections", "invoke_tool"]
 
-_context = slot_builder(ToolContext)
+_context = new_tool_context
 
 
 class MalformedOutputError(Exception):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from artemiskit._common._slots import slot_builder, slot_evolver
 from artemiskit.engine._faults import FaultSchedule
 from artemiskit.engine._ledger import MAX_LEDGER, Ledger, append_operation
 from artemiskit.engine._state import (
@@ -24,10 +25,8 @@ from artemiskit.engine._state import (
     SessionState,
     Stop,
     TraceEntry,
-    slot_builder,
-    slot_evolver,
 )
-from artemiskit.targets._protocol import Message, TargetResponse, ToolCall
+from artemiskit.targets._protocol import Message, TargetResponse, ToolCall, new_message
 
 if TYPE_CHECKING:
     from artemiskit.engine._preflight import PreflightSummary
@@ -69,16 +68,16 @@ MAX_CHANGES = 200
 _evolve_state = slot_evolver(SessionState)
 _counters = slot_builder(Counters)
 _operation = slot_builder(Operation)
-_message = slot_builder(Message)
+_message = new_message
 _cursor = slot_builder(Cursor)
 
 
 def _replace(state: SessionState, **changes: Any) -> SessionState:
     """``attrs.evolve`` for the per-step transitions, without its generic machinery.
 
-    `SessionState` has no validators or converters (a test pins this, and
-    `slot_evolver` refuses a class that has some), so a copy of its slots with
-    ``changes`` applied is exactly what ``attrs.evolve`` builds.
+    `SessionState` has no validators or converters (a test pins this; with
+    some, `slot_evolver` would fall back to ``attrs.evolve``), so a copy of its
+    slots with ``changes`` applied is exactly what ``attrs.evolve`` builds.
     """
     return _evolve_state(state, changes)
 

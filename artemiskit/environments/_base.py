@@ -22,11 +22,21 @@ __all__ = [
     "CleanupReport",
     "Environment",
     "EnvironmentFactory",
+    "cleanup_bound_ms",
 ]
 
 #: The longest cleanup drain period anyone may choose, in ms (SPEC 3.2): the one
 #: bound of ``cleanup_timeout_ms``, ``--cleanup-timeout`` and the sandbox's removal.
 MAX_CLEANUP_TIMEOUT_MS = 10_000
+
+
+def cleanup_bound_ms(requested: int | None, default: int) -> int:
+    """The drain period a run uses: ``requested``, else ``default``, at most the bound.
+
+    The one rule for every cleanup wait (the session's drain, the environment's
+    close, the run's and the suite's MCP servers).
+    """
+    return min(requested or default, MAX_CLEANUP_TIMEOUT_MS)
 
 
 @attrs.frozen(kw_only=True)

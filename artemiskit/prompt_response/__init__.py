@@ -36,10 +36,6 @@ if typing.TYPE_CHECKING:
         ScenariosResult as ScenariosResult,
         run_scenarios as run_scenarios,
     )
-    from artemiskit.prompt_response._kinds import (
-        describe_document as describe_document,
-        is_manifest as is_manifest,
-    )
     from artemiskit.prompt_response._manifest import (
         CaseRedaction as CaseRedaction,
         CaseResult as CaseResult,
@@ -61,13 +57,10 @@ if typing.TYPE_CHECKING:
         manifest_to_json as manifest_to_json,
     )
     from artemiskit.prompt_response._pricing import (
-        Pricing as Pricing,
-        estimate_cost as estimate_cost,
         format_cost as format_cost,
     )
     from artemiskit.prompt_response._redaction import (
         RedactionSettings as RedactionSettings,
-        redaction_pattern_problem as redaction_pattern_problem,
     )
     from artemiskit.prompt_response._runner import (
         NoCasesError as NoCasesError,
@@ -84,7 +77,6 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit.prompt_response._settings import (
         RunSettings as RunSettings,
-        compatible_config as compatible_config,
         find_config as find_config,
         load_run_config as load_run_config,
         load_run_settings as load_run_settings,
@@ -99,30 +91,61 @@ if typing.TYPE_CHECKING:
     from artemiskit.prompt_response._summary import (
         BaselineCheck as BaselineCheck,
         ScenarioOutcome as ScenarioOutcome,
-        ci_lines as ci_lines,
-        ci_summary as ci_summary,
         format_duration as format_duration,
-        security_summary as security_summary,
     )
-    from artemiskit.prompt_response._targets import (
-        known_secrets as known_secrets,
-    )
-    from artemiskit.prompt_response.evaluators import (
-        EXPECTATION_TYPES as EXPECTATION_TYPES,
-        Embedder as Embedder,
+    from artemiskit.prompt_response.evaluators._base import (
         Evaluation as Evaluation,
-        EvaluationContext as EvaluationContext,
-        Grader as Grader,
     )
 
+
+_PACKAGE = "artemiskit.prompt_response"
 _exports.export_lazily(
     globals(),
     deprecated={
-        name: _exports.Deprecated(
-            module="artemiskit.reports._run_report",
-            message=f"artemiskit.prompt_response.{name} is deprecated; the run "
-            f"report shares the reports' renderer: artemiskit.reports.{name}",
-        )
-        for name in ("REPORT_INSTALL_HINT", "render_run_report")
+        **{
+            name: _exports.Deprecated(
+                module="artemiskit.reports._run_report",
+                message=f"artemiskit.prompt_response.{name} is deprecated; the run "
+                f"report shares the reports' renderer: artemiskit.reports.{name}",
+            )
+            for name in ("REPORT_INSTALL_HINT", "render_run_report")
+        },
+        **_exports.retired(
+            _PACKAGE,
+            {
+                "artemiskit.prompt_response._summary": (
+                    "ci_lines",
+                    "ci_summary",
+                    "security_summary",
+                )
+            },
+            "call ScenariosResult.{name}() on what run_scenarios returns",
+        ),
+        **_exports.retired(
+            _PACKAGE,
+            {"artemiskit.prompt_response._redaction": ("redaction_pattern_problem",)},
+            "call RedactionSettings(patterns=...).problems()",
+        ),
+        **_exports.retired(
+            _PACKAGE,
+            {
+                "artemiskit.prompt_response._kinds": (
+                    "describe_document",
+                    "is_manifest",
+                ),
+                "artemiskit.prompt_response._pricing": ("Pricing", "estimate_cost"),
+                "artemiskit.prompt_response._settings": ("compatible_config",),
+                "artemiskit.prompt_response._targets": ("known_secrets",),
+                "artemiskit.prompt_response.evaluators._base": (
+                    "Embedder",
+                    "EvaluationContext",
+                    "Grader",
+                ),
+                "artemiskit.prompt_response.evaluators._registry": (
+                    "EXPECTATION_TYPES",
+                ),
+            },
+            "an internal part of the runner",
+        ),
     },
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -25,7 +25,13 @@ from artemiskit.prompt_response._exports import junit_export, markdown_export
 from artemiskit.prompt_response._runner import ScenarioRunOptions, run_scenario
 from artemiskit.prompt_response._scenario import load_scenario
 from artemiskit.prompt_response._storage import LocalStorage, write_private_file
-from artemiskit.prompt_response._summary import BaselineCheck, ScenarioOutcome
+from artemiskit.prompt_response._summary import (
+    BaselineCheck,
+    ScenarioOutcome,
+    ci_lines,
+    ci_summary,
+    security_summary,
+)
 from artemiskit.prompt_response._targets import known_secrets
 
 if TYPE_CHECKING:
@@ -139,6 +145,35 @@ class ScenariosResult:
         if failed or regressed or self.over_budget:
             return PromptResponseExitCode.FAILED
         return PromptResponseExitCode.OK
+
+    def ci_summary(self) -> dict[str, Any]:
+        """The ``--summary json`` object of ``akit run``.
+
+        Returns:
+            The TypeScript CLI's JSON summary: scenarios, cases, duration, tokens,
+            cost, one entry per run, and the worst baseline comparison if any.
+        """
+        return ci_summary(self.outcomes, self.worst)
+
+    def ci_lines(self) -> list[str]:
+        """The ``ARTEMISKIT_*=value`` lines of ``akit run --ci``.
+
+        Returns:
+            One ``KEY=value`` line each, budget lines included when it was spent.
+        """
+        spent = None
+        if self.budget is not None and self.over_budget:
+            spent = (self.budget, self.cost_usd)
+        return ci_lines(self.outcomes, self.worst, spent)
+
+    def security_summary(self) -> dict[str, Any]:
+        """The ``--summary security`` object of ``akit run``.
+
+        Returns:
+            The overall risk, the success rate, the failed cases by risk bucket
+            and the recommendations.
+        """
+        return security_summary(self.outcomes)
 
 
 def _shown(path: str) -> str:

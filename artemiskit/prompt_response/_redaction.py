@@ -85,6 +85,21 @@ class RedactionSettings:
     redact_responses: bool | None = None
     replacement: str | None = None
 
+    def problems(self) -> list[str]:
+        """Why patterns of these settings cannot run (never raises).
+
+        Returns:
+            One line per unusable pattern (its first 40 characters, quoted, and
+            why), in order; empty when every pattern is a built-in name or a
+            usable regular expression.
+        """
+        found = []
+        for pattern in self.patterns or ():
+            problem = redaction_pattern_problem(pattern)
+            if problem is not None:
+                found.append(f"{pattern[:40]!r} {problem}")
+        return found
+
 
 @attrs.frozen(kw_only=True)
 class Redaction:

@@ -13,6 +13,7 @@ import math
 import os
 import secrets
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,11 +51,8 @@ from artemiskit.prompt_response._targets import (
     provider_entry,
 )
 from artemiskit.prompt_response._variables import substitute_variables
-from artemiskit.prompt_response.evaluators import (
-    Evaluation,
-    EvaluationContext,
-    evaluate_expectation,
-)
+from artemiskit.prompt_response.evaluators._base import Evaluation, EvaluationContext
+from artemiskit.prompt_response.evaluators._registry import evaluate_expectation
 from artemiskit.targets import Message, TargetRequest
 
 if TYPE_CHECKING:
@@ -91,6 +89,11 @@ class ScenarioRunOptions:
         default_model: The model when neither options nor scenario name one.
         default_models: The last resort, by provider entry name (TypeScript
             ``defaultModel``).
+        timer: Makes the cancel scope that bounds one request to a case's
+            timeout, given in seconds (default `anyio.move_on_after`: real
+            time). The case times out when that scope cancels the request; a
+            timer of your own decides when, so tests and simulations need not
+            wait for the clock.
     """
 
     provider: str | None = None
@@ -105,6 +108,7 @@ class ScenarioRunOptions:
     default_provider: str | None = None
     default_model: str | None = None
     default_models: dict[str, str] = attrs.field(factory=dict)
+    timer: Callable[[float], anyio.CancelScope] = anyio.move_on_after
 
 
 def new_run_id() -> str:
@@ -174,7 +178,7 @@ class _CaseRunner:
         )
         started = time.perf_counter()
         if timeout_ms:
-            with anyio.move_on_after(timeout_ms / 1000) as scope:
+            with self.options.timer(timeout_ms / 1000) as scope:
                 response = await built.target.respond(request)
             if scope.cancelled_caught:
                 raise TimeoutError(f"Timeout after {_ms(timeout_ms)}ms")

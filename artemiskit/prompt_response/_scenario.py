@@ -22,7 +22,7 @@ from artemiskit.prompt_response._redaction import (
     redaction_pattern_problem,
 )
 from artemiskit.prompt_response._variables import expand_environment, variable_names
-from artemiskit.prompt_response.evaluators import normalize_expectation
+from artemiskit.prompt_response.evaluators._registry import normalize_expectation
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

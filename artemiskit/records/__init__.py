@@ -9,6 +9,9 @@ from artemiskit._common import _exports
 if typing.TYPE_CHECKING:
     __all__: list[str]
 
+    from artemiskit._common._atomic import (
+        write_atomically as write_atomically,
+    )
     from artemiskit.records._io import (
         record_from_dict as record_from_dict,
         record_schema as record_schema,
@@ -48,7 +51,6 @@ if typing.TYPE_CHECKING:
         Cause as Cause,
         RunVerdict as RunVerdict,
         VerdictStatus as VerdictStatus,
-        verdict_status as verdict_status,
     )
     from artemiskit.records._verification import (
         JudgeEntry as JudgeEntry,
@@ -70,6 +72,11 @@ _exports.export_lazily(
                 "artemiskit.records.BudgetLimits is deprecated; the record's limits "
                 "are artemiskit.workflow.Budgets, the caps the workflow declared"
             ),
-        )
+        ),
+        **_exports.retired(
+            "artemiskit.records",
+            {"artemiskit.records._verdict": ("verdict_status",)},
+            "read record.verdict.status, which the record carries",
+        ),
     },
 )

@@ -21,7 +21,12 @@ from artemiskit.records._verdict import verdict_status
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-__all__ = ["record_from_dict", "record_schema", "record_to_dict"]
+__all__ = [
+    "compile_record_validator",
+    "record_from_dict",
+    "record_schema",
+    "record_to_dict",
+]
 
 _SCHEMA_FILES = {
     0: "workflow-record.v0.schema.json",
@@ -45,6 +50,14 @@ def record_schema(version: int = RECORD_SCHEMA_VERSION) -> dict[str, Any]:
 @functools.cache
 def _validator(version: int) -> Callable[[Any], Any]:
     return fastjsonschema.compile(record_schema(version))
+
+
+def compile_record_validator(version: int = RECORD_SCHEMA_VERSION) -> None:
+    """Compile the validator of record ``version`` now, not at the first record.
+
+    A process that forks workers warms it once for all of them.
+    """
+    _validator(version)
 
 
 def record_to_dict(record: ExecutionRecord) -> dict[str, Any]:

@@ -13,10 +13,13 @@ import attrs
 
 from artemiskit._common._budgets import Budgets
 from artemiskit._common._converter import CONVERTER
+from artemiskit._common._slots import slot_builder
 from artemiskit.records._verdict import RunVerdict
 from artemiskit.records._verification import StateChange, TaskVerification
 
 __all__ = [
+    "new_operation_entry",
+    "new_tool_summary",
     "BudgetInfo",
     "BudgetUsed",
     "CaseInfo",
@@ -146,6 +149,10 @@ class ToolSummary:
     attempts: int
 
 
+#: `ToolSummary` from its fields, in order (record building; `_common._slots`).
+new_tool_summary = slot_builder(ToolSummary)
+
+
 @attrs.frozen(kw_only=True)
 class OperationSummary:
     """The operation ledger by status; ``omitted`` counts truncated entries."""
@@ -178,6 +185,10 @@ class OperationEntry:
     tool: str | None = None
     attempt: int = 1
     reason: str | None = None
+
+
+#: `OperationEntry` from its fields, in order (up to 256 per record).
+new_operation_entry = slot_builder(OperationEntry)
 
 
 @attrs.frozen(kw_only=True)

@@ -34,6 +34,7 @@ if typing.TYPE_CHECKING:
         LocalExecutor as LocalExecutor,
         PlannedRun as PlannedRun,
         RunLost as RunLost,
+        ShippedResult as ShippedResult,
         SuiteExecutor as SuiteExecutor,
         executor_named as executor_named,
     )

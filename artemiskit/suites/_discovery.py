@@ -28,10 +28,9 @@ from artemiskit.workflow import (
     Workflow,
     load_agent_workflow,
     load_case_workflows,
-    load_fixture_state,
-    merge_fixture,
     parse_yaml,
 )
+from artemiskit.workflow._fixture import load_fixture_state, merge_fixture
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+import attrs
+
 from artemiskit._errors import SessionStateError, WorkflowError
+from artemiskit.engine._result import WorkflowResult
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from artemiskit.engine._result import WorkflowResult
     from artemiskit.suites._shipping import RemoteRun
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "Placement",
     "PlannedRun",
     "RunLost",
+    "ShippedResult",
     "StartLedger",
     "SuiteExecutor",
     "executor_named",
@@ -52,6 +55,26 @@ class RunLost(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+@attrs.frozen(kw_only=True, repr=False)
+class ShippedResult:
+    """A run's result as a worker elsewhere returns it, its record encoded there.
+
+    Encoding and validating a record is a good share of a short run's cost:
+    the worker does it, in parallel with the others, and the suite's process
+    only writes the bytes.
+
+    Attributes:
+        result: The run's result.
+        record_line: Its record file (`record_line`): validated compact JSON.
+    """
+
+    result: WorkflowResult
+    record_line: bytes
+
+    def __repr__(self) -> str:
+        return f"ShippedResult({self.result!r})"
 
 
 class StartLedger:
@@ -136,8 +159,11 @@ class SuiteExecutor(Protocol):
         """
         ...
 
-    async def run(self, planned: PlannedRun) -> WorkflowResult:
+    async def run(self, planned: PlannedRun) -> WorkflowResult | ShippedResult:
         """Run one planned run and return its result.
+
+        A run that ran out of this process may come back as a `ShippedResult`
+        (its record already encoded by the worker).
 
         Raises:
             RunLost: The run was lost (no result came back).

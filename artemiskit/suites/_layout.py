@@ -11,16 +11,19 @@ dataset or matrix omitted, SPEC 19) and its repetition.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from artemiskit._errors import FileAccessError
+from artemiskit.records import record_to_dict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from artemiskit.records import ExecutionRecord
     from artemiskit.suites._targets import SuiteTarget
 
 __all__ = [
@@ -30,6 +33,7 @@ __all__ = [
     "RunLayout",
     "safe_folders",
     "prepare_output_dir",
+    "record_line",
     "run_stem",
 ]
 
@@ -38,6 +42,17 @@ TRANSCRIPT_SUFFIX = ".transcript.json"
 CASSETTE_SUFFIX = ".cassette.jsonl"
 
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,100}")
+
+
+def record_line(record: ExecutionRecord) -> bytes:
+    """A run's record file, validated: compact JSON and a newline.
+
+    Compact, so the C encoder does it: an indented dump costs more than an
+    instant run. A shipped run's worker encodes it (`ShippedResult`), so the
+    suite's process only writes it.
+    """
+    text = json.dumps(record_to_dict(record), separators=(",", ":"))
+    return text.encode("utf-8") + b"\n"
 
 
 def run_stem(folder: str, repetition: int) -> str:

@@ -1,11 +1,18 @@
 """The processes executor: a pool of worker processes on this machine.
 
 Each run is shipped to an idle worker as the same plain data a Ray task carries
-(`RemoteRun`: the validated workflow, the files it names, a way to build the kit
-without secrets), over the worker's pipe; the result comes back over the same
-pipe, and the driver writes every file. Workers are started with the ``spawn``
-method (a fresh interpreter: no fork of a process holding threads), bind nothing
-to the network, and ignore SIGINT: the driver decides when runs stop.
+(`RemoteRun`: the unit's workflow, case and target, the files the workflow names,
+a way to build the kit without secrets), over the worker's pipe; the result comes
+back over the same pipe with its record encoded by the worker, and the driver
+writes every file. A worker serves the suite's runs one after another until the
+suite ends: its start is paid once per suite, not per run.
+
+Workers are forked from a fork server (``forkserver``: one clean process per
+suite process, never a fork of the driver, which holds threads) that imported
+the engine once, so a worker is ready in milliseconds; a worker first takes the
+driver's environment, import path and working folder, as a spawned process
+inherits them (where there is no fork server, workers are spawned). Workers bind
+nothing to the network and ignore SIGINT: the driver decides when runs stop.
 
 A run is never started twice: a start ledger refuses a second start, and a run
 whose worker dies mid-run (killed, out of memory) is reported lost
@@ -17,11 +24,11 @@ a worker still running ``cancel_grace_s`` later is killed and its run is lost
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import multiprocessing
 import os
 import pickle
-import signal
+import sys
 from multiprocessing.reduction import ForkingPickler
 from typing import TYPE_CHECKING, Any
 
@@ -29,24 +36,16 @@ import anyio
 import anyio.to_thread
 import attrs
 
-from artemiskit._errors import ArtemisError, WorkflowError
+from artemiskit._errors import WorkflowError
 from artemiskit.suites._executor import RunLost, StartLedger
-from artemiskit.suites._remote import (
-    run_shipped,
-    scratch_folder,
-    write_shipped_files,
-)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from multiprocessing.connection import Connection
+    from multiprocessing.context import ForkServerContext, SpawnContext
     from multiprocessing.process import BaseProcess
-    from pathlib import Path
 
-    from artemiskit.engine._result import WorkflowResult
-    from artemiskit.engine._session import WorkflowSession
-    from artemiskit.providers._registry import ScriptVariants
-    from artemiskit.suites._executor import Placement, PlannedRun
+    from artemiskit.suites._executor import Placement, PlannedRun, ShippedResult
     from artemiskit.suites._shipping import RemoteRun
 
 __all__ = ["ProcessExecutor"]
@@ -55,6 +54,10 @@ __all__ = ["ProcessExecutor"]
 CANCEL_GRACE_S = 2.0
 #: How long a worker asked to stop may take to exit before it is killed.
 _STOP_WAIT_S = 5.0
+#: What the fork server imports once for every worker: the facade (which builds
+#: each run's kit), the worker side, and the main module as a spawned worker
+#: would import it (so what it defines can be sent).
+_PRELOAD = ["artemiskit._kit", "artemiskit.suites._worker", "__main__"]
 
 
 class _Worker:
@@ -86,16 +89,44 @@ class _Worker:
         self.process.close()
 
 
+def _serve(connection: Connection) -> None:
+    """A worker process's entry point: the worker side is imported there only."""
+    from artemiskit.suites._worker import serve
+
+    serve(connection)
+
+
+@functools.cache
+def _context() -> ForkServerContext | SpawnContext:
+    """Where workers start from: a fork server that imported the engine once.
+
+    The server (one per suite process, started on first use) preloads the
+    worker side (`artemiskit.suites._worker`, everything a run needs) and the
+    main module, as a spawned worker would import it; each worker is a fork of
+    it, ready in milliseconds. Where there is no fork server, workers are
+    spawned.
+    """
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(_PRELOAD)
+        return context
+    return multiprocessing.get_context("spawn")
+
+
 def _start_worker() -> _Worker:
-    context = multiprocessing.get_context("spawn")
+    context = _context()
     here, there = context.Pipe(duplex=True)
     process = context.Process(
-        target=serve, args=(there,), name="akit-worker", daemon=True
+        target=_serve, args=(there,), name="akit-worker", daemon=True
     )
     process.start()
     # Only the worker holds its end now: its death reads as end-of-file here.
     there.close()
-    return _Worker(process, here)
+    worker = _Worker(process, here)
+    # As a spawned process would: this process's environment (the workers
+    # read provider keys from it), import path and working folder.
+    worker.send(("hello", dict(os.environ), list(sys.path), os.getcwd()))
+    return worker
 
 
 class ProcessExecutor:
@@ -173,7 +204,7 @@ class ProcessExecutor:
                     reason="not_shippable",
                 ) from None
 
-    async def run(self, planned: PlannedRun) -> WorkflowResult:
+    async def run(self, planned: PlannedRun) -> ShippedResult:
         """Run ``planned`` on an idle worker and return its result.
 
         Raises:
@@ -205,7 +236,7 @@ class ProcessExecutor:
         kind, value = reply
         if kind == "lost":
             raise RunLost(value)
-        result: WorkflowResult = value
+        result: ShippedResult = value
         return result
 
     async def _take(self) -> _Worker:
@@ -273,86 +304,3 @@ class ProcessExecutor:
         with anyio.CancelScope(shield=True):
             for worker in workers:
                 await worker.end(kill=False)
-
-
-def serve(connection: Connection) -> None:
-    """A worker's life: run each run it is sent until told to stop.
-
-    SIGINT is ignored (a terminal's Ctrl-C reaches the whole process group;
-    the driver decides when runs stop). The worker ends when the driver closes
-    the pipe or dies.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.ExitStack() as folders:
-        # One scratch folder per workflow of the suite, written once, and its
-        # script: its runs read the same files and replay the same script.
-        roots: dict[str, tuple[Path, ScriptVariants | None]] = {}
-        while True:
-            try:
-                message = connection.recv()
-            except (EOFError, OSError):
-                return
-            if message[0] == "stop":
-                return
-            if message[0] != "run":
-                # A cancellation that came after its run had finished.
-                continue
-            task: RemoteRun = message[1]
-            unit = task.files_key
-            if unit not in roots:
-                root = folders.enter_context(scratch_folder("processes"))
-                write_shipped_files(task, root)
-                roots[unit] = (root, task.script)
-            root, script = roots[unit]
-            task = attrs.evolve(task, script=script)
-            reply = anyio.run(_serve_run, connection, task, root)
-            if reply is None:
-                return
-            try:
-                connection.send(reply)
-            except (pickle.PicklingError, TypeError, AttributeError):
-                connection.send(("lost", "task_failed"))
-            except OSError:
-                return
-
-
-async def _serve_run(
-    connection: Connection, task: RemoteRun, root: Path
-) -> tuple[str, Any] | None:
-    """Run ``task`` while watching the pipe; ``None`` when the driver is gone."""
-    sessions: list[WorkflowSession] = []
-    state = {"cancelled": False, "orphaned": False}
-
-    def keep(session: WorkflowSession) -> None:
-        sessions.append(session)
-        if state["cancelled"]:
-            session.cancel()
-
-    async def watch() -> None:
-        while True:
-            await anyio.wait_readable(connection)
-            try:
-                message = connection.recv()
-            except (EOFError, OSError):
-                message = ("stop",)
-                state["orphaned"] = True
-            if message[0] in ("cancel", "stop"):
-                state["cancelled"] = True
-                for session in sessions:
-                    session.cancel()
-            if state["orphaned"]:
-                return
-
-    reply: tuple[str, Any]
-    async with anyio.create_task_group() as group:
-        group.start_soon(watch)
-        try:
-            result = await run_shipped(task, root=root, on_session=keep)
-            reply = ("result", result)
-        except (ArtemisError, OSError, RuntimeError):
-            # The run left no record, as on the local executor.
-            reply = ("lost", "run_error")
-        except Exception:
-            reply = ("lost", "task_failed")
-        group.cancel_scope.cancel()
-    return None if state["orphaned"] else reply

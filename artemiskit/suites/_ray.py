@@ -1,13 +1,14 @@
 """The Ray executor: each run of a suite is one Ray task (SPEC 15).
 
 The driver loads and validates everything, then ships each run to a worker as one
-task: the validated workflow, the files it names (its script and fixture, see
-`artemiskit.suites._shipping`) and a picklable way to build the kit there, from a
-configuration without secret values. The task runs the session with `anyio.run`
-and returns its `WorkflowResult`; the driver writes records and transcripts. A
-task is submitted with ``max_retries=0`` and ``retry_exceptions=False`` and a
-driver-side ledger refuses to start a run twice, so a run is never re-executed:
-a run whose worker or node dies is reported lost, with the reason Ray gave.
+task: the unit's workflow, case and target, the files the workflow names (its
+script and fixture, see `artemiskit.suites._shipping`) and a picklable way to
+build the kit there, from a configuration without secret values. The task runs
+the session with `anyio.run` and returns its result, the record encoded there;
+the driver writes every file. A task is submitted with ``max_retries=0`` and
+``retry_exceptions=False`` and a driver-side ledger refuses to start a run twice,
+so a run is never re-executed: a run whose worker or node dies is reported lost,
+with the reason Ray gave.
 
 Cancelling a suite cancels its tasks: first gracefully, and a task still running
 after a short grace is force-cancelled (its worker process is ended), so the driver
@@ -44,8 +45,7 @@ from artemiskit.suites._remote import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from artemiskit.engine._result import WorkflowResult
-    from artemiskit.suites._executor import Placement, PlannedRun
+    from artemiskit.suites._executor import Placement, PlannedRun, ShippedResult
     from artemiskit.suites._shipping import RemoteRun
 
 __all__ = ["RayExecutor", "run_on_worker"]
@@ -66,12 +66,12 @@ _LOSS_REASONS = {
 CANCEL_GRACE_S = 2.0
 
 
-def run_on_worker(task: RemoteRun) -> WorkflowResult:
+def run_on_worker(task: RemoteRun) -> ShippedResult:
     """The Ray task: write the shipped files, run the session, return its result."""
     return anyio.run(_run_task, task)
 
 
-async def _run_task(task: RemoteRun) -> WorkflowResult:
+async def _run_task(task: RemoteRun) -> ShippedResult:
     with scratch_folder("ray") as root:
         write_shipped_files(task, root)
         return await run_shipped(task, root=root)
@@ -168,7 +168,7 @@ class RayExecutor:
         # The runner bounds the runs in flight; each waits for its task on a thread.
         self._threads = anyio.CapacityLimiter(math.inf)
 
-    async def run(self, planned: PlannedRun) -> WorkflowResult:
+    async def run(self, planned: PlannedRun) -> ShippedResult:
         """Run ``planned`` as one Ray task and return its result.
 
         Once `cancel` is called, the task is asked to stop, and force-cancelled
@@ -189,7 +189,7 @@ class RayExecutor:
         if self._cancelled:
             # Submitted while the suite was being cancelled: stopped at once.
             self._ray.cancel(ref, force=True)
-        results: list[WorkflowResult] = []
+        results: list[ShippedResult] = []
         failure: Exception | None = None
         try:
             async with anyio.create_task_group() as group:

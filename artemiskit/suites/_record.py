@@ -34,8 +34,8 @@ from artemiskit._common._statistics import (
 )
 from artemiskit._errors import Problem, WorkflowError
 from artemiskit._exit_codes import ExitCode
-from artemiskit.records import Cause, ExecutionRecord, RunVerdict, verdict_status
-from artemiskit.records._verdict import lost_run_verdict
+from artemiskit.records import Cause, ExecutionRecord, RunVerdict
+from artemiskit.records._verdict import lost_run_verdict, verdict_status
 from artemiskit.suites._aggregate import aggregate_pass_rate, aggregate_rate_exact
 from artemiskit.suites._consistency import check_suite_consistency
 

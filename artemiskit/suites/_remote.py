@@ -2,9 +2,9 @@
 
 The worker writes the run's shipped files to a scratch folder of its own, builds
 the kit from the shipped configuration (keys from its own environment), runs the
-session and returns its `WorkflowResult`; the driver writes every file. A
-scratch folder is named after its worker's process id, so one left by a killed
-worker is removed by the next run on that machine.
+session and returns its result (`ShippedResult`, the record encoded there); the
+driver writes every file. A scratch folder is named after its worker's process
+id, so one left by a killed worker is removed by the next run on that machine.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ import anyio
 
 from artemiskit.providers import SharedTransports
 from artemiskit.providers._registry import script_key
+from artemiskit.suites._executor import ShippedResult
+from artemiskit.suites._layout import record_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from artemiskit.engine._result import WorkflowResult
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.suites._factory import SessionFactory
     from artemiskit.suites._shipping import RemoteRun
@@ -96,17 +97,29 @@ async def run_shipped(
     *,
     root: Path,
     on_session: Callable[[WorkflowSession], None] | None = None,
-) -> WorkflowResult:
+    kit: SessionFactory | None = None,
+    shared: SharedTransports | None = None,
+) -> ShippedResult:
     """Run ``task`` here, from its shipped files written below ``root``.
+
+    The result comes back with its record encoded here (`ShippedResult`): the
+    suite's process only writes it.
 
     Args:
         task: The shipped run.
         root: Where its files were written (`write_shipped_files`): the run's
             fixture root.
         on_session: Called with the session before it runs (to cancel it).
+        kit: The kit its unit's runs share on this worker (as a suite's runs
+            share one); by default one built for this run (``make_kit``).
+        shared: The connection pools (and script) its unit's runs share on
+            this worker, closed by the caller; by default the run's own.
     """
-    kit: SessionFactory = task.make_kit()
-    shared = SharedTransports()
+    if kit is None:
+        kit = task.make_kit()
+    own = shared is None
+    if shared is None:
+        shared = SharedTransports()
     try:
         if task.script is not None:
             # The script as the driver validated it (`worker_config` puts a
@@ -126,7 +139,9 @@ async def run_shipped(
         )
         if on_session is not None:
             on_session(session)
-        return await session.run()
+        result = await session.run()
+        return ShippedResult(result=result, record_line=record_line(result.record))
     finally:
-        with anyio.CancelScope(shield=True):
-            await shared.aclose()
+        if own:
+            with anyio.CancelScope(shield=True):
+                await shared.aclose()

@@ -27,14 +27,23 @@ from artemiskit._errors import (
     SessionStateError,
     WorkflowError,
 )
+from artemiskit._exit_codes import ExitCode
+from artemiskit.engine._session import WorkflowResult
+from artemiskit.environments._base import cleanup_bound_ms
+from artemiskit.environments._simulated import SIMULATED_CLEANUP_TIMEOUT_MS
 from artemiskit.providers import SharedTransports
-from artemiskit.records import Cause, record_to_dict
+from artemiskit.records import Cause
 from artemiskit.suites._aggregate import (
     aggregate_pass_rate,
     aggregate_rate_exact,
     with_workflow_aggregates,
 )
-from artemiskit.suites._executor import LocalExecutor, RunLost, SuiteExecutor
+from artemiskit.suites._executor import (
+    LocalExecutor,
+    RunLost,
+    ShippedResult,
+    SuiteExecutor,
+)
 from artemiskit.suites._factory import SessionFactory
 from artemiskit.suites._layout import (
     CASSETTE_SUFFIX,
@@ -42,6 +51,7 @@ from artemiskit.suites._layout import (
     TRANSCRIPT_SUFFIX,
     RunLayout,
     prepare_output_dir,
+    record_line,
 )
 from artemiskit.suites._record import (
     SUITE_SCHEMA,
@@ -654,9 +664,13 @@ class SuiteSession:
         )
 
     def _encode(
-        self, job: _Job, result: WorkflowResult | None
+        self, job: _Job, result: WorkflowResult | None, line: bytes | None = None
     ) -> tuple[str | None, list[_RunFile]]:
-        """The run's record, transcript and cassette files; the record's name."""
+        """The run's record, transcript and cassette files; the record's name.
+
+        ``line`` is the record file as the run's worker encoded it, if it ran
+        elsewhere (`ShippedResult`).
+        """
         if result is None:
             return None, []
         stem = self._stem(job)
@@ -668,10 +682,9 @@ class SuiteSession:
         if self._output is None:
             return None, files
         relative = f"runs/{stem}{RECORD_SUFFIX}"
-        # Compact, so the C encoder does it: an indented dump costs more than
-        # an instant run.
-        record = json.dumps(record_to_dict(result.record), separators=(",", ":"))
-        files.append((self._output / relative, record.encode("utf-8") + b"\n", None))
+        if line is None:
+            line = record_line(result.record)
+        files.append((self._output / relative, line, None))
         if self._settings.transcripts:
             transcript = json.dumps(
                 transcript_to_dict(result), indent=2, ensure_ascii=False
@@ -776,12 +789,18 @@ class SuiteSession:
             )
         started = time.monotonic()
         result: WorkflowResult | None = None
+        line = None
         lost_reason = None
         try:
-            result = await self._executor.run(_PlannedRun(suite=self, job=job))
+            ran = await self._executor.run(_PlannedRun(suite=self, job=job))
         except RunLost as exc:
             lost_reason = exc.reason
-        await self._finish_run(job, result, lost_reason, started)
+        else:
+            if isinstance(ran, ShippedResult):
+                result, line = ran.result, ran.record_line
+            else:
+                result = ran
+        await self._finish_run(job, result, lost_reason, started, line)
 
     def _shipped(self, job: _Job) -> RemoteRun:
         """What a worker needs for ``job``, as plain data.
@@ -873,10 +892,11 @@ class SuiteSession:
         result: WorkflowResult | None,
         lost_reason: str | None,
         started: float,
+        line: bytes | None = None,
     ) -> None:
         item = job.workflow
         duration = int((time.monotonic() - started) * 1000)
-        relative, files = self._encode(job, result)
+        relative, files = self._encode(job, result, line)
         outcome = RunOutcome(
             workflow=item.name,
             target=job.unit.target,
@@ -986,7 +1006,7 @@ class SuiteSession:
                 "artemiskit.suite.workflows": len(summary["workflows"]),
                 **counts,
             },
-            error=None if summary["exit_code"] == 0 else summary["reason"],
+            error=None if summary["exit_code"] == ExitCode.OK else summary["reason"],
         )
 
     async def _share_scripts(self) -> None:
@@ -1008,7 +1028,9 @@ class SuiteSession:
             return
         from artemiskit.tools._mcp_tools import SUITE_SERVERS_KEY, McpServers
 
-        cleanup_ms = min(self._cleanup_timeout_ms or 1000, 10_000)
+        cleanup_ms = cleanup_bound_ms(
+            self._cleanup_timeout_ms, SIMULATED_CLEANUP_TIMEOUT_MS
+        )
         async with McpServers(self._mcp_shared, cleanup_s=cleanup_ms / 1000) as pool:
 
             async def shared() -> McpServers:

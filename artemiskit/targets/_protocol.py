@@ -13,7 +13,11 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import attrs
 
+from artemiskit._common._slots import slot_builder
+
 __all__ = [
+    "new_message",
+    "new_target_request",
     "AgentTarget",
     "Message",
     "ModelClient",
@@ -73,6 +77,10 @@ class Message:
         return f"Message(role={self.role!r}{extra})"
 
 
+#: `Message` from its fields, in order (the engine's hot path; `_common._slots`).
+new_message = slot_builder(Message)
+
+
 @attrs.frozen(kw_only=True)
 class Usage:
     """Provider-reported token usage of one response."""
@@ -123,6 +131,10 @@ class TargetRequest:
             f"tools={_tool_names(self.tools)!r}, "
             f"max_output_tokens={self.max_output_tokens!r})"
         )
+
+
+#: `TargetRequest` from its fields, in order (one per model request).
+new_target_request = slot_builder(TargetRequest)
 
 
 @attrs.frozen(kw_only=True, repr=False)

@@ -19,6 +19,7 @@ import attrs
 
 from artemiskit._common._digests import json_digest
 from artemiskit._common._glob import glob_matches
+from artemiskit._common._slots import slot_builder
 from artemiskit._common._tool_schemas import schema_problem, schema_validators
 from artemiskit._errors import ToolDefinitionError
 from artemiskit.environments._base import Environment
@@ -31,6 +32,7 @@ from artemiskit.workflow._interfaces import (
 from artemiskit.workflow._local_state import LocalState
 
 __all__ = [
+    "new_tool_context",
     "Allow",
     "AllowRule",
     "BuiltinTool",
@@ -111,6 +113,10 @@ class ToolContext:
     allow: Allow
     local: LocalState
     new_id: Callable[[str], str]
+
+
+#: `ToolContext` from its fields, in order (one per tool call; `_common._slots`).
+new_tool_context = slot_builder(ToolContext)
 
 
 @attrs.frozen(kw_only=True)

@@ -3,8 +3,14 @@
 Point an editor's YAML language server at `WORKFLOW_SCHEMA_FILE` for completion and
 inline errors; `load_agent_workflow` applies the same schema plus the semantic checks.
 
-Every public name is exported lazily, as in ``artemiskit``: `check_agent_workflow`
-(``akit scenario validate``) loads neither the model classes nor the tool runtime.
+Every public name is exported lazily, as in ``artemiskit``:
+`read_agent_workflow_data` (``akit scenario validate``) loads neither the model
+classes nor the tool runtime.
+
+The loading verbs mean one thing each (docs/sdk.md): ``parse_*`` builds from YAML
+text, ``load_*`` from a file (awaited), ``read_*`` from a file without an event
+loop (it blocks); all three raise a typed error listing every problem.
+``validate_*`` returns the problems instead and never raises for them.
 """
 
 from __future__ import annotations
@@ -29,11 +35,6 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit.workflow._checks import DeclaredTool as DeclaredTool
     from artemiskit.workflow._declared_tools import DeclaredTools as DeclaredTools
-    from artemiskit.workflow._fixture import (
-        FixtureContents as FixtureContents,
-        load_fixture_state as load_fixture_state,
-        merge_fixture as merge_fixture,
-    )
     from artemiskit.workflow._interfaces import ToolInterface as ToolInterface
     from artemiskit.workflow._loader import (
         load_agent_workflow as load_agent_workflow,
@@ -81,9 +82,10 @@ if typing.TYPE_CHECKING:
         WORKFLOW_SCHEMA_FILE as WORKFLOW_SCHEMA_FILE,
     )
     from artemiskit.workflow._validation import (
-        check_agent_workflow as check_agent_workflow,
+        read_agent_workflow_data as read_agent_workflow_data,
         unchecked_scorer_outcomes as unchecked_scorer_outcomes,
     )
+
 
 _exports.export_lazily(
     globals(),
@@ -95,6 +97,25 @@ _exports.export_lazily(
                 "artemiskit.workflow.RetryPolicy is deprecated; use "
                 "artemiskit.workflow.ToolRetryPolicy"
             ),
-        )
+        ),
+        "check_agent_workflow": _exports.Deprecated(
+            module="artemiskit.workflow._validation",
+            attribute="read_agent_workflow_data",
+            message="artemiskit.workflow.check_agent_workflow is deprecated and "
+            "will be removed in the next release: use "
+            "artemiskit.workflow.read_agent_workflow_data (read_* reads a file and "
+            "raises; validate_* returns problems)",
+        ),
+        **_exports.retired(
+            "artemiskit.workflow",
+            {
+                "artemiskit.workflow._fixture": (
+                    "FixtureContents",
+                    "load_fixture_state",
+                    "merge_fixture",
+                )
+            },
+            "a run loads and merges the fixture itself",
+        ),
     },
 )

@@ -1,7 +1,7 @@
 """Loading a workflow: YAML → JSON Schema → semantic checks → frozen attrs classes.
 
 The checks are `workflow_problems` (``_validation.py``), the same that
-`check_agent_workflow` runs. Every stage reports all of its problems; a workflow is
+`read_agent_workflow_data` runs. Every stage reports all of its problems; a workflow is
 structured only when none was found, and the single `WorkflowError` raised lists
 every problem in file order. Loading never reads a referenced fixture, resolves
 credentials or touches the network.

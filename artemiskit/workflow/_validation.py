@@ -1,6 +1,6 @@
 """Checking a workflow without building it: YAML → JSON Schema → semantic checks.
 
-These are the rules of the contract, in one place: `check_agent_workflow` (what
+These are the rules of the contract, in one place: `read_agent_workflow_data` (what
 ``akit scenario validate`` runs) applies them and stops, and every loader applies
 them and then structures the workflow into its attrs classes. So that a cold check
 stays fast, this path imports no workflow model, no cattrs and no tool runtime: the
@@ -41,7 +41,7 @@ __all__ = [
     "BUILTIN_DECLARATIONS",
     "MAX_WORKFLOW_FILE_BYTES",
     "BuiltinDeclaration",
-    "check_agent_workflow",
+    "read_agent_workflow_data",
     "document_problems",
     "invalid_workflow",
     "unchecked_scorer_outcomes",
@@ -260,7 +260,7 @@ def invalid_workflow(source: str, problems: Sequence[Problem]) -> WorkflowError:
     return WorkflowError(f"{source}: invalid workflow ({count} {noun})", problems)
 
 
-def check_agent_workflow(
+def read_agent_workflow_data(
     path: str | os.PathLike[str],
     *,
     tools: Sequence[DeclaredTool] | DeclaredTools[DeclaredTool] | None = None,
@@ -326,7 +326,7 @@ def check_agent_workflow(
 def unchecked_scorer_outcomes(data: Mapping[str, Any]) -> list[str]:
     """The ids of the ``scorer`` outcomes of checked workflow data.
 
-    `check_agent_workflow` without ``scorers`` does not check them: a report
+    `read_agent_workflow_data` without ``scorers`` does not check them: a report
     names them as unchecked rather than as errors.
     """
     outcomes = data.get("outcomes", [])

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import click
 
+from artemiskit import ExitCode
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._render import printable
@@ -98,7 +99,7 @@ def make_report(
     )
     if html is None and markdown is None:
         click.echo(report_markdown(evidence), nl=False)
-        return 0
+        return ExitCode.OK
     sensitive = evidence.transcripts is not None
     outputs: list[_Output] = []
     if html is not None:
@@ -115,7 +116,7 @@ def make_report(
             "it was written with mode 0600",
             err=True,
         )
-    return 0
+    return ExitCode.OK
 
 
 def _write_outputs(outputs: list[_Output]) -> list[str]:

@@ -28,15 +28,11 @@ from artemiskit.prompt_response import (
     PromptResponseExitCode,
     RedactionSettings,
     ScenarioRunOptions,
-    ci_lines,
-    ci_summary,
     find_config,
     format_cost,
     format_duration,
     load_run_config,
-    redaction_pattern_problem,
     run_scenarios,
-    security_summary,
 )
 from artemiskit_cli._outputs import refuse_dash
 from artemiskit_cli._render import problem_line
@@ -276,12 +272,9 @@ def run(
     record or suite named directly; 130 when interrupted.
     """
     split_tags = tuple(t for tag in tags for t in tag.split(",") if t)
-    for pattern in redact_patterns:
-        problem = redaction_pattern_problem(pattern)
-        if problem is not None:
-            raise click.BadParameter(
-                f"{pattern[:40]!r} {problem}", param_hint="'--redact-patterns'"
-            )
+    problems = RedactionSettings(patterns=redact_patterns or None).problems()
+    if problems:
+        raise click.BadParameter(problems[0], param_hint="'--redact-patterns'")
     exports = tuple(dict.fromkeys(export))
     redaction = (
         RedactionSettings(enabled=True, patterns=redact_patterns or None)
@@ -373,17 +366,14 @@ def run(
 
 
 def _report(result: ScenariosResult, ci_mode: bool, summary: str) -> None:
-    outcomes = list(result.outcomes)
-    spent = None
-    if result.budget is not None and result.over_budget:
-        spent = (result.budget, result.cost_usd)
+    outcomes = result.outcomes
     if summary == "json":
-        data: Any = ci_summary(outcomes, result.worst)
+        data: Any = result.ci_summary()
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     elif summary == "security":
-        click.echo(json.dumps(security_summary(outcomes), indent=2))
+        click.echo(json.dumps(result.security_summary(), indent=2))
     elif ci_mode:
-        for line in ci_lines(outcomes, result.worst, spent):
+        for line in result.ci_lines():
             click.echo(line)
     if len(outcomes) > 1 and not ci_mode:
         passed = sum(1 for o in outcomes if o.success)

@@ -19,7 +19,7 @@ import sys
 import click
 
 from artemiskit import ArtemisError, FileAccessError, UnsupportedError
-from artemiskit.prompt_response import manifest_to_dict
+from artemiskit.prompt_response import PromptResponseExitCode, manifest_to_dict
 from artemiskit.reports import render_run_report
 from artemiskit_cli._commands.runs import CONFIG_OPTION, load_run, storage_for
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
@@ -48,26 +48,27 @@ def report_manifest(
     """Write the reports of run ``target`` (an id or a manifest file).
 
     Returns:
-        The exit code: 0 written; 1 not found, not writable or the report extra
-        missing; 2 ``target`` is a workflow record, suite or other file.
+        The exit code (`PromptResponseExitCode`): ``OK`` written; ``FAILED`` not
+        found, not writable or the report extra missing; ``WRONG_INPUT``
+        ``target`` is a workflow record, suite or other file.
     """
     storage = storage_for(config_path)
     try:
         check_new_outputs(html_path, json_path)
     except FileAccessError as exc:
         click.echo(f"error: {exc}", err=True)
-        return 1
+        return PromptResponseExitCode.FAILED
     try:
         manifest = load_run(storage, target)
     except SystemExit as exc:  # load_run has said why
-        return int(exc.code or 1)
+        return int(exc.code or PromptResponseExitCode.FAILED)
     if not _is_run_id(manifest.run_id):
         click.echo(
             f"{target}: runId is not a run id (1 to {_MAX_RUN_ID} letters, digits, "
             "'-' or '_')",
             err=True,
         )
-        return 2
+        return PromptResponseExitCode.WRONG_INPUT
     try:
         if html_path is None and json_path is None:
             html_path = os.path.join(DEFAULT_FOLDER, f"{manifest.run_id}.html")
@@ -83,11 +84,11 @@ def report_manifest(
             click.echo(f"JSON report: {json_path}", err=True)
     except UnsupportedError as exc:
         click.echo(f"error: {exc.message}", err=True)
-        return 1
+        return PromptResponseExitCode.FAILED
     except ArtemisError as exc:
         click.echo(f"error: {exc.message}", err=True)
-        return 1
-    return 0
+        return PromptResponseExitCode.FAILED
+    return PromptResponseExitCode.OK
 
 
 @click.command("report")

@@ -3,7 +3,7 @@
 ``validate`` parses and checks the contract only. It loads no fixture, creates no
 environment, resolves no credentials and calls no model, and it imports neither the
 HTTP nor the Docker client library, nor the workflow model classes: it runs the
-loaders' checks (`check_agent_workflow`) without building the workflow.
+loaders' checks (`read_agent_workflow_data`) without building the workflow.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from artemiskit import WorkflowError
-from artemiskit.workflow import check_agent_workflow, unchecked_scorer_outcomes
+from artemiskit.workflow import read_agent_workflow_data, unchecked_scorer_outcomes
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._render import problem_line
 from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
@@ -73,7 +73,7 @@ def validate(
     with cases is checked case by case (every expansion).
     """
     try:
-        data = check_agent_workflow(
+        data = read_agent_workflow_data(
             workflow_file, tools=tools, scorers=scorers, fixture_root=fixture_root
         )
     except WorkflowError as exc:

@@ -18,14 +18,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from artemiskit import (
-    FileOperationError,
-    Tool,
-    ToolContext,
-    ToolFailure,
-    ToolResource,
-    ToolResult,
-)
+from artemiskit import FileOperationError, Tool
+from artemiskit.tools import ToolContext, ToolFailure, ToolResource, ToolResult
 
 ORDER_ID = {"type": "string", "pattern": "^[A-Z]-[0-9]{1,8}$"}
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from artemiskit import Evidence, Score, Scorer
+from artemiskit import Scorer
+from artemiskit.scorers import Evidence, Score
 
 
 async def refund_within_total(evidence: Evidence, params: Mapping[str, Any]) -> Score:

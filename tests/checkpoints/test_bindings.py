@@ -20,7 +20,6 @@ from artemiskit import (
     ArtemisKit,
     CheckpointError,
     CheckpointOptions,
-    ModelRequest,
     SessionStateError,
     TargetRequest,
     TargetResponse,
@@ -30,6 +29,7 @@ from artemiskit import (
 )
 from artemiskit.checkpoints import LocalCheckpointStore
 from artemiskit.environments._simulated import SimulatedFactory
+from artemiskit.targets import ModelRequest
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict, write_workflow
 from tests.providers._chat_server import ChatServer, NeverAnswer
 

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from artemiskit import ArtemisKit, Tool, ToolResult, parse_agent_workflow
+from artemiskit import ArtemisKit, Tool, parse_agent_workflow
 from artemiskit.records import record_to_dict
+from artemiskit.tools import ToolResult
 from tests._builders import workflow_dict
 from tests._hostile_arguments import HOSTILE_ARGUMENTS
 from tests._runs import ReplayTarget, call, calling

@@ -25,12 +25,11 @@ from artemiskit import (
     TargetRequest,
     TargetResponse,
     Tool,
-    ToolContext,
-    ToolResult,
     WorkflowResult,
     WorkflowSession,
     parse_agent_workflow,
 )
+from artemiskit.tools import ToolContext, ToolResult
 from tests._builders import workflow_dict
 from tests._runs import DONE, ReplayTarget, call, calling
 

@@ -15,7 +15,9 @@ from artemiskit import ArtemisKit, TargetResponse, Usage
 from artemiskit.engine import _transitions as t
 from artemiskit.engine._evidence import build_record
 from artemiskit.engine._outcomes import unavailable_verification
+from artemiskit.engine._plan import SessionPlan
 from artemiskit.engine._state import SessionState
+from artemiskit.environments._simulated import SimulatedFactory
 from artemiskit.records import CleanupInfo, EventInfo, TargetInfo
 from tests._builders import workflow_dict
 from tests._environments import DictFactory
@@ -100,15 +102,17 @@ def test_the_record_counts_an_operation_left_admitted_as_pending() -> None:
     state, settled = t.admit_operation(state, kind="tool_call", tool="read_file")
     state = t.settle_operation(state, settled, "succeeded", None)
     now = datetime.now(UTC)
-    record = build_record(
+    plan = SessionPlan(
         workflow=workflow,
-        digest="d",
+        target=ReplayTarget(),
+        target_info=TargetInfo(provider="scripted", model="agent"),
+        environment=SimulatedFactory(),
+    )
+    record = build_record(
+        plan,
         run_id="r",
         attempt_id="a",
-        target=TargetInfo(provider="scripted", model="agent"),
-        environment_kind="simulated",
         state=state,
-        stop=None,
         verification=unavailable_verification(
             workflow.outcomes, "execution_incomplete"
         ),

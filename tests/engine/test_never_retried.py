@@ -13,12 +13,8 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
-from artemiskit import (
-    ArtemisKit,
-    CleanupReport,
-    EnvironmentFailureError,
-    FileOperationError,
-)
+from artemiskit import ArtemisKit, EnvironmentFailureError, FileOperationError
+from artemiskit.environments import CleanupReport
 from artemiskit.records import record_to_dict
 from tests._builders import workflow_dict, write_workflow
 

@@ -23,7 +23,7 @@ from artemiskit import (
     load_agent_workflow,
 )
 from artemiskit.targets import ModelRequest
-from artemiskit.workflow import FixtureContents
+from artemiskit.workflow._fixture import FixtureContents
 from tests._builders import workflow_dict, write_workflow
 
 SENTINELS = (

@@ -17,15 +17,18 @@ import pytest
 from anyio.lowlevel import checkpoint
 
 from artemiskit import ArtemisKit, TargetRequest, TargetResponse
-from artemiskit.engine import _transitions as t
-from artemiskit.engine._state import (
-    Counters,
-    LocalState,
-    Operation,
-    SessionState,
-    slot_builder,
-    slot_evolver,
+from artemiskit._common._slots import is_fast, slot_builder, slot_evolver, slot_updater
+from artemiskit.engine import (
+    _driver,
+    _evidence,
+    _ledger,
+    _tool_invocation,
+    _transitions as t,
 )
+from artemiskit.engine._state import Counters, LocalState, Operation, SessionState
+from artemiskit.records._record import new_operation_entry, new_tool_summary
+from artemiskit.targets._protocol import new_message, new_target_request
+from artemiskit.tools._tool import new_tool_context
 from tests._builders import workflow_dict
 from tests._runs import DONE, call, calling, workflow_of
 
@@ -111,11 +114,38 @@ class _Checked:
     value: int = attrs.field(validator=attrs.validators.instance_of(int))
 
 
-def test_a_class_that_validates_gets_no_fast_builder() -> None:
-    with pytest.raises(TypeError, match=r"_Checked\.value"):
-        slot_builder(_Checked)
-    with pytest.raises(TypeError, match=r"_Checked\.value"):
-        slot_evolver(_Checked)
+def test_a_class_that_validates_keeps_its_checks_through_the_helpers() -> None:
+    # a validator added to a class never breaks the modules that build it fast:
+    # its builder and evolver fall back to the class's own __init__
+    build = slot_builder(_Checked)
+    assert build(3) == _Checked(3)
+    assert not is_fast(build)
+    with pytest.raises(TypeError, match="value"):
+        build("three")
+    evolve = slot_evolver(_Checked)
+    assert evolve(_Checked(3), {"value": 4}) == _Checked(4)
+    with pytest.raises(TypeError, match="value"):
+        evolve(_Checked(3), {"value": "four"})
+    with pytest.raises(TypeError, match="_Checked"):
+        slot_updater(_Checked)
+
+
+def test_the_hot_classes_keep_their_fast_constructors() -> None:
+    # each made in its class's own module; the engine only uses them
+    owned = (
+        new_message,
+        new_target_request,
+        new_tool_summary,
+        new_operation_entry,
+        new_tool_context,
+    )
+    assert all(is_fast(build) for build in owned)
+    assert _driver._request is new_target_request
+    assert _evidence._operation_entry is new_operation_entry
+    assert _tool_invocation._context is new_tool_context
+    assert is_fast(_ledger._operation)
+    assert is_fast(t._counters)
+    assert is_fast(t._evolve_state)
 
 
 def test_a_counted_admission_is_a_count_then_an_admission() -> None:

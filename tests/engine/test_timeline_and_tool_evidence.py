@@ -12,15 +12,9 @@ from typing import Any
 
 import attrs
 
-from artemiskit import (
-    ArtemisKit,
-    Tool,
-    ToolContext,
-    ToolFailure,
-    ToolResult,
-    parse_agent_workflow,
-)
+from artemiskit import ArtemisKit, Tool, parse_agent_workflow
 from artemiskit.records import OperationEntry, record_to_dict
+from artemiskit.tools import ToolContext, ToolFailure, ToolResult
 from tests._builders import workflow_dict
 from tests._runs import ReplayTarget, call, calling, run, workflow_of
 

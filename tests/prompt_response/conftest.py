@@ -6,6 +6,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import pytest
 
 from tests.providers._chat_server import ChatServer, Computed, Reply, chat_reply
@@ -77,3 +78,34 @@ def install_plugin(folder: Path) -> Path:
         "[artemiskit.evaluators]\nshout = shout_evaluator:shout\n", encoding="utf-8"
     )
     return site
+
+
+class ExpiringTimer:
+    """A case timer (`ScenarioRunOptions.timer`) that expires when a test says so.
+
+    A case timeout without waiting for one: the test calls `expire` (or awaits
+    `expire_when_hanging`) once the request it wants cut off has reached the server.
+
+    Attributes:
+        asked: The timeouts, in seconds, the runner asked for, in order.
+    """
+
+    def __init__(self) -> None:
+        self.asked: list[float] = []
+        self._scopes: list[anyio.CancelScope] = []
+
+    def __call__(self, seconds: float) -> anyio.CancelScope:
+        self.asked.append(seconds)
+        scope = anyio.CancelScope()
+        self._scopes.append(scope)
+        return scope
+
+    def expire(self) -> None:
+        """Cancel every scope handed out so far: their requests time out."""
+        for scope in self._scopes:
+            scope.cancel()
+
+    async def expire_when_hanging(self, server: ChatServer) -> None:
+        """Expire once ``server`` holds a request it never answers."""
+        assert await anyio.to_thread.run_sync(server.wait_for_hanging)
+        self.expire()

@@ -21,6 +21,7 @@ from artemiskit import ArtemisKit
 from artemiskit.config import parse_trusted_config
 from artemiskit.prompt_response import ScenarioRunOptions, manifest_to_json
 from tests._cli import akit
+from tests.prompt_response.conftest import ExpiringTimer
 from tests.providers._chat_server import ChatServer, Computed, NeverAnswer
 from tests.providers._wire import messages_reply
 
@@ -222,8 +223,15 @@ async def test_a_case_timeout_cuts_off_a_hanging_anthropic_server(
         server.enqueue(NeverAnswer())
         path = setup_folder(tmp_path, server.url, scenario)
         config = parse_trusted_config(json.dumps(config_data(server.url)))
+        # The case's 2 s pass once the server holds the request (no real wait).
+        timer = ExpiringTimer()
         with anyio.fail_after(30):
-            manifest = await ArtemisKit(config=config).run_scenario(path)
+            async with anyio.create_task_group() as group:
+                group.start_soon(timer.expire_when_hanging, server)
+                manifest = await ArtemisKit(config=config).run_scenario(
+                    path, options=ScenarioRunOptions(timer=timer)
+                )
+        assert timer.asked == [2.0]
         [case] = manifest.cases
         assert (case.ok, case.error) == (False, "Timeout after 2000ms")
         [request] = server.requests

@@ -401,12 +401,16 @@ def test_a_hanging_server_is_cut_off_by_the_timeout_flag(
     chat_server.enqueue(NeverAnswer())
     write_config(tmp_path, chat_server.url)
     write_scenario(tmp_path, "mu", "ok")
-    # Long enough for the request to arrive on a loaded machine; then it hangs.
-    done = akit("run", "scenarios", "--timeout", "3000", "-v", cwd=tmp_path)
+    # The flag reaches the runner, whose timer cuts the request off in real time.
+    # That the request reached the server and was cancelled is shown without a
+    # real wait in test_runner.py and test_anthropic.py (an injected timer); on a
+    # loaded machine the request may not arrive within 300 ms.
+    done = akit("run", "scenarios", "--timeout", "300", "-v", cwd=tmp_path)
     assert done.returncode == 1
-    assert "Timeout after 3000ms" in done.stderr
+    assert "Timeout after 300ms" in done.stderr
     [path] = stored(tmp_path)
     [case] = json.loads(path.read_text(encoding="utf-8"))["cases"]
-    assert (case["ok"], case["error"]) == (False, "Timeout after 3000ms")
-    assert len(chat_server.requests) == 1
-    assert chat_server.wait_for_disconnects(1)
+    assert (case["ok"], case["error"]) == (False, "Timeout after 300ms")
+    assert len(chat_server.requests) <= 1
+    if chat_server.requests:  # a request that arrived was hung up on
+        assert chat_server.wait_for_disconnects(1)

@@ -8,13 +8,12 @@ from artemiskit import ConfigError
 from artemiskit.prompt_response import (
     CaseResult,
     RedactionSettings,
-    estimate_cost,
     format_cost,
     format_duration,
 )
 from artemiskit.prompt_response._manifest import Tokens
 from artemiskit.prompt_response._metrics import compute_metrics
-from artemiskit.prompt_response._pricing import model_pricing
+from artemiskit.prompt_response._pricing import estimate_cost, model_pricing
 from artemiskit.prompt_response._provenance import ci_info
 from artemiskit.prompt_response._redaction import Redactor, effective_redaction
 

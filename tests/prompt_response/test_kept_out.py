@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests._cli import akit
 from tests.prompt_response.conftest import write_config
 from tests.providers._chat_server import ChatServer, Computed, Reply, chat_reply
 
 if TYPE_CHECKING:
+    import subprocess
+    from pathlib import Path
+
     from tests.providers._chat_server import RecordedRequest
 
 KEY_ENV = "ARTEMIS_TEST_ECHO_KEY"
@@ -31,15 +32,9 @@ EMAIL = "sentinel.person@example.org"
 def _run(
     folder: Path, *args: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "artemiskit_cli", "run", "scenarios", *args],
-        cwd=folder,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    """``akit run scenarios ARGS`` in ``folder`` (in-process, tests/_cli.py)."""
+    environ = {**os.environ, **(env or {})}
+    return akit("run", "scenarios", *args, cwd=folder, env=environ)
 
 
 def _write_scenario(folder: Path, data: dict[str, Any]) -> None:

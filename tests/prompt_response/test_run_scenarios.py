@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,7 @@ from artemiskit import ConfigError, FileAccessError
 from artemiskit.prompt_response import (
     Baseline,
     LocalStorage,
+    RedactionSettings,
     ScenarioError,
     ScenarioRunOptions,
     run_scenarios,
@@ -135,3 +137,40 @@ async def test_nothing_to_run_and_wrong_inputs_are_typed_errors(tmp_path: Path) 
     with pytest.raises(ScenarioError) as raised:
         await run_scenarios([workflow])
     assert raised.value.reason == "not_a_scenario"
+
+
+async def test_the_result_gives_the_ci_summaries_akit_run_prints(
+    tmp_path: Path,
+) -> None:
+    """The CLI prints what the result returns: the golden ``--ci`` lines, as SDK."""
+    result = await run_scenarios(
+        [_folder(tmp_path)], storage=LocalStorage(tmp_path / "store"), budget=0.0
+    )
+    [outcome] = result.outcomes
+    assert outcome.manifest is not None
+    run_id = outcome.manifest.run_id
+    lines = "\n".join(result.ci_lines()).replace(run_id, "RUN_ID") + "\n"
+    lines = re.sub(r"ARTEMISKIT_DURATION_MS=\d+", "ARTEMISKIT_DURATION_MS=0", lines)
+    golden = (GOLDEN / "ci.txt").read_text("utf-8")
+    budget = "ARTEMISKIT_BUDGET_LIMIT=0.00\nARTEMISKIT_BUDGET_EXCEEDED=true\n"
+    assert lines.startswith(golden)  # spent budget: its lines follow
+    assert lines[len(golden) :].startswith(budget)
+    summary = result.ci_summary()
+    assert summary["success"] is False
+    assert summary["cases"] == {
+        "total": 6,
+        "passed": 4,
+        "failed": 2,
+        "successRate": 4 / 6,
+    }
+    assert summary["runs"][0]["runId"] == run_id
+    security = result.security_summary()
+    assert security["overallRisk"] == "high"  # 66.7% of cases passed
+    assert security["vulnerabilities"]["high"] == 2
+
+
+def test_redaction_settings_name_their_unusable_patterns() -> None:
+    settings = RedactionSettings(patterns=("email", "(unclosed", "[a-z]+"))
+    [problem] = settings.problems()
+    assert problem.startswith("'(unclosed' is neither a built-in pattern name")
+    assert RedactionSettings().problems() == []

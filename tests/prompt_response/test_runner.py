@@ -21,7 +21,12 @@ from artemiskit.prompt_response import (
     parse_scenario,
     run_scenario,
 )
-from tests.prompt_response.conftest import CORPUS, install_plugin, model_answer
+from tests.prompt_response.conftest import (
+    CORPUS,
+    ExpiringTimer,
+    install_plugin,
+    model_answer,
+)
 from tests.providers._chat_server import Computed, NeverAnswer, Reply
 
 if TYPE_CHECKING:
@@ -238,7 +243,16 @@ async def test_a_case_that_keeps_failing_records_the_error_with_its_prompt_redac
 async def test_the_case_timeout_cancels_the_request(chat_server: ChatServer) -> None:
     chat_server.enqueue(NeverAnswer())
     scenario = _scenario(scenario_text(case("a", "ok", "    timeout: 2000\n")))
-    manifest = await run_scenario(scenario, config=config_for(chat_server.url))
+    # The case's 2 s pass once the server holds the request (no real wait).
+    timer = ExpiringTimer()
+    async with anyio.create_task_group() as group:
+        group.start_soon(timer.expire_when_hanging, chat_server)
+        manifest = await run_scenario(
+            scenario,
+            options=ScenarioRunOptions(timer=timer),
+            config=config_for(chat_server.url),
+        )
+    assert timer.asked == [2.0]
     assert manifest.cases[0].error == "Timeout after 2000ms"
     assert len(chat_server.requests) == 1
     assert await anyio.to_thread.run_sync(chat_server.wait_for_disconnects, 1)

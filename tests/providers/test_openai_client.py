@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 
 from artemiskit._errors import (
@@ -426,7 +427,10 @@ async def test_request_timeout_is_target_error(chat_server: ChatServer) -> None:
         assert await in_thread(chat_server.wait_for_disconnects)
 
 
-SLOW_PROVIDER_SECONDS = 6.0  # past httpx's own 5 s default timeout
+#: httpx's own default timeout, shortened for the test (it is 5 s): a client that
+#: let it apply would give up on `slow_answer`.
+TRANSPORT_DEFAULT = httpx.Timeout(0.2)
+SLOW_PROVIDER_SECONDS = 0.6  # past TRANSPORT_DEFAULT, far within request_timeout_ms
 
 
 def slow_answer(request: RecordedRequest) -> Reply:
@@ -437,9 +441,16 @@ def slow_answer(request: RecordedRequest) -> Reply:
 
 
 async def test_a_slow_answer_within_request_timeout_ms_is_accepted(
-    chat_server: ChatServer,
+    chat_server: ChatServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # request_timeout_ms alone bounds a request: no shorter transport default applies
+    # request_timeout_ms alone bounds a request: no shorter transport default
+    # applies. httpx's default (5 s) is made 0.2 s, so that showing it does not
+    # apply takes 0.6 s instead of 6.
+    defaults = httpx.AsyncClient.__init__.__kwdefaults__
+    assert defaults is not None
+    monkeypatch.setitem(defaults, "timeout", TRANSPORT_DEFAULT)
+    async with httpx.AsyncClient() as plain:
+        assert plain.timeout == TRANSPORT_DEFAULT
     chat_server.enqueue(Computed(slow_answer))
     async with OpenAIClient(
         base_url=chat_server.url, api_key=SECRET, request_timeout_ms=60_000

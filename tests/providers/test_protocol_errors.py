@@ -12,15 +12,9 @@ from typing import Any
 
 import pytest
 
-from artemiskit import (
-    ConfigError,
-    InvalidResponseError,
-    Message,
-    ModelRequest,
-    TargetError,
-    UnsupportedError,
-)
+from artemiskit import ConfigError, InvalidResponseError, TargetError, UnsupportedError
 from artemiskit.providers import OpenAIClient
+from artemiskit.targets import Message, ModelRequest
 
 from ._chat_server import ChatServer, Reply, chat_reply
 

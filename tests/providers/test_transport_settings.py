@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from artemiskit import Message, ModelRequest, TargetError
+from artemiskit import TargetError
 from artemiskit.providers import OpenAIClient
+from artemiskit.targets import Message, ModelRequest
 
 from ._chat_server import ChatServer, chat_reply
 

@@ -20,8 +20,8 @@ from artemiskit.records import (
     RunVerdict,
     record_from_dict,
     record_to_dict,
-    verdict_status,
 )
+from artemiskit.records._verdict import verdict_status
 from tests._builders import USAGE, workflow_dict, write_workflow
 from tests._environments import DictFactory
 from tests._runs import call, calling, run

@@ -13,17 +13,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from artemiskit import (
-    ArtemisKit,
-    Message,
-    TargetRequest,
-    TargetResponse,
-    ToolCall,
-    Usage,
-)
+from artemiskit import ArtemisKit, TargetRequest, TargetResponse, ToolCall, Usage
 from artemiskit._common._digests import bytes_digest, canonical_json, json_digest
 from artemiskit.replay._cassette import encode_message, encode_request
 from artemiskit.replay._digests import RequestDigests, message_text
+from artemiskit.targets import Message
 from tests._builders import write_workflow
 
 pytestmark = pytest.mark.anyio

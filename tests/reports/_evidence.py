@@ -9,13 +9,20 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from artemiskit.suites import pass_at_k, pass_hat_k, wilson_interval
 from tests import _cli
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120
+#: The report tests' suite: ``examples/flaky`` (the ``answer`` workflow, which fails
+#: repetitions 2 and 5 by design) and ``examples/suite`` (two that always pass), in
+#: this order, so a report shows a pass rate between 0 and 1 beside two at 100%.
+EXAMPLE_SUITE = (ROOT / "examples" / "flaky", ROOT / "examples" / "suite")
 
 
 def akit(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -24,13 +31,14 @@ def akit(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str
 
 
 def run_suite(
-    source: Path, output: Path, *extra: str, repeat: int = 5
+    source: Path | Sequence[Path], output: Path, *extra: str, repeat: int = 5
 ) -> dict[str, Any]:
-    """Run a suite into ``output``; its ``suite.json``."""
+    """Run a suite of one or several paths into ``output``; its ``suite.json``."""
+    sources = [source] if isinstance(source, Path) else list(source)
     done = akit(
         "workflow",
         "run",
-        str(source),
+        *map(str, sources),
         "--repeat",
         str(repeat),
         "--output-dir",
@@ -44,10 +52,11 @@ def run_suite(
 
 
 def worsened_suite(root: Path) -> Path:
-    """A copy of ``examples/suite`` whose triage script files the ticket wrongly."""
+    """`EXAMPLE_SUITE` copied into one folder, its triage script filing wrongly."""
     copy = root / "worse"
-    shutil.copytree(ROOT / "examples" / "suite", copy)
-    script = copy / "triage" / "triage.script.yaml"
+    for source in EXAMPLE_SUITE:
+        shutil.copytree(source, copy / source.name)
+    script = copy / "suite" / "triage" / "triage.script.yaml"
     text = script.read_text("utf-8")
     assert "category: refund" in text
     script.write_text(text.replace("category: refund", "category: shipping"), "utf-8")

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.reports._evidence import ROOT, run_suite, worsened_suite
+from tests.reports._evidence import EXAMPLE_SUITE, run_suite, worsened_suite
 
 
 @pytest.fixture(scope="session")
 def example_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``examples/suite`` run five times with transcripts: a suite folder."""
+    """`EXAMPLE_SUITE` run five times with transcripts: a suite folder."""
     output = tmp_path_factory.mktemp("example") / "out"
-    run_suite(ROOT / "examples" / "suite", output, "--transcripts")
+    run_suite(EXAMPLE_SUITE, output, "--transcripts")
     return output
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.reports._evidence import ROOT, akit, run_suite
 
-FLAKY = ROOT / "examples" / "suite" / "flaky" / "workflow.yaml"
+FLAKY = ROOT / "examples" / "flaky" / "workflow.yaml"
 
 
 def test_a_paused_attempt_and_its_resumption_are_one_run(tmp_path: Path) -> None:
@@ -39,7 +39,7 @@ def test_a_paused_attempt_and_its_resumption_are_one_run(tmp_path: Path) -> None
 
 def test_several_suites_make_one_report(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
-    one = run_suite(ROOT / "examples" / "suite" / "flaky", first, repeat=3)
+    one = run_suite(FLAKY.parent, first, repeat=3)
     two = run_suite(ROOT / "examples" / "suite" / "summarize", second, repeat=2)
     html, markdown = tmp_path / "r.html", tmp_path / "r.md"
     done = akit(
@@ -62,8 +62,8 @@ def test_several_suites_make_one_report(tmp_path: Path) -> None:
 
 def test_the_same_workflow_in_two_suites_is_refused(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
-    run_suite(ROOT / "examples" / "suite" / "flaky", first, repeat=1)
-    run_suite(ROOT / "examples" / "suite" / "flaky", second, repeat=1)
+    run_suite(FLAKY.parent, first, repeat=1)
+    run_suite(FLAKY.parent, second, repeat=1)
     done = akit("report", str(first), str(second))
     assert done.returncode == 2
     assert (

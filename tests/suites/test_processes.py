@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from artemiskit import ArtemisKit, Tool, ToolResult, WorkflowError
+from artemiskit import ArtemisKit, Tool, WorkflowError
 from artemiskit.suites import (
     EXECUTOR_NAMES,
     LocalExecutor,
@@ -29,6 +29,7 @@ from artemiskit.suites import (
     executor_named,
     load_suite_record,
 )
+from artemiskit.tools import ToolResult
 from tests._builders import PASSING_SCRIPT, workflow_dict
 from tests._cli import AKIT, akit
 from tests.providers._chat_server import ChatServer, NeverAnswer, chat_reply
@@ -266,20 +267,28 @@ async def test_telemetry_is_refused_under_the_processes_executor(
 
 
 def _children(pid: int) -> list[int]:
-    """The worker processes of ``pid`` (started by multiprocessing's spawn)."""
-    found = []
+    """The worker processes of the driver ``pid``.
+
+    Workers are forked from the driver's fork server (its child, running
+    ``multiprocessing.forkserver``): the server's children.
+    """
+    parents: dict[int, int] = {}
+    commands: dict[int, bytes] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             stat = (entry / "stat").read_text()
-            command = (entry / "cmdline").read_bytes()
+            commands[int(entry.name)] = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        parent = int(stat.rpartition(")")[2].split()[1])
-        if parent == pid and b"spawn_main" in command:
-            found.append(int(entry.name))
-    return found
+        parents[int(entry.name)] = int(stat.rpartition(")")[2].split()[1])
+    servers = {
+        child
+        for child, parent in parents.items()
+        if parent == pid and b"forkserver" in commands.get(child, b"")
+    }
+    return sorted(child for child, parent in parents.items() if parent in servers)
 
 
 def _gone(pids: list[int]) -> bool:
@@ -520,3 +529,27 @@ async def test_an_agent_that_cannot_travel_is_refused_before_any_run(
         )
     assert caught.value.reason == "not_shippable"
     assert not list((tmp_path / "o").rglob("*.record.json"))
+
+
+@pytest.mark.anyio
+async def test_workers_take_the_drivers_environment_of_each_suite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key set after the fork server started still reaches the workers.
+
+    Workers fork from a server started once per process; each takes the
+    driver's environment when it starts, as a spawned process inherits it.
+    """
+    await ArtemisKit().run_suite(
+        paths=[write_suite(tmp_path / "first")], executor="processes"
+    )
+    monkeypatch.setenv(_KEY, "sk-set-after-the-server-started")
+    with ChatServer() as server:
+        server.enqueue(chat_reply(content="Done."))
+        config = _served_member(tmp_path, server)
+        result = await ArtemisKit(config=config).run_suite(
+            paths=[tmp_path / "suite"], executor="processes"
+        )
+        (request,) = server.requests
+    assert result.exit_code == 0, result.summary["totals"]
+    assert request.headers["authorization"] == "Bearer sk-set-after-the-server-started"

@@ -42,6 +42,7 @@ def test_example_suite_as_typed_and_exports_agree(tmp_path: Path) -> None:
     done = akit(
         "workflow",
         "run",
+        "examples/flaky",
         "examples/suite",
         "--repeat",
         "5",
@@ -337,7 +338,7 @@ main()
 
 @pytest.mark.parametrize(
     "args",
-    [("--help",), ("scenario", "validate", "examples/suite/flaky/workflow.yaml")],
+    [("--help",), ("scenario", "validate", "examples/flaky/workflow.yaml")],
 )
 def test_rich_is_imported_only_for_a_live_display(
     tmp_path: Path, args: tuple[str, ...]

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import attrs
 
-from artemiskit import ArtemisKit, Message, ModelRequest, TargetRequest, TargetResponse
-from artemiskit.targets import ToolDefinition, create_model_client_target
+from artemiskit import ArtemisKit, TargetRequest, TargetResponse
+from artemiskit.targets import (
+    Message,
+    ModelRequest,
+    ToolDefinition,
+    create_model_client_target,
+)
 from tests._builders import workflow_dict
 from tests._runs import USAGE, call, calling, workflow_of
 

@@ -89,7 +89,7 @@ async def test_without_telemetry_suite_json_has_no_telemetry_totals(
 async def test_telemetry_with_the_ray_executor_is_refused_before_anything_runs(
     tmp_path: Path,
 ) -> None:
-    with pytest.raises(WorkflowError, match="Ray executor"):
+    with pytest.raises(WorkflowError, match="with the ray executor"):
         await ArtemisKit().create_suite_session(
             paths=_suite_folder(tmp_path),
             executor=RayExecutor(address="127.0.0.1:1"),

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from artemiskit import Tool, ToolContext, ToolResult
+from artemiskit import Tool
 from artemiskit.environments import Environment
+from artemiskit.tools import ToolContext, ToolResult
 
 __all__ = ["SENTINEL", "STASHED", "TOOLS", "Unusual"]
 

@@ -12,8 +12,7 @@ from typing import Any
 
 import attrs
 
-from artemiskit import ToolContext, ToolResult
-from artemiskit.tools import CATALOGUE
+from artemiskit.tools import CATALOGUE, ToolContext, ToolResult
 from examples.custom_tool.order_tools import FILE_REFUND, LOOKUP_ORDER
 
 __all__ = [

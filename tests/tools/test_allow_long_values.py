@@ -10,14 +10,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from artemiskit import (
-    ArtemisKit,
-    Tool,
-    ToolContext,
-    ToolResource,
-    ToolResult,
-    parse_agent_workflow,
-)
+from artemiskit import ArtemisKit, Tool, parse_agent_workflow
+from artemiskit.tools import ToolContext, ToolResource, ToolResult
 from tests._builders import workflow_dict
 from tests._runs import ReplayTarget, call, calling, run
 

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from artemiskit import Tool, ToolDefinitionError, ToolFailure, ToolResource, ToolResult
+from artemiskit import Tool, ToolDefinitionError
+from artemiskit.tools import ToolFailure, ToolResource, ToolResult
 
 
 async def handler(arguments: Any, context: Any) -> ToolResult:

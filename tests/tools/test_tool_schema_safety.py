@@ -20,14 +20,8 @@ from typing import Any
 
 import pytest
 
-from artemiskit import (
-    ArtemisKit,
-    Tool,
-    ToolContext,
-    ToolDefinitionError,
-    ToolResult,
-    parse_agent_workflow,
-)
+from artemiskit import ArtemisKit, Tool, ToolDefinitionError, parse_agent_workflow
+from artemiskit.tools import ToolContext, ToolResult
 from tests._builders import workflow_dict
 from tests._cli import akit_process
 from tests._runs import ReplayTarget, call, calling

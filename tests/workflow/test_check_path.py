@@ -1,4 +1,4 @@
-"""One set of rules: `check_agent_workflow` and the loaders agree on every document.
+"""One set of rules: `read_agent_workflow_data` and the loaders agree on every document.
 
 ``akit scenario validate`` checks a workflow without building it (no model classes,
 no cattrs, the built-in tools read from a generated table); `read_agent_workflow`,
@@ -20,8 +20,8 @@ from hypothesis import assume, given, strategies as st
 from artemiskit import WorkflowError
 from artemiskit.tools import CATALOGUE
 from artemiskit.workflow import (
-    check_agent_workflow,
     read_agent_workflow,
+    read_agent_workflow_data,
     read_case_workflows,
 )
 from artemiskit.workflow._validation import BUILTIN_DECLARATIONS
@@ -54,7 +54,7 @@ def _problems(call: Any, path: Path, tools: Sequence[Tool]) -> list[Problem] | N
 
 
 def _agree(path: Path, tools: Sequence[Tool] = ()) -> list[Problem] | None:
-    checked = _problems(check_agent_workflow, path, tools)
+    checked = _problems(read_agent_workflow_data, path, tools)
     loaded = _problems(_read, path, tools)
     assert checked == loaded
     return checked
@@ -136,6 +136,6 @@ def test_the_built_in_declarations_are_the_catalogue_s() -> None:
 
 
 def test_check_returns_the_plain_data() -> None:
-    data = check_agent_workflow(ROOT / "examples" / "quickstart" / "workflow.yaml")
+    data = read_agent_workflow_data(ROOT / "examples" / "quickstart" / "workflow.yaml")
     assert data["version"] == 1
     assert [tool["name"] for tool in data["tools"]] == ["read_file", "write_file"]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from artemiskit import WorkflowError
-from artemiskit.workflow import check_agent_workflow
+from artemiskit.workflow import read_agent_workflow_data
 from tests._cli import akit
 from tests.workflow._cases import dump
 
@@ -71,7 +71,7 @@ def jsonl(*rows: dict[str, Any]) -> str:
 
 def problems(path: Path) -> list[tuple[str, int | None, str, str]]:
     with pytest.raises(WorkflowError) as caught:
-        check_agent_workflow(path)
+        read_agent_workflow_data(path)
     return [
         (os.path.basename(p.source or ""), p.line, p.path, p.message)
         for p in caught.value.problems

@@ -12,12 +12,14 @@ from artemiskit import FixtureError, WorkflowError
 from artemiskit.workflow import (
     Document,
     EnvironmentSpec,
-    FixtureContents,
     InitialState,
+)
+from artemiskit.workflow._fixture import (
+    MAX_FIXTURE_FILE_BYTES,
+    FixtureContents,
     load_fixture_state,
     merge_fixture,
 )
-from artemiskit.workflow._fixture import MAX_FIXTURE_FILE_BYTES
 
 YAML_FIXTURE = """\
 documents:

@@ -18,7 +18,7 @@ from tests.workflow._cases import BASE, dump
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
-#: The digest `examples/suite/flaky/workflow.yaml` had before ``tags:`` existed.
+#: The digest `examples/flaky/workflow.yaml` had before ``tags:`` existed.
 FLAKY_DIGEST = "sha256:3c68702df6386b889c582097157412d4c3bab37f1a278d8d6574e0e24744858f"
 
 
@@ -85,7 +85,7 @@ async def test_a_workflow_without_tags_keeps_its_digest(tmp_path: Path) -> None:
     from artemiskit.engine._evidence import workflow_digest
     from artemiskit.workflow import load_agent_workflow
 
-    path = EXAMPLES / "suite" / "flaky" / "workflow.yaml"
+    path = EXAMPLES / "flaky" / "workflow.yaml"
     # The whole workflow's digest (what a checkpoint binds) is unchanged; the
     # record now carries the contract digest, which leaves the target out.
     assert workflow_digest(await load_agent_workflow(path)) == FLAKY_DIGEST
@@ -94,7 +94,7 @@ async def test_a_workflow_without_tags_keeps_its_digest(tmp_path: Path) -> None:
 
 
 async def test_tags_are_part_of_the_digest(tmp_path: Path) -> None:
-    source = EXAMPLES / "suite" / "flaky"
+    source = EXAMPLES / "flaky"
     for name in ("workflow.yaml", "answer.script.yaml"):
         (tmp_path / name).write_bytes((source / name).read_bytes())
     tagged = tmp_path / "workflow.yaml"

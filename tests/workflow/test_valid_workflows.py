@@ -308,10 +308,9 @@ def test_public_surface_is_sorted_and_exact() -> None:
         "load_agent_workflow",
         "parse_agent_workflow",
         "validate_agent_workflow",
-        "load_fixture_state",
-        "merge_fixture",
+        "read_agent_workflow",
+        "read_agent_workflow_data",
         "parse_yaml",
         "YamlDocument",
         "Workflow",
-        "FixtureContents",
     } <= set(exported)

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from artemiskit._errors import Problem
-from artemiskit.prompt_response.evaluators import (
-    Evaluation,
-    EvaluationContext,
+from artemiskit.prompt_response.evaluators._base import Evaluation, EvaluationContext
+from artemiskit.prompt_response.evaluators._registry import (
     evaluate_expectation,
     normalize_expectation,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from artemiskit.prompt_response import EvaluationContext
+from artemiskit.prompt_response.evaluators._base import EvaluationContext
 from artemiskit.prompt_response.evaluators._llm_grader import (
     grading_prompt,
     parse_grade,

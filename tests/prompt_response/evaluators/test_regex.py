@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from artemiskit.prompt_response.evaluators import (
-    EvaluationContext,
+from artemiskit.prompt_response.evaluators._base import EvaluationContext
+from artemiskit.prompt_response.evaluators._registry import (
     evaluate_expectation,
     normalize_expectation,
 )

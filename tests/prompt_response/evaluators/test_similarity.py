@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from artemiskit.prompt_response import EvaluationContext
+from artemiskit.prompt_response.evaluators._base import EvaluationContext
 from artemiskit.prompt_response.evaluators._similarity import cosine, parse_similarity
 from tests.prompt_response.evaluators._helpers import judge
 
