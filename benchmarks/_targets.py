@@ -187,9 +187,10 @@ def _datasets_memory(results: Results) -> Verdict:
     small, large = memory["sizes"]
     growth: float = memory["growth_bytes_per_run"]
     return (
-        f"{growth:,.0f} B per extra finished run (peak RSS "
+        f"{growth:,.0f} B held per extra finished run (tracemalloc, within a "
+        f"{large['units']:,}-run suite); peak RSS "
         f"{small['peak_rss'] / 2**20:,.0f} MiB at {small['units']:,} units, "
-        f"{large['peak_rss'] / 2**20:,.0f} MiB at {large['units']:,})",
+        f"{large['peak_rss'] / 2**20:,.0f} MiB at {large['units']:,}",
         growth <= _GROWTH_PER_RUN,
     )
 

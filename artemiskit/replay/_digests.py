@@ -3,16 +3,18 @@
 A request's digest is the digest of its canonical JSON (`encode_request`:
 messages, tools, parameters). A run's requests share their tools and parameters,
 whose canonical text is made once; each message's is written out directly
-(`message_text`); the request's text is put together from them: the same bytes,
-hence the same digest, as ``json_digest(encode_request(request, parameters))``.
+(`message_text`) and hashed once per run, as the conversation grows; the
+request's text is put together from them: the same bytes, hence the same digest,
+as ``json_digest(encode_request(request, parameters))``.
 """
 
 from __future__ import annotations
 
+import hashlib
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
-from artemiskit._common._digests import bytes_digest, canonical_json
+from artemiskit._common._digests import canonical_json
 from artemiskit.replay._cassette import encode_tool
 
 if TYPE_CHECKING:
@@ -74,14 +76,23 @@ _TOOLS_KEPT = 64
 
 
 class RequestDigests:
-    """The digests of one target's requests (a run's, or its judge's)."""
+    """The digests of one target's requests (a run's, or its judge's).
 
-    __slots__ = ("_allowances", "_parameters", "_tools")
+    A run's requests grow one conversation: each repeats the messages of the
+    one before and adds a few. The hash of the text up to the last message
+    digested is kept (the messages are immutable, and checked to be the same
+    objects), so each request hashes only its new messages and its tail, not
+    the whole conversation again.
+    """
+
+    __slots__ = ("_allowances", "_hashed", "_parameters", "_prefix", "_tools")
 
     def __init__(self, parameters: Mapping[str, Any]) -> None:
         self._parameters = dict(parameters)
         self._tools: tuple[tuple[ToolDefinition, ...], str] | None = None
         self._allowances: dict[int | None, str] = {}
+        self._hashed: tuple[Message, ...] = ()
+        self._prefix = hashlib.sha256(b'{"messages":[')
 
     def _offered(self, tools: tuple[ToolDefinition, ...]) -> str:
         if self._tools is not None and self._tools[0] is tools:
@@ -90,8 +101,31 @@ class RequestDigests:
         self._tools = (tools, text)
         return text
 
+    def _messages(self, messages: tuple[Message, ...]) -> Any:
+        """The hash of ``{"messages":[`` and ``messages``' texts (a copy)."""
+        hashed = self._hashed
+        if len(messages) < len(hashed) or any(
+            mine is not theirs for mine, theirs in zip(hashed, messages, strict=False)
+        ):
+            # not a continuation of the conversation hashed so far
+            hashed = ()
+            self._prefix = hashlib.sha256(b'{"messages":[')
+        new = messages[len(hashed) :]
+        if new:
+            text = ",".join(map(message_text, new))
+            if hashed:
+                text = "," + text
+            # a model may send a lone surrogate: kept as it is, never a failure
+            self._prefix.update(text.encode("utf-8", "surrogatepass"))
+            self._hashed = messages
+        return self._prefix.copy()
+
     def digest(self, request: TargetRequest) -> str:
-        """The digest of ``request`` as `encode_request` encodes it."""
+        """The digest of ``request`` as `encode_request` encodes it.
+
+        The same bytes as ``json_digest(encode_request(...))``, hashed as the
+        conversation grows.
+        """
         allowance = request.max_output_tokens
         parameters = self._allowances.get(allowance)
         if parameters is None:
@@ -99,10 +133,7 @@ class RequestDigests:
                 {**self._parameters, "max_output_tokens": allowance}
             )
             self._allowances[allowance] = parameters
-        messages = ",".join(map(message_text, request.messages))
-        text = (
-            f'{{"messages":[{messages}],"parameters":{parameters},'
-            f'"tools":{self._offered(request.tools)}}}'
-        )
-        # a model may send a lone surrogate: kept as it is, never a failure
-        return bytes_digest(text.encode("utf-8", "surrogatepass"))
+        hashed = self._messages(tuple(request.messages))
+        tail = f'],"parameters":{parameters},"tools":{self._offered(request.tools)}}}'
+        hashed.update(tail.encode("utf-8", "surrogatepass"))
+        return "sha256:" + str(hashed.hexdigest())

@@ -1,8 +1,9 @@
 """A suite's cassettes (SPEC 22): one per run, read and checked before any run.
 
 ``record_cassettes=DIR`` keeps each run's cassette at ``DIR/<stem>.cassette.jsonl``
-(the same relative path as its record under ``runs/``); ``replay=DIR`` answers
-each run from the cassette at that same place. Every cassette a suite replays is
+(the same relative path as its record under ``runs/``: one per run of each
+(workflow, case, target) unit); ``replay=DIR`` answers each run from the
+cassette at that same place. Every cassette a suite replays is
 read, validated and checked against its run's workflow, case and target before
 the first run starts; what each run needs travels as plain data, so any
 executor (in this process, other processes, a Ray cluster) can ship it.
@@ -11,7 +12,6 @@ executor (in this process, other processes, a Ray cluster) can ship it.
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import anyio.to_thread
 import attrs
 
+from artemiskit._errors import CassetteError
 from artemiskit.replay import Cassette, ReplayMode
 from artemiskit.replay._cassette import CassetteHeader, read_cassettes
 from artemiskit.replay._run import (
@@ -28,17 +29,14 @@ from artemiskit.replay._run import (
 )
 from artemiskit.suites._layout import (
     CASSETTE_SUFFIX,
-    folder_names,
+    RunLayout,
     prepare_output_dir,
-    run_stem,
-    safe_folders,
 )
-from artemiskit.suites._targets import SuiteTarget, own_target
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from artemiskit.suites._discovery import SuiteWorkflow
+    from artemiskit.suites._targets import SuiteTarget
 
 __all__ = ["SuiteCassettes", "prepare_suite_cassettes"]
 
@@ -77,64 +75,53 @@ class SuiteCassettes:
             )
         return options
 
+    def release(self, stem: str) -> None:
+        """Forget the cassette of the finished run with ``stem`` (its memory)."""
+        if isinstance(self.replay, dict):
+            self.replay.pop(stem, None)
+
 
 def _expected(unit: SuiteTarget, case: str | None) -> CassetteHeader:
-    """The header of the cassette ``unit``'s run of ``case`` was recorded with."""
-    target = unit.item.workflow.target
-    cases = unit.item.cases
-    # a case's run answers for the workflow with its values filled in
-    runs = unit.item.workflow
-    if case is not None and cases is not None:
-        runs = cases.case(case).workflow
+    """What the cassette of a run of ``unit`` on ``case`` must be bound to."""
+    item = unit.item
+    workflow = item.workflow
+    if case is not None and item.cases is not None:
+        # A case's contract is its expansion's (what its runs record).
+        workflow = item.cases.case(case).workflow
     return CassetteHeader(
-        workflow=unit.name,
-        contract_digest=contract_digest(runs),
+        workflow=item.name,
+        contract_digest=contract_digest(workflow),
         case_id=case,
         target_id=unit.target,
-        provider=target.provider,
-        model=target.model,
+        provider=workflow.target.provider,
+        model=workflow.target.model,
     )
 
 
-def _planned_stems(
-    workflows: Sequence[SuiteWorkflow], units: Sequence[SuiteTarget], repeat: int
-) -> list[tuple[str, SuiteTarget, str | None]]:
-    """Each run's stem, unit and case: the layout the session names runs by."""
-    folders = folder_names(workflows)
-    per_workflow = Counter(unit.name for unit in units)
-    layered = any(count > 1 for count in per_workflow.values())
-    target_folders = safe_folders(unit.target for unit in units)
-    planned: list[tuple[str, SuiteTarget, str | None]] = []
-    for repetition in range(1, repeat + 1):
-        for item in workflows:
-            cases = item.case_ids if item.cases is not None else (None,)
-            for case in cases:
-                for unit in (u for u in units if u.name == item.name):
-                    folder = folders[item.name]
-                    if case is not None:
-                        folder = f"{folder}/{case}"
-                    if layered:
-                        folder = f"{folder}/{target_folders[unit.target]}"
-                    planned.append((run_stem(folder, repetition), unit, case))
-    return planned
+def _unit_text(unit: SuiteTarget, case: str | None) -> str:
+    """A unit as a refusal names it: workflow, case id and target id."""
+    case_text = "" if case is None else f", case {case!r}"
+    return f"workflow {unit.name!r}{case_text} on target {unit.target!r}"
 
 
 async def prepare_suite_cassettes(
-    workflows: Sequence[SuiteWorkflow],
+    units: Sequence[SuiteTarget],
     repeat: int,
     *,
     record: str | os.PathLike[str] | None,
     replay: str | os.PathLike[str] | None,
     mode: ReplayMode,
     until: int | None,
-    units: Sequence[SuiteTarget] | None = None,
 ) -> SuiteCassettes | None:
     """Read and check every cassette the suite replays; prepare the record folder.
+
+    Each run of each unit (workflow, case, target) has its own cassette, at
+    its record's relative path (`RunLayout`).
 
     Raises:
         CassetteError: A run's cassette is missing, not a regular file,
             corrupt, of an unknown version, or another workflow's, case's or
-            target's (exit 2; nothing ran).
+            target's (exit 2, naming the unit; nothing ran).
         WorkflowError: The replay mode or fork point is out of range.
         FileAccessError: The record folder is not new or empty (exit 1).
     """
@@ -143,11 +130,13 @@ async def prepare_suite_cassettes(
     check_replay_options(mode, until)
     loaded: dict[str, Cassette] = {}
     if replay is not None:
-        planned = _planned_stems(
-            workflows,
-            units or [SuiteTarget(item=w, target=own_target(w)) for w in workflows],
-            repeat,
-        )
+        layout = RunLayout(units)
+        planned = [
+            (layout.stem(unit.name, case, unit.target, repetition), unit, case)
+            for unit in units
+            for case in (unit.item.case_ids if unit.item.cases is not None else (None,))
+            for repetition in range(1, repeat + 1)
+        ]
         sources = [
             os.fspath(Path(replay) / f"{stem}{CASSETTE_SUFFIX}")
             for stem, _, _ in planned
@@ -155,7 +144,12 @@ async def prepare_suite_cassettes(
         # one worker thread reads and checks them all: no hop per file
         cassettes = await anyio.to_thread.run_sync(read_cassettes, sources)
         for (stem, unit, case), cassette in zip(planned, cassettes, strict=True):
-            check_binding(cassette, _expected(unit, case), cassette.source)
+            try:
+                check_binding(cassette, _expected(unit, case), cassette.source)
+            except CassetteError as exc:
+                raise CassetteError(
+                    f"{_unit_text(unit, case)}: {exc.message}", reason=exc.reason
+                ) from None
             loaded[stem] = cassette
     folder = None
     if record is not None:

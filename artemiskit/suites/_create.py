@@ -132,18 +132,17 @@ async def create_suite_session(
                 named_files, unit.item, config
             )
     cassettes = await prepare_suite_cassettes(
-        workflows,
+        units,
         settings.repeat,
         record=None,
         replay=replay,
         mode=replay_mode,
         until=replay_until,
-        units=units,
     )
     folder = None if output_dir is None else prepare_output_dir(output_dir)
     if record_cassettes is not None:
         recording = await prepare_suite_cassettes(
-            workflows,
+            units,
             settings.repeat,
             record=record_cassettes,
             replay=None,

@@ -3,7 +3,9 @@
 Every file a run leaves is named from its *stem* (`run_stem`): the record is
 ``runs/<stem>.record.json``, the transcript ``transcripts/<stem>.transcript.json``
 and the cassette ``<cassettes>/<stem>.cassette.jsonl``, so a cassette sits at the
-same relative path as its record under ``runs/``.
+same relative path as its record under ``runs/``. A run's stem is its unit's
+folder (`RunLayout`: ``<workflow>[/<case>][/<target>]``, levels without a
+dataset or matrix omitted, SPEC 19) and its repetition.
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from artemiskit.records import ExecutionRecord
-    from artemiskit.suites._discovery import SuiteWorkflow
+    from artemiskit.suites._targets import SuiteTarget
 
 __all__ = [
     "CASSETTE_SUFFIX",
     "RECORD_SUFFIX",
     "TRANSCRIPT_SUFFIX",
-    "folder_names",
+    "RunLayout",
     "safe_folders",
     "prepare_output_dir",
     "record_line",
@@ -85,9 +87,53 @@ def safe_folders(names: Iterable[str]) -> dict[str, str]:
     return folders
 
 
-def folder_names(workflows: Sequence[SuiteWorkflow]) -> dict[str, str]:
-    """A safe folder name per workflow name (`safe_folders` of the names)."""
-    return safe_folders(item.name for item in workflows)
+class RunLayout:
+    """Where each unit's runs leave their files: one rule for records and cassettes.
+
+    A unit's folder is its workflow's, then its case's (for a workflow with
+    cases), then its target's (when a workflow runs on several targets), each
+    a `safe_folders` name.
+
+    Args:
+        units: Every (workflow, target) of the suite (`plan_targets`).
+    """
+
+    __slots__ = ("_cases", "_targets", "_workflows")
+
+    def __init__(self, units: Sequence[SuiteTarget]) -> None:
+        items = {unit.name: unit.item for unit in units}
+        self._workflows = safe_folders(items)
+        per_workflow: dict[str, int] = {}
+        for unit in units:
+            per_workflow[unit.name] = per_workflow.get(unit.name, 0) + 1
+        # One target keeps the <target> level out of the layout; several add it.
+        self._targets = (
+            safe_folders(unit.target for unit in units)
+            if any(count > 1 for count in per_workflow.values())
+            else None
+        )
+        # Only a case whose folder is not its id is remembered.
+        self._cases: dict[str, dict[str, str]] = {}
+        for name, item in items.items():
+            if item.cases is not None:
+                folders = safe_folders(item.case_ids)
+                self._cases[name] = {c: f for c, f in folders.items() if c != f}
+
+    @property
+    def layered(self) -> bool:
+        """Whether the layout has the ``<target>`` level."""
+        return self._targets is not None
+
+    def stem(
+        self, workflow: str, case: str | None, target: str, repetition: int
+    ) -> str:
+        """The stem of one run's files (`run_stem` of its unit's folder)."""
+        folder = self._workflows[workflow]
+        if case is not None:
+            folder = f"{folder}/{self._cases.get(workflow, {}).get(case, case)}"
+        if self._targets is not None:
+            folder = f"{folder}/{self._targets[target]}"
+        return run_stem(folder, repetition)
 
 
 def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:

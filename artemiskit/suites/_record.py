@@ -12,6 +12,7 @@ import bisect
 import copy
 import functools
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -51,7 +52,7 @@ from artemiskit.records._verdict import lost_run_verdict
 from artemiskit.suites._aggregate import aggregate_pass_rate, aggregate_rate_exact
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Sequence
 
 __all__ = [
     "CauseKey",
@@ -658,7 +659,7 @@ def gated_rate(
 
 def suite_exit_code(
     status: SuiteStatus,
-    outcomes: Sequence[RunOutcome],
+    outcomes: Sequence[RunOutcome] | Mapping[str, int],
     pass_rates: Sequence[Fraction | None],
     min_pass_rate: float,
     max_errored: int = 0,
@@ -671,12 +672,17 @@ def suite_exit_code(
     judged); else 0. A run stopped by a denial, a budget or the deadline is a
     failure, so a suite of stopped runs fails the default gate. Pass rates are
     exact fractions and the threshold the decimal it names (`exact_threshold`),
-    so 7/10 meets 0.7.
+    so 7/10 meets 0.7. ``outcomes`` are the finished runs, or how many of them
+    had each verdict (`SuiteTally.verdicts`).
     """
     threshold = exact_threshold(min_pass_rate)
     if status == "cancelled":
         return ExitCode.CANCELLED
-    statuses = Counter(o.verdict.status for o in outcomes)
+    statuses = Counter(
+        outcomes
+        if isinstance(outcomes, Mapping)
+        else (o.verdict.status for o in outcomes)
+    )
     if statuses["errored"] > max_errored:
         return ExitCode.RUNTIME_FAILURE
     if statuses["unavailable"]:
@@ -716,6 +722,16 @@ class SuiteTally:
         self._output_tokens += used.output_tokens or 0
         self._model_requests += used.model_requests
         self._tool_calls += used.tool_calls
+
+    @property
+    def finished(self) -> int:
+        """How many runs were added."""
+        return self._finished
+
+    @property
+    def verdicts(self) -> Mapping[str, int]:
+        """How many added runs had each verdict."""
+        return self._verdicts
 
     def totals(self, planned: int, duration_ms: int) -> SuiteTotals:
         """The ``totals`` as of the runs added so far."""

@@ -43,7 +43,6 @@ from artemiskit.records import (
     SuiteWorkflowInfo,
     TelemetryInfo,
     encode_suite_record,
-    suite_record_to_dict,
 )
 from artemiskit.suites._executor import (
     LocalExecutor,
@@ -56,11 +55,9 @@ from artemiskit.suites._layout import (
     CASSETTE_SUFFIX,
     RECORD_SUFFIX,
     TRANSCRIPT_SUFFIX,
-    folder_names,
+    RunLayout,
     prepare_output_dir,
     record_line,
-    run_stem,
-    safe_folders,
 )
 from artemiskit.suites._record import (
     RunOutcome,
@@ -74,6 +71,7 @@ from artemiskit.suites._record import (
     target_aggregates,
     with_workflow_aggregates,
 )
+from artemiskit.suites._results import SuiteResult, SuiteRun
 from artemiskit.suites._selection import EVERY_CASE, CaseSelection
 from artemiskit.suites._shipping import RemoteRun
 from artemiskit.suites._targets import SuiteTarget, own_target
@@ -86,7 +84,7 @@ if TYPE_CHECKING:
 
     from artemiskit.config._mcp import McpServerConfig
     from artemiskit.engine._judge import JudgeSettings
-    from artemiskit.engine._session import WorkflowSession
+    from artemiskit.engine._session import WorkflowResult, WorkflowSession
     from artemiskit.suites._cassettes import SuiteCassettes
     from artemiskit.suites._discovery import SuiteWorkflow
     from artemiskit.telemetry._telemetry import Telemetry
@@ -106,6 +104,8 @@ _T = TypeVar("_T")
 #: What ``--min-pass-rate`` may judge (SPEC 23).
 GATES = ("point", "lower-bound")
 _REWRITE_INTERVAL_S = 1.0
+#: How many recently made folders a suite remembers (to skip making them again).
+_FOLDERS_REMEMBERED = 64
 #: Totals the suite span carries as ``artemiskit.suite.<name>``.
 _SUITE_COUNTS = (
     "runs_planned",
@@ -217,64 +217,6 @@ class SuiteEvent:
     status: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class SuiteRun:
-    """One finished run and its result (``None`` when the run was lost).
-
-    ``case`` is the dataset case it ran (``None`` for a workflow without cases).
-    ``target`` is the id of the target it ran on (SPEC 19).
-    """
-
-    workflow: str
-    repetition: int
-    result: WorkflowResult | None
-    target: str | None = None
-    case: str | None = None
-
-    def __repr__(self) -> str:
-        return (
-            f"SuiteRun(workflow={self.workflow!r}, target={self.target!r}, "
-            f"repetition={self.repetition}, result={self.result!r})"
-        )
-
-
-@attrs.frozen(kw_only=True, repr=False)
-class SuiteResult:
-    """What a suite leaves.
-
-    Attributes:
-        record: The suite record (``suite.json``), metadata only.
-        runs: Every finished run with its result (transcripts are sensitive).
-    """
-
-    record: SuiteRecord
-    runs: tuple[SuiteRun, ...]
-
-    @property
-    def summary(self) -> dict[str, Any]:
-        """The suite record as plain data: ``suite.json``'s content."""
-        return suite_record_to_dict(self.record)
-
-    @property
-    def exit_code(self) -> int:
-        """The SPEC 13 exit code of the suite."""
-        code = self.record.exit_code
-        assert code is not None  # a finished suite's record has its exit code
-        return code
-
-    @property
-    def status(self) -> SuiteStatus:
-        """``completed``, ``cancelled``, ``budget_exhausted`` or ``failed_fast``."""
-        return self.record.status
-
-    def __repr__(self) -> str:
-        return (
-            f"SuiteResult(suite_id={self.record.suite_id!r}, "
-            f"status={self.status!r}, exit_code={self.exit_code}, "
-            f"runs={len(self.runs)})"
-        )
 
 
 def _suite_servers(
@@ -462,18 +404,18 @@ class SuiteSession:
         self._remote_files = dict(remote_files or {})
         self._judge = judge
         self._cleanup_timeout_ms = cleanup_timeout_ms
-        self._folders = folder_names(self._workflows)
-        self._target_folders = safe_folders(unit.target for unit in self._units)
+        self._layout = RunLayout(self._units)
         self.suite_id = uuid.uuid4().hex
         self._telemetry = (
             None if telemetry is None else telemetry.for_suite(self.suite_id)
         )
         self._suite_span: TelemetryInfo | None = None
-        # Every finished run (for accounting), and those whose files are
-        # written (what suite.json may list).
-        self._outcomes: list[RunOutcome] = []
-        self._filed: list[RunOutcome] = []
+        # A finished run is kept only as its line of suite.json (in its
+        # workflow's tally) and its counts; its result only without an output
+        # folder (SuiteResult has nowhere else to read it from).
         self._runs: list[SuiteRun] = []
+        # Spans exported and dropped by the finished runs.
+        self._spans = [0, 0]
         self._in_flight: set[WorkflowSession] = set()
         self._cancelled = False
         self._stop: tuple[SuiteStatus, str] | None = None
@@ -482,7 +424,9 @@ class SuiteSession:
         self._transports = SharedTransports()
         self._mcp_shared = _suite_servers(self._workflows, mcp_servers or {})
         self._tokens = 0
-        self._folders_made: set[Path] = set()
+        # The folders made most recently (runs of a unit finish close
+        # together; one made again is a no-op): bounded, not one per unit.
+        self._folders_made: dict[Path, None] = {}
         self._covered = -1
         self._written_at = 0.0
         self._rewrite_cost = 0.0
@@ -501,7 +445,6 @@ class SuiteSession:
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
         self._entries: dict[str, SuiteWorkflowInfo] = {}
-        self._unit_entries: dict[str, list[SuiteUnitInfo]] = {}
         # Each finished run's entry as encoded in suite.json, encoded once.
         self._run_texts: dict[tuple[Any, ...], str] = {}
         # Files written whole (atomically) but not yet synced to disk: syncing
@@ -595,7 +538,9 @@ class SuiteSession:
             self._units_of(name)  # remembered until the workflow's next run
             self._entries[name] = check_workflow_entry(self._tallies[name].entry())
         self._changed.clear()
-        units = [unit for w in self._workflows for unit in self._unit_entries[w.name]]
+        # Built for this summary only: a unit's entry is kept nowhere between
+        # rewrites (its counts are, in its workflow's tally).
+        units = [unit for w in self._workflows for unit in self._units_of(w.name)]
         # Several units (cases): the mean of their rates, clustered (SPEC 23, 26).
         workflows = with_workflow_aggregates(
             [self._entries[w.name] for w in self._workflows], units
@@ -606,7 +551,7 @@ class SuiteSession:
             # Every workflow on every target must reach the gate.
             exit_code = suite_exit_code(
                 status,
-                self._filed,
+                self._totals.verdicts,
                 self._gated_rates(units),
                 settings.min_pass_rate,
                 settings.max_errored,
@@ -642,14 +587,13 @@ class SuiteSession:
         )
 
     def _units_of(self, name: str) -> list[SuiteUnitInfo]:
-        """A workflow's units as of now (remembered until its next run)."""
+        """A workflow's units as of now."""
         item = self._tallies[name]
         workflow = self._by_name[name]
         units = item.units(
             workflow.case_ids if workflow.cases is not None else (None,),
             self._targets_of[name],
         )
-        self._unit_entries[name] = units
         return units
 
     def _gated_rates(self, units: Sequence[SuiteUnitInfo]) -> list[Fraction | None]:
@@ -678,13 +622,13 @@ class SuiteSession:
         already covering its run writes nothing (``None``), so a burst of
         finished runs costs one or two disk syncs, not one each.
         """
-        wanted = len(self._filed)
+        wanted = self._totals.finished
         if self._output is None and not finished:
             return None
         async with self._write_lock:
             if not finished and self._covered >= wanted:
                 return None
-            self._covered = len(self._filed)
+            self._covered = self._totals.finished
             began = time.monotonic()
             summary = check_suite_record(self._summary(finished))
             if self._output is not None:
@@ -710,7 +654,7 @@ class SuiteSession:
         """
         if self._output is None:
             return False
-        pending = len(self._filed) - max(self._covered, 0)
+        pending = self._totals.finished - max(self._covered, 0)
         if pending <= 0:
             return False
         if pending >= max(1, self._covered):
@@ -721,12 +665,9 @@ class SuiteSession:
 
     def _stem(self, job: _Job) -> str:
         """The relative name of the job's files (record, transcript, cassette)."""
-        folder = self._folders[job.workflow.name]
-        if job.case is not None:
-            folder = f"{folder}/{job.case}"
-        if self._layered:
-            folder = f"{folder}/{self._target_folders[job.unit.target]}"
-        return run_stem(folder, job.repetition)
+        return self._layout.stem(
+            job.workflow.name, job.case, job.unit.target, job.repetition
+        )
 
     def _encode(
         self, job: _Job, result: WorkflowResult | None, line: bytes | None = None
@@ -776,14 +717,19 @@ class SuiteSession:
                     _private_folders(private, folder)
                 else:
                     folder.mkdir(parents=True, exist_ok=True)
-                self._folders_made.add(folder)
+                self._folders_made[folder] = None
+                if len(self._folders_made) > _FOLDERS_REMEMBERED:
+                    del self._folders_made[next(iter(self._folders_made))]
             mode = 0o644 if private is None else 0o600
             write_atomically(path, data, mode=mode, replace=False, durable=False)
             self._unsynced.append(path)
 
     def _file(self, outcome: RunOutcome) -> None:
-        self._filed.append(outcome)
         self._tallies[outcome.workflow].add(outcome)
+        telemetry = None if outcome.record is None else outcome.record.telemetry
+        if telemetry is not None:
+            self._spans[0] += telemetry.exported
+            self._spans[1] += telemetry.dropped
         assert outcome.target is not None  # a suite's runs name their target
         self._totals.add(outcome)
         self._changed.add(outcome.workflow)
@@ -963,17 +909,19 @@ class SuiteSession:
             lost_reason=lost_reason,
             case=job.case,
         )
-        self._outcomes.append(outcome)
-        self._runs.append(
-            SuiteRun(
-                workflow=item.name,
-                target=job.unit.target,
-                repetition=job.repetition,
-                result=result,
-                case=job.case,
+        if self._output is None:
+            self._runs.append(
+                SuiteRun(
+                    workflow=item.name,
+                    target=job.unit.target,
+                    repetition=job.repetition,
+                    result=result,
+                    case=job.case,
+                )
             )
-        )
         self._account(outcome)
+        if self._cassettes is not None:
+            self._cassettes.release(self._stem(job))
         record = outcome.record
         event = None
         if self._streams:
@@ -1032,12 +980,7 @@ class SuiteSession:
 
     def _telemetry_totals(self) -> TelemetryInfo:
         """Spans exported and dropped by the suite's runs and its own span."""
-        exported = dropped = 0
-        for outcome in self._outcomes:
-            shipped = None if outcome.record is None else outcome.record.telemetry
-            if shipped is not None:
-                exported += shipped.exported
-                dropped += shipped.dropped
+        exported, dropped = self._spans
         if self._suite_span is not None:
             exported += self._suite_span.exported
             dropped += self._suite_span.dropped
@@ -1158,6 +1101,9 @@ class SuiteSession:
         order: dict[tuple[str, str | None], int] = {
             (unit.name, unit.target): index for index, unit in enumerate(self._units)
         }
+        if self._output is not None:
+            # Read back from the files on demand: nothing of a run was kept.
+            return SuiteResult.written(self._output, summary, order)
         runs = sorted(
             self._runs,
             key=lambda r: (order[(r.workflow, r.target)], r.case or "", r.repetition),

@@ -26,6 +26,12 @@ def test_the_suite_memory_figure_compares_two_suite_sizes() -> None:
     small, large = memory["sizes"]
     assert (small["units"], large["units"]) == (20, 60)
     assert large["peak_rss"] >= large["rss_before"] > 0
+    # what the LARGE suite held after 10% and after 90% of its runs finished
+    retained = memory["retained"]
+    assert retained["finished_at"] == [6, 54]
+    assert len(retained["traced_bytes"]) == 2
+    assert min(retained["traced_bytes"]) > 0
+    assert memory["growth_bytes_per_run"] == retained["growth_bytes_per_run"]
     rows = evaluate_targets({"datasets": {"skipped": False, "suite_memory": memory}})
     (row,) = [r for r in rows if "driver memory" in r["target"]]
     assert row["met"] in (True, False)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CountingListener",
+    "ListenerOnPort",
     "config_for",
     "model_workflow",
     "serve_stochastic",
@@ -152,3 +153,16 @@ class CountingListener:
         self._stop.set()
         self._thread.join()
         self._socket.close()
+
+
+class ListenerOnPort(CountingListener):
+    """A counting listener bound to a given port (where a stopped server was)."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__()
+        self._socket.close()
+        self._socket = socket.socket()
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind(("127.0.0.1", port))
+        self._socket.listen(16)
+        self._socket.setblocking(False)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from artemiskit import ArtemisKit, TargetRequest, TargetResponse, ToolCall, Usage
-from artemiskit._common._digests import canonical_json, json_digest
+from artemiskit._common._digests import bytes_digest, canonical_json, json_digest
 from artemiskit.replay._cassette import encode_message, encode_request
 from artemiskit.replay._digests import RequestDigests, message_text
 from artemiskit.targets import Message
@@ -93,3 +93,32 @@ def test_request_digest_is_the_digest_of_the_encoded_request() -> None:
     request = TargetRequest(messages=messages, tools=(), max_output_tokens=7)
     expected = json_digest(encode_request(request, PARAMETERS))
     assert RequestDigests(PARAMETERS).digest(request) == expected
+
+
+def test_a_growing_conversation_digests_as_each_request_whole() -> None:
+    """Requests hashed as the conversation grows give each whole request's digest.
+
+    A request that is no continuation (an edited earlier message, a shorter
+    conversation) is hashed afresh.
+    """
+    user = Message(role="user", content="é \ud800 lone surrogate")
+    call = Message(
+        role="assistant",
+        tool_calls=(ToolCall(id="1", name="read_file", arguments="{}"),),
+    )
+    result = Message(role="tool", content="x", tool_call_id="1")
+    edited = Message(role="user", content="another first message")
+    conversations = [
+        (user,),
+        (user, call, result),
+        (user, call, result, Message(role="assistant", content="done")),
+        (edited, call),
+        (user,),
+        (),
+    ]
+    digests = RequestDigests(PARAMETERS)
+    for messages in conversations:
+        request = TargetRequest(messages=messages, tools=(), max_output_tokens=7)
+        data = canonical_json(encode_request(request, PARAMETERS))
+        expected = bytes_digest(data.encode("utf-8", "surrogatepass"))
+        assert digests.digest(request) == expected

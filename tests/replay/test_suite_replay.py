@@ -10,7 +10,6 @@ every record (ids and times aside) and verdict equals the recorded one.
 from __future__ import annotations
 
 import json
-import socket
 import stat
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from artemiskit import ArtemisKit
 from tests.providers._chat_server import ChatServer
 
 from ._compare import comparable, records_of
-from ._stochastic import CountingListener, config_for, model_workflow, serve_stochastic
+from ._stochastic import ListenerOnPort, config_for, model_workflow, serve_stochastic
 
 pytestmark = pytest.mark.anyio
 
@@ -30,19 +29,6 @@ KEY = "sk-replay-SENTINEL-77aa"
 
 def _port(url: str) -> int:
     return int(url.rsplit(":", 1)[1].split("/", 1)[0])
-
-
-class _ListenerOnPort(CountingListener):
-    """A counting listener bound to a given port (where the server was)."""
-
-    def __init__(self, port: int) -> None:
-        super().__init__()
-        self._socket.close()
-        self._socket = socket.socket()
-        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._socket.bind(("127.0.0.1", port))
-        self._socket.listen(16)
-        self._socket.setblocking(False)
 
 
 async def test_a_recorded_suite_replays_offline_with_identical_records(
@@ -74,7 +60,7 @@ async def test_a_recorded_suite_replays_offline_with_identical_records(
     assert len(summaries) > 1
 
     monkeypatch.delenv("TEST_REPLAY_KEY")  # a replay needs no credential
-    with _ListenerOnPort(_port(url)) as listener:
+    with ListenerOnPort(_port(url)) as listener:
         replayed = await ArtemisKit(config=config).run_suite(
             paths=suite,
             repeat=REPEAT,
@@ -179,7 +165,7 @@ async def test_a_suite_records_and_replays_on_worker_processes(
         assert mode == (0o700 if path.is_dir() else 0o600), path
 
     monkeypatch.delenv("TEST_REPLAY_KEY")
-    with _ListenerOnPort(_port(url)) as listener:
+    with ListenerOnPort(_port(url)) as listener:
         for executor in ("processes", "local"):
             replayed = await ArtemisKit(config=config).run_suite(
                 paths=suite,
