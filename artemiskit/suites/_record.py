@@ -510,6 +510,8 @@ class WorkflowTally:
         self._verdicts: Counter[str] = Counter()
         #: Verdict counts per (case, target): one unit each.
         self._units: dict[tuple[str | None, str | None], Counter[str]] = {}
+        #: Each unit's entry as last built, reused while it has no new run.
+        self._unit_entries: dict[tuple[str | None, str | None], SuiteUnitInfo] = {}
         self._requirements: dict[str, Counter[str]] = {}
         self._reasons: Counter[str] = Counter()
         self._causes: Counter[CauseKey] = Counter()
@@ -593,23 +595,31 @@ class WorkflowTally:
                 workflow without cases); a unit without finished runs counts 0.
             targets: The ids of the targets it runs on (default: its own).
         """
+        counted = self._units
+        if not targets:
+            # Without targets named, every run of the case counts.
+            counted = {}
+            for (case, _), counts in self._units.items():
+                counted.setdefault((case, None), Counter()).update(counts)
+        none: Counter[str] = Counter()
         units = []
         for case in cases:
             for target in targets or (self.target,):
-                verdicts: Counter[str] = Counter()
-                for (of_case, of_target), counts in self._units.items():
-                    # Without targets named, every run of the case counts.
-                    if of_case == case and (not targets or of_target == target):
-                        verdicts.update(counts)
-                units.append(
-                    make_unit(
+                key = (case, target if targets else None)
+                verdicts = counted.get(key, none)
+                runs = sum(verdicts.values())
+                # A unit's entry changes only when it gains a run: reuse it.
+                cached = self._unit_entries.get(key)
+                if cached is None or cached.runs != runs:
+                    cached = make_unit(
                         self.name,
                         case,
                         target or "default",
-                        sum(verdicts.values()),
+                        runs,
                         PassStatistics.of_verdicts(verdicts),
                     )
-                )
+                    self._unit_entries[key] = cached
+                units.append(cached)
         return units
 
 
