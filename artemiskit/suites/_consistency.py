@@ -48,6 +48,8 @@ def check_suite_consistency(record: SuiteRecord) -> None:
     units: dict[str, list[SuiteUnitInfo]] = {}
     for unit in record.units:
         units.setdefault(unit.workflow, []).append(unit)
+    for number, unit in enumerate(record.units):
+        _check_unit(f"$.units[{number}]", unit)
     for number, workflow in enumerate(record.workflows):
         path = f"$.workflows[{number}]"
         if workflow.name in names:
@@ -99,6 +101,31 @@ def _check_workflow(
         ("pass_hat_k", workflow.pass_hat_k),
     ):
         if set(values) != set(expected):
+            raise _refuse(
+                f"{path}.{key}", f"keys must be 1 to {judged} (the judged runs)"
+            )
+
+
+def _check_unit(path: str, unit: SuiteUnitInfo) -> None:
+    """A unit's counts, pass rate, interval and pass@k agree (SPEC 26)."""
+    counted = unit.passed + unit.failed + unit.errored + unit.unavailable
+    if counted != unit.runs:
+        raise _refuse(path, "its counts do not add up to its runs")
+    judged = unit.passed + unit.failed
+    rate, interval = unit.pass_rate, unit.pass_rate_interval
+    if judged == 0:
+        if rate is not None or interval is not None:
+            raise _refuse(path, "a pass rate and interval without judged runs")
+    else:
+        if rate is None or interval is None:
+            raise _refuse(path, "judged runs need a pass rate and an interval")
+        if abs(rate - unit.passed / judged) > _TOLERANCE:
+            raise _refuse(f"{path}.pass_rate", "is not passed / (passed + failed)")
+        if not interval.low - _TOLERANCE <= rate <= interval.high + _TOLERANCE:
+            raise _refuse(f"{path}.pass_rate_interval", "does not hold the pass rate")
+    expected = {str(k) for k in range(1, judged + 1)}
+    for key, values in (("pass_at_k", unit.pass_at_k), ("pass_hat_k", unit.pass_hat_k)):
+        if set(values) != expected:
             raise _refuse(
                 f"{path}.{key}", f"keys must be 1 to {judged} (the judged runs)"
             )

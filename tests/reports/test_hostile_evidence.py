@@ -79,9 +79,34 @@ def _same_name_twice(suite: dict[str, Any]) -> None:
     suite["workflows"][1]["name"] = _first(suite)["name"]
 
 
+def _unit(suite: dict[str, Any]) -> dict[str, Any]:
+    unit: dict[str, Any] = suite["units"][0]
+    return unit
+
+
+def _unit_null_interval(suite: dict[str, Any]) -> None:
+    _unit(suite)["pass_rate_interval"] = None
+
+
+def _unit_inverted_interval(suite: dict[str, Any]) -> None:
+    _unit(suite)["pass_rate_interval"].update(low=0.99, high=0.01)
+
+
+def _unit_without_runs(suite: dict[str, Any]) -> None:
+    _unit(suite)["runs"] = 0
+
+
+def _unit_extra_pass_at_k(suite: dict[str, Any]) -> None:
+    _unit(suite)["pass_at_k"]["99"] = 1.0
+
+
 @pytest.mark.parametrize(
     ("change", "said"),
     [
+        (_unit_null_interval, "judged runs need a pass rate and an interval"),
+        (_unit_inverted_interval, "$.units[0].pass_rate_interval: does not hold"),
+        (_unit_without_runs, "$.units[0]: its counts do not add up to its runs"),
+        (_unit_extra_pass_at_k, "$.units[0].pass_at_k: keys must be 1 to"),
         (_drop_hat_key, "pass_hat_k: keys must be 1 to 5"),
         (_extra_hat_key, "pass_hat_k: keys must be 1 to 5"),
         (_null_interval, "judged runs need a pass rate and an interval"),

@@ -162,6 +162,7 @@ def test_units_that_do_not_sum_to_their_workflow_are_refused() -> None:
     suite = synthetic_suite([("w", "a", "t", "PP"), ("w", "b", "t", "PF")])
     suite["units"][0]["passed"] = 1
     suite["units"][0]["failed"] = 1
+    suite["units"][0]["pass_rate"] = 0.5  # the unit agrees with itself
     with pytest.raises(WorkflowError, match="is not the sum of its units'"):
         validate_suite_record(suite)
 

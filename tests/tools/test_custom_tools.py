@@ -28,6 +28,7 @@ from artemiskit import (
     parse_agent_workflow,
 )
 from artemiskit.records import record_to_dict
+from artemiskit.tools import ToolResource
 from tests import _cli
 from tests._runs import ReplayTarget, call, calling
 from tests.environments._docker import SANDBOX_IMAGE
@@ -179,7 +180,7 @@ def test_an_invalid_tool_is_refused_when_it_is_made() -> None:
             output_schema={"type": "object"},
             effect="read",
             handler=handler,
-            resource=__import__("artemiskit").ToolResource(key="orders"),
+            resource=ToolResource(key="orders"),
         )
     with pytest.raises(ToolDefinitionError, match="name"):
         Tool(
