@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 from tests._cli import akit
@@ -30,6 +31,22 @@ def _record(tmp_path: Path) -> Path:
     )
     assert done.returncode == 0, done.stderr
     return tmp_path / "cassettes"
+
+
+def _replay(tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run the suite twice from ``cassettes``, writing to ``replayed``."""
+    return akit(
+        "workflow",
+        "run",
+        "suite",
+        "--repeat",
+        "2",
+        "--output-dir",
+        "replayed",
+        "--replay",
+        "cassettes",
+        cwd=tmp_path,
+    )
 
 
 def test_a_suite_records_and_replays_through_the_cli(tmp_path: Path) -> None:
@@ -73,18 +90,7 @@ def test_a_suite_records_and_replays_through_the_cli(tmp_path: Path) -> None:
 def test_a_missing_cassette_stops_the_suite_before_any_run(tmp_path: Path) -> None:
     cassettes = _record(tmp_path)
     (cassettes / "flaky" / "002.cassette.jsonl").unlink()
-    done = akit(
-        "workflow",
-        "run",
-        "suite",
-        "--repeat",
-        "2",
-        "--output-dir",
-        "replayed",
-        "--replay",
-        "cassettes",
-        cwd=tmp_path,
-    )
+    done = _replay(tmp_path)
     assert done.returncode == 2
     assert "flaky/002.cassette.jsonl" in done.stderr
     assert not (tmp_path / "replayed").exists()
@@ -96,18 +102,7 @@ def test_a_cassette_of_another_workflow_is_refused(tmp_path: Path) -> None:
         cassettes / "steady" / "001.cassette.jsonl",
         cassettes / "flaky" / "001.cassette.jsonl",
     )
-    done = akit(
-        "workflow",
-        "run",
-        "suite",
-        "--repeat",
-        "2",
-        "--output-dir",
-        "replayed",
-        "--replay",
-        "cassettes",
-        cwd=tmp_path,
-    )
+    done = _replay(tmp_path)
     assert done.returncode == 2
     assert "another workflow contract" in done.stderr
 
