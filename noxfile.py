@@ -80,18 +80,28 @@ def mutation(session: nox.Session) -> None:
     module's mutants. Each mutant runs only the tests that executed the mutated
     function, at the lowest CPU priority, and the per-module table is printed last.
     Results stay in ``mutants/`` (ignored by git), so a second run resumes.
+
+    ``nox -s mutation -- --sample 80 --seed 20261203 ["artemiskit/suites/*"]`` runs
+    a seeded random sample of 80 mutants of each larger module (every mutant of a
+    smaller one) through ``scripts/mutation_sample.py``; the table then gives each
+    sampled module's score with its 95% Wilson interval.
     """
     if importlib.util.find_spec("mutmut") is None:
         session.run("python", "-m", "pip", "install", "--quiet", MUTMUT, external=True)
-    session.run(
-        "nice",
-        "-n",
-        "19",
-        "python",
-        "-m",
-        "mutmut",
-        "run",
-        *session.posargs,
-        external=True,
-    )
+    if any(arg.startswith(("--sample", "--seed")) for arg in session.posargs):
+        session.run(
+            "python", "scripts/mutation_sample.py", *session.posargs, external=True
+        )
+    else:
+        session.run(
+            "nice",
+            "-n",
+            "19",
+            "python",
+            "-m",
+            "mutmut",
+            "run",
+            *session.posargs,
+            external=True,
+        )
     session.run("python", "scripts/mutation_report.py", external=True)
