@@ -13,7 +13,9 @@ random sample of that many, drawn without replacement from its sorted mutant nam
 by a generator seeded with ``--seed`` and the module's path; a smaller module
 (at most ``--whole-up-to`` mutants, by default ``--sample``) contributes every
 mutant. The same seed over the same source draws the same sample,
-so anyone can re-draw it and check the figures.
+so anyone can re-draw it and check the figures; the draw is the first ``--sample``
+names of a seeded shuffle, so a larger ``--sample`` with the same seed extends an
+earlier draw (the mutants already run keep their results).
 
 The script generates the mutants first when ``mutants/`` lacks them (mutmut's own
 generation step, the one ``mutmut run`` starts with), writes the draw to
@@ -80,7 +82,8 @@ def draw(
     ordered = sorted(names)
     if len(ordered) <= max(size, whole_up_to):
         return ordered
-    return sorted(random.Random(f"{seed}:{module}").sample(ordered, size))
+    random.Random(f"{seed}:{module}").shuffle(ordered)
+    return sorted(ordered[:size])
 
 
 def main() -> int:
