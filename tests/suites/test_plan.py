@@ -5,11 +5,17 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+import attrs
 import pytest
 
 from artemiskit import ArtemisKit
 from artemiskit._common._decisions import repetitions_paired, repetitions_unpaired
-from artemiskit.suites import load_suite_record, plan_repetitions, plan_suite
+from artemiskit.suites import (
+    load_suite_record,
+    plan_repetitions,
+    plan_suite,
+    read_suite_record,
+)
 from tests._cli import akit
 from tests.suites._suites import FAILING_SCRIPT, write_member, write_suite
 
@@ -133,3 +139,58 @@ async def test_plan_suite_reads_what_the_sdk_returns(tmp_path: Path) -> None:
     plans = plan_suite(result.summary, 0.3, paired=True, discordance=0.5)
     assert {plan.workflow for plan in plans} == {"steady", "flaky"}
     assert all(plan.per_side for plan in plans)
+
+
+def test_a_plan_uses_and_keeps_every_setting_it_was_given() -> None:
+    unpaired = plan_repetitions(0.8, 0.1, alpha=0.01, power=0.9, discordance=0.3)
+    assert unpaired.per_side == repetitions_unpaired(0.8, 0.1, alpha=0.01, power=0.9)
+    assert (unpaired.alpha, unpaired.power) == (0.01, 0.9)
+    assert unpaired.paired is False
+    assert unpaired.discordance is None  # an unpaired design has no discordance
+    paired = plan_repetitions(0.8, 0.1, alpha=0.01, power=0.9, paired=True)
+    assert paired.per_side == repetitions_paired(0.8, 0.1, alpha=0.01, power=0.9)
+    assert paired.paired is True
+    assert paired.alpha == 0.01
+
+
+def test_a_saved_suite_is_planned_at_and_below_the_drop(saved_suite: Path) -> None:
+    summary = load_suite_record(saved_suite / "suite.json")
+    at_drop = {plan.workflow: plan for plan in plan_suite(summary, 0.5)}
+    assert at_drop["flaky"].per_side == repetitions_unpaired(0.5, 0.5)
+    assert at_drop["flaky"].note is None
+    below = {plan.workflow: plan for plan in plan_suite(summary, 0.6)}
+    assert below["flaky"].per_side is None
+    assert below["flaky"].note == "its pass rate is below the drop to detect"
+    assert below["steady"].per_side == repetitions_unpaired(1.0, 0.6)
+
+
+def test_a_saved_suite_is_planned_paired_or_says_why_not(saved_suite: Path) -> None:
+    summary = load_suite_record(saved_suite / "suite.json")
+    plans = {
+        plan.workflow: plan
+        for plan in plan_suite(summary, 0.2, alpha=0.1, power=0.9, paired=True)
+    }
+    flaky = plans["flaky"]
+    assert flaky.paired is True
+    assert flaky.per_side == repetitions_paired(0.5, 0.2, alpha=0.1, power=0.9)
+    # every run of `steady` passed: no discordant pair is expected, nothing to plan
+    steady = plans["steady"]
+    with pytest.raises(ValueError, match="discordant") as refused:
+        repetitions_paired(1.0, 0.2, alpha=0.1, power=0.9)
+    assert steady.note == str(refused.value)
+    assert (steady.workflow, steady.baseline, steady.per_side) == ("steady", 1.0, None)
+    assert (steady.alpha, steady.power, steady.paired) == (0.1, 0.9, True)
+    assert steady.tokens_per_run == 45.0
+
+
+def test_a_workflow_without_a_judged_run_is_not_planned(saved_suite: Path) -> None:
+    summary = read_suite_record(saved_suite / "suite.json")
+    unjudged = [
+        attrs.evolve(workflow, pass_rate=None) if workflow.name == "flaky" else workflow
+        for workflow in summary.workflows
+    ]
+    summary = attrs.evolve(summary, workflows=tuple(unjudged))
+    flaky = {plan.workflow: plan for plan in plan_suite(summary, 0.2)}["flaky"]
+    assert flaky.note == "no judged run to plan from"
+    assert (flaky.workflow, flaky.baseline, flaky.per_side) == ("flaky", None, None)
+    assert flaky.drop == 0.2
