@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import signal
 import subprocess
 import tempfile
@@ -136,6 +137,13 @@ async def test_an_executor_of_ones_own_runs_each_planned_run_once(
     )
     assert result.summary["totals"]["runs_lost"] == 1
     assert result.exit_code == 7
+
+
+def test_a_lost_run_keeps_its_reason_when_it_crosses_a_process() -> None:
+    """An executor of one's own may raise `RunLost` in a worker and re-raise it here."""
+    lost = pickle.loads(pickle.dumps(RunLost("worker_died")))
+    assert lost.reason == "worker_died"
+    assert str(lost) == "worker_died"
 
 
 def test_an_unknown_executor_name_is_refused_with_the_names() -> None:

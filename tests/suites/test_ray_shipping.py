@@ -138,6 +138,29 @@ def test_a_key_from_a_variable_travels_as_the_variable(
     assert make().providers["served"].resolve_api_key() == WORKER_TOKEN
 
 
+def test_a_worker_rebuilds_the_configuration_under_its_file_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AKIT_TEST_IMAGE", "busybox")
+    config = parse_trusted_config(
+        json.dumps(
+            {
+                "sandbox": {"image": "${AKIT_TEST_IMAGE}"},
+                "providers": {"served": {"api_key": "${AKIT_TEST_KEY}"}},
+            }
+        ),
+        source="team.yaml",
+    )
+    make = worker_config(config, {"served"})
+    assert make().source == "team.yaml"
+    # a variable the worker's environment lacks is reported against the same file
+    monkeypatch.delenv("AKIT_TEST_IMAGE")
+    with pytest.raises(ConfigError) as caught:
+        make()
+    assert "team.yaml" in str(caught.value)
+    assert "AKIT_TEST_IMAGE" in str(caught.value)
+
+
 def test_a_configuration_built_in_code_ships_without_its_keys() -> None:
     entries = {
         "used": ProviderConfig(name="used", type="openai", api_key_env="USED_KEY"),
