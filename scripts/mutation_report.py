@@ -104,7 +104,7 @@ def main() -> int:
         pooled.update(counts)
         population += total
         out.append(_row(f"`{source}`", total, counts, sample=is_sample))
-    out.append(_row("**all checked**", population, pooled, sample=False))
+    out.append(_row("**all checked**", population, pooled, sample=None))
     for title, lines in (
         ("Surviving mutants", open_survivors),
         ("Equivalent mutants", listed_equivalents),
@@ -114,13 +114,14 @@ def main() -> int:
     return 0
 
 
-def _row(label: str, total: int, counts: Counter[str], *, sample: bool) -> str:
+def _row(label: str, total: int, counts: Counter[str], *, sample: bool | None) -> str:
+    """One table row; ``sample`` is None for the pooled row (samples and wholes)."""
     if not total:
         return f"| {label} | not generated | | | | | | | n/a | |"
     checked = counts["killed"] + counts["survived"] + counts["no tests"]
     score = f"{100 * counts['killed'] / checked:.1f}%" if checked else "n/a"
     drawn = checked + counts["equivalent"] + counts["not checked"]
-    run = f"sample of {drawn}" if sample else "all"
+    run = f"sample of {drawn}" if sample else "all" if sample is False else "pooled"
     interval = ""
     if sample and checked:
         bounds = wilson_interval(counts["killed"], checked)
