@@ -194,3 +194,23 @@ def test_a_workflow_without_a_judged_run_is_not_planned(saved_suite: Path) -> No
     assert flaky.note == "no judged run to plan from"
     assert (flaky.workflow, flaky.baseline, flaky.per_side) == ("flaky", None, None)
     assert flaky.drop == 0.2
+
+
+def test_a_workflow_whose_runs_measured_no_tokens_is_planned_without_them(
+    saved_suite: Path,
+) -> None:
+    summary = read_suite_record(saved_suite / "suite.json")
+    unmeasured = tuple(
+        attrs.evolve(
+            workflow,
+            runs=tuple(
+                attrs.evolve(run, input_tokens=None, output_tokens=None)
+                for run in workflow.runs
+            ),
+        )
+        for workflow in summary.workflows
+    )
+    plans = plan_suite(attrs.evolve(summary, workflows=unmeasured), 0.2)
+    steady = {plan.workflow: plan for plan in plans}["steady"]
+    assert steady.per_side == repetitions_unpaired(1.0, 0.2)
+    assert (steady.tokens_per_run, steady.tokens_both_sides) == (None, None)
