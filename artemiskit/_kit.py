@@ -74,11 +74,11 @@ if TYPE_CHECKING:
 
     from artemiskit.checkpoints._store import CheckpointStore
     from artemiskit.config._mcp import McpServerConfig
+    from artemiskit.engine._cassettes import RunCassette
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
     from artemiskit.providers import SharedTransports
-    from artemiskit.replay._run import RunCassette
     from artemiskit.scorers._scorer import Scorer
     from artemiskit.suites import (
         SuiteKeywords,
@@ -384,8 +384,8 @@ def _run_cassette(settings: RunOptions, plan: SessionPlan) -> RunCassette | None
     record = settings.record_cassette
     if settings.replay is None and (record is None or record is False):
         return None
-    from artemiskit.replay._cassette import CassetteHeader
-    from artemiskit.replay._run import RunCassette, contract_digest, target_id
+    from artemiskit.engine._cassettes import RunCassette, contract_digest, target_id
+    from artemiskit.records._cassette import CassetteHeader
 
     workflow, target = plan.workflow, plan.target_info
     return RunCassette(
@@ -414,8 +414,8 @@ async def _offline_target(
     The cassette is loaded here (and checked again with the session), so the
     record names the transport the responses were recorded from.
     """
-    from artemiskit.replay import Cassette, load_cassette
-    from artemiskit.replay._targets import OFFLINE
+    from artemiskit.providers._replay import OFFLINE
+    from artemiskit.records._cassette import Cassette, load_cassette
 
     cassette = settings.replay
     if not isinstance(cassette, Cassette):
@@ -433,7 +433,7 @@ def _recorded_target(settings: RunOptions, workflow: Workflow) -> TargetInfo:
     the workflow's) names that agent, which no workflow can: no live target
     runs, so the record names the recorded agent.
     """
-    from artemiskit.replay import Cassette
+    from artemiskit.records._cassette import Cassette
 
     assert isinstance(settings.replay, Cassette)  # loaded by _offline_target
     header = settings.replay.header

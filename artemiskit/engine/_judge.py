@@ -22,7 +22,6 @@ from artemiskit.config._judge import (
     DEFAULT_JUDGE_MAX_TOKENS,
     DEFAULT_JUDGE_TIMEOUT_MS,
 )
-from artemiskit.engine._responses import check_response
 from artemiskit.engine._run_evidence import judge_context, sight_kinds
 from artemiskit.records._verification import (
     JudgeEntry,
@@ -31,6 +30,7 @@ from artemiskit.records._verification import (
     Verdict,
 )
 from artemiskit.targets._protocol import AgentTarget, Message, TargetRequest
+from artemiskit.targets._responses import check_response
 
 if TYPE_CHECKING:
     from artemiskit.engine._run_evidence import RunEvidence

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from artemiskit.config import TrustedConfig
     from artemiskit.engine._judge import JudgeSettings
-    from artemiskit.replay import ReplayMode
+    from artemiskit.providers._replay import ReplayMode
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.suites._executor import SuiteExecutor
     from artemiskit.suites._factory import SessionFactory
