@@ -20,6 +20,10 @@ import typing
 from artemiskit._common import _exports
 
 if typing.TYPE_CHECKING:
+    from artemiskit._common._host_objects import (
+        import_host_attribute as import_host_attribute,
+        import_host_objects as import_host_objects,
+    )
     from artemiskit._errors import (
         ArtemisError as ArtemisError,
         CassetteError as CassetteError,
@@ -62,10 +66,6 @@ if typing.TYPE_CHECKING:
         CheckpointStore as CheckpointStore,
         LocalCheckpointStore as LocalCheckpointStore,
     )
-    from artemiskit.config import (
-        TrustedConfig as TrustedConfig,
-        load_trusted_config as load_trusted_config,
-    )
     from artemiskit.engine._events import (
         SessionEvent as SessionEvent,
     )
@@ -78,6 +78,10 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit.environments._base import (
         Environment as Environment,
+    )
+    from artemiskit.providers._config import (
+        TrustedConfig as TrustedConfig,
+        load_trusted_config as load_trusted_config,
     )
     from artemiskit.records import (
         ExecutionRecord as ExecutionRecord,
@@ -124,7 +128,6 @@ _NEVER_RAISED = (
 #: the vocabulary for writing your own tools, scorers, environments and model
 #: clients lives with them (docs/sdk.md).
 _MOVED = {
-    "artemiskit.config": ("import_host_attribute", "import_host_objects"),
     "artemiskit.environments": ("CleanupReport", "EnvironmentFactory"),
     "artemiskit.records": ("write_atomically",),
     "artemiskit.scorers": ("Evidence", "Score", "ToolCallEvidence"),

@@ -33,12 +33,6 @@ from artemiskit._options import (
     merge_run_options,
 )
 from artemiskit.checkpoints import LocalCheckpointStore
-from artemiskit.config import JudgeConfig
-from artemiskit.config._config import (
-    SandboxConfig,
-    TrustedConfig,
-    load_trusted_config,
-)
 from artemiskit.engine._plan import SessionPlan, check_cleanup_timeout
 from artemiskit.engine._session import (
     WorkflowResult,
@@ -51,6 +45,12 @@ from artemiskit.environments import (
     create_environment_factory,
 )
 from artemiskit.providers import ScriptCase
+from artemiskit.providers._config import (
+    SandboxConfig,
+    TrustedConfig,
+    load_trusted_config,
+)
+from artemiskit.providers._judge_config import JudgeConfig
 from artemiskit.records._record import CaseInfo, TargetInfo
 from artemiskit.scorers._registry import NO_SCORERS, ScorerSet, scorer_set
 from artemiskit.targets._identity import (
@@ -73,7 +73,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from artemiskit.checkpoints._store import CheckpointStore
-    from artemiskit.config._mcp import McpServerConfig
     from artemiskit.engine._cassettes import RunCassette
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
@@ -90,6 +89,7 @@ if TYPE_CHECKING:
         AgentTarget,
         ModelClient,
     )
+    from artemiskit.tools._mcp_config import McpServerConfig
     from artemiskit.tools._mcp_tools import McpServers, McpToolSet
     from artemiskit.tools._tool import Tool
 
@@ -920,9 +920,9 @@ class ArtemisKit:
             NoCasesError: The tag filter left no case.
             ConfigError: No model, or an unusable provider entry.
         """
-        from artemiskit.config import load_judge_config
         from artemiskit.prompt_response import load_scenario, run_scenario
         from artemiskit.prompt_response._targets import known_secrets
+        from artemiskit.providers._judge_config import load_judge_config
 
         if judge is not None and not isinstance(judge, JudgeConfig):
             judge = await load_judge_config(judge)

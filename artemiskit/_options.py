@@ -13,7 +13,6 @@ from typing import Literal, TypedDict
 
 import attrs
 
-from artemiskit.config._mcp import McpServerConfig
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
 from artemiskit.providers._replay import ReplayMode
@@ -21,6 +20,7 @@ from artemiskit.records._cassette import Cassette
 from artemiskit.scorers import Scorer, ScorerSet
 from artemiskit.telemetry._protocol import TelemetrySource
 from artemiskit.tools import Catalogue, Tool
+from artemiskit.tools._mcp_config import McpServerConfig
 
 __all__ = ["CheckpointOptions", "RunKeywords", "RunOptions", "merge_run_options"]
 

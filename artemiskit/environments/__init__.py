@@ -35,6 +35,9 @@ if typing.TYPE_CHECKING:
         DockerSandboxEnvironment as DockerSandboxEnvironment,
         DockerSandboxFactory as DockerSandboxFactory,
     )
+    from artemiskit.environments._sandbox_config import (
+        SandboxConfig as SandboxConfig,
+    )
     from artemiskit.environments._sandbox_engine import (
         SandboxSettings as SandboxSettings,
     )

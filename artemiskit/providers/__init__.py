@@ -22,8 +22,18 @@ if typing.TYPE_CHECKING:
     from artemiskit.providers._anthropic import (
         AnthropicClient as AnthropicClient,
     )
+    from artemiskit.providers._config import (
+        ProviderConfig as ProviderConfig,
+        ProviderRetryPolicy as ProviderRetryPolicy,
+        parse_trusted_config as parse_trusted_config,
+    )
     from artemiskit.providers._digest import (
         transport_digest as transport_digest,
+    )
+    from artemiskit.providers._judge_config import (
+        JudgeConfig as JudgeConfig,
+        load_judge_config as load_judge_config,
+        parse_judge_config as parse_judge_config,
     )
     from artemiskit.providers._openai import (
         AzureOpenAIClient as AzureOpenAIClient,

@@ -11,7 +11,7 @@ import anyio.to_thread
 import attrs
 
 from artemiskit._errors import WorkflowError
-from artemiskit.config._judge import load_judge_config
+from artemiskit.providers._judge_config import load_judge_config
 from artemiskit.suites._cassettes import prepare_suite_cassettes
 from artemiskit.suites._discovery import load_suite_workflows
 from artemiskit.suites._executor import LocalExecutor, executor_named
@@ -22,8 +22,8 @@ from artemiskit.suites._targets import plan_targets
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from artemiskit.config import TrustedConfig
     from artemiskit.engine._judge import JudgeSettings
+    from artemiskit.providers._config import TrustedConfig
     from artemiskit.providers._replay import ReplayMode
     from artemiskit.scorers._registry import ScorerSet
     from artemiskit.suites._executor import SuiteExecutor

@@ -23,9 +23,9 @@ import anyio
 import pytest
 from ruamel.yaml import YAML
 
-from artemiskit import ArtemisKit
+from artemiskit import ArtemisKit, load_trusted_config
 from artemiskit._errors import UnsupportedError
-from artemiskit.config import SandboxConfig, load_trusted_config
+from artemiskit.environments import SandboxConfig
 from artemiskit.environments._sandbox import (
     DEFAULT_SANDBOX_IMAGE,
     RUN_ID_LABEL,
