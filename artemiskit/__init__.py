@@ -72,6 +72,17 @@ if typing.TYPE_CHECKING:
     from artemiskit.engine._judge import (
         JudgeSettings as JudgeSettings,
     )
+    from artemiskit.engine._scorer import (
+        Evidence as Evidence,
+        Score as Score,
+        Scorer as Scorer,
+        ScorerHandler as ScorerHandler,
+        ScoreStatus as ScoreStatus,
+        ToolCallEvidence as ToolCallEvidence,
+    )
+    from artemiskit.engine._scorer_set import (
+        ScorerSet as ScorerSet,
+    )
     from artemiskit.engine._session import (
         WorkflowResult as WorkflowResult,
         WorkflowSession as WorkflowSession,
@@ -85,9 +96,6 @@ if typing.TYPE_CHECKING:
     )
     from artemiskit.records import (
         ExecutionRecord as ExecutionRecord,
-    )
-    from artemiskit.scorers import (
-        Scorer as Scorer,
     )
     from artemiskit.suites import (
         SuiteOptions as SuiteOptions,
@@ -130,7 +138,6 @@ _NEVER_RAISED = (
 _MOVED = {
     "artemiskit.environments": ("CleanupReport", "EnvironmentFactory"),
     "artemiskit.records": ("write_atomically",),
-    "artemiskit.scorers": ("Evidence", "Score", "ToolCallEvidence"),
     "artemiskit.targets": ("Message", "ModelRequest", "ToolDefinition"),
     "artemiskit.tools": (
         "ToolChange",

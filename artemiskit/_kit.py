@@ -34,6 +34,7 @@ from artemiskit._options import (
 )
 from artemiskit.checkpoints import LocalCheckpointStore
 from artemiskit.engine._plan import SessionPlan, check_cleanup_timeout
+from artemiskit.engine._scorer_set import NO_SCORERS, ScorerSet, scorer_set
 from artemiskit.engine._session import (
     WorkflowResult,
     WorkflowSession,
@@ -45,14 +46,9 @@ from artemiskit.environments import (
     create_environment_factory,
 )
 from artemiskit.providers import ScriptCase
-from artemiskit.providers._config import (
-    SandboxConfig,
-    TrustedConfig,
-    load_trusted_config,
-)
+from artemiskit.providers._config import TrustedConfig, load_trusted_config
 from artemiskit.providers._judge_config import JudgeConfig
 from artemiskit.records._record import CaseInfo, TargetInfo
-from artemiskit.scorers._registry import NO_SCORERS, ScorerSet, scorer_set
 from artemiskit.targets._identity import (
     AGENT_PROVIDER,
     TargetChoice,
@@ -76,9 +72,10 @@ if TYPE_CHECKING:
     from artemiskit.engine._cassettes import RunCassette
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
+    from artemiskit.engine._scorer import Scorer
+    from artemiskit.environments._sandbox_config import SandboxConfig
     from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
     from artemiskit.providers import SharedTransports
-    from artemiskit.scorers._scorer import Scorer
     from artemiskit.suites import (
         SuiteKeywords,
         SuiteOptions,

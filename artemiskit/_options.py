@@ -13,11 +13,12 @@ from typing import Literal, TypedDict
 
 import attrs
 
+from artemiskit.engine._scorer import Scorer
+from artemiskit.engine._scorer_set import ScorerSet
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
 from artemiskit.providers._replay import ReplayMode
 from artemiskit.records._cassette import Cassette
-from artemiskit.scorers import Scorer, ScorerSet
 from artemiskit.telemetry._protocol import TelemetrySource
 from artemiskit.tools import Catalogue, Tool
 from artemiskit.tools._mcp_config import McpServerConfig

@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from artemiskit.engine._judge import JudgeSettings
+    from artemiskit.engine._scorer_set import ScorerSet
     from artemiskit.providers._config import TrustedConfig
     from artemiskit.providers._replay import ReplayMode
-    from artemiskit.scorers._registry import ScorerSet
     from artemiskit.suites._executor import SuiteExecutor
     from artemiskit.suites._factory import SessionFactory
     from artemiskit.targets import TargetChoice

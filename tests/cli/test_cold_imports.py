@@ -44,7 +44,7 @@ NOT_FOR_VALIDATION = (
     "artemiskit.reports",
     "artemiskit.suites",
     "artemiskit.providers",
-    "artemiskit.config",
+    "artemiskit.telemetry",
     "artemiskit._kit",
     "artemiskit_cli._commands.workflow",
 )
