@@ -73,7 +73,7 @@ if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
     from artemiskit.engine._scorer import Scorer
-    from artemiskit.environments._sandbox_config import SandboxConfig
+    from artemiskit.environments.sandbox._config import SandboxConfig
     from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
     from artemiskit.providers import SharedTransports
     from artemiskit.suites import (

@@ -22,7 +22,7 @@ from artemiskit._common._yaml import (
     surrogate_problems,
 )
 from artemiskit._errors import ConfigError, Problem, WorkflowError
-from artemiskit.environments._sandbox_config import SandboxConfig
+from artemiskit.environments.sandbox._config import SandboxConfig
 from artemiskit.telemetry._config import TelemetryConfig, parse_telemetry_section
 from artemiskit.tools._mcp_config import McpServerConfig, mcp_servers_from
 

@@ -179,7 +179,7 @@ async def _probe_sandbox_engine(config: TrustedConfig) -> None:
         UnsupportedError: It does not (``sandbox_engine_unreachable``,
             ``sandbox_image_missing``), with how to install or start it.
     """
-    from artemiskit.environments._sandbox_engine import (
+    from artemiskit.environments.sandbox._engine import (
         DEFAULT_SANDBOX_IMAGE,
         open_engine,
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
+from artemiskit.environments.sandbox._engine import DEFAULT_SANDBOX_IMAGE, install_hint
 
 __all__ = ["SandboxConfig"]
 
