@@ -7,8 +7,9 @@ module that defines NAME on first use. To export a new name, add its import unde
 line to build ``__all__`` and the lazy lookup (``artemiskit._common._exports``).
 
 The top level holds what running needs: the facade and session, the loaders,
-suites, checkpoint stores, results and every error. The vocabulary for writing
-your own tools, scorers, environments and model clients lives in those
+suites, checkpoint stores, results, every error, and the scorer vocabulary
+(scorers are the engine's, which is not a public module). The vocabulary for
+writing your own tools, environments and model clients lives in those
 submodules (docs/sdk.md maps every public module); names that moved warn for
 one release.
 """
@@ -133,8 +134,8 @@ _NEVER_RAISED = (
 )
 
 #: Names the top level no longer exports, by the public module that now does:
-#: the vocabulary for writing your own tools, scorers, environments and model
-#: clients lives with them (docs/sdk.md).
+#: the vocabulary for writing your own tools, environments and model clients
+#: lives with them (docs/sdk.md).
 _MOVED = {
     "artemiskit.environments": ("CleanupReport", "EnvironmentFactory"),
     "artemiskit.records": ("write_atomically",),
