@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from artemiskit import WorkflowError
+from artemiskit._common._converter import CONVERTER
 from artemiskit.suites import suite_record_from_dict
 
 if TYPE_CHECKING:
@@ -226,3 +227,49 @@ def test_records_whose_numbers_agree_are_read(golden: str) -> None:
     if golden != "cases":  # a Wilson rate needs no unit to be checked against
         _no_units(data)
         assert len(suite_record_from_dict(data).workflows) == len(data["workflows"])
+
+
+def _as_version_1(suite: dict[str, Any]) -> dict[str, Any]:
+    """``suite`` as a version-1 suite.json would have it (no units, no verdicts)."""
+    old = {k: v for k, v in suite.items() if k not in ("units", "targets")}
+    old["schema_version"] = 1
+    old["settings"] = {
+        k: v
+        for k, v in suite["settings"].items()
+        if k not in ("max_errored", "gate", "cases", "targets")
+    }
+    old["totals"] = {k: v for k, v in suite["totals"].items() if k != "errored"}
+    dropped = {"target", "errored", "pass_rate_range", "causes"}
+    old["workflows"] = [
+        {
+            **{k: v for k, v in w.items() if k not in dropped},
+            "runs": [
+                {k: v for k, v in run.items() if k not in ("verdict", "why")}
+                for run in w["runs"]
+            ],
+        }
+        for w in suite["workflows"]
+    ]
+    return old
+
+
+def test_a_migrated_version_1_record_agrees_with_itself() -> None:
+    """Each workflow of a version-1 record becomes one unit with its numbers."""
+    migrated = suite_record_from_dict(_as_version_1(_golden("plain")))
+    assert migrated.schema_version == 2
+    for workflow, unit in zip(migrated.workflows, migrated.units, strict=True):
+        assert unit.workflow == workflow.name
+        assert (unit.runs, unit.passed, unit.failed) == (
+            len(workflow.runs),
+            workflow.passed,
+            workflow.failed,
+        )
+        assert unit.pass_rate == workflow.pass_rate
+        assert unit.pass_rate_interval == workflow.pass_rate_interval
+        assert (unit.pass_at_k, unit.pass_hat_k) == (
+            workflow.pass_at_k,
+            workflow.pass_hat_k,
+        )
+    # read again as the version-2 record it now is, every rule holds
+    again = suite_record_from_dict(CONVERTER.unstructure(migrated))
+    assert again == migrated
