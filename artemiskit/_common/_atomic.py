@@ -14,8 +14,12 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from artemiskit._errors import FileAccessError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["write_atomically"]
 
@@ -30,7 +34,7 @@ def _sync_folder(folder: Path) -> None:
 
 def write_atomically(
     path: str | os.PathLike[str],
-    data: bytes,
+    data: bytes | Iterable[bytes],
     *,
     mode: int = 0o644,
     replace: bool = True,
@@ -46,7 +50,8 @@ def write_atomically(
 
     Args:
         path: The file to write; its folder must exist.
-        data: The whole content.
+        data: The whole content, or its pieces in order (streamed to the
+            temporary file: a large file need not be held in memory).
         mode: The file's permissions (the temporary file has them from the start).
         replace: Replace an existing file; else refuse one (``output_exists``).
         durable: Flush the file and its folder to disk.
@@ -72,7 +77,10 @@ def write_atomically(
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), mode)
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                handle.writelines(data)
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
