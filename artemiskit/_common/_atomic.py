@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from artemiskit._errors import FileAccessError
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["write_atomically"]
 
 
-def _sync_folder(folder: Path) -> None:
+def _sync_folder(folder: str) -> None:
     dir_fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(dir_fd)
@@ -66,8 +65,11 @@ def write_atomically(
         ``write_atomically("out/report.html", page, replace=False)`` writes a new
         file or fails, and never leaves a part of one.
     """
-    path = Path(path)
-    folder = path.parent
+    # Plain strings, not Path objects: a suite writes a file per run here, and
+    # pathlib interns every part of every name it parses, for good.
+    target = os.fspath(path)
+    folder = os.path.dirname(target) or os.curdir
+    name = os.path.basename(target)
     try:
         fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".tmp")
     except OSError as exc:
@@ -85,19 +87,19 @@ def write_atomically(
             if durable:
                 os.fsync(handle.fileno())
         if replace:
-            os.replace(temp, path)
+            os.replace(temp, target)
         else:
-            os.link(temp, path)
+            os.link(temp, target)
         if durable:
             _sync_folder(folder)
     except FileExistsError as exc:
         raise FileAccessError(
-            f"{path.name} already exists; nothing was replaced",
+            f"{name} already exists; nothing was replaced",
             reason="output_exists",
         ) from exc
     except OSError as exc:
         raise FileAccessError(
-            f"cannot write {path.name}: {exc.strerror}", reason="output_unwritable"
+            f"cannot write {name}: {exc.strerror}", reason="output_unwritable"
         ) from exc
     finally:
         with contextlib.suppress(FileNotFoundError):

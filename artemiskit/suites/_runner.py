@@ -39,7 +39,6 @@ from artemiskit.records import (
     SuiteRecord,
     SuiteSettingsInfo,
     SuiteStatus,
-    SuiteWorkflowInfo,
     TelemetryInfo,
 )
 from artemiskit.records._suite_io import suite_record_chunks
@@ -241,7 +240,7 @@ def _suite_servers(
 
 #: A file a run leaves: its path, its bytes, and the root of its private
 #: folders (``None`` for a record, which is not sensitive).
-_RunFile = tuple[Path, bytes, Path | None]
+_RunFile = tuple[str, bytes, Path | None]
 
 
 def _private_folders(root: Path, folder: Path) -> None:
@@ -444,7 +443,7 @@ class SuiteSession:
         self._tokens = 0
         # The folders made most recently (runs of a unit finish close
         # together; one made again is a no-op): bounded, not one per unit.
-        self._folders_made: dict[Path, None] = {}
+        self._folders_made: dict[str, None] = {}
         self._covered = -1
         self._written_at = 0.0
         self._rewrite_cost = 0.0
@@ -492,7 +491,6 @@ class SuiteSession:
         self._spool: RunSpool | None = None
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
-        self._entries: dict[str, SuiteWorkflowInfo] = {}
         # Folders holding files written whole (atomically) but not yet synced
         # to disk: syncing each file as its run finishes would serialize the
         # suite on the disk, and one sync of each at the end covers them all.
@@ -584,16 +582,17 @@ class SuiteSession:
         `_full_summary` adds them for a suite that writes nothing.
         """
         status, reason = self._status(finished)
-        # Only a workflow with a new finished run is summarized (and checked
-        # against its part of the schema; each run was checked when added).
+        # A workflow's entry is made for each rewrite and dropped after it:
+        # its pass@k and pass^k have a key per judged run, so an entry held
+        # between rewrites would grow with the finished runs. Only an entry
+        # with a new finished run is checked again (each run was checked when
+        # it was added).
         changed = self._changed
-        for name in changed:
-            self._entries[name] = self._tallies[name].entry()
         self._changed = set()
         units = self._all_units
         # Several units (cases): the mean of their rates, clustered (SPEC 23, 26).
         workflows = with_workflow_aggregates(
-            [self._entries[w.name] for w in self._workflows], units
+            [self._tallies[w.name].entry() for w in self._workflows], units
         )
         for entry in workflows:
             if entry.name in changed:
@@ -761,20 +760,21 @@ class SuiteSession:
         files: list[_RunFile] = []
         cassettes = self._cassettes
         if cassettes is not None and cassettes.record is not None and result.cassette:
-            path = cassettes.record / f"{stem}{CASSETTE_SUFFIX}"
+            path = os.path.join(cassettes.record, f"{stem}{CASSETTE_SUFFIX}")
             files.append((path, result.cassette, cassettes.record))
         if self._output is None:
             return None, files
         relative = f"runs/{stem}{RECORD_SUFFIX}"
         if line is None:
             line = record_line(result.record)
-        files.append((self._output / relative, line, None))
+        # Names as strings: pathlib would intern every part of every name.
+        files.append((os.path.join(self._output, relative), line, None))
         if self._settings.transcripts:
             transcript = json.dumps(
                 transcript_to_dict(result), indent=2, ensure_ascii=False
             ).encode("utf-8")
             root = self._output / "transcripts"
-            private = root / f"{stem}{TRANSCRIPT_SUFFIX}"
+            private = os.path.join(root, f"{stem}{TRANSCRIPT_SUFFIX}")
             files.append((private, transcript + b"\n", root))
         return relative, files
 
@@ -789,12 +789,12 @@ class SuiteSession:
         costs more CPU than the writes.
         """
         for path, data, private in files:
-            folder = path.parent
+            folder = os.path.dirname(path)
             if folder not in self._folders_made:
                 if private is not None:
-                    _private_folders(private, folder)
+                    _private_folders(private, Path(folder))
                 else:
-                    folder.mkdir(parents=True, exist_ok=True)
+                    os.makedirs(folder, exist_ok=True)
                 self._folders_made[folder] = None
                 if len(self._folders_made) > _FOLDERS_REMEMBERED:
                     del self._folders_made[next(iter(self._folders_made))]

@@ -29,6 +29,10 @@ __all__ = ["CountedUnit", "UnitTable"]
 
 #: The names a unit's counts are checked with, before its own names are.
 _PLACEHOLDER = ("w", None, "t")
+#: Counts of at most this many runs are remembered: a unit's pass@k has a key
+#: per judged run, so a unit of many repetitions is encoded afresh instead
+#: (it changes at almost every rewrite anyway).
+_REMEMBERED_RUNS = 64
 
 
 class CountedUnit:
@@ -81,14 +85,30 @@ def _names(workflow: str, case: str | None, target: str) -> str:
     )
 
 
-@functools.lru_cache(maxsize=4096)
 def _statistics(counts: tuple[int, int, int, int]) -> PassStatistics:
+    if sum(counts) <= _REMEMBERED_RUNS:
+        return _remembered_statistics(counts)
     return PassStatistics.of(*counts)
 
 
 @functools.lru_cache(maxsize=4096)
+def _remembered_statistics(counts: tuple[int, int, int, int]) -> PassStatistics:
+    return PassStatistics.of(*counts)
+
+
 def _counts_text(counts: tuple[int, int, int, int]) -> bytes:
-    """A unit's line from its counts on, checked once per distinct count."""
+    """A unit's line from its counts on, checked (once per distinct count)."""
+    if sum(counts) <= _REMEMBERED_RUNS:
+        return _remembered_counts_text(counts)
+    return _encoded_counts(counts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _remembered_counts_text(counts: tuple[int, int, int, int]) -> bytes:
+    return _encoded_counts(counts)
+
+
+def _encoded_counts(counts: tuple[int, int, int, int]) -> bytes:
     entry = make_unit(*_PLACEHOLDER, sum(counts), _statistics(counts))
     data: dict[str, Any] = CONVERTER.unstructure(entry)
     check_unit_entry(data)
