@@ -165,10 +165,16 @@ class RunOutcome:
         ]
         return failed or [record.task_verification.reason]
 
-    def entry(self) -> SuiteRunInfo:
-        """The run's entry in ``suite.json``."""
+    def entry(self, *, named: bool = True) -> SuiteRunInfo:
+        """The run's entry in ``suite.json``.
+
+        Args:
+            named: Name the run's target (a workflow run on several targets);
+                else the workflow's entry names it.
+        """
         record = self.record
         verdict = self.verdict
+        target = self.target if named else None
         if record is None:
             return SuiteRunInfo(
                 repetition=self.repetition,
@@ -186,7 +192,7 @@ class RunOutcome:
                 lost_reason=self.lost_reason or "run_error",
                 verdict=verdict.status,
                 why=verdict.why,
-                target=self.target,
+                target=target,
             )
         used = record.budget.used
         return SuiteRunInfo(
@@ -205,7 +211,7 @@ class RunOutcome:
             lost_reason=None,
             verdict=verdict.status,
             why=verdict.why,
-            target=self.target,
+            target=target,
         )
 
 
@@ -618,11 +624,9 @@ class WorkflowTally:
 
     def add(self, outcome: RunOutcome) -> dict[str, Any]:
         """Count one finished run; its entry in ``suite.json``, as plain data."""
-        run = outcome.entry()
-        if self.target is not None:
-            # One target: the entry names it; runs name theirs only when
-            # the workflow ran on several (SPEC 19).
-            run = attrs.evolve(run, target=None)
+        # One target: the entry names it; runs name theirs only when the
+        # workflow ran on several (SPEC 19).
+        run = outcome.entry(named=self.target is None)
         data: dict[str, Any] = CONVERTER.unstructure(run)
         if self._check_runs:
             validate_run_entry(data)

@@ -105,6 +105,9 @@ _T = TypeVar("_T")
 #: What ``--min-pass-rate`` may judge (SPEC 23).
 GATES = ("point", "lower-bound")
 _REWRITE_INTERVAL_S = 1.0
+#: Units and runs listed below which a rewrite is due as soon as the runs
+#: pending double (see `SuiteSession._rewrite_due`).
+_DOUBLING_ENTRIES = 4096
 #: How many recently made folders a suite remembers (to skip making them again).
 _FOLDERS_REMEMBERED = 64
 #: Totals the suite span carries as ``artemiskit.suite.<name>``.
@@ -723,18 +726,22 @@ class SuiteSession:
     def _rewrite_due(self) -> bool:
         """Whether ``suite.json`` should be rewritten now that a run finished.
 
-        A rewrite costs the whole file, so rewrites are batched: one is due when
-        the runs not yet in the file reach those already in it (the first two
-        runs each, then doubling: a constant share of work per run however
-        long the suite), or a second (and twenty times what the last rewrite
-        took) has passed since the last.
+        A rewrite costs the whole file (its units, its runs, its statistics),
+        so rewrites are batched. While the file is small (fewer units and runs
+        than `_DOUBLING_ENTRIES`), one is due when the runs not yet in it reach
+        those already in it (the first two runs each, then doubling: a
+        constant share of work per run however long the suite). In any case,
+        and beyond that size only, one is due once a second, and twenty times
+        what the last rewrite took, have passed since it: rewrites of a large
+        file take at most a twentieth of the suite's time.
         """
         if self._output is None:
             return False
         pending = self._totals.finished - max(self._covered, 0)
         if pending <= 0:
             return False
-        if pending >= max(1, self._covered):
+        small = self._covered + len(self._all_units) < _DOUBLING_ENTRIES
+        if small and pending >= max(1, self._covered):
             return True
         # A rewrite may take at most a twentieth of the time between rewrites.
         interval = max(_REWRITE_INTERVAL_S, 20 * self._rewrite_cost)
