@@ -1,0 +1,133 @@
+"""Messages between the suite's process and a worker process, over a socket pair.
+
+Each message is a pickled object behind its 8-byte length. Neither end ever
+blocks its event loop: a message larger than the socket holds goes out as the
+other end reads it (the sender waits, the loop does not), and a reader woken by
+the first bytes of a message keeps what came and waits for the rest.
+
+What a process finished sending before it died stays readable by the other
+end, then end of file: a reader sees every message its peer sent whole, and a
+message cut short by a death never reads as one.
+"""
+
+from __future__ import annotations
+
+import collections
+import pickle
+import struct
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+if TYPE_CHECKING:
+    import socket
+
+__all__ = ["Channel"]
+
+_LENGTH = struct.Struct("!Q")
+#: The most read from the socket at once.
+_CHUNK = 1 << 18
+
+
+class Channel:
+    """One end of a socket pair, carrying whole pickled messages both ways.
+
+    Args:
+        end: This process's end of the pair (made non-blocking here).
+    """
+
+    def __init__(self, end: socket.socket) -> None:
+        end.setblocking(False)
+        self._end = end
+        self._inbox = bytearray()
+        #: Frames posted and not yet written, oldest first.
+        self._outbox: collections.deque[memoryview] = collections.deque()
+        self._draining = anyio.Lock()
+
+    def fileno(self) -> int:
+        """The socket's descriptor."""
+        return self._end.fileno()
+
+    def post(self, message: Any) -> None:
+        """Queue ``message`` and write what the socket takes now, without waiting.
+
+        Whatever is left goes out with the next `send` (or `drain`).
+
+        Raises:
+            OSError: The other end is gone.
+        """
+        payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        self._outbox.append(memoryview(_LENGTH.pack(len(payload))))
+        self._outbox.append(memoryview(payload))
+        self._flush()
+
+    async def send(self, message: Any) -> None:
+        """Send ``message``: return once the socket holds all of it.
+
+        Raises:
+            OSError: The other end is gone.
+        """
+        self.post(message)
+        await self.drain()
+
+    async def drain(self) -> None:
+        """Wait until every posted message is written to the socket.
+
+        Raises:
+            OSError: The other end is gone.
+        """
+        if not self._outbox:
+            return
+        async with self._draining:
+            while self._outbox:
+                await anyio.wait_writable(self._end)
+                self._flush()
+
+    def _flush(self) -> None:
+        outbox = self._outbox
+        while outbox:
+            try:
+                written = self._end.send(outbox[0])
+            except BlockingIOError:
+                return
+            if written == len(outbox[0]):
+                outbox.popleft()
+            else:
+                outbox[0] = outbox[0][written:]
+
+    def _message(self) -> tuple[bool, Any]:
+        """The first whole message already read, if there is one."""
+        inbox = self._inbox
+        if len(inbox) < _LENGTH.size:
+            return False, None
+        (length,) = _LENGTH.unpack_from(inbox)
+        end = _LENGTH.size + length
+        if len(inbox) < end:
+            return False, None
+        message = pickle.loads(inbox[_LENGTH.size : end])
+        del inbox[:end]
+        return True, message
+
+    async def receive(self) -> Any:
+        """The next message.
+
+        Raises:
+            EOFError: The other end closed (or died) before another whole message.
+            OSError: The socket failed.
+        """
+        while True:
+            whole, message = self._message()
+            if whole:
+                return message
+            await anyio.wait_readable(self._end)
+            try:
+                data = self._end.recv(_CHUNK)
+            except BlockingIOError:
+                continue
+            if not data:
+                raise EOFError("the other end closed")
+            self._inbox += data
+
+    def close(self) -> None:
+        """Close this end (the other end reads end of file)."""
+        self._end.close()
