@@ -13,20 +13,23 @@ message cut short by a death never reads as one.
 from __future__ import annotations
 
 import collections
+import itertools
 import pickle
+import socket
 import struct
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
-
-if TYPE_CHECKING:
-    import socket
 
 __all__ = ["Channel"]
 
 _LENGTH = struct.Struct("!Q")
 #: The most read from the socket at once.
 _CHUNK = 1 << 18
+#: Whether one call writes several buffers (``sendmsg``; not on Windows).
+_GATHER = hasattr(socket.socket, "sendmsg")
+#: The most buffers written at once (below every system's ``IOV_MAX``).
+_BUFFERS = 512
 
 
 class Channel:
@@ -49,20 +52,19 @@ class Channel:
         return self._end.fileno()
 
     def post(self, message: Any) -> None:
-        """Queue ``message`` and write what the socket takes now, without waiting.
+        """Queue ``message``: it goes out with the next `flush`, `drain` or `send`.
 
-        Whatever is left goes out with the next `send` (or `drain`).
+        Messages posted one after the other go out in one write.
 
         Raises:
-            OSError: The other end is gone.
+            pickle.PicklingError: It cannot be pickled (nothing was queued).
         """
         payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         self._outbox.append(memoryview(_LENGTH.pack(len(payload))))
         self._outbox.append(memoryview(payload))
-        self._flush()
 
     async def send(self, message: Any) -> None:
-        """Send ``message``: return once the socket holds all of it.
+        """Send ``message`` (and any posted before it): return once it is all written.
 
         Raises:
             OSError: The other end is gone.
@@ -71,29 +73,41 @@ class Channel:
         await self.drain()
 
     async def drain(self) -> None:
-        """Wait until every posted message is written to the socket.
+        """Write every posted message, waiting for room in the socket if needed.
 
         Raises:
             OSError: The other end is gone.
         """
+        self.flush()
         if not self._outbox:
             return
         async with self._draining:
             while self._outbox:
                 await anyio.wait_writable(self._end)
-                self._flush()
+                self.flush()
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
+        """Write what the socket takes now, without waiting.
+
+        Raises:
+            OSError: The other end is gone.
+        """
         outbox = self._outbox
         while outbox:
             try:
-                written = self._end.send(outbox[0])
+                if _GATHER:
+                    written = self._end.sendmsg(itertools.islice(outbox, _BUFFERS))
+                else:  # Windows
+                    written = self._end.send(outbox[0])
             except BlockingIOError:
                 return
-            if written == len(outbox[0]):
+            while written:
+                head = outbox[0]
+                if written < len(head):
+                    outbox[0] = head[written:]
+                    break
+                written -= len(head)
                 outbox.popleft()
-            else:
-                outbox[0] = outbox[0][written:]
 
     def _message(self) -> tuple[bool, Any]:
         """The first whole message already read, if there is one."""

@@ -131,8 +131,7 @@ class _Worker:
         """Queue the message that sends ``task`` here.
 
         Raises:
-            OSError: The worker is gone.
-            pickle.PicklingError: The run cannot be pickled (nothing was sent).
+            pickle.PicklingError: The run cannot be pickled (nothing was queued).
         """
         first = self.units.get(task.files_key)
         changes = None if first is None else _changes(first, task)
@@ -155,8 +154,9 @@ class _Worker:
     def cancel(self, deadline: float) -> None:
         """Ask the worker to cancel its runs; its reader wakes to keep the deadline."""
         self.deadline = deadline
+        self.channel.post(("cancel",))
         with contextlib.suppress(OSError):
-            self.channel.post(("cancel",))
+            self.channel.flush()
         if self.waiting is not None:
             self.waiting.cancel()
 
@@ -171,8 +171,9 @@ class _Worker:
         if self.ended:
             return
         if not kill:
+            self.channel.post(("stop",))
             try:
-                self.channel.post(("stop",))
+                self.channel.flush()
             except OSError:
                 kill = True
         if kill:
@@ -353,9 +354,8 @@ class ProcessExecutor:
         self._started.append(worker)
         # As a spawned process would: this process's environment (the workers
         # read provider keys from it), import path and working folder.
-        hello = ("hello", dict(os.environ), list(sys.path), os.getcwd())
-        with contextlib.suppress(OSError):  # a death reads as end of file
-            worker.channel.post(hello)
+        # (Written with the first run: a death reads as end of file then.)
+        worker.channel.post(("hello", dict(os.environ), list(sys.path), os.getcwd()))
         if self._cancelled:
             worker.cancel(anyio.current_time() + self.cancel_grace_s)
         self._pool.append(worker)
@@ -370,15 +370,13 @@ class ProcessExecutor:
             worker.post(task)
         except (pickle.PicklingError, TypeError, AttributeError):
             raise RunLost("task_failed") from None
-        except OSError:
-            # The worker is gone; what it sent before is still read below.
-            worker.kill()
         # In the order the worker gets them (posting never waits).
         worker.sent.append(sent)
         try:
             try:
                 await worker.channel.drain()
             except OSError:
+                # The worker is gone; what it sent before is still read below.
                 worker.kill()
             while not sent.settled:
                 async with worker.reading:

@@ -190,25 +190,35 @@ async def _run_each(
     state: _State,
     stack: contextlib.AsyncExitStack,
 ) -> None:
-    """Run each queued run in turn: say it starts, run it, answer its result."""
+    """Run each queued run in turn: say it starts, run it, answer its result.
+
+    When the next run is already here, its start goes out with the last
+    run's result, in one write.
+    """
     # Per unit's files (workflow and target): a scratch folder written once,
     # one kit and one set of connection pools for its runs here.
     units: dict[str, _Unit] = {}
-    async for task in queued:
-        if state.orphaned:
-            return
-        try:
+    try:
+        task = await queued.receive()
+        while not state.orphaned:
+            channel.post(("started", task.key))
             # Whole in the socket before the run does anything.
-            await channel.send(("started", task.key))
-        except OSError:
-            return
-        reply = await _run(task, units, state, stack)
-        try:
-            await channel.send(reply)
-        except (pickle.PicklingError, TypeError, AttributeError):
-            await channel.send(("lost", "task_failed"))
-        except OSError:
-            return
+            await channel.drain()
+            reply = await _run(task, units, state, stack)
+            try:
+                channel.post(reply)
+            except (pickle.PicklingError, TypeError, AttributeError):
+                channel.post(("lost", "task_failed"))
+            try:
+                task = queued.receive_nowait()
+            except anyio.WouldBlock:
+                await channel.drain()
+                task = await queued.receive()
+    except anyio.EndOfStream:
+        with contextlib.suppress(OSError):
+            await channel.drain()
+    except OSError:
+        return
 
 
 def _unit_of(

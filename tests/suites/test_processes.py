@@ -216,6 +216,13 @@ async def test_processes_give_the_same_suite_and_records_as_local(
     transcripts = sorted((tmp_path / "processes" / "transcripts").rglob("*.json"))
     assert len(transcripts) == 6
     assert {path.stat().st_mode & 0o777 for path in transcripts} == {0o600}
+    # Each transcript came back from its worker whole: as the local run's.
+    for path in transcripts:
+        relative = path.relative_to(tmp_path / "processes")
+        mine = json.loads(path.read_text("utf-8"))
+        theirs = json.loads((tmp_path / "local" / relative).read_text("utf-8"))
+        assert mine["messages"]
+        assert {**mine, "run_id": None} == {**theirs, "run_id": None}
 
 
 async def _told(arguments: Any, context: Any) -> ToolResult:
@@ -656,3 +663,9 @@ async def test_workers_take_the_drivers_environment_of_each_suite(
         (request,) = server.requests
     assert result.exit_code == 0, result.summary["totals"]
     assert request.headers["authorization"] == "Bearer sk-set-after-the-server-started"
+    # Without an output folder the suite keeps each run's whole result: its
+    # state and transcript came back from the worker with its record.
+    (run,) = result.runs
+    assert run.result is not None
+    assert run.result.state is not None
+    assert [m.role for m in run.result.transcript][-1] == "assistant"
