@@ -448,6 +448,53 @@ async def test_a_run_held_behind_a_killed_workers_run_starts_on_another_worker(
     assert _gone([worker])
 
 
+@pytest.mark.anyio
+async def test_a_cancelled_suite_cancels_the_run_a_worker_holds_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run held ahead starts cancelled: a cancelled record, no request."""
+    monkeypatch.setenv(_KEY, ENV[_KEY])
+    with ChatServer() as server:
+        server.enqueue(NeverAnswer(), NeverAnswer())
+        config = _served_pair(tmp_path, server)
+        session = await ArtemisKit(config=config).create_suite_session(
+            paths=[tmp_path / "pair"],
+            concurrency=1,
+            executor=ProcessExecutor(workers=1),
+            output_dir=tmp_path / "out",
+        )
+        handed = anyio.Event()
+
+        async def watch() -> None:
+            async for event in session.events():
+                if event.type == "run_started" and event.workflow == "queued":
+                    handed.set()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch)
+            done: list[SuiteResult] = []
+
+            async def run() -> None:
+                done.append(await session.run())
+
+            group.start_soon(run)
+            await handed.wait()
+            assert await anyio.to_thread.run_sync(server.wait_for_hanging, 1)
+            await anyio.wait_all_tasks_blocked()
+            session.cancel()
+        assert len(server.requests) == 1
+    (result,) = done
+    assert result.exit_code == 130
+    assert result.summary["status"] == "cancelled"
+    runs = {w["name"]: w["runs"][0] for w in result.summary["workflows"]}
+    for name in ("held", "queued"):
+        assert (runs[name]["lost"], runs[name]["execution_status"]) == (
+            False,
+            "cancelled",
+        )
+        assert (tmp_path / "out" / runs[name]["record"]).is_file()
+
+
 class _EndsItsProcess:
     """An agent whose copy ends the process that receives it (exit status 3)."""
 
