@@ -68,9 +68,16 @@ CANCEL_GRACE_S = 2.0
 #: How long a worker asked to stop may take to exit before it is killed.
 _STOP_WAIT_S = 5.0
 #: What the fork server imports once for every worker: the facade (which builds
-#: each run's kit), the worker side, and the main module as a spawned worker
-#: would import it (so what it defines can be sent).
-_PRELOAD = ["artemiskit._kit", "artemiskit.suites._worker", "__main__"]
+#: each run's kit), the worker side, this module (a worker's entry point), and
+#: the main module where Python hands it over (3.11 does not: each worker then
+#: imports it after its fork, as a spawned worker would, so what it defines can
+#: be sent).
+_PRELOAD = [
+    "artemiskit._kit",
+    "artemiskit.suites._worker",
+    "artemiskit.suites._processes",
+    "__main__",
+]
 #: Runs a worker holds at most: the one it runs and the next one.
 _DEPTH = 2
 #: What differs between runs of one unit (the rest travels once per worker).
@@ -198,10 +205,10 @@ def _context() -> ForkServerContext | SpawnContext:
     """Where workers start from: a fork server that imported the engine once.
 
     The server (one per suite process, started on first use) preloads the
-    worker side (`artemiskit.suites._worker`, everything a run needs) and the
-    main module, as a spawned worker would import it; each worker is a fork of
-    it, ready in milliseconds. Where there is no fork server, workers are
-    spawned.
+    worker side (`artemiskit.suites._worker`, everything a run needs, warmed);
+    each worker is a fork of it, ready in milliseconds, and imports the main
+    module as a spawned worker would (`_PRELOAD`). Where there is no fork
+    server, workers are spawned.
     """
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
