@@ -122,6 +122,14 @@ class Channel:
         del inbox[:end]
         return True, message
 
+    def holds_message(self) -> bool:
+        """Whether a whole message was read already (`receive` returns at once)."""
+        inbox = self._inbox
+        if len(inbox) < _LENGTH.size:
+            return False
+        length: int = _LENGTH.unpack_from(inbox)[0]
+        return len(inbox) >= _LENGTH.size + length
+
     async def receive(self) -> Any:
         """The next message.
 

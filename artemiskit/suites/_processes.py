@@ -397,9 +397,16 @@ class ProcessExecutor:
             raise
 
     async def _read(self, worker: _Worker) -> None:
-        """Take the worker's next message; bury the worker at its end of file."""
+        """Take the worker's next messages; bury the worker at its end of file.
+
+        Waits for one message, then takes every other one already read (a
+        worker's result and its next start come together).
+        """
+        channel = worker.channel
         try:
-            message = await self._receive(worker)
+            worker.note(await self._receive(worker))
+            while channel.holds_message():
+                worker.note(await channel.receive())
         except (EOFError, OSError):
             self._drop(worker)
             for sent in worker.sent:
@@ -407,8 +414,6 @@ class ProcessExecutor:
             worker.sent.clear()
             with anyio.CancelScope(shield=True):
                 await worker.end(kill=True)
-            return
-        worker.note(message)
 
     async def _receive(self, worker: _Worker) -> Any:
         """The worker's next message; after a cancellation, until its deadline.
@@ -416,6 +421,8 @@ class ProcessExecutor:
         A worker whose run is still going at the deadline is killed (its run
         is lost, ``task_cancelled``).
         """
+        if worker.channel.holds_message():
+            return await worker.channel.receive()
         while True:
             if worker.deadline is not None and not worker.killed:
                 with anyio.move_on_after(worker.deadline - anyio.current_time()):
