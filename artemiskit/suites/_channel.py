@@ -118,9 +118,10 @@ class Channel:
         end = _LENGTH.size + length
         if len(inbox) < end:
             return False, None
-        message = pickle.loads(inbox[_LENGTH.size : end])
+        payload = inbox[_LENGTH.size : end]
+        # Taken before it is unpickled: a message that cannot be is gone too.
         del inbox[:end]
-        return True, message
+        return True, pickle.loads(payload)
 
     def holds_message(self) -> bool:
         """Whether a whole message was read already (`receive` returns at once)."""
@@ -134,6 +135,8 @@ class Channel:
         """The next message.
 
         Raises:
+            Exception: The message cannot be unpickled here (what it names
+                cannot be imported, for one): it is dropped, the next follows.
             EOFError: The other end closed (or died) before another whole message.
             OSError: The socket failed.
         """

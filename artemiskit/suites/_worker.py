@@ -142,7 +142,7 @@ async def _serve(channel: Channel) -> None:
     _take_over(*hello[1:])
     state = _State()
     # Runs wait here in the order they came (the driver keeps them few).
-    held, queued = anyio.create_memory_object_stream["RemoteRun"](math.inf)
+    held, queued = anyio.create_memory_object_stream["RemoteRun | None"](math.inf)
     async with (
         contextlib.AsyncExitStack() as stack,
         anyio.create_task_group() as group,
@@ -153,12 +153,14 @@ async def _serve(channel: Channel) -> None:
 
 
 async def _read(
-    channel: Channel, held: MemoryObjectSendStream[RemoteRun], state: _State
+    channel: Channel, held: MemoryObjectSendStream[RemoteRun | None], state: _State
 ) -> None:
     """Take the driver's messages as they come, runs included, while runs run.
 
     A run comes whole (``run``) the first time its unit reaches this worker;
-    later runs of the unit come as what differs from that one (``again``).
+    later runs of the unit come as what differs from that one (``again``). A
+    run this process cannot rebuild (its data names something it cannot
+    import) is held as ``None``: it fails in its turn.
     """
     units: dict[str, RemoteRun] = {}
     with held:
@@ -169,6 +171,9 @@ async def _read(
                 state.orphaned = True
                 state.cancel()
                 return
+            except Exception:
+                held.send_nowait(None)
+                continue
             kind = message[0]
             if kind == "run":
                 task: RemoteRun = message[1]
@@ -176,7 +181,10 @@ async def _read(
                 held.send_nowait(task)
             elif kind == "again":
                 _, unit, changes = message
-                held.send_nowait(attrs.evolve(units[unit], **changes))
+                first = units.get(unit)
+                held.send_nowait(
+                    None if first is None else attrs.evolve(first, **changes)
+                )
             elif kind == "cancel":
                 state.cancel()
             elif kind == "stop":
@@ -186,7 +194,7 @@ async def _read(
 
 async def _run_each(
     channel: Channel,
-    queued: MemoryObjectReceiveStream[RemoteRun],
+    queued: MemoryObjectReceiveStream[RemoteRun | None],
     state: _State,
     stack: contextlib.AsyncExitStack,
 ) -> None:
@@ -201,10 +209,14 @@ async def _run_each(
     try:
         task = await queued.receive()
         while not state.orphaned:
-            channel.post(("started", task.key))
-            # Whole in the socket before the run does anything.
-            await channel.drain()
-            reply = await _run(task, units, state, stack)
+            if task is None:
+                # Never started: it could not even be rebuilt here.
+                reply: tuple[str, Any] = ("lost", "task_failed")
+            else:
+                channel.post(("started", task.key))
+                # Whole in the socket before the run does anything.
+                await channel.drain()
+                reply = await _run(task, units, state, stack)
             try:
                 channel.post(reply)
             except (pickle.PicklingError, TypeError, AttributeError):

@@ -68,3 +68,26 @@ async def test_sending_to_a_closed_end_fails_with_os_error() -> None:
     with pytest.raises((BrokenPipeError, ConnectionResetError)):
         await sender.send(("run", _LARGE))
     sender.close()
+
+
+def _refused() -> None:
+    raise ModuleNotFoundError("not here")
+
+
+class _Unrebuildable:
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_refused, ())
+
+
+async def test_a_message_that_cannot_be_rebuilt_is_dropped_and_the_next_follows() -> (
+    None
+):
+    here, there = socket.socketpair()
+    sender, receiver = Channel(here), Channel(there)
+    await sender.send(("run", _Unrebuildable()))
+    await sender.send(("next", 1))
+    with pytest.raises(ModuleNotFoundError):
+        await receiver.receive()
+    assert await receiver.receive() == ("next", 1)
+    sender.close()
+    receiver.close()

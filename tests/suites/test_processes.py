@@ -527,6 +527,43 @@ async def test_runs_of_a_worker_that_dies_before_starting_any_are_lost(
     assert not list((tmp_path / "out").rglob("*.record.json"))
 
 
+def _not_importable_here() -> None:
+    raise ModuleNotFoundError("a module only the suite's process has")
+
+
+class _CannotArrive:
+    """An agent whose copy cannot be rebuilt where it arrives."""
+
+    version = "1.0"
+
+    async def respond(self, request: Any) -> Any:
+        raise AssertionError("never runs")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_not_importable_here, ())
+
+
+@pytest.mark.anyio
+async def test_a_run_a_worker_cannot_rebuild_fails_there_and_the_worker_goes_on(
+    tmp_path: Path,
+) -> None:
+    """Its data names what the worker cannot import: lost (``task_failed``).
+
+    The worker never starts it, answers for it in its turn and serves the
+    suite's next run.
+    """
+    result = await ArtemisKit().run_suite(
+        paths=[write_suite(tmp_path)],
+        targets={"gone": _CannotArrive()},
+        repeat=2,
+        executor=ProcessExecutor(workers=1),
+        output_dir=tmp_path / "out",
+    )
+    assert result.exit_code == 7
+    runs = [r for w in result.summary["workflows"] for r in w["runs"]]
+    assert [(r["lost"], r["lost_reason"]) for r in runs] == [(True, "task_failed")] * 4
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("to_group", [False, True], ids=["driver", "process-group"])
 def test_ctrl_c_cancels_the_runs_and_leaves_no_worker(
