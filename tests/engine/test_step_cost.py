@@ -2,9 +2,10 @@
 
 A step (a model request and the tool call it asks for) gives the event loop one
 scheduling point of its own, at the model request's admission, besides those of
-the target and the environment; the tool call it admits yields only when a
-cancellation is pending (`test_never_retried` and the
-cancel tests show that a cancel still lands before the next action). The per-step
+the target and the environment; the tool call it admits does not yield (without a
+checkpoint store): its admission checks the run's cancel request and deadline
+explicitly (`test_never_retried` and the cancel tests show that a cancel still
+lands before the next action). The per-step
 copies of the state and ledger entries are built by `slot_builder` and
 `slot_evolver`, which must build exactly what attrs builds.
 """
