@@ -113,6 +113,14 @@ def _changes(first: RemoteRun, task: RemoteRun) -> dict[str, Any] | None:
     }
 
 
+def _unit_part(task: RemoteRun) -> RemoteRun:
+    """What the unit's later runs differ from: ``task`` without its own parts.
+
+    Its case and cassette are the run's own, not kept for the suite's length.
+    """
+    return attrs.evolve(task, case=None, run_options={})
+
+
 class _Worker:
     """One worker process, the driver's end of its socket, and its runs."""
 
@@ -146,7 +154,7 @@ class _Worker:
             self.channel.post(("again", task.files_key, changes))
             return
         self.channel.post(("run", task))
-        self.units[task.files_key] = task
+        self.units[task.files_key] = _unit_part(task)
 
     def note(self, message: tuple[Any, ...]) -> None:
         """Take one message of the worker: a start, or the oldest run's reply."""

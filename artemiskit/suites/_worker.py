@@ -177,7 +177,11 @@ async def _read(
             kind = message[0]
             if kind == "run":
                 task: RemoteRun = message[1]
-                units[task.files_key] = attrs.evolve(task, files={})
+                # What its unit's later runs differ from (`_unit_part`): its
+                # files are written once, its case and cassette are its own.
+                units[task.files_key] = attrs.evolve(
+                    task, files={}, case=None, run_options={}
+                )
                 held.send_nowait(task)
             elif kind == "again":
                 _, unit, changes = message
