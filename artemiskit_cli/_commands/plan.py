@@ -18,6 +18,7 @@ from artemiskit.suites import (
     read_suite_record,
 )
 from artemiskit_cli._errors import reports_errors
+from artemiskit_cli._paths import PathParam
 
 __all__ = ["plan"]
 
@@ -40,7 +41,7 @@ def _suite_file(given: str) -> Path:
 @click.option(
     "--suite",
     "suite_path",
-    type=click.Path(readable=False),
+    type=PathParam(readable=False),
     help="A saved suite (folder or suite.json): baselines and tokens per run.",
 )
 @click.option(

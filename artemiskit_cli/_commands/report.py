@@ -22,6 +22,7 @@ import click
 from artemiskit import ExitCode
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._paths import PathParam
 from artemiskit_cli._render import printable
 
 if TYPE_CHECKING:
@@ -229,8 +230,8 @@ def make_comparison(
     return comparison.exit_code
 
 
-_OUTPUT = click.Path(readable=False, dir_okay=False)
-_INPUT = click.Path(readable=False)
+_OUTPUT = PathParam(readable=False, dir_okay=False)
+_INPUT = PathParam(readable=False)
 
 
 @click.group(cls=_ReportGroup, invoke_without_command=True)
@@ -241,7 +242,7 @@ _INPUT = click.Path(readable=False)
 )
 @click.option(
     "--transcripts",
-    type=click.Path(readable=False, file_okay=False),
+    type=PathParam(readable=False, file_okay=False),
     help="Show the transcripts in this folder (sensitive: the page is marked so).",
 )
 @click.option(
@@ -253,7 +254,7 @@ _INPUT = click.Path(readable=False)
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Prompt-response runs: the configuration that names the store.",
 )
 @click.pass_context

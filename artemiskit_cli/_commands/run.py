@@ -35,6 +35,7 @@ from artemiskit.prompt_response import (
     run_scenarios,
 )
 from artemiskit_cli._outputs import refuse_dash
+from artemiskit_cli._paths import PathParam
 from artemiskit_cli._render import problem_line
 from artemiskit_cli._signals import run_watching_signals
 
@@ -148,7 +149,7 @@ async def _settings(
 
 
 @click.command("run")
-@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@click.argument("paths", nargs=-1, metavar="[PATH]...", type=PathParam(readable=False))
 @click.option(
     "-p", "--provider", help="Provider entry to use (overrides the scenario)."
 )
@@ -192,13 +193,13 @@ async def _settings(
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Configuration file (default: the nearest artemis.config.yaml).",
 )
 @click.option(
     "--judge-config",
     "judge_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Judge configuration for llm_grader and similarity.",
 )
 @click.option("--redact", is_flag=True, help="Redact stored prompts and responses.")
@@ -240,6 +241,7 @@ async def _settings(
 @click.option(
     "--export-output",
     default="./artemis-exports",
+    type=PathParam(readable=False),
     help="Folder of exports (default ./artemis-exports).",
 )
 def run(

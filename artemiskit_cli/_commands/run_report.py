@@ -23,6 +23,7 @@ from artemiskit.prompt_response import PromptResponseExitCode, manifest_to_dict
 from artemiskit.reports import render_run_report
 from artemiskit_cli._commands.runs import CONFIG_OPTION, load_run, storage_for
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._paths import PathParam
 
 __all__ = ["report", "report_manifest"]
 
@@ -96,13 +97,13 @@ def report_manifest(
 @click.option(
     "--html",
     "html_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Write the HTML report to this new file.",
 )
 @click.option(
     "--json",
     "json_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Write the manifest as pretty JSON to this new file.",
 )
 @CONFIG_OPTION

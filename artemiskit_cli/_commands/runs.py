@@ -29,6 +29,7 @@ from artemiskit.prompt_response import (
     read_manifest_file,
 )
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._paths import PathParam
 
 if TYPE_CHECKING:
     from artemiskit.prompt_response import RunManifest
@@ -38,7 +39,7 @@ __all__ = ["baseline", "compare", "history", "load_run"]
 CONFIG_OPTION = click.option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Configuration file (default: the nearest artemis.config.yaml).",
 )
 
@@ -74,7 +75,7 @@ def baseline() -> None:
 
 
 @baseline.command("set")
-@click.argument("run_id", metavar="RUN")
+@click.argument("run_id", metavar="RUN", type=PathParam(readable=False))
 @click.option("-s", "--scenario", help="Scenario name (default: the run's).")
 @click.option("-t", "--tag", help="A label to keep with the baseline.")
 @CONFIG_OPTION
@@ -244,8 +245,8 @@ def history(
 
 
 @click.command("compare")
-@click.argument("base", metavar="BASELINE")
-@click.argument("current", metavar="CURRENT")
+@click.argument("base", metavar="BASELINE", type=PathParam(readable=False))
+@click.argument("current", metavar="CURRENT", type=PathParam(readable=False))
 @click.option(
     "--threshold",
     type=click.FloatRange(0, 1),
@@ -255,7 +256,7 @@ def history(
 @click.option(
     "--json",
     "json_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Write the comparison data (per case) to this new file.",
 )
 @CONFIG_OPTION

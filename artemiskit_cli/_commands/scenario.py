@@ -16,6 +16,7 @@ import click
 from artemiskit import WorkflowError
 from artemiskit.workflow import read_agent_workflow_data, unchecked_scorer_outcomes
 from artemiskit_cli._errors import reports_errors
+from artemiskit_cli._paths import PathParam
 from artemiskit_cli._render import problem_line
 from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
 
@@ -42,7 +43,7 @@ def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
 
 @scenario.command("validate")
 @click.argument(
-    "workflow_file", metavar="WORKFLOW", type=click.Path(readable=False, dir_okay=True)
+    "workflow_file", metavar="WORKFLOW", type=PathParam(readable=False, dir_okay=True)
 )
 @click.option(
     "--json",
@@ -52,7 +53,7 @@ def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
 )
 @click.option(
     "--fixture-root",
-    type=click.Path(readable=False, file_okay=False),
+    type=PathParam(readable=False, file_okay=False),
     help="Where a dataset resolves (default: the workflow's folder).",
 )
 @TOOLS_OPTION

@@ -32,6 +32,7 @@ from artemiskit.suites import (
     markdown_summary,
 )
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._paths import PathParam
 from artemiskit_cli._render import printable
 from artemiskit_cli._signals import run_watching_signals
 from artemiskit_cli._telemetry import telemetry_of
@@ -77,12 +78,12 @@ def suite_options(command: F) -> F:
     options = [
         click.option(
             "--transcript-output",
-            type=click.Path(readable=False, dir_okay=False),
+            type=PathParam(readable=False, dir_okay=False),
             help="Single run: write the conversation here, mode 0600 (sensitive).",
         ),
         click.option(
             "--output-dir",
-            type=click.Path(readable=False, file_okay=False),
+            type=PathParam(readable=False, file_okay=False),
             help="Suite mode: a new or empty folder for suite.json and the records.",
         ),
         click.option(
@@ -134,19 +135,19 @@ def suite_options(command: F) -> F:
         ),
         click.option(
             "--record-cassettes",
-            type=click.Path(readable=False, file_okay=False),
+            type=PathParam(readable=False, file_okay=False),
             help="Suite mode: keep every run's model exchanges as a cassette in "
             "this new or empty folder, laid out like runs/ (0600 files, 0700 "
             "folders; sensitive).",
         ),
         click.option(
             "--junit",
-            type=click.Path(readable=False, dir_okay=False),
+            type=PathParam(readable=False, dir_okay=False),
             help="Suite mode: write a JUnit XML report here.",
         ),
         click.option(
             "--markdown",
-            type=click.Path(readable=False, dir_okay=False),
+            type=PathParam(readable=False, dir_okay=False),
             help="Suite mode: write a Markdown summary here.",
         ),
         click.option(

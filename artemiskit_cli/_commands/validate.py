@@ -26,6 +26,7 @@ from artemiskit.prompt_response import (
     discover_scenario_files,
     load_scenario,
 )
+from artemiskit_cli._paths import PathParam
 from artemiskit_cli._render import problem_line
 
 if TYPE_CHECKING:
@@ -119,7 +120,9 @@ def _check(path: str, explicit: bool) -> dict[str, Any] | None:
 
 
 @click.command("validate")
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument(
+    "paths", nargs=-1, required=True, metavar="PATH...", type=PathParam(readable=False)
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--strict", is_flag=True, help="Count warnings as errors.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors.")

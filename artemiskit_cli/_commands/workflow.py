@@ -37,6 +37,7 @@ from artemiskit_cli._outputs import (
     check_not_input,
     write_new_file,
 )
+from artemiskit_cli._paths import PathParam
 from artemiskit_cli._render import describe_event, summarize
 from artemiskit_cli._signals import run_watching_signals
 from artemiskit_cli._targets import AGENT_OPTION, TARGET_OPTION, chosen_targets
@@ -56,17 +57,17 @@ __all__ = ["workflow"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 _WORKFLOW_ARGUMENT = click.argument(
-    "workflow_file", metavar="WORKFLOW", type=click.Path(readable=False, dir_okay=False)
+    "workflow_file", metavar="WORKFLOW", type=PathParam(readable=False, dir_okay=False)
 )
 _CONFIG = click.option(
     "--config",
     "config_path",
-    type=click.Path(readable=False, dir_okay=False),
+    type=PathParam(readable=False, dir_okay=False),
     help="Trusted configuration (artemis.config.yaml); optional for `scripted`.",
 )
 _OUTPUT = click.option(
     "--output",
-    type=click.Path(readable=False, dir_okay=False),
+    type=PathParam(readable=False, dir_okay=False),
     help="Write the execution record here (a new path).",
 )
 _JSON = click.option(
@@ -74,12 +75,12 @@ _JSON = click.option(
 )
 _STATE_OUTPUT = click.option(
     "--state-output",
-    type=click.Path(readable=False, dir_okay=False),
+    type=PathParam(readable=False, dir_okay=False),
     help="Write the final state here, mode 0600 (sensitive working data).",
 )
 _FIXTURE_ROOT = click.option(
     "--fixture-root",
-    type=click.Path(readable=False, file_okay=False),
+    type=PathParam(readable=False, file_okay=False),
     help="Where fixtures and scripts resolve (default: the workflow's folder).",
 )
 _CLEANUP_TIMEOUT = click.option(
@@ -95,7 +96,7 @@ _PREFLIGHT = click.option(
 )
 _JUDGE_CONFIG = click.option(
     "--judge-config",
-    type=click.Path(readable=False, dir_okay=False),
+    type=PathParam(readable=False, dir_okay=False),
     help="Judge configuration for `judge` outcomes (never implicit).",
 )
 _PAUSE_AFTER_ACTIONS = click.option(
@@ -116,13 +117,13 @@ _OTEL = click.option(
 
 _RECORD_CASSETTE = click.option(
     "--record-cassette",
-    type=click.Path(readable=False, dir_okay=False),
+    type=PathParam(readable=False, dir_okay=False),
     help="Single run: keep every model exchange in this new cassette, mode 0600 "
     "(sensitive; on resume, the paused run's cassette, continued).",
 )
 _REPLAY = click.option(
     "--replay",
-    type=click.Path(readable=False),
+    type=PathParam(readable=False),
     help="Answer model requests from this cassette (suite mode: a folder of "
     "cassettes); tools still run for real.",
 )
@@ -141,7 +142,7 @@ _REPLAY_UNTIL = click.option(
 
 
 _PATHS_ARGUMENT = click.argument(
-    "paths", metavar="PATH...", nargs=-1, required=True, type=click.Path(readable=False)
+    "paths", metavar="PATH...", nargs=-1, required=True, type=PathParam(readable=False)
 )
 
 
@@ -252,7 +253,7 @@ async def _run(
 @functools.partial(_execution_options, argument=_PATHS_ARGUMENT)
 @click.option(
     "--checkpoint-dir",
-    type=click.Path(readable=False, file_okay=False),
+    type=PathParam(readable=False, file_okay=False),
     help="Checkpoint into this private directory (explicit; sensitive data).",
 )
 @TARGET_OPTION
@@ -433,7 +434,7 @@ def preflight(
 @click.option(
     "--checkpoint-dir",
     required=True,
-    type=click.Path(readable=False, file_okay=False),
+    type=PathParam(readable=False, file_okay=False),
     help="The directory of the paused run's checkpoint.",
 )
 @TARGET_OPTION
