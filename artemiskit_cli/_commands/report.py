@@ -141,7 +141,7 @@ def _write_outputs(outputs: list[_Output]) -> list[str]:
             failure = failure or exc
             continue
         written.append(path)
-        click.echo(f"{what}: {path}", err=True)
+        click.echo(f"{what}: {printable(path)}", err=True)
     if failure is not None:
         raise failure
     return written

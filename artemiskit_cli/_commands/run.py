@@ -36,7 +36,7 @@ from artemiskit.prompt_response import (
 )
 from artemiskit_cli._outputs import refuse_dash
 from artemiskit_cli._paths import PathParam
-from artemiskit_cli._render import problem_line
+from artemiskit_cli._render import printable, problem_line
 from artemiskit_cli._signals import run_watching_signals
 
 if TYPE_CHECKING:
@@ -54,7 +54,8 @@ __all__ = ["run"]
 
 
 def _echo(message: str) -> None:
-    click.echo(message, err=True)
+    """One line on stderr, shown `printable` (names and paths come from files)."""
+    click.echo(printable(message), err=True)
 
 
 def _case_line(manifest: RunManifest, verbose: bool) -> None:

@@ -30,6 +30,7 @@ from artemiskit.prompt_response import (
 )
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
 from artemiskit_cli._paths import PathParam
+from artemiskit_cli._render import printable
 
 if TYPE_CHECKING:
     from artemiskit.prompt_response import RunManifest
@@ -52,7 +53,7 @@ def storage_for(config_path: str | None) -> LocalStorage:
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {printable(message)}", err=True)
     sys.exit(code)
 
 
@@ -104,7 +105,7 @@ def set_baseline(
         storage.set_baseline(entry)
     except ArtemisError as exc:
         _fail(exc.message, 1)
-    click.echo(f"baseline of {entry.scenario}: {entry.run_id}", err=True)
+    click.echo(printable(f"baseline of {entry.scenario}: {entry.run_id}"), err=True)
 
 
 def _now() -> str:
@@ -116,7 +117,7 @@ def _now() -> str:
 
 def _line(entry: Baseline) -> str:
     tag = f"  [{entry.tag}]" if entry.tag else ""
-    return (
+    return printable(
         f"{entry.scenario}  {entry.run_id}  {entry.success_rate * 100:.1f}%  "
         f"{entry.created_at}{tag}"
     )
@@ -201,7 +202,7 @@ def remove_baseline(
         storage.remove_baseline(entry.scenario)
     except ArtemisError as exc:
         _fail(exc.message, 1)
-    click.echo(f"removed the baseline of {entry.scenario}", err=True)
+    click.echo(printable(f"removed the baseline of {entry.scenario}"), err=True)
 
 
 @click.command("history")
@@ -239,7 +240,7 @@ def history(
             total += cost or 0
             fields.append(format_cost(cost) if cost is not None else "-")
         fields.append(item.created_at)
-        click.echo("  ".join(fields))
+        click.echo(printable("  ".join(fields)))
     if show_cost:
         click.echo(f"Total: {format_cost(total)}")
 

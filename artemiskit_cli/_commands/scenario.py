@@ -17,7 +17,7 @@ from artemiskit import WorkflowError
 from artemiskit.workflow import read_agent_workflow_data, unchecked_scorer_outcomes
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._paths import PathParam
-from artemiskit_cli._render import problem_line
+from artemiskit_cli._render import printable, problem_line
 from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def validate(
     elif "dataset" in data:
         cases = ", cases from its dataset"
     summary = (
-        f"ok: {workflow_file} is a valid workflow "
+        f"ok: {printable(workflow_file)} is a valid workflow "
         f"({counts['tools']} tools, {counts['outcomes']} outcomes, "
         f"{counts['faults']} faults{cases})"
     )

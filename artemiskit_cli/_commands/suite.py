@@ -519,7 +519,7 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
             text = markdown_summary(summary)
             write_new_file(options["markdown"], text.encode("utf-8"))
     except FileAccessError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {printable(exc.message)}", err=True)
         code = code if code == ExitCode.CANCELLED else exc.exit_code
     if options["as_json"]:
         click.echo(json.dumps(suite_record_to_dict(summary), indent=2))

@@ -27,7 +27,7 @@ from artemiskit.prompt_response import (
     load_scenario,
 )
 from artemiskit_cli._paths import PathParam
-from artemiskit_cli._render import problem_line
+from artemiskit_cli._render import printable, problem_line
 
 if TYPE_CHECKING:
     from artemiskit import Problem
@@ -105,9 +105,9 @@ def _check(path: str, explicit: bool) -> dict[str, Any] | None:
     except WorkflowError as exc:
         if exc.reason == "not_a_scenario":
             if explicit:
-                click.echo(f"error: {exc.message}", err=True)
+                click.echo(f"error: {printable(exc.message)}", err=True)
                 sys.exit(PromptResponseExitCode.WRONG_INPUT)
-            click.echo(f"notice: skipped {exc.message}", err=True)
+            click.echo(f"notice: skipped {printable(exc.message)}", err=True)
             return None
         for problem in exc.problems:
             click.echo(problem_line(problem, path), err=True)
@@ -115,7 +115,7 @@ def _check(path: str, explicit: bool) -> dict[str, Any] | None:
     else:
         warnings = _warnings(scenario)
         for warning in warnings:
-            click.echo(f"{path}: warning: {warning['message']}", err=True)
+            click.echo(printable(f"{path}: warning: {warning['message']}"), err=True)
     return {"file": path, "valid": not errors, "errors": errors, "warnings": warnings}
 
 
@@ -140,7 +140,7 @@ def validate(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -
             found = discover_scenario_files(given)
             files += [(shown_path(path), explicit) for path in found]
     except FileAccessError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {printable(exc)}", err=True)
         sys.exit(PromptResponseExitCode.WRONG_INPUT)
     if not files:
         click.echo("error: no scenario files matched", err=True)
@@ -148,7 +148,7 @@ def validate(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -
     try:
         checked = [_check(path, explicit) for path, explicit in files]
     except ArtemisError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {printable(exc)}", err=True)
         sys.exit(PromptResponseExitCode.FAILED)
     results = [result for result in checked if result is not None]
     for result in results:
@@ -167,5 +167,5 @@ def validate(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -
     elif not quiet:
         for result in results:
             mark = "ok" if result["valid"] else "invalid"
-            click.echo(f"{mark}: {result['file']}", err=True)
+            click.echo(f"{mark}: {printable(result['file'])}", err=True)
     sys.exit(PromptResponseExitCode.FAILED if failed else PromptResponseExitCode.OK)

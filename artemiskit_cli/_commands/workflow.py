@@ -38,7 +38,7 @@ from artemiskit_cli._outputs import (
     write_new_file,
 )
 from artemiskit_cli._paths import PathParam
-from artemiskit_cli._render import describe_event, summarize
+from artemiskit_cli._render import describe_event, printable, summarize
 from artemiskit_cli._signals import run_watching_signals
 from artemiskit_cli._targets import AGENT_OPTION, TARGET_OPTION, chosen_targets
 from artemiskit_cli._telemetry import telemetry_of
@@ -215,7 +215,7 @@ async def _run(
     )
     if trusted is not None and not isinstance(config, TrustedConfig):
         for notice in trusted.notices:
-            click.echo(f"notice: {trusted.source}: {notice}", err=True)
+            click.echo(printable(f"notice: {trusted.source}: {notice}"), err=True)
     kit = ArtemisKit(config=trusted, tools=tools, scorers=scorers or ())
     telemetry = telemetry_of(trusted) if otel else None
     session = await kit.create_workflow_session(
@@ -384,13 +384,18 @@ def _emit(
         try:
             write_new_file(transcript_output, transcript + b"\n", mode=0o600)
         except FileAccessError as exc:
-            click.echo(f"error: the transcript export failed: {exc}", err=True)
+            click.echo(
+                f"error: the transcript export failed: {printable(exc.message)}",
+                err=True,
+            )
             code = exc.exit_code
     if as_json:
         click.echo(encoded.decode("utf-8"), nl=False)
     click.echo(summarize(result.record, result.failure, sandbox=sandbox), err=True)
     if state_failure is not None:
-        message = f"error: the requested state export failed: {state_failure}"
+        message = (
+            f"error: the requested state export failed: {printable(state_failure)}"
+        )
         click.echo(message, err=True)
     sys.exit(code)
 
