@@ -46,9 +46,15 @@ CONFIG_OPTION = click.option(
 
 
 def storage_for(config_path: str | None) -> LocalStorage:
-    """The store the configuration (or the environment) points at."""
+    """The store the configuration (or the environment) points at.
+
+    Exits 1 (``error: ...``) when the configuration cannot be read or is invalid.
+    """
     found = Path(config_path) if config_path else find_config()
-    settings = anyio.run(load_run_settings, found)
+    try:
+        settings = anyio.run(load_run_settings, found)
+    except ArtemisError as exc:
+        _fail(exc.message, 1)
     return LocalStorage(settings.storage_path)
 
 
@@ -225,9 +231,11 @@ def history(
     config_path: str | None,
 ) -> None:
     """List stored runs, newest first."""
-    runs = storage_for(config_path).runs(
-        project=project, scenario=scenario, limit=limit
-    )
+    storage = storage_for(config_path)
+    try:
+        runs = storage.runs(project=project, scenario=scenario, limit=limit)
+    except ArtemisError as exc:
+        _fail(exc.message, 1)
     if not runs:
         click.echo("No runs found.")
         return
@@ -300,7 +308,7 @@ def compare(
         )
     for row in data["caseComparisons"]:
         if row["changeType"] != "unchanged":
-            click.echo(f"{row['changeType']:<10} {row['caseId']}")
+            click.echo(printable(f"{row['changeType']:<10} {row['caseId']}"))
     summary = data["summary"]
     click.echo(
         f"regressed {summary['totalRegressions']}, improved "
