@@ -31,7 +31,7 @@ from artemiskit.suites import (
     junit_xml,
     markdown_summary,
 )
-from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._outputs import check_new_outputs, refuse_dash, write_new_file
 from artemiskit_cli._paths import PathParam
 from artemiskit_cli._render import printable
 from artemiskit_cli._signals import run_watching_signals
@@ -333,7 +333,22 @@ async def _live(events: AsyncIterator[SuiteEvent], progress: _Progress) -> None:
             live.update(render(), refresh=True)
 
 
+def _exports_outside(options: dict[str, Any]) -> list[str]:
+    """The ``--junit``/``--markdown`` paths outside the output folder.
+
+    They can be checked before the folder is made, so that a refused export
+    leaves nothing behind; one inside it only once the folder exists.
+    """
+    folder = os.path.realpath(options["output_dir"]) + os.sep
+    return [
+        path
+        for path in (options["junit"], options["markdown"])
+        if path is not None and not os.path.realpath(path).startswith(folder)
+    ]
+
+
 async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
+    check_new_outputs(*_exports_outside(options))
     config_path = options["config_path"]
     trusted = None if config_path is None else await load_trusted_config(config_path)
     kit = ArtemisKit(
@@ -509,6 +524,8 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
         raise click.UsageError(f"{flags}: single-run options, not for a suite")
     if options["ray_address"] is not None and options["executor"] != "ray":
         raise click.UsageError("--ray-address needs --executor ray")
+    for name in ("output_dir", "record_cassettes", "junit", "markdown"):
+        refuse_dash(options[name])  # before the output folder is made
     result = anyio.run(_run, paths, options)
     summary = result.record
     code = result.exit_code

@@ -35,6 +35,7 @@ from artemiskit_cli._outputs import (
     check_apart_from_checkpoint,
     check_new_outputs,
     check_not_input,
+    refuse_dash,
     write_new_file,
 )
 from artemiskit_cli._paths import PathParam
@@ -313,6 +314,7 @@ def run(
     cassettes = replay_settings(locals())
     checkpoint = None
     if checkpoint_dir is not None:
+        refuse_dash(checkpoint_dir)
         check_apart_from_checkpoint(
             checkpoint_dir, output, state_output, transcript_output, record_cassette
         )
