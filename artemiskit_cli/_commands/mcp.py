@@ -15,7 +15,7 @@ import click
 from artemiskit.config import load_trusted_config
 from artemiskit.tools import McpToolListing, list_mcp_tools
 from artemiskit_cli._errors import reports_errors
-from artemiskit_cli._paths import PathParam
+from artemiskit_cli._params import PathParam
 
 __all__ = ["mcp"]
 

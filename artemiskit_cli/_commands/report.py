@@ -22,7 +22,7 @@ import click
 from artemiskit import ExitCode
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
-from artemiskit_cli._paths import PathParam
+from artemiskit_cli._params import FiniteFloatRange, PathParam
 from artemiskit_cli._render import printable
 
 if TYPE_CHECKING:
@@ -314,14 +314,14 @@ def report(
 )
 @click.option(
     "--max-drop",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloatRange(0, 1),
     help="Also flag a workflow whose pass rate drops by more than this (0-1).",
 )
 @click.option(
     "--alpha",
     default=0.05,
     show_default=True,
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=FiniteFloatRange(0, 1, min_open=True, max_open=True),
     help="Family-wise significance level (Holm's step-down over the rows).",
 )
 @reports_errors

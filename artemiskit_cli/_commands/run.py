@@ -35,7 +35,7 @@ from artemiskit.prompt_response import (
     run_scenarios,
 )
 from artemiskit_cli._outputs import refuse_dash
-from artemiskit_cli._paths import PathParam
+from artemiskit_cli._params import FiniteFloatRange, PathParam
 from artemiskit_cli._render import printable, problem_line
 from artemiskit_cli._signals import run_watching_signals
 
@@ -185,7 +185,7 @@ async def _settings(
 @click.option(
     "--timeout",
     "timeout_ms",
-    type=click.FloatRange(min=1),
+    type=FiniteFloatRange(min=1),
     help="Per-case timeout in ms, for cases that set none.",
 )
 @click.option(
@@ -224,13 +224,13 @@ async def _settings(
 )
 @click.option(
     "--threshold",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloatRange(0, 1),
     default=0.05,
     help="Regression threshold (default 0.05; 0 means 0).",
 )
 @click.option(
     "--budget",
-    type=click.FloatRange(min=0),
+    type=FiniteFloatRange(min=0),
     help="Fail when the estimated cost exceeds this many USD.",
 )
 @click.option(

@@ -23,7 +23,7 @@ from artemiskit.prompt_response import PromptResponseExitCode, manifest_to_dict
 from artemiskit.reports import render_run_report
 from artemiskit_cli._commands.runs import CONFIG_OPTION, load_run, storage_for
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
-from artemiskit_cli._paths import PathParam
+from artemiskit_cli._params import PathParam
 from artemiskit_cli._render import printable
 
 __all__ = ["report", "report_manifest"]

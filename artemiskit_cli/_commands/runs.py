@@ -29,7 +29,7 @@ from artemiskit.prompt_response import (
     read_manifest_file,
 )
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
-from artemiskit_cli._paths import PathParam
+from artemiskit_cli._params import FiniteFloatRange, PathParam
 from artemiskit_cli._render import printable
 
 if TYPE_CHECKING:
@@ -258,7 +258,7 @@ def history(
 @click.argument("current", metavar="CURRENT", type=PathParam(readable=False))
 @click.option(
     "--threshold",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloatRange(0, 1),
     default=0.05,
     help="Regression threshold (default 0.05; 0 means 0).",
 )

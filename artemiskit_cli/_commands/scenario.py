@@ -16,7 +16,7 @@ import click
 from artemiskit import WorkflowError
 from artemiskit.workflow import read_agent_workflow_data, unchecked_scorer_outcomes
 from artemiskit_cli._errors import reports_errors
-from artemiskit_cli._paths import PathParam
+from artemiskit_cli._params import PathParam
 from artemiskit_cli._render import printable, problem_line
 from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
 

@@ -32,7 +32,7 @@ from artemiskit.suites import (
     markdown_summary,
 )
 from artemiskit_cli._outputs import check_new_outputs, refuse_dash, write_new_file
-from artemiskit_cli._paths import PathParam
+from artemiskit_cli._params import FiniteFloatRange, PathParam
 from artemiskit_cli._render import printable
 from artemiskit_cli._signals import run_watching_signals
 from artemiskit_cli._telemetry import telemetry_of
@@ -99,7 +99,7 @@ def suite_options(command: F) -> F:
         ),
         click.option(
             "--min-pass-rate",
-            type=click.FloatRange(0, 1),
+            type=FiniteFloatRange(0, 1),
             help="Suite mode: exit 8 when a workflow's pass rate is below (default 1).",
         ),
         click.option(

@@ -26,7 +26,7 @@ from artemiskit.prompt_response import (
     discover_scenario_files,
     load_scenario,
 )
-from artemiskit_cli._paths import PathParam
+from artemiskit_cli._params import PathParam
 from artemiskit_cli._render import printable, problem_line
 
 if TYPE_CHECKING:

@@ -38,7 +38,7 @@ from artemiskit_cli._outputs import (
     refuse_dash,
     write_new_file,
 )
-from artemiskit_cli._paths import PathParam
+from artemiskit_cli._params import PathParam
 from artemiskit_cli._render import describe_event, printable, summarize
 from artemiskit_cli._signals import run_watching_signals
 from artemiskit_cli._targets import AGENT_OPTION, TARGET_OPTION, chosen_targets
