@@ -88,3 +88,43 @@ def test_a_suite_whose_agent_raises_keyboard_interrupt_ends_cancelled(
         record = json.loads(saved.read_text("utf-8"))
         assert record["execution"]["reason"] == "interrupted"
         assert SENTINEL not in saved.read_text("utf-8")
+
+
+HOST_MODULE = f"""
+def interrupting_factory():
+    raise KeyboardInterrupt({SENTINEL!r})
+
+
+def exiting_factory():
+    raise SystemExit({SENTINEL!r})
+"""
+
+
+@pytest.mark.parametrize(
+    ("option", "source", "attribute", "code", "words"),
+    [
+        # host code that raises while it is imported or makes its agent
+        ("--agent", f"raise KeyboardInterrupt({SENTINEL!r})", "x", 130, "interrupted"),
+        ("--tools", f"raise KeyboardInterrupt({SENTINEL!r})", "x", 130, "interrupted"),
+        ("--agent", HOST_MODULE, "interrupting_factory", 130, "interrupted"),
+        ("--agent", f"raise SystemExit({SENTINEL!r})", "x", 1, "(SystemExit)"),
+        # (an unimportable --tools or --scorers module is an invalid option)
+        ("--tools", f"raise SystemExit({SENTINEL!r})", "x", 2, "(SystemExit)"),
+        ("--scorers", f"raise SystemExit({SENTINEL!r})", "x", 2, "(SystemExit)"),
+        ("--agent", HOST_MODULE, "exiting_factory", 1, "raised SystemExit"),
+    ],
+)
+def test_host_code_raising_a_base_exception_while_loaded_never_leaks_its_text(
+    tmp_path: Path, option: str, source: str, attribute: str, code: int, words: str
+) -> None:
+    path = write_workflow(tmp_path)
+    name = f"host_{uuid.uuid4().hex[:12]}"
+    (tmp_path / f"{name}.py").write_text(source, "utf-8")
+    done = akit_process(
+        "workflow", "run", path, option, f"{name}:{attribute}",
+        cwd=tmp_path, timeout=BOUND_S,
+    )  # fmt: skip
+    assert done.returncode == code, done.stderr
+    assert words in done.stderr
+    assert SENTINEL not in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr
