@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -136,20 +137,36 @@ class RunLayout:
         return run_stem(folder, repetition)
 
 
+def _empty(folder: Path) -> bool:
+    with os.scandir(folder) as entries:
+        return next(entries, None) is None
+
+
 def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
     """Make sure the output folder is new or empty (creating it if new).
 
     Raises:
-        FileAccessError: It exists and is not an empty folder, or cannot be
+        FileAccessError: It exists and is not an empty folder, cannot be
+            examined (a folder above it or it refuses this user), or cannot be
             created (exit 1).
     """
     path = Path(output_dir)
-    if path.is_symlink() or (path.exists() and not path.is_dir()):
+    try:
+        found = os.lstat(path)
+        empty = not stat.S_ISDIR(found.st_mode) or _empty(path)
+    except FileNotFoundError:
+        found, empty = None, True
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot use output folder {os.fspath(output_dir)}: {exc.strerror}",
+            reason="output_unwritable",
+        ) from exc
+    if found is not None and not stat.S_ISDIR(found.st_mode):  # a link too
         raise FileAccessError(
             f"output folder {os.fspath(output_dir)} is not a folder",
             reason="output_exists",
         )
-    if path.is_dir() and any(path.iterdir()):
+    if not empty:
         raise FileAccessError(
             f"output folder {os.fspath(output_dir)} is not empty; a suite needs a "
             "new or empty folder",

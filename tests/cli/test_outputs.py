@@ -229,3 +229,24 @@ def test_a_refused_export_of_a_suite_makes_no_output_folder(
     assert "already exists" in done.stderr
     assert not (tmp_path / "out").exists()
     assert (tmp_path / "exists.txt").read_text("utf-8") == "kept"
+
+
+@pytest.mark.parametrize("inside", [False, True], ids=["folder", "below it"])
+def test_an_output_folder_that_cannot_be_examined_is_exit_1(
+    tmp_path: Path, inside: bool
+) -> None:
+    """A mode-0 folder (root is made to obey the bits): an error, no traceback."""
+    path = write_workflow(tmp_path)
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o000)
+    try:
+        out = closed / "out" if inside else closed
+        done = akit_in("workflow", "run", path, "--output-dir", out,
+                       prepare=obey_permission_bits)  # fmt: skip
+    finally:
+        closed.chmod(0o700)
+    assert done.returncode == 1, done.stderr
+    assert f"output folder {out}" in done.stderr
+    assert "Permission denied" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert list(closed.iterdir()) == []
