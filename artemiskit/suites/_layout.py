@@ -10,6 +10,7 @@ dataset or matrix omitted, SPEC 19) and its repetition.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -32,6 +33,7 @@ __all__ = [
     "RECORD_SUFFIX",
     "TRANSCRIPT_SUFFIX",
     "RunLayout",
+    "check_output_dir",
     "safe_folders",
     "prepare_output_dir",
     "record_line",
@@ -142,13 +144,16 @@ def _empty(folder: Path) -> bool:
         return next(entries, None) is None
 
 
-def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
-    """Make sure the output folder is new or empty (creating it if new).
+def check_output_dir(output_dir: str | os.PathLike[str]) -> None:
+    """Refuse an output folder `prepare_output_dir` would refuse, making nothing.
+
+    A suite checks each of its folders (records, cassettes) before it makes
+    any, so a refused one leaves no other behind.
 
     Raises:
         FileAccessError: It exists and is not an empty folder, cannot be
-            examined (a folder above it or it refuses this user), or cannot be
-            created (exit 1).
+            examined (a folder above it or it refuses this user), or its
+            nearest existing parent cannot take a new folder (exit 1).
     """
     path = Path(output_dir)
     try:
@@ -172,6 +177,27 @@ def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
             "new or empty folder",
             reason="output_exists",
         )
+    if found is None:
+        parent = path.absolute().parent
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise FileAccessError(
+                f"cannot create output folder {os.fspath(output_dir)}: "
+                f"{os.strerror(errno.EACCES)}",
+                reason="output_unwritable",
+            )
+
+
+def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
+    """Make sure the output folder is new or empty (creating it if new).
+
+    Raises:
+        FileAccessError: `check_output_dir` refuses it, or it cannot be
+            created (exit 1).
+    """
+    check_output_dir(output_dir)
+    path = Path(output_dir)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -250,3 +250,24 @@ def test_an_output_folder_that_cannot_be_examined_is_exit_1(
     assert "Permission denied" in done.stderr
     assert "Traceback" not in done.stderr
     assert list(closed.iterdir()) == []
+
+
+@pytest.mark.parametrize("mode", [0o000, 0o555], ids=["closed", "read-only"])
+def test_a_refused_cassette_folder_makes_no_output_folder(
+    tmp_path: Path, mode: int
+) -> None:
+    path = write_workflow(tmp_path)
+    guarded = tmp_path / "guarded"
+    guarded.mkdir(mode=mode)
+    try:
+        done = akit_in(
+            "workflow", "run", path, "--output-dir", tmp_path / "out",
+            "--record-cassettes", guarded / "cassettes", prepare=obey_permission_bits,
+        )  # fmt: skip
+    finally:
+        guarded.chmod(0o700)
+    assert done.returncode == 1, done.stderr
+    assert f"output folder {guarded / 'cassettes'}" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()
+    assert list(guarded.iterdir()) == []
