@@ -48,7 +48,7 @@ from artemiskit.engine._run_evidence import RunEvidence, traced_calls
 from artemiskit.engine._run_state import RunState
 from artemiskit.engine._scoring import run_scorers
 from artemiskit.engine._state import LocalState
-from artemiskit.engine._stops import error_stop, stop_for
+from artemiskit.engine._stops import INTERRUPTED, error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallExecutor, holds_cancellation
 from artemiskit.engine._tool_invocation import initial_sections
 from artemiskit.engine._tool_tables import ToolTables, build_tool_tables, tool_tables
@@ -336,6 +336,10 @@ class RunDriver:
                     ):
                         self._failure = f"{self._target_label}: {exc.message}"
                     self.run.stop(error_stop(exc))
+                except KeyboardInterrupt:
+                    # the agent's or a handler's own: an interruption of this
+                    # run, recorded like a cancel (never its text)
+                    self.run.stop(stop_for("cancelled", INTERRUPTED))
             if deadline_scope.cancelled_caught:
                 self.run.stop(stop_for("deadline_exceeded", "timeout_ms"))
         if cancel_scope.cancelled_caught:
@@ -454,14 +458,14 @@ class RunDriver:
                 if control.abandoned:  # the run ended without this call
                     raise Abandoned
             check_response(response)
-        except anyio.get_cancelled_exc_class():
-            run.settle_unmeasured(admitted.op_id, "unknown", "interrupted")
+        except (anyio.get_cancelled_exc_class(), KeyboardInterrupt):
+            run.settle_unmeasured(admitted.op_id, "unknown", INTERRUPTED)
             raise
         except ArtemisError as exc:
             run.settle_unmeasured(admitted.op_id, "failed", exc.reason)
             self._failure = f"{self._target_label}: {exc.message}"
             raise
-        except (Abandoned, KeyboardInterrupt, GeneratorExit):
+        except (Abandoned, GeneratorExit):
             raise
         except BaseException as exc:
             # an agent's SystemExit or own BaseException is its failure, not

@@ -316,7 +316,9 @@ class ToolCallExecutor:
                 self._run.settle(op_id, "unknown", exc.reason)
                 self._run.record_trace(_trace(name, "failed", attempt, exc.reason))
                 raise
-            except (Abandoned, anyio.get_cancelled_exc_class()):
+            except (Abandoned, anyio.get_cancelled_exc_class(), KeyboardInterrupt):
+                # an interrupted handler's attempt is settled with the run's
+                # other unsettled operations (unknown, interrupted)
                 raise
             except BaseException as exc:
                 if holds_cancellation(exc):
