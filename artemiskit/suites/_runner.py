@@ -30,6 +30,7 @@ from artemiskit._errors import (
 )
 from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._session import WorkflowResult
+from artemiskit.engine._stops import INTERRUPTED
 from artemiskit.environments._base import cleanup_bound_ms
 from artemiskit.environments._simulated import SIMULATED_CLEANUP_TIMEOUT_MS
 from artemiskit.providers import SharedTransports
@@ -847,7 +848,19 @@ class SuiteSession:
                 _sync_tree(root)
 
     def _account(self, outcome: RunOutcome) -> None:
-        """Stop new starts when fail-fast or the suite budget says so."""
+        """Stop new starts when fail-fast or the suite budget says so.
+
+        A run its agent or a tool interrupted (`KeyboardInterrupt`) cancels the
+        suite, as Ctrl-C would.
+        """
+        record = outcome.record
+        execution = None if record is None else record.execution
+        if (
+            execution is not None
+            and execution.status == "cancelled"
+            and execution.reason == INTERRUPTED
+        ):
+            self.cancel()
         if self._stop is not None:
             return
         settings = self._settings
@@ -856,7 +869,6 @@ class SuiteSession:
             return
         if settings.max_suite_tokens is None:
             return
-        record = outcome.record
         if record is None or (
             record.budget.used.input_tokens is None
             or record.budget.used.output_tokens is None
@@ -931,6 +943,8 @@ class SuiteSession:
             cleanup_timeout_ms=self._cleanup_timeout_ms,
             script=None if item.script is None else item.script[1],
             run_options=self._run_options(job),
+            # the state and transcript come back only where the suite keeps them
+            working_data=self._output is None or self._settings.transcripts,
         )
 
     @staticmethod
