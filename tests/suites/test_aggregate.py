@@ -221,3 +221,13 @@ def test_workflows_sharing_a_case_id_are_different_clusters() -> None:
     assert result["pass_rate"] == 0.75
     assert result["pass_rate_interval"]["method"] == "cluster-robust"
     assert aggregate_rate_exact(units) == Fraction(3, 4)
+
+
+def test_a_workflow_with_nothing_judged_has_no_gated_rate() -> None:
+    # Every run errored or unavailable: no interval, so no lower bound to judge.
+    record = suite_record_from_dict(synthetic_suite([("w", None, "t", "EU")]))
+    (entry,) = record.workflows
+    assert entry.pass_rate_interval is None
+    assert gated_rate(entry, "lower-bound") is None
+    assert gated_rate(entry, "lower-bound", record.units) is None
+    assert gated_rate(entry, "point") is None

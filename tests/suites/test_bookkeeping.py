@@ -11,6 +11,7 @@ import pytest
 from artemiskit import ArtemisKit
 from artemiskit._common._pool import run_bounded
 from artemiskit.suites import load_suite_record
+from artemiskit.suites._runner import _sync_tree
 from tests._builders import PASSING_SCRIPT
 from tests.suites._suites import FAILING_SCRIPT, write_member
 
@@ -134,3 +135,21 @@ async def test_suite_json_holds_a_field_per_line_and_a_run_per_line(
     for snapshot in snapshots:
         for key, line in _run_lines(snapshot).items():
             assert final[key] == line
+
+
+def test_the_sync_without_syncfs_reaches_read_only_files_and_folders(
+    tmp_path: Path,
+) -> None:
+    # Where syncfs(2) is missing (not Linux) every file and folder the runs
+    # wrote is synced one by one; a record is read-only to its owner.
+    run = tmp_path / "w" / "run-1"
+    run.mkdir(parents=True)
+    record = run / "record.json"
+    record.write_text("{}", "utf-8")
+    record.chmod(0o400)
+    run.chmod(0o500)
+    try:
+        _sync_tree(tmp_path)
+    finally:
+        run.chmod(0o700)
+    assert record.read_text("utf-8") == "{}"

@@ -266,6 +266,16 @@ async def test_non_empty_output_folder_is_refused(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
 
 
+async def test_an_existing_empty_output_folder_is_used(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    result = await ArtemisKit().run_suite(
+        paths=[write_suite(tmp_path)], repeat=1, output_dir=out
+    )
+    assert result.summary["status"] == "completed"
+    assert load_suite_record(out / "suite.json")["status"] == "completed"
+
+
 async def test_usage_sum_over_runs(tmp_path: Path) -> None:
     suite = tmp_path / "suite"
     write_member(suite, "only", [PASSING_SCRIPT])
