@@ -32,7 +32,18 @@ from artemiskit._common._statistics import wilson_interval  # noqa: E402
 
 EQUIVALENTS = ROOT / "tests" / "mutation_equivalents.txt"
 SAMPLE = ROOT / "mutants" / "mutation-sample.json"
-KILLED = {1: "killed", 3: "killed", 36: "timeout", 37: "killed"}
+# mutmut's exit codes (mutmut.stats.status_by_exit_code): a timeout, its own (36) or
+# the CPU-time limit's SIGXCPU (-24, 24, 152) or 255, counts as a kill.
+KILLED = {
+    1: "killed",
+    3: "killed",
+    36: "timeout",
+    37: "killed",
+    -24: "timeout",
+    24: "timeout",
+    152: "timeout",
+    255: "timeout",
+}
 UNCHECKED = {None, 2, 34}
 
 
