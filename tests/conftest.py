@@ -14,6 +14,8 @@ typed suite record holds exactly what is written.
 
 from __future__ import annotations
 
+import multiprocessing.forkserver
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +23,28 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["pytester"]
+
+
+def _forget_the_parents_fork_server() -> None:
+    """In a forked child, start a fork server of its own when one is needed.
+
+    The processes executor starts its workers from a fork server; a process
+    forked after that (mutmut runs each mutant in a fork of the process that
+    ran the clean tests) inherits the parent's server, which is not its child:
+    `ensure_running` then fails with ``ChildProcessError`` and every test using
+    worker processes fails, whatever the mutant (docs/testing.md).
+    """
+    server = multiprocessing.forkserver._forkserver
+    for state in (
+        "_forkserver_address",
+        "_forkserver_alive_fd",
+        "_forkserver_pid",
+        "_inherited_fds",
+    ):
+        setattr(server, state, None)
+
+
+os.register_at_fork(after_in_child=_forget_the_parents_fork_server)
 
 #: The suite's Hypothesis profile outside CI: Hypothesis' defaults (example
 #: counts, random examples, the example database) without the two checks that
