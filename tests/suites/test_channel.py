@@ -91,3 +91,18 @@ async def test_a_message_that_cannot_be_rebuilt_is_dropped_and_the_next_follows(
     assert await receiver.receive() == ("next", 1)
     sender.close()
     receiver.close()
+
+
+async def test_a_whole_message_already_read_is_held_and_returned_at_once() -> None:
+    here, there = socket.socketpair()
+    sender, receiver = Channel(here), Channel(there)
+    await sender.send(("result", 1))
+    await sender.send(("started", 2))
+    assert not receiver.holds_message()
+    # One read takes both: the second is then held whole, nothing more.
+    assert await receiver.receive() == ("result", 1)
+    assert receiver.holds_message()
+    assert await receiver.receive() == ("started", 2)
+    assert not receiver.holds_message()
+    sender.close()
+    receiver.close()
