@@ -496,3 +496,50 @@ def test_the_option_defaults_run_each_workflow_once_strictly(
     once.assert_outcomes(passed=1)
     twice = pytester.runpytest_inprocess("--akit", "wf", "--akit-repeat", "2")
     twice.assert_outcomes(failed=1)
+
+
+#: ``pytest --help``'s ArtemisKit group, whitespace collapsed (SPEC 18 options).
+HELP = (
+    "ArtemisKit workflows as tests: "
+    "--akit=PATH collect workflow.yaml / *.workflow.yaml under PATH as test items "
+    "(repeatable); without other paths on the command line only these run "
+    "--akit-config=FILE trusted configuration (artemis.config.yaml) for workflows "
+    "and the akit fixture; default: offline, scripted provider only "
+    "--akit-judge-config=FILE judge configuration for judge outcomes (never "
+    "implicit) "
+    "--akit-tools=MODULE:ATTR user-defined tools (trusted host code) that "
+    "workflows may declare, like akit's --tools (repeatable) "
+    "--akit-scorers=MODULE:ATTR custom scorers (trusted host code) that scorer "
+    "outcomes may name, like akit's --scorers (repeatable) "
+    "--akit-repeat=N runs per workflow (default 1) "
+    "--akit-min-pass-rate=R a workflow item fails when its pass rate is below R "
+    "(default 1.0) "
+    "--akit-gate={point,lower-bound} what --akit-min-pass-rate judges: the pass "
+    "rate (point, the default) or its 95% interval's lower bound (lower-bound) "
+    "--akit-max-errored=N errored runs (infrastructure failures, lost runs) a "
+    "workflow item tolerates (default 0) "
+    "--akit-case=ID of workflows with cases (a dataset), collect only this case "
+    "(repeatable); an id no collected workflow has is a usage error "
+    "--akit-target=ENTRY:MODEL run every workflow on this provider entry of "
+    "--akit-config and model instead of its own target (repeatable: one item per "
+    "target, workflow[case][target]) "
+    "--akit-replay=DIR answer every model request from the cassettes in DIR, laid "
+    "out as `akit workflow run ... --record-cassettes DIR` writes them "
+    "(<workflow>[/<case>][/<target>]/<NNN>.cassette.jsonl); tools still run for "
+    "real "
+    "--akit-replay-mode={strict,lenient} with --akit-replay: stop a run at the "
+    "first request that differs from the recorded one (strict, the default) or "
+    "check positions only "
+    "--akit-output-dir=DIR keep records and suite.json for `akit report` under "
+    "DIR/<workflow>/ (DIR must be new or empty)"
+)
+
+
+def test_help_lists_every_option_with_its_value_and_default(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # one line per option: no hyphen breaks
+    result = pytester.runpytest_inprocess("--help")
+    text = "\n".join(result.outlines)
+    group = text.split("ArtemisKit workflows as tests:", 1)[1].split("\n\n", 1)[0]
+    assert " ".join(f"ArtemisKit workflows as tests: {group}".split()) == HELP
