@@ -543,3 +543,48 @@ def test_help_lists_every_option_with_its_value_and_default(
     text = "\n".join(result.outlines)
     group = text.split("ArtemisKit workflows as tests:", 1)[1].split("\n\n", 1)[0]
     assert " ".join(f"ArtemisKit workflows as tests: {group}".split()) == HELP
+
+
+SCORER_MODULE = """
+from artemiskit import Scorer
+from artemiskit.scorers import Score
+
+
+async def wrote_a_queue(evidence, params):
+    return Score(status="passed", reason="routed")
+
+
+SCORERS = [
+    Scorer(
+        name="wrote_a_queue",
+        version="1",
+        description="Always passes.",
+        params_schema={"type": "object", "additionalProperties": False},
+        handler=wrote_a_queue,
+        timeout_ms=2000,
+    )
+]
+"""
+
+
+def test_a_workflow_with_cases_gets_the_custom_scorers_too(
+    pytester: pytest.Pytester, triage: None
+) -> None:
+    workflow = pytester.path / "workflows" / "triage" / "workflow.yaml"
+    workflow.write_text(
+        workflow.read_text("utf-8").replace(
+            "outcomes:\n", "outcomes:\n  - id: routed\n    scorer: wrote_a_queue\n", 1
+        ),
+        "utf-8",
+    )
+    pytester.makepyfile(triage_scorers=SCORER_MODULE)
+    refused = pytester.runpytest_inprocess("--akit", "workflows")
+    assert refused.ret == pytest.ExitCode.INTERRUPTED
+    refused.stdout.fnmatch_lines(
+        ["hint: register custom scorers with --akit-scorers MODULE:ATTR"]
+    )
+    result = pytester.runpytest_inprocess(
+        "--akit", "workflows", "--akit-scorers", "triage_scorers:SCORERS",
+        "--akit-case", "T-1001", "--akit-case", "T-1007",
+    )  # fmt: skip
+    result.assert_outcomes(passed=1, failed=1)
