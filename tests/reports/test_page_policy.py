@@ -1,0 +1,37 @@
+"""Every page's Content-Security-Policy allows exactly what the page inlines."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+
+from artemiskit.reports._page import page_assets, static_text
+
+
+def _hash(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def test_a_page_with_the_viewer_allows_that_script_by_its_hash() -> None:
+    css, code = static_text("page.css"), static_text("viewer.js")
+    assets = page_assets(script=True)
+    assert str(assets.css) == css
+    assert str(assets.script) == code
+    assert code
+    assert assets.csp == (
+        f"default-src 'none'; style-src-elem {_hash(css)}; "
+        f"style-src-attr 'unsafe-inline'; script-src {_hash(code)}; "
+        "base-uri 'none'; form-action 'none'"
+    )
+
+
+def test_a_page_without_a_script_allows_none() -> None:
+    css = static_text("page.css")
+    assets = page_assets(script=False)
+    assert str(assets.script) == ""
+    assert assets.csp == (
+        f"default-src 'none'; style-src-elem {_hash(css)}; "
+        "style-src-attr 'unsafe-inline'; script-src 'none'; "
+        "base-uri 'none'; form-action 'none'"
+    )
