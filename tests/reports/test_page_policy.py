@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
+from pathlib import Path
 
+from artemiskit import __version__
 from artemiskit.reports._page import page_assets, static_text
+from tests._cli import akit
+
+GOLDEN = Path(__file__).parents[1] / "prompt_response" / "golden"
 
 
 def _hash(text: str) -> str:
@@ -34,4 +40,17 @@ def test_a_page_without_a_script_allows_none() -> None:
         f"default-src 'none'; style-src-elem {_hash(css)}; "
         "style-src-attr 'unsafe-inline'; script-src 'none'; "
         "base-uri 'none'; form-action 'none'"
+    )
+
+
+def test_every_page_names_the_artemiskit_version_that_made_it(tmp_path: Path) -> None:
+    manifest = json.loads((GOLDEN / "manifest.json").read_text("utf-8"))
+    manifest["run_id"] = "golden000000"
+    source = tmp_path / "manifest.json"
+    source.write_text(json.dumps(manifest), "utf-8")
+    page = tmp_path / "r.html"
+    done = akit("report", str(source), "--html", str(page))
+    assert done.returncode == 0, done.stderr
+    assert f"Made by ArtemisKit {__version__} from saved evidence only" in (
+        page.read_text("utf-8")
     )
