@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import json
 from pathlib import Path
 
@@ -54,3 +55,15 @@ def test_every_page_names_the_artemiskit_version_that_made_it(tmp_path: Path) ->
     assert f"Made by ArtemisKit {__version__} from saved evidence only" in (
         page.read_text("utf-8")
     )
+
+
+def test_a_suite_report_inlines_the_viewer_script_its_policy_allows(
+    example_suite: Path, tmp_path: Path
+) -> None:
+    page = tmp_path / "r.html"
+    done = akit("report", str(example_suite), "--html", str(page))
+    assert done.returncode == 0, done.stderr
+    text = page.read_text("utf-8")
+    code = static_text("viewer.js")
+    assert f"<script>{code}</script>" in text
+    assert f"script-src {_hash(code)}" in html.unescape(text)
