@@ -13,9 +13,12 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from artemiskit.prompt_response import (
     Baseline,
     LocalStorage,
+    ScenarioRunOptions,
     run_scenarios,
 )
 from tests.prompt_response.test_run_scenarios import GOLDEN, Recorder
@@ -156,3 +159,59 @@ async def test_the_json_summary_carries_the_worst_baseline_comparison(
     assert "baseline" not in first.ci_summary()
     assert summary["baseline"]["hasRegression"] is False
     assert summary["baseline"]["threshold"] == check.threshold
+
+
+async def test_a_secret_looking_variable_never_reaches_the_stored_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCENARIO_PROBE_API_KEY", "Zq7SENTINELx9-key")
+    scenario = _golden(tmp_path / "s")
+    scenario.write_text(
+        scenario.read_text("utf-8").replace(
+            "prompt: Order status?", "prompt: Order status ${SCENARIO_PROBE_API_KEY}?"
+        ),
+        "utf-8",
+    )
+    storage = LocalStorage(tmp_path / "store")
+    recorder = Messages()
+    result = await run_scenarios([scenario], storage=storage, progress=recorder)
+    [outcome] = result.outcomes
+    assert outcome.manifest is not None
+    stored = storage.find(outcome.manifest.run_id)
+    assert stored is not None
+    assert "Zq7SENTINELx9" not in stored.read_text("utf-8")
+    notices = [detail for kind, detail in recorder.events if kind == "notice"]
+    assert any("SCENARIO_PROBE_API_KEY" in notice for notice in notices)
+
+
+async def test_options_reach_every_scenario_and_baselines_are_opt_in(
+    tmp_path: Path,
+) -> None:
+    scenario = _golden(tmp_path / "s")
+    storage = LocalStorage(tmp_path / "store")
+    tagged = await run_scenarios(
+        [scenario], storage=storage, options=ScenarioRunOptions(tags=("smoke",))
+    )
+    [outcome] = tagged.outcomes
+    assert outcome.manifest is not None
+    assert outcome.manifest.metrics.total_cases == 1
+    storage.set_baseline(
+        Baseline(
+            scenario="golden",
+            run_id=outcome.manifest.run_id,
+            created_at="2026-01-01T00:00:00.000Z",
+            success_rate=1.0,
+            median_latency_ms=0.0,
+            total_tokens=0,
+            passed_cases=1,
+            failed_cases=0,
+            total_cases=1,
+        )
+    )
+    plain = await run_scenarios([scenario], storage=storage, save=False)
+    assert plain.checks == ()
+    compared = await run_scenarios(
+        [scenario], storage=storage, save=False, baseline=True
+    )
+    [check] = compared.checks
+    assert check.has_regression  # 4 of 6 against the baseline's 1 of 1
