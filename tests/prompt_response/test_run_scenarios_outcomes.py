@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from artemiskit.config import load_judge_config
 from artemiskit.prompt_response import (
     Baseline,
     LocalStorage,
@@ -215,3 +216,37 @@ async def test_options_reach_every_scenario_and_baselines_are_opt_in(
     )
     [check] = compared.checks
     assert check.has_regression  # 4 of 6 against the baseline's 1 of 1
+
+
+async def test_a_variable_holding_the_judges_credential_is_withheld(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUDGE_CREDENTIAL_VALUE", "Zq7SENTINELx9-judge")
+    monkeypatch.setenv("PLAIN_LOOKING", "Zq7SENTINELx9-judge")
+    judge_file = tmp_path / "judge.yaml"
+    judge_file.write_text(
+        "provider: mine\nmodel: grader\nproviders:\n"
+        "  mine: {type: openai, api_key_env: JUDGE_CREDENTIAL_VALUE}\n",
+        "utf-8",
+    )
+    judge = await load_judge_config(judge_file)
+    scenario = _golden(tmp_path / "s")
+    scenario.write_text(
+        scenario.read_text("utf-8").replace(
+            "prompt: Order status?", "prompt: Order status ${PLAIN_LOOKING}?"
+        ),
+        "utf-8",
+    )
+    storage = LocalStorage(tmp_path / "store")
+    recorder = Messages()
+    result = await run_scenarios(
+        [scenario], storage=storage, judge=judge, progress=recorder
+    )
+    [outcome] = result.outcomes
+    assert outcome.manifest is not None
+    stored = storage.find(outcome.manifest.run_id)
+    assert stored is not None
+    assert "Zq7SENTINELx9" not in stored.read_text("utf-8")
+    # Withheld, so never sent to the model either: the load says so.
+    notices = [detail for kind, detail in recorder.events if kind == "notice"]
+    assert any("PLAIN_LOOKING" in notice for notice in notices)
