@@ -1,0 +1,25 @@
+"""A workflow's page adds up its runs' declared faults, retries and denials."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tests.reports._evidence import ROOT, akit, run_suite
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def test_the_faults_table_sums_every_run(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    run_suite(ROOT / "examples" / "fault-recovery", suite, repeat=2)
+    html = tmp_path / "r.html"
+    done = akit("report", str(suite), "--html", str(html))
+    assert done.returncode == 0, done.stderr
+    page = html.read_text("utf-8")
+    caption = "Declared faults and retries over all runs with a record"
+    table = page.split(caption, 1)[1].split("</table>", 1)[0]
+    cells = re.findall(r'<td class="num">(\d+)</td>', table)
+    # Each run injects one fault and recovers it with one retry; no denial.
+    assert cells == ["2", "2", "2", "0", "0"]
