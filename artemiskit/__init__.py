@@ -7,8 +7,9 @@ module that defines NAME on first use. To export a new name, add its import unde
 line to build ``__all__`` and the lazy lookup (``artemiskit._common._exports``).
 
 The top level holds what running needs: the facade and session, the loaders,
-suites, checkpoint stores, results and every error. The vocabulary for writing
-your own tools, scorers, environments and model clients lives in those
+suites, checkpoint stores, results, every error, and the scorer vocabulary
+(scorers are the engine's, which is not a public module). The vocabulary for
+writing your own tools, environments and model clients lives in those
 submodules (docs/sdk.md maps every public module); names that moved warn for
 one release.
 """
@@ -20,6 +21,10 @@ import typing
 from artemiskit._common import _exports
 
 if typing.TYPE_CHECKING:
+    from artemiskit._common._host_objects import (
+        import_host_attribute as import_host_attribute,
+        import_host_objects as import_host_objects,
+    )
     from artemiskit._errors import (
         ArtemisError as ArtemisError,
         CassetteError as CassetteError,
@@ -62,15 +67,22 @@ if typing.TYPE_CHECKING:
         CheckpointStore as CheckpointStore,
         LocalCheckpointStore as LocalCheckpointStore,
     )
-    from artemiskit.config import (
-        TrustedConfig as TrustedConfig,
-        load_trusted_config as load_trusted_config,
-    )
     from artemiskit.engine._events import (
         SessionEvent as SessionEvent,
     )
     from artemiskit.engine._judge import (
         JudgeSettings as JudgeSettings,
+    )
+    from artemiskit.engine._scorer import (
+        Evidence as Evidence,
+        Score as Score,
+        Scorer as Scorer,
+        ScorerHandler as ScorerHandler,
+        ScoreStatus as ScoreStatus,
+        ToolCallEvidence as ToolCallEvidence,
+    )
+    from artemiskit.engine._scorer_set import (
+        ScorerSet as ScorerSet,
     )
     from artemiskit.engine._session import (
         WorkflowResult as WorkflowResult,
@@ -79,11 +91,12 @@ if typing.TYPE_CHECKING:
     from artemiskit.environments._base import (
         Environment as Environment,
     )
+    from artemiskit.providers._config import (
+        TrustedConfig as TrustedConfig,
+        load_trusted_config as load_trusted_config,
+    )
     from artemiskit.records import (
         ExecutionRecord as ExecutionRecord,
-    )
-    from artemiskit.scorers import (
-        Scorer as Scorer,
     )
     from artemiskit.suites import (
         SuiteOptions as SuiteOptions,
@@ -121,13 +134,11 @@ _NEVER_RAISED = (
 )
 
 #: Names the top level no longer exports, by the public module that now does:
-#: the vocabulary for writing your own tools, scorers, environments and model
-#: clients lives with them (docs/sdk.md).
+#: the vocabulary for writing your own tools, environments and model clients
+#: lives with them (docs/sdk.md).
 _MOVED = {
-    "artemiskit.config": ("import_host_attribute", "import_host_objects"),
     "artemiskit.environments": ("CleanupReport", "EnvironmentFactory"),
     "artemiskit.records": ("write_atomically",),
-    "artemiskit.scorers": ("Evidence", "Score", "ToolCallEvidence"),
     "artemiskit.targets": ("Message", "ModelRequest", "ToolDefinition"),
     "artemiskit.tools": (
         "ToolChange",

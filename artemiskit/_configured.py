@@ -18,8 +18,6 @@ from artemiskit._common._digests import json_digest
 from artemiskit._errors import (
     ConfigError,
 )
-from artemiskit.config._config import ProviderConfig, TrustedConfig
-from artemiskit.config._judge import load_judge_config
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.providers import (
     ProviderRequest,
@@ -27,6 +25,8 @@ from artemiskit.providers import (
     SharedTransports,
     create_provider_target,
 )
+from artemiskit.providers._config import ProviderConfig, TrustedConfig
+from artemiskit.providers._judge_config import load_judge_config
 from artemiskit.targets._protocol import create_model_client_target
 
 if TYPE_CHECKING:

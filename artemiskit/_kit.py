@@ -33,13 +33,8 @@ from artemiskit._options import (
     merge_run_options,
 )
 from artemiskit.checkpoints import LocalCheckpointStore
-from artemiskit.config import JudgeConfig
-from artemiskit.config._config import (
-    SandboxConfig,
-    TrustedConfig,
-    load_trusted_config,
-)
 from artemiskit.engine._plan import SessionPlan, check_cleanup_timeout
+from artemiskit.engine._scorer_set import NO_SCORERS, ScorerSet, scorer_set
 from artemiskit.engine._session import (
     WorkflowResult,
     WorkflowSession,
@@ -51,8 +46,9 @@ from artemiskit.environments import (
     create_environment_factory,
 )
 from artemiskit.providers import ScriptCase
+from artemiskit.providers._config import TrustedConfig, load_trusted_config
+from artemiskit.providers._judge_config import JudgeConfig
 from artemiskit.records._record import CaseInfo, TargetInfo
-from artemiskit.scorers._registry import NO_SCORERS, ScorerSet, scorer_set
 from artemiskit.targets._identity import (
     AGENT_PROVIDER,
     TargetChoice,
@@ -73,13 +69,13 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from artemiskit.checkpoints._store import CheckpointStore
-    from artemiskit.config._mcp import McpServerConfig
+    from artemiskit.engine._cassettes import RunCassette
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._preflight import PreflightMode
+    from artemiskit.engine._scorer import Scorer
+    from artemiskit.environments.sandbox._config import SandboxConfig
     from artemiskit.prompt_response import RunManifest, ScenarioRunOptions
     from artemiskit.providers import SharedTransports
-    from artemiskit.replay._run import RunCassette
-    from artemiskit.scorers._scorer import Scorer
     from artemiskit.suites import (
         SuiteKeywords,
         SuiteOptions,
@@ -90,6 +86,7 @@ if TYPE_CHECKING:
         AgentTarget,
         ModelClient,
     )
+    from artemiskit.tools._mcp_config import McpServerConfig
     from artemiskit.tools._mcp_tools import McpServers, McpToolSet
     from artemiskit.tools._tool import Tool
 
@@ -384,8 +381,8 @@ def _run_cassette(settings: RunOptions, plan: SessionPlan) -> RunCassette | None
     record = settings.record_cassette
     if settings.replay is None and (record is None or record is False):
         return None
-    from artemiskit.replay._cassette import CassetteHeader
-    from artemiskit.replay._run import RunCassette, contract_digest, target_id
+    from artemiskit.engine._cassettes import RunCassette, contract_digest, target_id
+    from artemiskit.records._cassette import CassetteHeader
 
     workflow, target = plan.workflow, plan.target_info
     return RunCassette(
@@ -414,8 +411,8 @@ async def _offline_target(
     The cassette is loaded here (and checked again with the session), so the
     record names the transport the responses were recorded from.
     """
-    from artemiskit.replay import Cassette, load_cassette
-    from artemiskit.replay._targets import OFFLINE
+    from artemiskit.providers._replay import OFFLINE
+    from artemiskit.records._cassette import Cassette, load_cassette
 
     cassette = settings.replay
     if not isinstance(cassette, Cassette):
@@ -433,7 +430,7 @@ def _recorded_target(settings: RunOptions, workflow: Workflow) -> TargetInfo:
     the workflow's) names that agent, which no workflow can: no live target
     runs, so the record names the recorded agent.
     """
-    from artemiskit.replay import Cassette
+    from artemiskit.records._cassette import Cassette
 
     assert isinstance(settings.replay, Cassette)  # loaded by _offline_target
     header = settings.replay.header
@@ -920,9 +917,9 @@ class ArtemisKit:
             NoCasesError: The tag filter left no case.
             ConfigError: No model, or an unusable provider entry.
         """
-        from artemiskit.config import load_judge_config
         from artemiskit.prompt_response import load_scenario, run_scenario
         from artemiskit.prompt_response._targets import known_secrets
+        from artemiskit.providers._judge_config import load_judge_config
 
         if judge is not None and not isinstance(judge, JudgeConfig):
             judge = await load_judge_config(judge)

@@ -13,13 +13,15 @@ from typing import Literal, TypedDict
 
 import attrs
 
-from artemiskit.config._mcp import McpServerConfig
+from artemiskit.engine._scorer import Scorer
+from artemiskit.engine._scorer_set import ScorerSet
 from artemiskit.engine._transitions import MAX_LEDGER
 from artemiskit.environments import EnvironmentFactory
-from artemiskit.replay import Cassette, ReplayMode
-from artemiskit.scorers import Scorer, ScorerSet
+from artemiskit.providers._replay import ReplayMode
+from artemiskit.records._cassette import Cassette
 from artemiskit.telemetry._protocol import TelemetrySource
 from artemiskit.tools import Catalogue, Tool
+from artemiskit.tools._mcp_config import McpServerConfig
 
 __all__ = ["CheckpointOptions", "RunKeywords", "RunOptions", "merge_run_options"]
 
@@ -59,7 +61,7 @@ class RunOptions:
             (`WorkflowResult.cassette`). On resume, the path of the paused
             run's cassette, which the resumed run continues.
         replay: Answer model requests from this cassette (a path or a loaded
-            `artemiskit.replay.Cassette`) instead of the live target; tools and
+            `artemiskit.records.Cassette`) instead of the live target; tools and
             environments still run for real.
         replay_mode: ``strict`` (default) stops the run at the first request
             that differs from the recorded one (``replay_mismatch``, exit 2);

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from artemiskit import Problem, SessionEvent
-    from artemiskit.config import SandboxConfig
+    from artemiskit.environments import SandboxConfig
     from artemiskit.records import ExecutionRecord
 
 __all__ = [
@@ -111,7 +111,7 @@ def hint_for(reason: str | None, sandbox: SandboxConfig | None = None) -> str | 
     """
     if reason not in _SANDBOX_REASONS:
         return None
-    from artemiskit.config import SandboxConfig
+    from artemiskit.environments import SandboxConfig
 
     sandbox = sandbox or SandboxConfig()
     if reason == "sandbox_engine_unreachable":

@@ -38,8 +38,7 @@ def _import_agents(
     del context, parameter
     if not value:
         return ()
-    from artemiskit import ArtemisError
-    from artemiskit.config import import_host_attribute
+    from artemiskit import ArtemisError, import_host_attribute
     from artemiskit.targets import agent_choices
 
     chosen: list[TargetChoice] = []

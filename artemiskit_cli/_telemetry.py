@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from artemiskit import ConfigError
 
 if TYPE_CHECKING:
-    from artemiskit.config import TrustedConfig
+    from artemiskit import TrustedConfig
     from artemiskit.telemetry import Telemetry
 
 __all__ = ["telemetry_of"]

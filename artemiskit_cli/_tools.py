@@ -13,8 +13,7 @@ __all__ = ["SCORERS_OPTION", "TOOLS_OPTION", "import_scorers", "import_tools"]
 
 
 def _imported(spec: str, kind: type[Any]) -> tuple[Any, ...]:
-    from artemiskit import ArtemisError
-    from artemiskit.config import import_host_objects
+    from artemiskit import ArtemisError, import_host_objects
 
     try:
         return import_host_objects(spec, kind)

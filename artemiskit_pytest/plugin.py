@@ -291,8 +291,7 @@ def _import_objects(option: str, spec: str, folder: Path, kind: type[Any]) -> An
         pytest.UsageError: The reference is malformed, cannot be imported, or is
             not a ``kind`` or a sequence of them.
     """
-    from artemiskit import ConfigError
-    from artemiskit.config import import_host_objects
+    from artemiskit import ConfigError, import_host_objects
 
     try:
         return import_host_objects(spec, kind, folder=folder)

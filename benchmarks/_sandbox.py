@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from benchmarks._stats import summarize
 
 if TYPE_CHECKING:
-    from artemiskit.environments._sandbox import (
+    from artemiskit.environments.sandbox._environment import (
         DockerSandboxEnvironment,
         DockerSandboxFactory,
     )
@@ -131,7 +131,7 @@ async def measure_sandbox(*, containers: int, pairs: int) -> dict[str, Any]:
     from artemiskit import UnsupportedError
 
     try:
-        from artemiskit.environments._sandbox import DockerSandboxFactory
+        from artemiskit.environments.sandbox._environment import DockerSandboxFactory
     except ImportError as exc:  # pragma: no cover - depends on the install
         return {"skipped": True, "reason": f"cannot import the sandbox: {exc}"}
     factory = DockerSandboxFactory()

@@ -46,8 +46,7 @@ from typing import Any
 import anyio
 import attrs
 
-from artemiskit import ArtemisKit, Scorer
-from artemiskit.scorers import Evidence, Score
+from artemiskit import ArtemisKit, Evidence, Score, Scorer
 from artemiskit.suites import LocalExecutor, ProcessExecutor, SuiteExecutor
 from benchmarks._pairs import interleave, pair_summary
 

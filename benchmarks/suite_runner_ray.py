@@ -28,8 +28,8 @@ from typing import Any
 
 import anyio
 
-from artemiskit import ArtemisKit
-from artemiskit.config import ProviderConfig, TrustedConfig
+from artemiskit import ArtemisKit, TrustedConfig
+from artemiskit.providers import ProviderConfig
 from artemiskit.suites import RayExecutor, SuiteExecutor
 from benchmarks.suite_runner import _workflow
 

@@ -27,8 +27,7 @@ from typing import Any
 import anyio
 
 from artemiskit import create_agent_workflow_session
-from artemiskit.config import TelemetryConfig
-from artemiskit.telemetry import Telemetry
+from artemiskit.telemetry import Telemetry, TelemetryConfig
 from benchmarks._pairs import interleave, pair_summary
 from benchmarks._workload import InstantTarget, step_workflow
 from benchmarks.hot_path import plain_loop

@@ -11,9 +11,9 @@ import attrs
 import pytest
 
 from artemiskit import ArtemisKit, WorkflowError
-from artemiskit.config import parse_judge_config
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.environments import MAX_CLEANUP_TIMEOUT_MS
+from artemiskit.providers import parse_judge_config
 from tests._builders import workflow_dict
 from tests._cli import akit
 from tests._runs import ReplayTarget
@@ -65,7 +65,7 @@ def test_judge_defaults_are_the_same_from_a_file_and_in_code() -> None:
 
 
 def test_a_provider_retry_delay_has_one_default() -> None:
-    from artemiskit.config import ProviderRetryPolicy, parse_trusted_config
+    from artemiskit.providers import ProviderRetryPolicy, parse_trusted_config
 
     parsed = parse_trusted_config(
         "providers:\n  local:\n    type: openai\n    base_url: http://127.0.0.1:9/v1\n"

@@ -28,6 +28,7 @@ EXPORTS: dict[str, set[str]] = {
         "ConfigError",
         "Environment",
         "EnvironmentFailureError",
+        "Evidence",
         "ExecutionRecord",
         "ExitCode",
         "FileAccessError",
@@ -42,8 +43,12 @@ EXPORTS: dict[str, set[str]] = {
         "RunKeywords",
         "RunOptions",
         "RuntimeFailureError",
+        "Score",
+        "ScoreStatus",
         "Scorer",
         "ScorerDefinitionError",
+        "ScorerHandler",
+        "ScorerSet",
         "SessionEvent",
         "SessionStateError",
         "SuiteOptions",
@@ -53,6 +58,7 @@ EXPORTS: dict[str, set[str]] = {
         "TargetResponse",
         "Tool",
         "ToolCall",
+        "ToolCallEvidence",
         "ToolDefinitionError",
         "TrustedConfig",
         "UnsupportedError",
@@ -65,6 +71,8 @@ EXPORTS: dict[str, set[str]] = {
         "__version__",
         "create_agent_workflow_session",
         "create_model_client_target",
+        "import_host_attribute",
+        "import_host_objects",
         "load_agent_workflow",
         "load_trusted_config",
         "parse_agent_workflow",
@@ -78,23 +86,7 @@ EXPORTS: dict[str, set[str]] = {
         "LocalCheckpointStore",
         "OpenMode",
     },
-    "artemiskit.config": {
-        "JudgeConfig",
-        "McpServerConfig",
-        "ProviderConfig",
-        "ProviderRetryPolicy",
-        "SandboxConfig",
-        "TelemetryConfig",
-        "TrustedConfig",
-        "import_host_attribute",
-        "import_host_objects",
-        "load_judge_config",
-        "load_trusted_config",
-        "parse_judge_config",
-        "parse_trusted_config",
-    },
     "artemiskit.environments": {
-        "MAX_CLEANUP_TIMEOUT_MS",
         "CleanupReport",
         "DockerSandboxEnvironment",
         "DockerSandboxFactory",
@@ -102,6 +94,8 @@ EXPORTS: dict[str, set[str]] = {
         "EnvironmentBuilder",
         "EnvironmentFactory",
         "EnvironmentOptions",
+        "MAX_CLEANUP_TIMEOUT_MS",
+        "SandboxConfig",
         "SandboxSettings",
         "SimulatedEnvironment",
         "SimulatedFactory",
@@ -110,21 +104,28 @@ EXPORTS: dict[str, set[str]] = {
         "register_environment",
     },
     "artemiskit.providers": {
-        "ENTRY_POINT_GROUP",
         "AnthropicClient",
         "AzureOpenAIClient",
+        "ENTRY_POINT_GROUP",
+        "JudgeConfig",
         "OpenAIClient",
         "ProviderBuilder",
+        "ProviderConfig",
         "ProviderRequest",
-        "ScriptCase",
+        "ProviderRetryPolicy",
         "ProviderTarget",
+        "ReplayMode",
+        "ScriptCase",
         "ScriptEntry",
         "ScriptedTarget",
         "SharedTransports",
         "create_provider_target",
+        "load_judge_config",
         "load_provider_entry_points",
         "load_script",
+        "parse_judge_config",
         "parse_script",
+        "parse_trusted_config",
         "provider_types",
         "register_provider",
         "transport_digest",
@@ -191,22 +192,20 @@ EXPORTS: dict[str, set[str]] = {
         "TelemetryConfig",
         "TelemetrySource",
     },
-    "artemiskit.replay": {
+    "artemiskit.records": {
+        "BudgetInfo",
+        "BudgetUseInfo",
+        "BudgetUsed",
         "CASSETTE_SCHEMA",
         "CASSETTE_SCHEMA_VERSION",
+        "CaseInfo",
+        "CaseSelectionInfo",
         "Cassette",
         "CassetteExchange",
         "CassetteHeader",
-        "ReplayMode",
-        "cassette_schema",
-        "load_cassette",
-    },
-    "artemiskit.records": {
-        "BudgetInfo",
-        "BudgetUsed",
-        "CaseInfo",
         "CassetteInfo",
         "Cause",
+        "CauseCount",
         "CleanupInfo",
         "EventInfo",
         "ExecutionInfo",
@@ -221,36 +220,20 @@ EXPORTS: dict[str, set[str]] = {
         "McpToolInfo",
         "OperationEntry",
         "OperationSummary",
+        "PassRateInterval",
+        "PassRateRange",
         "PolicyInfo",
         "PreflightInfo",
         "RECORD_SCHEMA",
         "RECORD_SCHEMA_VERSION",
         "RecoveryInfo",
         "ReplayInfo",
+        "RequirementCounts",
         "RequirementResult",
         "RunVerdict",
         "ScorerEntry",
         "StateChange",
         "StateChangeInfo",
-        "TargetInfo",
-        "TaskVerification",
-        "TelemetryInfo",
-        "TimelineInfo",
-        "ToolSummary",
-        "Verdict",
-        "VerdictStatus",
-        "WorkflowInfo",
-        "record_from_dict",
-        "record_schema",
-        "record_to_dict",
-        "write_atomically",
-        # The suite record (suite.json), typed.
-        "BudgetUseInfo",
-        "CaseSelectionInfo",
-        "CauseCount",
-        "PassRateInterval",
-        "PassRateRange",
-        "RequirementCounts",
         "SuiteRecord",
         "SuiteRunInfo",
         "SuiteSettingsInfo",
@@ -259,9 +242,23 @@ EXPORTS: dict[str, set[str]] = {
         "SuiteTotals",
         "SuiteUnitInfo",
         "SuiteWorkflowInfo",
+        "TargetInfo",
+        "TaskVerification",
+        "TelemetryInfo",
+        "TimelineInfo",
+        "ToolSummary",
         "UsePercentiles",
+        "Verdict",
+        "VerdictStatus",
+        "WorkflowInfo",
+        "cassette_schema",
         "encode_suite_record",
+        "load_cassette",
+        "record_from_dict",
+        "record_schema",
+        "record_to_dict",
         "suite_record_to_dict",
+        "write_atomically",
     },
     "artemiskit.reports": {
         "Comparison",
@@ -355,16 +352,6 @@ EXPORTS: dict[str, set[str]] = {
         "SymlinkMaker",
     },
     "artemiskit_pytest": {"assert_passed"},
-    "artemiskit.scorers": {
-        "Evidence",
-        "Score",
-        "ScoreStatus",
-        "Scorer",
-        "ScorerHandler",
-        "ScorerSet",
-        "ToolCallEvidence",
-        "scorer_set",
-    },
     "artemiskit.tools": {
         "ALLOW_KEYS",
         "Approval",
@@ -374,6 +361,8 @@ EXPORTS: dict[str, set[str]] = {
         "Delegation",
         "Draft",
         "LocalState",
+        "McpServerConfig",
+        "McpServerSource",
         "McpToolListing",
         "Tool",
         "ToolChange",
@@ -389,6 +378,8 @@ EXPORTS: dict[str, set[str]] = {
         "CaseWorkflows",
         "Conversation",
         "DeclaredTool",
+        "DeclaredScorer",
+        "DeclaredScorers",
         "DeclaredTools",
         "Document",
         "EnvironmentSpec",
@@ -440,6 +431,55 @@ EXPORTS: dict[str, set[str]] = {
 }
 PUBLIC_MODULES = sorted(EXPORTS)
 
+# Modules kept for one release only as deprecation aliases (issue 29's layout):
+# they export nothing, and each name they exported before resolves, with a
+# warning, to the same object in its new home.
+ALIAS_MODULES: dict[str, set[str]] = {
+    "artemiskit.config": {
+        "JudgeConfig",
+        "McpServerConfig",
+        "ProviderConfig",
+        "ProviderRetryPolicy",
+        "RetryPolicy",
+        "SandboxConfig",
+        "TelemetryConfig",
+        "TrustedConfig",
+        "import_host_attribute",
+        "import_host_objects",
+        "load_judge_config",
+        "load_trusted_config",
+        "parse_judge_config",
+        "parse_trusted_config",
+    },
+    "artemiskit.replay": {
+        "CASSETTE_SCHEMA",
+        "CASSETTE_SCHEMA_VERSION",
+        "Cassette",
+        "CassetteExchange",
+        "CassetteHeader",
+        "ReplayMode",
+        "cassette_schema",
+        "load_cassette",
+    },
+    "artemiskit.scorers": {
+        "Evidence",
+        "Score",
+        "ScoreStatus",
+        "Scorer",
+        "ScorerHandler",
+        "ScorerSet",
+        "ToolCallEvidence",
+        "scorer_set",
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(ALIAS_MODULES))
+def test_alias_modules_export_nothing_and_keep_every_old_name(name: str) -> None:
+    module = importlib.import_module(name)
+    assert module.__all__ == []
+    assert set(module._DEPRECATED) == ALIAS_MODULES[name]
+
 
 @pytest.mark.parametrize("name", PUBLIC_MODULES)
 def test_all_is_sorted_unique_resolvable_and_exact(name: str) -> None:
@@ -464,7 +504,9 @@ def test_top_level_exports_every_public_name_it_defines() -> None:
 def test_public_names_have_docstrings() -> None:
     for name in artemiskit.__all__:
         value = getattr(artemiskit, name)
-        if callable(value):
+        # Classes and functions; a type alias (``ScoreStatus``) has no docstring
+        # of its own: its ``#:`` comment documents it.
+        if inspect.isclass(value) or inspect.isfunction(value):
             assert value.__doc__, name
 
 
@@ -667,7 +709,7 @@ def test_exported_classes_and_functions_report_their_public_home() -> None:
             "PromptResponseExitCode",
             "prompt_response.PromptResponseExitCode",
         ),
-        ("artemiskit.config", "RetryPolicy", "config.ProviderRetryPolicy"),
+        ("artemiskit.config", "RetryPolicy", "providers.ProviderRetryPolicy"),
         ("artemiskit.workflow", "RetryPolicy", "workflow.ToolRetryPolicy"),
         ("artemiskit.records", "BudgetLimits", "workflow.Budgets"),
     ],
@@ -687,7 +729,11 @@ def test_renamed_names_stay_reachable_for_one_release(
 def _deprecated_aliases() -> list[tuple[str, str]]:
     return [
         (package, name)
-        for package in ["artemiskit", *sorted(n for n in EXPORTS if "." in n)]
+        for package in [
+            "artemiskit",
+            *sorted(n for n in EXPORTS if "." in n),
+            *sorted(ALIAS_MODULES),
+        ]
         for name in sorted(importlib.import_module(package)._DEPRECATED)
     ]
 
@@ -716,24 +762,26 @@ def test_every_deprecated_alias_warns_and_resolves_to_its_new_object(
 
 
 def test_the_deprecated_aliases_cover_every_name_removed_this_release() -> None:
-    """Names users may have imported before this release still resolve (issue 29)."""
+    """Names users may have imported before this release still resolve (issue 29).
+
+    ``artemiskit.Evidence``, ``Score``, ``ToolCallEvidence`` and the ``MODULE:ATTR``
+    importers were to move into submodules this release; the layout moved those
+    submodules into the engine and ``_common``, so the names stay at the top level
+    and the submodules are the aliases.
+    """
     removed = {
+        **ALIAS_MODULES,
         "artemiskit": {
             "CleanupReport",
             "EnvironmentFactory",
-            "Evidence",
             "Message",
             "ModelRequest",
-            "Score",
-            "ToolCallEvidence",
             "ToolChange",
             "ToolContext",
             "ToolDefinition",
             "ToolFailure",
             "ToolResource",
             "ToolResult",
-            "import_host_attribute",
-            "import_host_objects",
             "write_atomically",
         },
         "artemiskit.prompt_response": {

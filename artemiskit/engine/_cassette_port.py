@@ -1,6 +1,6 @@
 """What the engine asks of a run's cassettes (SPEC 22), without knowing them.
 
-Recording and replaying live above the engine (`artemiskit.replay`): they wrap
+Recording and replaying (`engine._cassettes`, over `providers._replay`) wrap
 the run's target and judge before the session is built. The driver only calls
 these hooks at fixed points: before anything runs, after a resume, at the end.
 """

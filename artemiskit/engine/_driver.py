@@ -43,7 +43,6 @@ from artemiskit.engine._preflight import (
     probe_problem,
 )
 from artemiskit.engine._recovery import checkpoints_for
-from artemiskit.engine._responses import check_response, target_failure
 from artemiskit.engine._result import WorkflowResult
 from artemiskit.engine._run_evidence import RunEvidence, traced_calls
 from artemiskit.engine._run_state import RunState
@@ -72,6 +71,7 @@ from artemiskit.targets._protocol import (
     ToolDefinition,
     new_target_request,
 )
+from artemiskit.targets._responses import check_response, target_failure
 from artemiskit.tools._catalogue import Catalogue
 from artemiskit.workflow._fixture import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome, ScorerOutcome

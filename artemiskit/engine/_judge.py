@@ -17,13 +17,12 @@ import anyio
 import attrs
 
 from artemiskit._errors import InvalidResponseError
-from artemiskit.config._judge import (
+from artemiskit.engine._run_evidence import judge_context, sight_kinds
+from artemiskit.providers._judge_config import (
     DEFAULT_JUDGE_MAX_REQUESTS,
     DEFAULT_JUDGE_MAX_TOKENS,
     DEFAULT_JUDGE_TIMEOUT_MS,
 )
-from artemiskit.engine._responses import check_response
-from artemiskit.engine._run_evidence import judge_context, sight_kinds
 from artemiskit.records._verification import (
     JudgeEntry,
     JudgeScores,
@@ -31,6 +30,7 @@ from artemiskit.records._verification import (
     Verdict,
 )
 from artemiskit.targets._protocol import AgentTarget, Message, TargetRequest
+from artemiskit.targets._responses import check_response
 
 if TYPE_CHECKING:
     from artemiskit.engine._run_evidence import RunEvidence

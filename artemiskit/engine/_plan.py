@@ -19,13 +19,13 @@ from artemiskit.engine._cassette_port import CassettePort
 from artemiskit.engine._judge import JudgeSettings
 from artemiskit.engine._ledger import MAX_LEDGER
 from artemiskit.engine._preflight import PreflightMode
+from artemiskit.engine._scorer_set import NO_SCORERS, ScorerSet
 from artemiskit.environments._base import (
     MAX_CLEANUP_TIMEOUT_MS,
     EnvironmentFactory,
     cleanup_bound_ms,
 )
 from artemiskit.records._record import CaseInfo, TargetInfo
-from artemiskit.scorers._registry import NO_SCORERS, ScorerSet
 from artemiskit.targets._identity import AGENT_PROVIDER
 from artemiskit.targets._protocol import AgentTarget
 from artemiskit.telemetry._protocol import RunTelemetry

@@ -16,7 +16,7 @@ import attrs
 
 from artemiskit._common._glob import glob_matches
 from artemiskit.engine._predicates import parse_arguments, resolve_path
-from artemiskit.scorers._scorer import Evidence, ToolCallEvidence, freeze
+from artemiskit.engine._scorer import Evidence, ToolCallEvidence, freeze
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

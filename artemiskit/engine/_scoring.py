@@ -16,18 +16,18 @@ from typing import TYPE_CHECKING
 import anyio
 
 from artemiskit.engine._run_evidence import scorer_evidence
+from artemiskit.engine._scorer import Score, freeze
 from artemiskit.records._verification import (
     RequirementResult,
     ScorerEntry,
     Verdict,
 )
-from artemiskit.scorers._scorer import Score, freeze
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from artemiskit.engine._run_evidence import RunEvidence
-    from artemiskit.scorers._scorer import Scorer
+    from artemiskit.engine._scorer import Scorer
     from artemiskit.workflow._model import ScorerOutcome
 
 __all__ = ["run_scorers"]

@@ -31,16 +31,19 @@ if typing.TYPE_CHECKING:
         environment_kinds as environment_kinds,
         register_environment as register_environment,
     )
-    from artemiskit.environments._sandbox import (
-        DockerSandboxEnvironment as DockerSandboxEnvironment,
-        DockerSandboxFactory as DockerSandboxFactory,
-    )
-    from artemiskit.environments._sandbox_engine import (
-        SandboxSettings as SandboxSettings,
-    )
     from artemiskit.environments._simulated import (
         SimulatedEnvironment as SimulatedEnvironment,
         SimulatedFactory as SimulatedFactory,
+    )
+    from artemiskit.environments.sandbox._config import (
+        SandboxConfig as SandboxConfig,
+    )
+    from artemiskit.environments.sandbox._engine import (
+        SandboxSettings as SandboxSettings,
+    )
+    from artemiskit.environments.sandbox._environment import (
+        DockerSandboxEnvironment as DockerSandboxEnvironment,
+        DockerSandboxFactory as DockerSandboxFactory,
     )
 
 _exports.export_lazily(globals())

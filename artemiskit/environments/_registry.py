@@ -13,8 +13,8 @@ import attrs
 
 from artemiskit._errors import UnsupportedError
 from artemiskit.environments._base import EnvironmentFactory
-from artemiskit.environments._sandbox_engine import SandboxSettings
 from artemiskit.environments._simulated import SimulatedFactory
+from artemiskit.environments.sandbox._engine import SandboxSettings
 
 __all__ = [
     "EnvironmentBuilder",
@@ -47,7 +47,7 @@ def _simulated(options: EnvironmentOptions) -> EnvironmentFactory:
 
 
 def _sandbox(options: EnvironmentOptions) -> EnvironmentFactory:
-    from artemiskit.environments._sandbox import DockerSandboxFactory
+    from artemiskit.environments.sandbox._environment import DockerSandboxFactory
 
     if options.cleanup_timeout_ms is None:
         return DockerSandboxFactory(options.sandbox)

@@ -27,7 +27,7 @@ from artemiskit._version import __version__
 if TYPE_CHECKING:
     import httpx
 
-    from artemiskit.config import ProviderConfig
+    from artemiskit.providers._config import ProviderConfig
 
 __all__ = ["DEFAULT_EMBEDDING_MODEL", "OpenAIEmbeddings"]
 

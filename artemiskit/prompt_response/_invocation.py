@@ -38,9 +38,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from artemiskit._problem import Problem
-    from artemiskit.config import JudgeConfig, TrustedConfig
     from artemiskit.prompt_response._manifest import RunManifest
     from artemiskit.prompt_response._scenario import Scenario
+    from artemiskit.providers._config import TrustedConfig
+    from artemiskit.providers._judge_config import JudgeConfig
 
 __all__ = ["EXPORT_FORMATS", "RunProgress", "ScenariosResult", "run_scenarios"]
 
@@ -394,6 +395,6 @@ async def run_scenarios(
 
 
 def _no_config() -> TrustedConfig:
-    from artemiskit.config import TrustedConfig
+    from artemiskit.providers._config import TrustedConfig
 
     return TrustedConfig()

@@ -23,7 +23,6 @@ import attrs
 
 from artemiskit._common._pool import run_bounded
 from artemiskit._errors import ArtemisError, ConfigError
-from artemiskit.config import TrustedConfig
 from artemiskit.prompt_response._embeddings import OpenAIEmbeddings
 from artemiskit.prompt_response._manifest import (
     CaseRedaction,
@@ -53,11 +52,13 @@ from artemiskit.prompt_response._targets import (
 from artemiskit.prompt_response._variables import substitute_variables
 from artemiskit.prompt_response.evaluators._base import Evaluation, EvaluationContext
 from artemiskit.prompt_response.evaluators._registry import evaluate_expectation
+from artemiskit.providers._config import TrustedConfig
 from artemiskit.targets import Message, TargetRequest
 
 if TYPE_CHECKING:
-    from artemiskit.config import JudgeConfig, ProviderConfig
     from artemiskit.prompt_response._scenario import Case, Scenario
+    from artemiskit.providers._config import ProviderConfig
+    from artemiskit.providers._judge_config import JudgeConfig
 
 __all__ = ["NoCasesError", "ScenarioRunOptions", "new_run_id", "run_scenario"]
 

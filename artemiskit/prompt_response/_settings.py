@@ -20,8 +20,8 @@ import attrs
 from artemiskit._common._reading import read_text_file
 from artemiskit._common._yaml import parse_yaml_plain
 from artemiskit._errors import ConfigError, WorkflowError
-from artemiskit.config import TrustedConfig, parse_trusted_config
 from artemiskit.prompt_response._variables import expand_environment
+from artemiskit.providers._config import TrustedConfig, parse_trusted_config
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

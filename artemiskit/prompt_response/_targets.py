@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from artemiskit._errors import ConfigError, TargetError
-from artemiskit.config import ProviderConfig
 from artemiskit.providers import ProviderRequest, create_provider_target
+from artemiskit.providers._config import ProviderConfig
 from artemiskit.targets import Message, TargetRequest
 
 if TYPE_CHECKING:
-    from artemiskit.config import JudgeConfig, TrustedConfig
     from artemiskit.providers import ProviderTarget
+    from artemiskit.providers._config import TrustedConfig
+    from artemiskit.providers._judge_config import JudgeConfig
     from artemiskit.targets import TargetResponse
 
 __all__ = ["JudgeGrader", "TargetPool", "known_secrets", "provider_entry"]

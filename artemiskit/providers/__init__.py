@@ -4,8 +4,9 @@
 ``azure-openai`` an Azure OpenAI deployment (`AzureOpenAIClient`), ``anthropic`` the
 Anthropic Messages API (`AnthropicClient`); the clients load on first access, so
 ``import artemiskit.providers`` never imports httpx. ``scripted`` replays a script
-offline (`ScriptedTarget`). Register your own type with
-`register_provider`, or install it under the entry-point group
+offline (`ScriptedTarget`). A run can be recorded into a cassette and answered
+from it (SPEC 22, docs/replay.md); `ReplayMode` names how strictly. Register
+your own type with `register_provider`, or install it under the entry-point group
 ``artemiskit.providers``.
 """
 
@@ -21,8 +22,18 @@ if typing.TYPE_CHECKING:
     from artemiskit.providers._anthropic import (
         AnthropicClient as AnthropicClient,
     )
+    from artemiskit.providers._config import (
+        ProviderConfig as ProviderConfig,
+        ProviderRetryPolicy as ProviderRetryPolicy,
+        parse_trusted_config as parse_trusted_config,
+    )
     from artemiskit.providers._digest import (
         transport_digest as transport_digest,
+    )
+    from artemiskit.providers._judge_config import (
+        JudgeConfig as JudgeConfig,
+        load_judge_config as load_judge_config,
+        parse_judge_config as parse_judge_config,
     )
     from artemiskit.providers._openai import (
         AzureOpenAIClient as AzureOpenAIClient,
@@ -37,6 +48,9 @@ if typing.TYPE_CHECKING:
         load_provider_entry_points as load_provider_entry_points,
         provider_types as provider_types,
         register_provider as register_provider,
+    )
+    from artemiskit.providers._replay import (
+        ReplayMode as ReplayMode,
     )
     from artemiskit.providers._scripted import (
         ScriptCase as ScriptCase,

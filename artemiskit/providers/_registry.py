@@ -20,7 +20,7 @@ import attrs
 
 from artemiskit._common._digests import bytes_digest
 from artemiskit._errors import ConfigError, UnsupportedError
-from artemiskit.config import ProviderConfig
+from artemiskit.providers._config import ProviderConfig
 from artemiskit.providers._digest import credential_digest, transport_digest
 from artemiskit.providers._retries import AccountedRetries
 from artemiskit.providers._scripted import (

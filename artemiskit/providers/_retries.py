@@ -20,7 +20,7 @@ import anyio
 import attrs
 
 from artemiskit._errors import TargetError
-from artemiskit.config import ProviderRetryPolicy
+from artemiskit.providers._config import ProviderRetryPolicy
 from artemiskit.targets import AgentTarget
 
 if TYPE_CHECKING:

@@ -1,4 +1,9 @@
-"""Records: the bounded, metadata-only evidence of a run and of a suite."""
+"""Records: the bounded, metadata-only evidence of a run and of a suite.
+
+Also the cassettes of record and replay (SPEC 22): `Cassette` and its schema,
+read with `load_cassette`; the targets that record and replay them are in
+`artemiskit.providers`.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,15 @@ if typing.TYPE_CHECKING:
 
     from artemiskit._common._atomic import (
         write_atomically as write_atomically,
+    )
+    from artemiskit.records._cassette import (
+        CASSETTE_SCHEMA as CASSETTE_SCHEMA,
+        CASSETTE_SCHEMA_VERSION as CASSETTE_SCHEMA_VERSION,
+        Cassette as Cassette,
+        CassetteExchange as CassetteExchange,
+        CassetteHeader as CassetteHeader,
+        cassette_schema as cassette_schema,
+        load_cassette as load_cassette,
     )
     from artemiskit.records._io import (
         record_from_dict as record_from_dict,

@@ -20,13 +20,13 @@ import anyio.to_thread
 import attrs
 
 from artemiskit._errors import CassetteError
-from artemiskit.replay import Cassette, ReplayMode
-from artemiskit.replay._cassette import CassetteHeader, read_cassettes
-from artemiskit.replay._run import (
+from artemiskit.engine._cassettes import (
     check_binding,
     check_replay_options,
     contract_digest,
 )
+from artemiskit.providers._replay import ReplayMode
+from artemiskit.records._cassette import Cassette, CassetteHeader, read_cassettes
 from artemiskit.suites._layout import (
     CASSETTE_SUFFIX,
     RunLayout,

@@ -11,7 +11,7 @@ import anyio.to_thread
 import attrs
 
 from artemiskit._errors import WorkflowError
-from artemiskit.config._judge import load_judge_config
+from artemiskit.providers._judge_config import load_judge_config
 from artemiskit.suites._cassettes import prepare_suite_cassettes
 from artemiskit.suites._discovery import load_suite_workflows
 from artemiskit.suites._executor import LocalExecutor, executor_named
@@ -22,10 +22,10 @@ from artemiskit.suites._targets import plan_targets
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from artemiskit.config import TrustedConfig
     from artemiskit.engine._judge import JudgeSettings
-    from artemiskit.replay import ReplayMode
-    from artemiskit.scorers._registry import ScorerSet
+    from artemiskit.engine._scorer_set import ScorerSet
+    from artemiskit.providers._config import TrustedConfig
+    from artemiskit.providers._replay import ReplayMode
     from artemiskit.suites._executor import SuiteExecutor
     from artemiskit.suites._factory import SessionFactory
     from artemiskit.targets import TargetChoice
@@ -179,7 +179,7 @@ async def _probe_sandbox_engine(config: TrustedConfig) -> None:
         UnsupportedError: It does not (``sandbox_engine_unreachable``,
             ``sandbox_image_missing``), with how to install or start it.
     """
-    from artemiskit.environments._sandbox_engine import (
+    from artemiskit.environments.sandbox._engine import (
         DEFAULT_SANDBOX_IMAGE,
         open_engine,
     )

@@ -35,9 +35,9 @@ from artemiskit.workflow._fixture import load_fixture_state, merge_fixture
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from artemiskit.config import TrustedConfig
+    from artemiskit.engine._scorer_set import ScorerSet
+    from artemiskit.providers._config import TrustedConfig
     from artemiskit.providers._scripted import ScriptEntry
-    from artemiskit.scorers._registry import ScorerSet
     from artemiskit.tools._catalogue import Catalogue
 
 __all__ = [

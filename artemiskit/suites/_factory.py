@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowSession
     from artemiskit.providers import SharedTransports
-    from artemiskit.replay import Cassette, ReplayMode
+    from artemiskit.providers._replay import ReplayMode
+    from artemiskit.records._cassette import Cassette
     from artemiskit.targets import AgentTarget, TargetChoice
     from artemiskit.telemetry import TelemetrySource
     from artemiskit.workflow import Workflow, WorkflowCase

@@ -9,7 +9,7 @@ from typing import Literal, TypedDict
 import attrs
 
 from artemiskit.engine._judge import JudgeSettings
-from artemiskit.replay import ReplayMode
+from artemiskit.providers._replay import ReplayMode
 from artemiskit.suites._executor import SuiteExecutor
 from artemiskit.targets import AgentFactory, AgentTarget, TargetChoice
 from artemiskit.telemetry._telemetry import Telemetry

@@ -82,12 +82,12 @@ if TYPE_CHECKING:
 
     from anyio.streams.memory import MemoryObjectSendStream
 
-    from artemiskit.config._mcp import McpServerConfig
     from artemiskit.engine._judge import JudgeSettings
     from artemiskit.engine._session import WorkflowResult, WorkflowSession
     from artemiskit.suites._cassettes import SuiteCassettes
     from artemiskit.suites._discovery import SuiteWorkflow
     from artemiskit.telemetry._telemetry import Telemetry
+    from artemiskit.tools._mcp_config import McpServerConfig
     from artemiskit.workflow import WorkflowCase
 
 __all__ = [

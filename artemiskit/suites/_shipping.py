@@ -22,7 +22,7 @@ import attrs
 from artemiskit._common._paths import script_reference
 from artemiskit._common._yaml import ParsedYaml
 from artemiskit._errors import ConfigError
-from artemiskit.config._config import TrustedConfig, build_trusted_config
+from artemiskit.providers._config import TrustedConfig, build_trusted_config
 from artemiskit.providers._registry import ScriptVariants
 from artemiskit.targets import TargetChoice
 from artemiskit.workflow import Workflow, WorkflowCase

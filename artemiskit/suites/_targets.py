@@ -24,7 +24,7 @@ from artemiskit.workflow._retarget import with_target
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from artemiskit.config import TrustedConfig
+    from artemiskit.providers._config import TrustedConfig
 
 __all__ = [
     "SuiteTarget",

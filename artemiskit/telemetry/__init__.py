@@ -14,7 +14,7 @@ from artemiskit._common import _exports
 if typing.TYPE_CHECKING:
     __all__: list[str]
 
-    from artemiskit.config._telemetry import (
+    from artemiskit.telemetry._config import (
         TelemetryConfig as TelemetryConfig,
     )
     from artemiskit.telemetry._protocol import (

@@ -19,7 +19,7 @@ from artemiskit._version import __version__
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from artemiskit.config._telemetry import TelemetryConfig
+    from artemiskit.telemetry._config import TelemetryConfig
     from artemiskit.telemetry._plan import PlannedSpan
 
 __all__ = ["FLUSH_BOUND_S", "SpanShipper"]

@@ -21,8 +21,8 @@ from artemiskit.telemetry._shipping import SpanShipper
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from artemiskit.config._telemetry import TelemetryConfig
     from artemiskit.records._record import ExecutionRecord
+    from artemiskit.telemetry._config import TelemetryConfig
     from artemiskit.telemetry._plan import AttributeValue
     from artemiskit.telemetry._protocol import RunTelemetry
 

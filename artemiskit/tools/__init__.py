@@ -24,6 +24,10 @@ if typing.TYPE_CHECKING:
         Catalogue as Catalogue,
         catalogue_with as catalogue_with,
     )
+    from artemiskit.tools._mcp_config import (
+        McpServerConfig as McpServerConfig,
+        McpServerSource as McpServerSource,
+    )
     from artemiskit.tools._mcp_listing import (
         McpToolListing as McpToolListing,
         list_mcp_tools as list_mcp_tools,

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from anyio.abc import Process
     from mcp.client.session import ClientSession
 
-    from artemiskit.config._mcp import McpServerConfig
+    from artemiskit.tools._mcp_config import McpServerConfig
 
 __all__ = [
     "MAX_MESSAGE_BYTES",

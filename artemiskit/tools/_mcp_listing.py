@@ -13,7 +13,7 @@ import attrs
 from artemiskit._errors import ConfigError
 
 if TYPE_CHECKING:
-    from artemiskit.config import TrustedConfig
+    from artemiskit.tools._mcp_config import McpServerSource
 
 __all__ = ["McpToolListing", "list_mcp_tools"]
 
@@ -39,11 +39,12 @@ class McpToolListing:
     schema_digest: str
 
 
-async def list_mcp_tools(config: TrustedConfig, server: str) -> list[McpToolListing]:
+async def list_mcp_tools(config: McpServerSource, server: str) -> list[McpToolListing]:
     """Start (or reach) ``server`` of ``config``, list its tools, and end it.
 
     Args:
-        config: The trusted configuration naming the server in ``mcp_servers``.
+        config: The trusted configuration (a `TrustedConfig`) naming the server
+            in ``mcp_servers``.
         server: The entry's name.
 
     Returns:

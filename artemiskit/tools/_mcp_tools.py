@@ -34,7 +34,7 @@ from artemiskit.workflow._interfaces import ToolResource
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from artemiskit.config._mcp import McpServerConfig
+    from artemiskit.tools._mcp_config import McpServerConfig
     from artemiskit.tools._mcp_connection import ListedTool
     from artemiskit.tools._tool import ToolContext
 

@@ -34,6 +34,10 @@ if typing.TYPE_CHECKING:
         read_case_workflows as read_case_workflows,
     )
     from artemiskit.workflow._checks import DeclaredTool as DeclaredTool
+    from artemiskit.workflow._declared_scorers import (
+        DeclaredScorer as DeclaredScorer,
+        DeclaredScorers as DeclaredScorers,
+    )
     from artemiskit.workflow._declared_tools import DeclaredTools as DeclaredTools
     from artemiskit.workflow._interfaces import ToolInterface as ToolInterface
     from artemiskit.workflow._loader import (

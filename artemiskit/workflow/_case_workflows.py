@@ -32,10 +32,9 @@ from artemiskit.workflow._validation import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from artemiskit.scorers._registry import ScorerSet
-    from artemiskit.scorers._scorer import Scorer
     from artemiskit.workflow._case_checks import CaseSet
     from artemiskit.workflow._checks import DeclaredTool
+    from artemiskit.workflow._declared_scorers import DeclaredScorer, DeclaredScorers
 
 __all__ = [
     "CaseWorkflows",
@@ -134,7 +133,7 @@ def read_case_workflows(
     path: str | os.PathLike[str],
     *,
     tools: Sequence[DeclaredTool] | DeclaredTools[DeclaredTool] | None = None,
-    scorers: Sequence[Scorer] | ScorerSet | None = None,
+    scorers: Sequence[DeclaredScorer] | DeclaredScorers[DeclaredScorer] | None = None,
     fixture_root: str | os.PathLike[str] | None = None,
 ) -> CaseWorkflows:
     """Read a workflow with cases and check every case's expansion.
@@ -188,7 +187,7 @@ async def load_case_workflows(
     path: str | os.PathLike[str],
     *,
     tools: Sequence[DeclaredTool] | DeclaredTools[DeclaredTool] | None = None,
-    scorers: Sequence[Scorer] | ScorerSet | None = None,
+    scorers: Sequence[DeclaredScorer] | DeclaredScorers[DeclaredScorer] | None = None,
     fixture_root: str | os.PathLike[str] | None = None,
 ) -> CaseWorkflows:
     """`read_case_workflows` in a worker thread (the dataset may be large)."""

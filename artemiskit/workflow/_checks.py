@@ -28,16 +28,13 @@ from artemiskit._common._paths import (
     script_reference_problem,
 )
 from artemiskit._common._yaml import KeyPath, ParsedYaml
-from artemiskit.workflow._outcome_checks import (
-    STATE_ROOTS,
-    DeclaredScorer,
-    outcome_problems,
-)
+from artemiskit.workflow._outcome_checks import STATE_ROOTS, outcome_problems
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from artemiskit._errors import Problem
+    from artemiskit.workflow._declared_scorers import DeclaredScorer
 
 __all__ = [
     "FIXTURE_SUFFIXES",

@@ -22,8 +22,8 @@ from artemiskit._common._converter import CONVERTER
 from artemiskit._common._paths import normalize_path
 from artemiskit._common._reading import read_text_file, read_text_file_now
 from artemiskit._errors import Problem, WorkflowError
-from artemiskit.scorers._registry import ScorerSet, scorer_set
 from artemiskit.workflow._case_keys import CASE_KEYS
+from artemiskit.workflow._declared_scorers import DeclaredScorers, declared_scorers
 from artemiskit.workflow._declared_tools import (
     DeclaredTools,
     builtin_declared_tools,
@@ -53,20 +53,24 @@ LOADED_CACHE_SIZE = 64
 
 if TYPE_CHECKING:
     from artemiskit._common._yaml import ParsedYaml
-    from artemiskit.scorers._scorer import Scorer
     from artemiskit.workflow._checks import DeclaredTool
+    from artemiskit.workflow._declared_scorers import DeclaredScorer
     from artemiskit.workflow._schema import SchemaChecker
 
 #: User-defined tools as the loaders accept them: `Tool` objects (or their
 #: interfaces), or a tool catalogue already made.
 Tools = Sequence["DeclaredTool"] | DeclaredTools["DeclaredTool"] | None
-#: Registered scorers as the loaders accept them; ``None`` leaves ``scorer``
-#: outcomes unchecked.
-Scorers = Sequence["Scorer"] | ScorerSet | None
+#: Registered scorers as the loaders accept them: `Scorer` objects, or a
+#: `ScorerSet` already made; ``None`` leaves ``scorer`` outcomes unchecked.
+Scorers = Sequence["DeclaredScorer"] | DeclaredScorers["DeclaredScorer"] | None
 
 
-def _scorers(scorers: Scorers) -> ScorerSet | None:
-    return None if scorers is None else scorer_set(scorers)
+#: Registered scorers once made into a set (``None``: unchecked).
+_Registered = DeclaredScorers["DeclaredScorer"] | None
+
+
+def _scorers(scorers: Scorers) -> _Registered:
+    return None if scorers is None else declared_scorers(scorers)
 
 
 def workflow_schema_checker(
@@ -245,7 +249,7 @@ async def load_agent_workflow(
 async def _load_alone(
     source: str,
     catalogue: DeclaredTools[DeclaredTool],
-    scorers: ScorerSet | None,
+    scorers: _Registered,
     shared: _SharedRead | None,
 ) -> Workflow:
     text = await read_text_file(
@@ -281,7 +285,7 @@ class _SharedRead:
 
 #: The shared reads in progress, by (event loop, file name, catalogue).
 _SHARED_READS: dict[
-    tuple[object, str, DeclaredTools[DeclaredTool], ScorerSet | None], _SharedRead
+    tuple[object, str, DeclaredTools[DeclaredTool], _Registered], _SharedRead
 ] = {}
 
 
@@ -319,9 +323,7 @@ def read_agent_workflow(
     return _validated(text, source, tools, _scorers(scorers))
 
 
-def _validated(
-    text: str, source: str, tools: Tools, scorers: ScorerSet | None
-) -> Workflow:
+def _validated(text: str, source: str, tools: Tools, scorers: _Registered) -> Workflow:
     catalogue = declared_tools(tools)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     key = (digest, source, catalogue, scorers)
@@ -334,7 +336,7 @@ def _validated(
     return workflow
 
 
-_Key = tuple[str, str, "DeclaredTools[DeclaredTool]", ScorerSet | None]
+_Key = tuple[str, str, "DeclaredTools[DeclaredTool]", _Registered]
 
 
 class _LoadedWorkflows:

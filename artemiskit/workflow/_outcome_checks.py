@@ -7,7 +7,7 @@ the key path and the rule of each problem, never the offending value.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from artemiskit._common._paths import path_problem
 from artemiskit.workflow._predicates import (
@@ -19,9 +19,10 @@ from artemiskit.workflow._predicates import (
 if TYPE_CHECKING:
     from artemiskit._common._yaml import KeyPath, ParsedYaml
     from artemiskit._errors import Problem
+    from artemiskit.workflow._declared_scorers import DeclaredScorer
     from artemiskit.workflow._predicates import Subject
 
-__all__ = ["DeclaredScorer", "outcome_problems"]
+__all__ = ["outcome_problems"]
 
 Sound = Callable[["KeyPath"], bool]
 
@@ -35,14 +36,6 @@ STATE_ROOTS = (
     "delegations",
     "tools",
 )
-
-
-class DeclaredScorer(Protocol):
-    """What the checks read of a registered scorer: its ``with:`` validator."""
-
-    @property
-    def params_validator(self) -> Callable[[Any], Any]:
-        """A fastjsonschema validator of the scorer's ``params_schema``."""
 
 
 def _encodable(text: str) -> bool:

@@ -29,13 +29,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from artemiskit._errors import Problem
-    from artemiskit.scorers._registry import ScorerSet
-    from artemiskit.scorers._scorer import Scorer
     from artemiskit.workflow._case_checks import CaseSet
     from artemiskit.workflow._checks import DeclaredTool
+    from artemiskit.workflow._declared_scorers import DeclaredScorer, DeclaredScorers
     from artemiskit.workflow._declared_tools import DeclaredTools
     from artemiskit.workflow._interfaces import Effect
-    from artemiskit.workflow._outcome_checks import DeclaredScorer
 
 __all__ = [
     "BUILTIN_DECLARATIONS",
@@ -264,7 +262,7 @@ def read_agent_workflow_data(
     path: str | os.PathLike[str],
     *,
     tools: Sequence[DeclaredTool] | DeclaredTools[DeclaredTool] | None = None,
-    scorers: Sequence[Scorer] | ScorerSet | None = None,
+    scorers: Sequence[DeclaredScorer] | DeclaredScorers[DeclaredScorer] | None = None,
     fixture_root: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Read a workflow file and check it against the contract, without building it.
@@ -311,9 +309,9 @@ def read_agent_workflow_data(
         catalogue = declared_tools(tools)
     registered = None
     if scorers is not None:
-        from artemiskit.scorers._registry import scorer_set
+        from artemiskit.workflow._declared_scorers import declared_scorers
 
-        registered = scorer_set(scorers)
+        registered = declared_scorers(scorers)
     doc, problems = workflow_problems(
         text, source, catalogue, registered, fixture_root=fixture_root
     )

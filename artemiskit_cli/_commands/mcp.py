@@ -12,7 +12,7 @@ import json
 import anyio
 import click
 
-from artemiskit.config import load_trusted_config
+from artemiskit import load_trusted_config
 from artemiskit.tools import McpToolListing, list_mcp_tools
 from artemiskit_cli._errors import reports_errors
 

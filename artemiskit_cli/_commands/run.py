@@ -22,7 +22,6 @@ import attrs
 import click
 
 from artemiskit import ArtemisError, WorkflowError
-from artemiskit.config import load_judge_config
 from artemiskit.prompt_response import (
     LocalStorage,
     PromptResponseExitCode,
@@ -34,13 +33,13 @@ from artemiskit.prompt_response import (
     load_run_config,
     run_scenarios,
 )
+from artemiskit.providers import load_judge_config
 from artemiskit_cli._outputs import refuse_dash
 from artemiskit_cli._render import problem_line
 from artemiskit_cli._signals import run_watching_signals
 
 if TYPE_CHECKING:
-    from artemiskit import Problem
-    from artemiskit.config import JudgeConfig, TrustedConfig
+    from artemiskit import Problem, TrustedConfig
     from artemiskit.prompt_response import (
         BaselineCheck,
         RunManifest,
@@ -48,6 +47,7 @@ if TYPE_CHECKING:
         Scenario,
         ScenariosResult,
     )
+    from artemiskit.providers import JudgeConfig
 
 __all__ = ["run"]
 

@@ -19,8 +19,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 import click
 
-from artemiskit import ArtemisError, ArtemisKit, ExitCode, FileAccessError
-from artemiskit.config import load_trusted_config
+from artemiskit import (
+    ArtemisError,
+    ArtemisKit,
+    ExitCode,
+    FileAccessError,
+    load_trusted_config,
+)
 from artemiskit.records import SuiteRecord, suite_record_to_dict
 from artemiskit.suites import (
     EXECUTOR_NAMES,

@@ -17,10 +17,11 @@ from artemiskit import (
     CheckpointOptions,
     ExitCode,
     FileAccessError,
+    TrustedConfig,
     WorkflowResult,
+    load_trusted_config,
 )
-from artemiskit.config import SandboxConfig, TrustedConfig, load_trusted_config
-from artemiskit.environments import MAX_CLEANUP_TIMEOUT_MS
+from artemiskit.environments import MAX_CLEANUP_TIMEOUT_MS, SandboxConfig
 from artemiskit.providers import load_provider_entry_points
 from artemiskit.records import record_to_dict
 from artemiskit.suites import transcript_to_dict

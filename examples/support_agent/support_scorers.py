@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from artemiskit import Scorer
-from artemiskit.scorers import Evidence, Score
+from artemiskit import Evidence, Score, Scorer
 
 
 async def refund_within_total(evidence: Evidence, params: Mapping[str, Any]) -> Score:

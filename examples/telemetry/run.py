@@ -14,8 +14,7 @@ from pathlib import Path
 
 import anyio
 
-from artemiskit import ArtemisKit
-from artemiskit.config import load_trusted_config
+from artemiskit import ArtemisKit, load_trusted_config
 from artemiskit.telemetry import Telemetry
 
 HERE = Path(__file__).parent

@@ -17,7 +17,7 @@ import attrs
 import pytest
 
 from artemiskit import ArtemisKit, UnsupportedError
-from artemiskit.config import SandboxConfig
+from artemiskit.environments import SandboxConfig
 from artemiskit_cli._commands.workflow import _emit
 from tests._builders import workflow_dict
 from tests._environments import DictFactory

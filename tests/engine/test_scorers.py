@@ -20,13 +20,14 @@ from artemiskit import (
     ArtemisKit,
     CheckpointError,
     CheckpointOptions,
+    Evidence,
+    Score,
     Scorer,
     ScorerDefinitionError,
     WorkflowError,
     create_agent_workflow_session,
 )
 from artemiskit.records import record_to_dict
-from artemiskit.scorers import Evidence, Score
 from tests._builders import workflow_dict
 from tests._runs import ReplayTarget, call, calling, workflow_of
 

@@ -9,8 +9,8 @@ import aiodocker
 import anyio
 from aiodocker.execs import Exec
 
-from artemiskit.environments._sandbox import RUN_ID_LABEL, SANDBOX_LABEL
-from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE
+from artemiskit.environments.sandbox._engine import DEFAULT_SANDBOX_IMAGE
+from artemiskit.environments.sandbox._environment import RUN_ID_LABEL, SANDBOX_LABEL
 
 SANDBOX_IMAGE = os.environ.get("ARTEMISKIT_SANDBOX_IMAGE", DEFAULT_SANDBOX_IMAGE)
 #: How long test cleanup waits for the engine to finish removing a container.

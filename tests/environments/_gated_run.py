@@ -20,7 +20,10 @@ import anyio
 
 from artemiskit import create_agent_workflow_session
 from artemiskit.checkpoints import LocalCheckpointStore
-from artemiskit.environments._sandbox import DockerSandboxFactory, SandboxSettings
+from artemiskit.environments.sandbox._environment import (
+    DockerSandboxFactory,
+    SandboxSettings,
+)
 from artemiskit.providers import ScriptedTarget, load_script
 from artemiskit.workflow import load_agent_workflow
 

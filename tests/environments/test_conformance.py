@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from artemiskit.environments._base import Environment, EnvironmentFactory
-from artemiskit.environments._sandbox import (
+from artemiskit.environments._simulated import SimulatedFactory
+from artemiskit.environments.sandbox._environment import (
     DockerSandboxEnvironment,
     DockerSandboxFactory,
 )
-from artemiskit.environments._simulated import SimulatedFactory
 from artemiskit.testing import EnvironmentConformance
 
 from ._docker import run_in_container

@@ -23,16 +23,16 @@ import anyio
 import pytest
 from ruamel.yaml import YAML
 
-from artemiskit import ArtemisKit
+from artemiskit import ArtemisKit, load_trusted_config
 from artemiskit._errors import UnsupportedError
-from artemiskit.config import SandboxConfig, load_trusted_config
-from artemiskit.environments._sandbox import (
+from artemiskit.environments import SandboxConfig
+from artemiskit.environments.sandbox._engine import install_hint
+from artemiskit.environments.sandbox._environment import (
     DEFAULT_SANDBOX_IMAGE,
     RUN_ID_LABEL,
     SANDBOX_LABEL,
     DockerSandboxFactory,
 )
-from artemiskit.environments._sandbox_engine import install_hint
 from tests._cli import AKIT, akit_process
 
 from ._docker import SANDBOX_IMAGE, labelled_containers, remove_labelled

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 import anyio
 import pytest
 
-from artemiskit.environments._sandbox import (
+from artemiskit.environments.sandbox._environment import (
     DockerSandboxEnvironment,
     DockerSandboxFactory,
 )

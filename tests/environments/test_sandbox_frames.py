@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 import pytest
 
 from artemiskit._errors import EnvironmentFailureError
-from artemiskit.environments._sandbox_channel import HelperChannel
-from artemiskit.environments._sandbox_frames import FrameBuffer
+from artemiskit.environments.sandbox._channel import HelperChannel
+from artemiskit.environments.sandbox._frames import FrameBuffer
 
 
 @pytest.fixture

@@ -21,16 +21,16 @@ import pytest
 
 from artemiskit._common._limits import MAX_FILE_BYTES
 from artemiskit._errors import EnvironmentFailureError, FileOperationError
-from artemiskit.environments._sandbox import (
-    DockerSandboxEnvironment,
-    DockerSandboxFactory,
-)
-from artemiskit.environments._sandbox_channel import (
+from artemiskit.environments.sandbox._channel import (
     BUILTIN_READ_BYTES,
     BUILTIN_WRITE_NULS,
     HelperChannel,
 )
-from artemiskit.environments._sandbox_engine import helper_program
+from artemiskit.environments.sandbox._engine import helper_program
+from artemiskit.environments.sandbox._environment import (
+    DockerSandboxEnvironment,
+    DockerSandboxFactory,
+)
 
 from ._docker import (
     REMOVAL_BOUND_S,

@@ -10,7 +10,7 @@ import pytest
 
 from artemiskit._common._limits import MAX_FILE_BYTES
 from artemiskit._errors import FileOperationError
-from artemiskit.environments._sandbox import (
+from artemiskit.environments.sandbox._environment import (
     RUN_ID_LABEL,
     SANDBOX_LABEL,
     DockerSandboxEnvironment,

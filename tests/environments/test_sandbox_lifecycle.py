@@ -17,12 +17,12 @@ from artemiskit._errors import (
     FileOperationError,
     UnsupportedError,
 )
-from artemiskit.environments._sandbox import (
+from artemiskit.environments.sandbox._engine import install_hint
+from artemiskit.environments.sandbox._environment import (
     DockerSandboxEnvironment,
     DockerSandboxFactory,
     SandboxSettings,
 )
-from artemiskit.environments._sandbox_engine import install_hint
 
 from ._docker import (
     container_state,

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from artemiskit import ArtemisKit, UnsupportedError
-from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
+from artemiskit.environments.sandbox._engine import DEFAULT_SANDBOX_IMAGE, install_hint
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "examples" / "sandbox-quickstart"

@@ -17,7 +17,7 @@ import pytest
 
 from artemiskit._common._limits import MAX_FILE_BYTES
 from artemiskit._errors import EnvironmentFailureError, FileOperationError
-from artemiskit.environments._sandbox_engine import helper_program
+from artemiskit.environments.sandbox._engine import helper_program
 
 from .test_sandbox_frames import (
     _EXACT,

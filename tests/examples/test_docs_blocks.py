@@ -32,9 +32,8 @@ from typing import Any
 import pytest
 
 from artemiskit import validate_agent_workflow
-from artemiskit.config import parse_judge_config, parse_trusted_config
 from artemiskit.prompt_response import parse_scenario
-from artemiskit.providers import parse_script
+from artemiskit.providers import parse_judge_config, parse_script, parse_trusted_config
 from artemiskit.tools import CATALOGUE
 from artemiskit.workflow import WORKFLOW_SCHEMA_FILE, parse_yaml
 from tests._cli import AKIT

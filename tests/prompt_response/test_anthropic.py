@@ -18,8 +18,8 @@ import anyio
 import pytest
 
 from artemiskit import ArtemisKit
-from artemiskit.config import parse_trusted_config
 from artemiskit.prompt_response import ScenarioRunOptions, manifest_to_json
+from artemiskit.providers import parse_trusted_config
 from tests._cli import akit
 from tests.prompt_response.conftest import ExpiringTimer
 from tests.providers._chat_server import ChatServer, Computed, NeverAnswer

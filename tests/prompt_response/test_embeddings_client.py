@@ -15,8 +15,8 @@ import zlib
 import pytest
 
 from artemiskit import TargetError
-from artemiskit.config import ProviderConfig
 from artemiskit.prompt_response._embeddings import OpenAIEmbeddings
+from artemiskit.providers import ProviderConfig
 from tests.providers._chat_server import ChatServer, Reply
 
 BOMB_BYTES = 256 * 1024 * 1024

@@ -10,7 +10,6 @@ import anyio
 import pytest
 
 from artemiskit import ArtemisKit, ConfigError, TrustedConfig
-from artemiskit.config import parse_judge_config, parse_trusted_config
 from artemiskit.prompt_response import (
     NoCasesError,
     RedactionSettings,
@@ -21,6 +20,7 @@ from artemiskit.prompt_response import (
     parse_scenario,
     run_scenario,
 )
+from artemiskit.providers import parse_judge_config, parse_trusted_config
 from tests.prompt_response.conftest import (
     CORPUS,
     ExpiringTimer,

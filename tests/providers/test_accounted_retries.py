@@ -13,8 +13,12 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from artemiskit import ConfigError
-from artemiskit.config import ProviderRetryPolicy, parse_trusted_config
-from artemiskit.providers import ProviderRequest, create_provider_target
+from artemiskit.providers import (
+    ProviderRequest,
+    ProviderRetryPolicy,
+    create_provider_target,
+    parse_trusted_config,
+)
 from tests._builders import workflow_dict
 
 from ._chat_server import ChatServer, Reply

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from artemiskit._errors import ConfigError, UnsupportedError
-from artemiskit.config import ProviderConfig
 from artemiskit.providers import (
     AzureOpenAIClient,
+    ProviderConfig,
     ProviderRequest,
     create_provider_target,
 )

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from artemiskit import ArtemisKit, ConfigError, TrustedConfig, UnsupportedError
-from artemiskit.config import ProviderConfig
 from artemiskit.providers import (
+    ProviderConfig,
     ProviderRequest,
     ProviderTarget,
     ScriptedTarget,

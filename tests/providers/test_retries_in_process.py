@@ -16,8 +16,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from artemiskit import TargetError
-from artemiskit.config import parse_trusted_config
-from artemiskit.providers import ProviderRequest, create_provider_target
+from artemiskit.providers import (
+    ProviderRequest,
+    create_provider_target,
+    parse_trusted_config,
+)
 from artemiskit.targets import Message, TargetRequest, TargetResponse
 
 from ._chat_server import ChatServer, Reply, chat_reply

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from artemiskit import ConfigError
-from artemiskit.config import parse_trusted_config
+from artemiskit.providers import parse_trusted_config
 from tests import _cli
 from tests._builders import workflow_dict
 

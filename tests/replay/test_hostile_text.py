@@ -15,8 +15,8 @@ from hypothesis import given, strategies as st
 
 from artemiskit import ArtemisKit, TargetRequest, TargetResponse, ToolCall, Usage
 from artemiskit._common._digests import bytes_digest, canonical_json, json_digest
-from artemiskit.replay._cassette import encode_message, encode_request
-from artemiskit.replay._digests import RequestDigests, message_text
+from artemiskit.providers._replay_digests import RequestDigests, message_text
+from artemiskit.records._cassette import encode_message, encode_request
 from artemiskit.targets import Message
 from tests._builders import write_workflow
 

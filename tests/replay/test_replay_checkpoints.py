@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from artemiskit import ArtemisKit, CassetteError, CheckpointOptions, WorkflowResult
-from artemiskit.replay import load_cassette
+from artemiskit.records import load_cassette
 from tests._builders import write_workflow
 
 pytestmark = pytest.mark.anyio

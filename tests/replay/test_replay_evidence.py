@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 
 from artemiskit import ArtemisKit, SessionEvent
-from artemiskit.records import record_to_dict
-from artemiskit.replay import load_cassette
+from artemiskit.records import load_cassette, record_to_dict
 from tests._builders import USAGE, workflow_dict, write_workflow
 
 pytestmark = pytest.mark.anyio

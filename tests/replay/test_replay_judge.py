@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from artemiskit import ArtemisKit, JudgeSettings, TargetRequest, TargetResponse, Usage
-from artemiskit.replay import load_cassette
+from artemiskit.records import load_cassette
 from tests._builders import workflow_dict, write_workflow
 
 from ._compare import comparable

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from artemiskit import ArtemisKit, CassetteError, WorkflowError
-from artemiskit.replay import load_cassette
+from artemiskit.records import load_cassette
 from tests._builders import PASSING_SCRIPT, USAGE, workflow_dict, write_workflow
 
 pytestmark = pytest.mark.anyio

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from artemiskit import ArtemisKit, WorkflowError
-from artemiskit.config import parse_trusted_config
+from artemiskit.providers import parse_trusted_config
 from artemiskit.suites import discover_workflows
 from artemiskit.suites._discovery import load_suite_workflows
 from tests._builders import PASSING_SCRIPT, workflow_dict

@@ -253,8 +253,7 @@ async def test_what_cannot_travel_to_a_worker_is_refused_before_any_run(
 async def test_telemetry_is_refused_under_the_processes_executor(
     tmp_path: Path,
 ) -> None:
-    from artemiskit.config import TelemetryConfig
-    from artemiskit.telemetry import Telemetry
+    from artemiskit.telemetry import Telemetry, TelemetryConfig
 
     with pytest.raises(WorkflowError) as caught:
         await ArtemisKit().run_suite(

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from artemiskit import ArtemisKit, ConfigError
-from artemiskit.config import ProviderConfig, TrustedConfig, parse_trusted_config
+from artemiskit import ArtemisKit, ConfigError, TrustedConfig
+from artemiskit.providers import ProviderConfig, parse_trusted_config
 from artemiskit.suites import RayExecutor, SuiteSession
 from artemiskit.suites._runner import _Job
 from artemiskit.suites._shipping import worker_config

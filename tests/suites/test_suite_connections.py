@@ -11,8 +11,8 @@ from pathlib import Path
 import anyio.to_thread
 import pytest
 
-from artemiskit import ArtemisKit
-from artemiskit.config import ProviderConfig, TrustedConfig
+from artemiskit import ArtemisKit, TrustedConfig
+from artemiskit.providers import ProviderConfig
 from tests._builders import workflow_dict
 from tests.providers._chat_server import ChatServer
 from tests.providers._wire import PROTOCOLS, Protocol, Turn, config_entry, render

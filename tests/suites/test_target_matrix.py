@@ -17,9 +17,9 @@ from artemiskit import (
     ConfigError,
     TargetRequest,
     TargetResponse,
+    TrustedConfig,
     WorkflowError,
 )
-from artemiskit.config import TrustedConfig
 from artemiskit.records import record_from_dict
 from artemiskit.suites import RayExecutor, load_suite_record
 from artemiskit.targets import parse_target

@@ -22,8 +22,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from artemiskit import ArtemisKit
-from artemiskit.config import TrustedConfig
+from artemiskit import ArtemisKit, TrustedConfig
 from artemiskit.suites import SuiteSettings, cause_text, junit_xml, load_suite_record
 from artemiskit.suites._create import create_suite_session
 from artemiskit.suites._record import RunOutcome, suite_exit_code

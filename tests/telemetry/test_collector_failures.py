@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from artemiskit import ArtemisKit, ConfigError
-from artemiskit.config import TelemetryConfig, parse_trusted_config
+from artemiskit.providers import parse_trusted_config
 from artemiskit.records import record_to_dict
-from artemiskit.telemetry import INSTALL_HINT, Telemetry
+from artemiskit.telemetry import INSTALL_HINT, Telemetry, TelemetryConfig
 from tests._builders import write_workflow
 from tests.telemetry._receiver import closed_port_endpoint
 

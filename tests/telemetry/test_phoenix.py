@@ -17,8 +17,7 @@ import httpx
 import pytest
 
 from artemiskit import ArtemisKit
-from artemiskit.config import TelemetryConfig
-from artemiskit.telemetry import Telemetry
+from artemiskit.telemetry import Telemetry, TelemetryConfig
 from artemiskit.telemetry._plan import trace_id_for
 from tests._builders import USAGE, workflow_dict, write_workflow
 from tests._venv_servers import ServerProcess, free_port, require, venv_executable

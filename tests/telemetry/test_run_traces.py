@@ -10,9 +10,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from artemiskit import ArtemisKit, CheckpointOptions
-from artemiskit.config import TelemetryConfig
 from artemiskit.records import record_to_dict
-from artemiskit.telemetry import Telemetry
+from artemiskit.telemetry import Telemetry, TelemetryConfig
 from tests._builders import USAGE, workflow_dict, write_workflow
 
 if TYPE_CHECKING:

@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from artemiskit import ArtemisKit, WorkflowError
-from artemiskit.config import TelemetryConfig
 from artemiskit.suites import RayExecutor
-from artemiskit.telemetry import Telemetry
+from artemiskit.telemetry import Telemetry, TelemetryConfig
 from tests._builders import USAGE, workflow_dict, write_workflow
 
 if TYPE_CHECKING:

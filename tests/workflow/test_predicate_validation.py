@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from artemiskit import Scorer, WorkflowError, parse_agent_workflow
-from artemiskit.scorers import Score
+from artemiskit import Score, Scorer, WorkflowError, parse_agent_workflow
 from artemiskit.workflow import (
     FileOutcome,
     FinalResponseOutcome,

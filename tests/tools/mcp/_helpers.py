@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from artemiskit.config import McpServerConfig
+from artemiskit.tools import McpServerConfig
 from tests._builders import workflow_dict
 
 SERVERS = Path(__file__).with_name("servers.py")

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from artemiskit import TargetResponse, WorkflowResult
-    from artemiskit.config import McpServerConfig
+    from artemiskit.tools import McpServerConfig
 
 NOTES = [
     {
@@ -223,7 +223,7 @@ async def test_the_right_pin_runs_and_the_digest_is_recorded(
 
 
 async def test_an_unreachable_server_is_unsupported_before_any_model_request() -> None:
-    from artemiskit.config import McpServerConfig
+    from artemiskit.tools import McpServerConfig
 
     broken = McpServerConfig(name="notes", command=("/nonexistent/mcp-server",))
     target = ReplayTarget([])
@@ -253,7 +253,7 @@ def http_notes(notes_env: dict[str, str]) -> Iterator[str]:
 async def test_two_tools_of_a_streamable_http_server_pass(
     tmp_path: Path, http_notes: str
 ) -> None:
-    from artemiskit.config import McpServerConfig
+    from artemiskit.tools import McpServerConfig
 
     assert http_notes.startswith("http://127.0.0.1:")
     data = mcp_workflow(NOTES, outcomes=CALLED_BOTH)
@@ -317,7 +317,7 @@ async def test_a_pattern_the_linear_engine_cannot_take_refuses_the_tool(
 
 
 async def test_suite_lifetime_shares_one_server_and_says_so(tmp_path: Path) -> None:
-    from artemiskit.config import TrustedConfig
+    from artemiskit import TrustedConfig
     from tests._builders import write_workflow
 
     env = {"COUNTER_FILE": str(tmp_path / "count"), "MCP_LOG": str(tmp_path / "log")}
@@ -445,7 +445,7 @@ async def test_a_server_the_configuration_does_not_name_is_a_config_error() -> N
 
 
 async def test_an_http_server_that_refuses_connections_is_unsupported() -> None:
-    from artemiskit.config import McpServerConfig
+    from artemiskit.tools import McpServerConfig
     from tests.tools.mcp._helpers import free_port
 
     url = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens there

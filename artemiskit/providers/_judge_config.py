@@ -18,7 +18,7 @@ from typing import Any
 from artemiskit._common._reading import read_text_file
 from artemiskit._common._yaml import parse_yaml_plain, surrogate_problems
 from artemiskit._errors import ConfigError, Problem, WorkflowError
-from artemiskit.config._config import (
+from artemiskit.providers._config import (
     MAX_CONFIG_BYTES,
     TrustedConfig,
     build_trusted_config,

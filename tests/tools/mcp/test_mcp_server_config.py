@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from artemiskit import ConfigError
-from artemiskit.config import McpServerConfig, load_trusted_config, parse_trusted_config
+from artemiskit import ConfigError, load_trusted_config
+from artemiskit.providers import parse_trusted_config
+from artemiskit.tools import McpServerConfig
 
 if TYPE_CHECKING:
     from pathlib import Path

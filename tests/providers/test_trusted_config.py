@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from artemiskit import ConfigError
-from artemiskit.config import SandboxConfig, parse_trusted_config
+from artemiskit.environments import SandboxConfig
+from artemiskit.providers import parse_trusted_config
 
 
 def test_an_entry_may_name_a_registered_provider_type() -> None:

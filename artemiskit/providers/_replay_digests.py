@@ -15,7 +15,7 @@ from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
 from artemiskit._common._digests import canonical_json
-from artemiskit.replay._cassette import encode_tool
+from artemiskit.records._cassette import encode_tool
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -22,9 +22,9 @@ from artemiskit._common._yaml import (
     surrogate_problems,
 )
 from artemiskit._errors import ConfigError, Problem, WorkflowError
-from artemiskit.config._mcp import McpServerConfig, mcp_servers_from
-from artemiskit.config._telemetry import TelemetryConfig, parse_telemetry_section
-from artemiskit.environments._sandbox_engine import DEFAULT_SANDBOX_IMAGE, install_hint
+from artemiskit.environments.sandbox._config import SandboxConfig
+from artemiskit.telemetry._config import TelemetryConfig, parse_telemetry_section
+from artemiskit.tools._mcp_config import McpServerConfig, mcp_servers_from
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -33,7 +33,6 @@ __all__ = [
     "RETRY_FAILURES",
     "ProviderConfig",
     "ProviderRetryPolicy",
-    "SandboxConfig",
     "TrustedConfig",
     "build_trusted_config",
     "invalid_configuration",
@@ -219,30 +218,6 @@ class ProviderConfig:
 
 
 @attrs.frozen(kw_only=True)
-class SandboxConfig:
-    """The trusted sandbox settings: which image, and resource limits.
-
-    ``None`` keeps the sandbox's default (the image: ``artemiskit-sandbox:busybox``).
-    """
-
-    image: str | None = None
-    memory_bytes: int | None = None
-    nano_cpus: int | None = None
-    pids_limit: int | None = None
-    tmpfs_size_bytes: int | None = None
-
-    def install_hint(self) -> str:
-        """Say how to install this configuration's image (it is never pulled).
-
-        Returns:
-            Text naming the image, with plain shell commands that build it from
-            Debian's ``busybox-static`` and ``docker import`` (nothing from the
-            ArtemisKit repository is needed).
-        """
-        return install_hint(self.image or DEFAULT_SANDBOX_IMAGE)
-
-
-@attrs.frozen(kw_only=True)
 class TrustedConfig:
     """The whole trusted configuration.
 
@@ -261,7 +236,7 @@ class TrustedConfig:
     """
 
     providers: dict[str, ProviderConfig] = attrs.field(factory=dict)
-    sandbox: SandboxConfig = SandboxConfig()
+    sandbox: SandboxConfig = attrs.field(factory=SandboxConfig)
     telemetry: TelemetryConfig | None = None
     mcp_servers: dict[str, McpServerConfig] = attrs.field(factory=dict)
     notices: tuple[str, ...] = ()

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given, strategies as st
 
 from artemiskit import ConfigError
-from artemiskit.config import parse_judge_config, parse_trusted_config
+from artemiskit.providers import parse_judge_config, parse_trusted_config
 from tests._hostile_values import HOSTILE, KEY, SETTINGS, hostile, located, positions
 
 CONFIG: dict[str, Any] = {

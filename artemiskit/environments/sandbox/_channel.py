@@ -1,4 +1,4 @@
-"""The host side of the sandbox helper protocol (see ``sandbox_helper.sh``).
+"""The host side of the sandbox helper protocol (see ``helper.sh``).
 
 One `HelperChannel` drives the one long-lived helper process of a container over the
 container's attached stdin/stdout stream: a header line per request, one answer line
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from artemiskit._errors import EnvironmentFailureError
 from artemiskit.environments._file_rules import REFUSAL_MESSAGES, refusal
-from artemiskit.environments._sandbox_frames import FrameBuffer
+from artemiskit.environments.sandbox._frames import FrameBuffer
 
 if TYPE_CHECKING:
     from aiodocker.stream import Stream

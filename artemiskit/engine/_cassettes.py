@@ -22,8 +22,13 @@ from artemiskit._common._digests import bytes_digest
 from artemiskit._common._json import MAX_EVIDENCE_INTEGER
 from artemiskit._errors import CassetteError, FileAccessError, WorkflowError
 from artemiskit.engine._evidence import contract_digest
-from artemiskit.records._record import CassetteInfo, ReplayInfo
-from artemiskit.replay._cassette import (
+from artemiskit.providers._replay import (
+    ExchangeLog,
+    RecordingTarget,
+    ReplayingTarget,
+    ReplayMode,
+)
+from artemiskit.records._cassette import (
     Cassette,
     CassetteHeader,
     encode_cassette,
@@ -31,12 +36,7 @@ from artemiskit.replay._cassette import (
     parse_cassette,
     read_cassette_bytes,
 )
-from artemiskit.replay._targets import (
-    ExchangeLog,
-    RecordingTarget,
-    ReplayingTarget,
-    ReplayMode,
-)
+from artemiskit.records._record import CassetteInfo, ReplayInfo
 
 if TYPE_CHECKING:
     from artemiskit.engine._judge import JudgeSettings

@@ -174,7 +174,7 @@ def helper_program() -> str:
     """Return the text of the fixed helper program shipped with the package."""
     import importlib.resources
 
-    helper = importlib.resources.files("artemiskit.environments") / "sandbox_helper.sh"
+    helper = importlib.resources.files("artemiskit.environments.sandbox") / "helper.sh"
     return helper.read_text(encoding="utf-8")
 
 

@@ -2,9 +2,9 @@
 
 One fresh container per run, created through aiodocker from an image chosen by trusted
 configuration (never by the workflow, never pulled). The container runs one program,
-the fixed POSIX-sh helper shipped beside this module (``sandbox_helper.sh``), which
+the fixed POSIX-sh helper shipped beside this module (``helper.sh``), which
 serves the file operations over the container's attached stdin/stdout; see
-`artemiskit.environments._sandbox_channel`. Paths are checked here first and again
+`artemiskit.environments.sandbox._channel`. Paths are checked here first and again
 by the helper.
 
 The container never outlives its owner: the owner attaches before starting it, the
@@ -30,7 +30,7 @@ from artemiskit.environments._file_rules import (
     checked_directory,
     checked_path,
 )
-from artemiskit.environments._sandbox_channel import (
+from artemiskit.environments.sandbox._channel import (
     BUILTIN_READ_BYTES,
     BUILTIN_WRITE_NULS,
     MAX_ANSWER_BYTES,
@@ -39,7 +39,7 @@ from artemiskit.environments._sandbox_channel import (
     decode_text,
     encode_path,
 )
-from artemiskit.environments._sandbox_engine import (
+from artemiskit.environments.sandbox._engine import (
     DEFAULT_SANDBOX_IMAGE,
     MAX_CLEANUP_TIMEOUT_MS,
     RUN_ID_LABEL,

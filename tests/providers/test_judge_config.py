@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from artemiskit import ConfigError, FileAccessError
-from artemiskit.config import load_judge_config, parse_judge_config
+from artemiskit.providers import load_judge_config, parse_judge_config
 
 if TYPE_CHECKING:
     from pathlib import Path

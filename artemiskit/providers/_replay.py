@@ -20,20 +20,20 @@ from artemiskit._errors import (
     ReplayMismatchError,
     TargetError,
 )
-from artemiskit.engine._responses import check_response
-from artemiskit.replay._cassette import (
+from artemiskit.providers._replay_digests import RequestDigests
+from artemiskit.records._cassette import (
     CassetteExchange,
     ExchangeKind,
     encode_request,
     recorded_request_problem,
 )
-from artemiskit.replay._digests import RequestDigests
 from artemiskit.targets._protocol import (
     AgentTarget,
     ResumableTarget,
     TargetRequest,
     TargetResponse,
 )
+from artemiskit.targets._responses import check_response
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Mapping, Sequence

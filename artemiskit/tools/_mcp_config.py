@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import attrs
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
-__all__ = ["MCP_SERVER_NAME", "McpServerConfig", "mcp_servers_from"]
+__all__ = ["MCP_SERVER_NAME", "McpServerConfig", "McpServerSource", "mcp_servers_from"]
 
 #: What an ``mcp_servers`` entry name (and a workflow's ``mcp.server``) looks like.
 MCP_SERVER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
@@ -55,6 +55,19 @@ class McpServerConfig:
     def transport(self) -> Literal["stdio", "streamable_http"]:
         """``stdio`` for a command, ``streamable_http`` for a URL."""
         return "stdio" if self.command is not None else "streamable_http"
+
+
+class McpServerSource(Protocol):
+    """What names MCP servers: a `TrustedConfig` (its ``mcp_servers`` part).
+
+    Tools sit below the trusted configuration in the layers, so they name this
+    protocol rather than the configuration class.
+    """
+
+    @property
+    def mcp_servers(self) -> Mapping[str, McpServerConfig]:
+        """The MCP servers by name (SPEC 24)."""
+        ...
 
 
 def _strings(value: Any) -> bool:
