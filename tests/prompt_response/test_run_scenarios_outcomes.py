@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from artemiskit.config import load_judge_config
 from artemiskit.prompt_response import (
     Baseline,
     LocalStorage,
     ScenarioRunOptions,
     run_scenarios,
 )
+from artemiskit.providers import load_judge_config
 from tests.prompt_response.test_run_scenarios import GOLDEN, Recorder
 
 
