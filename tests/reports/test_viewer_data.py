@@ -1,0 +1,87 @@
+"""The data the interactive page embeds: every run's columns, decoded, agree with
+the suite and its records; the embedding cannot end its script element."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from artemiskit.reports._inputs import load_report_input, run_key
+from artemiskit.reports._viewer import (
+    COMPRESS_ABOVE,
+    VERDICTS,
+    embedded_data,
+    viewer_data,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+async def test_each_run_is_one_row_of_columns_that_match_the_evidence(
+    example_suite: Path,
+) -> None:
+    evidence = await load_report_input([str(example_suite)])
+    data = viewer_data(evidence)
+    strings: list[str] = data["s"]
+
+    def text(index: int) -> str | None:
+        return None if index == -1 else strings[index]
+
+    columns: dict[str, list[Any]] = data["r"]
+    runs = [(w, run) for w in evidence.suite["workflows"] for run in w["runs"]]
+    assert {len(values) for values in columns.values()} == {len(runs)}
+    assert [text(i) for i in data["wf"]] == ["answer", "summarize", "triage"]
+    for row, (workflow, run) in enumerate(runs):
+        record = evidence.records[run_key(workflow["name"], run)]
+        assert text(data["wf"][columns["w"][row]]) == workflow["name"]
+        assert columns["n"][row] == run["repetition"]
+        assert columns["id"][row] == run["run_id"]
+        assert text(columns["c"][row]) is None
+        assert text(columns["t"][row]) == f"scripted:{workflow['name']}"
+        assert VERDICTS[columns["v"][row]] == run["verdict"]
+        assert columns["d"][row] == run["duration_ms"]
+        assert columns["k"][row] == run["input_tokens"] + run["output_tokens"]
+        assert columns["e"][row] == run["exit_code"]
+        assert columns["l"][row] == 0
+        used = record.budget.used
+        assert (columns["a"][row], columns["q"][row], columns["b"][row]) == (
+            used.actions,
+            used.model_requests,
+            used.tool_calls,
+        )
+        assert columns["x"][row] == 0
+        tools = [text(i) for i in data["ts"][columns["o"][row]]]
+        assert tools == sorted(t.tool for t in record.tools if t.calls)
+        assert data["fs"][columns["f"][row]] == []
+        if run["verdict"] == "passed":
+            assert columns["y"][row] == -1
+        else:
+            cause, kind = data["cs"][columns["y"][row]]
+            assert (text(cause), text(kind)) == (
+                "answer-is-42 (missing_content)",
+                "requirement",
+            )
+    assert "tx" not in data
+    assert data["u"][0][:7] == [0, -1, columns["t"][0], 3, 2, 0, 0]
+
+
+def test_embedded_json_escapes_what_could_end_its_element() -> None:
+    encoding, text = embedded_data({"a": "</script><!--&", "b": [1, 2]})
+    assert encoding == "json"
+    assert text == ('{"a":"\\u003c/script\\u003e\\u003c!--\\u0026","b":[1,2]}')
+    assert json.loads(text) == {"a": "</script><!--&", "b": [1, 2]}
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        embedded_data({"a": float("nan")})
+
+
+def test_large_data_is_gzip_base64_and_the_same_bytes_every_time() -> None:
+    data = {"s": [f"string {n} é" for n in range(COMPRESS_ABOVE // 8)]}
+    encoding, text = embedded_data(data)
+    assert encoding == "gzip"
+    assert embedded_data(data) == (encoding, text)
+    assert json.loads(gzip.decompress(base64.b64decode(text))) == data
