@@ -546,8 +546,7 @@ def test_help_lists_every_option_with_its_value_and_default(
 
 
 SCORER_MODULE = """
-from artemiskit import Scorer
-from artemiskit.scorers import Score
+from artemiskit import Score, Scorer
 
 
 async def wrote_a_queue(evidence, params):
