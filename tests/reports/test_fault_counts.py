@@ -36,3 +36,6 @@ def test_only_a_workflow_with_failures_gets_a_failure_reasons_chart(
     assert 'aria-labelledby="chart-reasons-1-title"' in page
     assert "chart-reasons-2-title" not in page
     assert "chart-reasons-3-title" not in page
+    # Every workflow declares budgets: each gets its budget-use chart.
+    for index in (1, 2, 3):
+        assert f'aria-labelledby="chart-budget-{index}-title"' in page
