@@ -1,4 +1,4 @@
-"""The Markdown report and comparison of the example suite, line for line.
+"""The example suite's Markdown report and its comparison (Markdown, JSON), exactly.
 
 `EXAMPLE_SUITE` is scripted, so everything in its report but the runs' durations
 is fixed: the totals, each workflow's rate, interval and pass^k, the targets, the
@@ -10,6 +10,7 @@ review the diff.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -43,3 +44,24 @@ def test_the_comparison_with_a_worsened_suite_is_the_golden_one(
     if os.environ.get("ARTEMISKIT_UPDATE_GOLDEN") == "1":
         COMPARISON.write_text(done.stdout, "utf-8")
     assert done.stdout == COMPARISON.read_text("utf-8")
+
+
+COMPARISON_JSON = Path(__file__).parent / "golden" / "example_comparison.json"
+
+
+def test_the_comparisons_json_is_the_golden_one(
+    example_suite: Path, worse_suite: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "c.json"
+    done = akit(
+        "report", "compare", str(example_suite), str(worse_suite), "--json", str(out)
+    )
+    assert done.returncode == 8, done.stderr
+    data = json.loads(out.read_text("utf-8"))
+    for side in ("baseline", "candidate"):
+        assert data[side]["suite_id"]
+        data[side]["suite_id"] = "SUITE_ID"
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+    if os.environ.get("ARTEMISKIT_UPDATE_GOLDEN") == "1":
+        COMPARISON_JSON.write_text(text, "utf-8")
+    assert text == COMPARISON_JSON.read_text("utf-8")
