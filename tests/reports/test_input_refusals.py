@@ -71,3 +71,36 @@ async def test_suites_and_records_together_are_refused(example_suite: Path) -> N
 async def test_no_path_is_refused() -> None:
     error = await _refusal([])
     assert error.message == "give a suite folder, a suite.json or record files"
+
+
+async def test_a_record_outside_the_suite_folder_is_refused_in_its_suite_json(
+    suite_copy: Path, tmp_path: Path
+) -> None:
+    record = suite_copy / "runs" / "answer" / "001.record.json"
+    outside = tmp_path / "elsewhere.record.json"
+    record.rename(outside)
+    record.symlink_to(outside)
+    error = await _refusal([str(suite_copy)])
+    assert error.reason == "record_outside_suite"
+    [problem] = error.problems
+    assert problem.source == str(suite_copy / "suite.json")
+    assert problem.message == (
+        "a run's record 'runs/answer/001.record.json' lies outside the suite folder"
+    )
+
+
+async def test_record_files_make_a_report_with_their_transcripts(
+    example_suite: Path,
+) -> None:
+    records = sorted((example_suite / "runs" / "answer").glob("*.record.json"))
+    evidence = await load_report_input(
+        [str(r) for r in records], transcripts=str(example_suite / "transcripts")
+    )
+    assert evidence.kind == "records"
+    assert evidence.transcripts is not None
+    assert {r.run_id for r in evidence.records.values()} <= set(evidence.transcripts)
+    suite = evidence.suite
+    assert (suite["suite_id"], suite["status"], suite["reason"]) == (None, None, None)
+    assert suite["totals"]["runs_finished"] == len(records) == 5
+    [workflow] = suite["workflows"]
+    assert (workflow["name"], workflow["passed"], workflow["failed"]) == ("answer", 3, 2)
