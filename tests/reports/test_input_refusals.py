@@ -103,4 +103,5 @@ async def test_record_files_make_a_report_with_their_transcripts(
     assert (suite["suite_id"], suite["status"], suite["reason"]) == (None, None, None)
     assert suite["totals"]["runs_finished"] == len(records) == 5
     [workflow] = suite["workflows"]
-    assert (workflow["name"], workflow["passed"], workflow["failed"]) == ("answer", 3, 2)
+    counts = (workflow["name"], workflow["passed"], workflow["failed"])
+    assert counts == ("answer", 3, 2)
