@@ -65,3 +65,27 @@ def test_pass_hat_k_is_shown_for_every_k_to_20_then_about_ten_a_decade() -> None
         *(25, 32, 40, 50, 63, 80, 100, 126, 159, 200),
         *(252, 317, 399, 502, 632, 796, 1000),
     ]
+
+
+def test_a_record_that_kept_no_operations_in_order_shows_counts_per_tool() -> None:
+    fixture = ROOT / "tests" / "records" / "fixtures" / "workflow-record.v0.json"
+    record = record_from_dict(json.loads(fixture.read_text("utf-8")))
+    timeline = [(e.phase, e.status, e.detail) for e in run_timeline(record)]
+    assert timeline[:3] == [
+        ("model requests", "complete", "3 requests, 5 actions"),
+        (
+            "tool read_file",
+            "succeeded",
+            "1 calls, 1 succeeded, 0 failed, 0 denied, 1 attempts",
+        ),
+        (
+            "tool write_file",
+            "succeeded",
+            "1 calls, 1 succeeded, 0 failed, 0 denied, 1 attempts",
+        ),
+    ]
+    assert timeline[-1] == (
+        "verification",
+        "unavailable",
+        "predates_task_verification",
+    )
