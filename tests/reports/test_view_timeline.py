@@ -6,7 +6,13 @@ import json
 from typing import TYPE_CHECKING
 
 from artemiskit.records import record_from_dict
-from artemiskit.reports._views import budget_gauges, run_timeline, shown_ks
+from artemiskit.reports._inputs import load_report_input
+from artemiskit.reports._views import (
+    budget_fractions,
+    budget_gauges,
+    run_timeline,
+    shown_ks,
+)
 from tests._cli import akit
 from tests.reports._evidence import ROOT
 
@@ -89,3 +95,15 @@ def test_a_record_that_kept_no_operations_in_order_shows_counts_per_tool() -> No
         "unavailable",
         "predates_task_verification",
     )
+
+
+async def test_budget_fractions_do_not_depend_on_the_order_files_are_given(
+    example_suite: Path,
+) -> None:
+    records = sorted((example_suite / "runs" / "answer").glob("*.record.json"))
+    given = await load_report_input([str(r) for r in records])
+    reversed_ = await load_report_input([str(r) for r in reversed(records)])
+    fractions = budget_fractions(given, "answer")
+    assert fractions == budget_fractions(reversed_, "answer")
+    # In repetition order: the third run used fewer actions than the others.
+    assert fractions["actions"] == [0.5, 0.5, 0.3, 0.5, 0.5]
