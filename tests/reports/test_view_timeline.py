@@ -14,6 +14,7 @@ from artemiskit.reports._views import (
     shown_ks,
 )
 from tests._cli import akit
+from tests.pytest_plugin._projects import GOOD, add_workflow
 from tests.reports._evidence import ROOT
 
 if TYPE_CHECKING:
@@ -107,3 +108,23 @@ async def test_budget_fractions_do_not_depend_on_the_order_files_are_given(
     assert fractions == budget_fractions(reversed_, "answer")
     # In repetition order: the third run used fewer actions than the others.
     assert fractions["actions"] == [0.5, 0.5, 0.3, 0.5, 0.5]
+
+
+def test_a_denied_run_shows_the_denial_and_how_often(tmp_path: Path) -> None:
+    workflow = add_workflow(tmp_path / "wf", "denied", [GOOD])
+    script = tmp_path / "wf" / "denied.script.yaml"
+    data = json.loads(script.read_text("utf-8"))
+    data["variants"][0][0]["tool_calls"][0]["arguments"]["path"] = "elsewhere/x.md"
+    script.write_text(json.dumps(data), "utf-8")
+    output = tmp_path / "record.json"
+    done = akit("workflow", "run", str(workflow), "--output", str(output))
+    assert done.returncode == 4, done.stderr
+    record = record_from_dict(json.loads(output.read_text("utf-8")))
+    timeline = [(e.phase, e.status, e.detail) for e in run_timeline(record)]
+    assert timeline == [
+        ("#1 model request", "succeeded", ""),
+        ("denial", "path_not_allowed", "1 times"),
+        ("end", "policy_denied", "path_not_allowed"),
+        ("cleanup", "complete", "0 unresolved"),
+        ("verification", "unavailable", "execution_incomplete"),
+    ]
