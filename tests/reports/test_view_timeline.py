@@ -128,3 +128,17 @@ def test_a_denied_run_shows_the_denial_and_how_often(tmp_path: Path) -> None:
         ("cleanup", "complete", "0 unresolved"),
         ("verification", "unavailable", "execution_incomplete"),
     ]
+
+
+def test_each_gauge_has_its_declared_limit(example_suite: Path) -> None:
+    records = sorted((example_suite / "runs" / "answer").glob("*.record.json"))
+    record = record_from_dict(json.loads(records[0].read_text("utf-8")))
+    limits = record.budget.limits
+    gauges = {g.name: g.limit for g in budget_gauges(record)}
+    assert gauges == {
+        "actions": limits.max_actions,
+        "model requests": limits.max_model_requests,
+        "tool calls": limits.max_tool_calls,
+        "tokens": limits.max_tokens,
+    }
+    assert None not in gauges.values()
