@@ -250,3 +250,24 @@ async def test_a_variable_holding_the_judges_credential_is_withheld(
     # Withheld, so never sent to the model either: the load says so.
     notices = [detail for kind, detail in recorder.events if kind == "notice"]
     assert any("PLAIN_LOOKING" in notice for notice in notices)
+
+
+async def test_the_manifest_says_where_the_model_came_from(tmp_path: Path) -> None:
+    scenario = _golden(tmp_path / "s")
+    text = scenario.read_text("utf-8")
+    scenario.write_text(text.replace("model: golden\n", ""), "utf-8")
+    sources = []
+    for options in (
+        ScenarioRunOptions(default_model="golden"),
+        ScenarioRunOptions(model="golden"),
+    ):
+        result = await run_scenarios([scenario], options=options, save=False)
+        [outcome] = result.outcomes
+        assert outcome.manifest is not None
+        sources.append(outcome.manifest.resolved_config.source["model"])
+    scenario.write_text(text, "utf-8")
+    result = await run_scenarios([scenario], save=False)
+    [outcome] = result.outcomes
+    assert outcome.manifest is not None
+    sources.append(outcome.manifest.resolved_config.source["model"])
+    assert sources == ["config", "cli", "scenario"]
