@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -23,6 +23,9 @@ from artemiskit.prompt_response import (
 )
 from artemiskit.providers import load_judge_config
 from tests.prompt_response.test_run_scenarios import GOLDEN, Recorder
+
+if TYPE_CHECKING:
+    from artemiskit.prompt_response import RunManifest
 
 
 class Messages(Recorder):
@@ -252,6 +255,13 @@ async def test_a_variable_holding_the_judges_credential_is_withheld(
     assert any("PLAIN_LOOKING" in notice for notice in notices)
 
 
+def _model_source(manifest: RunManifest) -> str:
+    resolved = manifest.resolved_config
+    assert resolved is not None
+    source: str = resolved.source["model"]
+    return source
+
+
 async def test_the_manifest_says_where_the_model_came_from(tmp_path: Path) -> None:
     scenario = _golden(tmp_path / "s")
     text = scenario.read_text("utf-8")
@@ -264,10 +274,10 @@ async def test_the_manifest_says_where_the_model_came_from(tmp_path: Path) -> No
         result = await run_scenarios([scenario], options=options, save=False)
         [outcome] = result.outcomes
         assert outcome.manifest is not None
-        sources.append(outcome.manifest.resolved_config.source["model"])
+        sources.append(_model_source(outcome.manifest))
     scenario.write_text(text, "utf-8")
     result = await run_scenarios([scenario], save=False)
     [outcome] = result.outcomes
     assert outcome.manifest is not None
-    sources.append(outcome.manifest.resolved_config.source["model"])
+    sources.append(_model_source(outcome.manifest))
     assert sources == ["config", "cli", "scenario"]
