@@ -52,3 +52,20 @@ def test_rows_go_regressed_first_then_by_adjusted_p_and_one_side_is_listed(
     assert page.index('<th scope="row">answer<') < page.index('<th scope="row">triage<')
     assert '<dd data-check="only-baseline">summarize</dd>' in page
     assert '<dd data-check="only-candidate">none</dd>' in page
+
+
+def test_a_changed_contract_is_marked_on_its_row(
+    example_suite: Path, suite_copy: Path
+) -> None:
+    suite = suite_json(suite_copy)
+    answer = next(w for w in suite["workflows"] if w["name"] == "answer")
+    answer["digest"] = "sha256:" + "0" * 64
+    (suite_copy / "suite.json").write_text(json.dumps(suite), "utf-8")
+    done = akit("report", "compare", str(example_suite), str(suite_copy))
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if "(newcombe)" in line]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| answer (contract changed)",
+        "| summarize",
+        "| triage",
+    ]
