@@ -85,3 +85,46 @@ def test_large_data_is_gzip_base64_and_the_same_bytes_every_time() -> None:
     assert encoding == "gzip"
     assert embedded_data(data) == (encoding, text)
     assert json.loads(gzip.decompress(base64.b64decode(text))) == data
+
+
+async def test_a_run_view_lists_its_records_facts(example_suite: Path) -> None:
+    evidence = await load_report_input([str(example_suite)])
+    data = viewer_data(evidence)
+    strings: list[str] = data["s"]
+    detail = data["dt"][data["r"]["z"][0]]  # answer, repetition 1
+    facts = next(
+        part
+        for part in detail
+        if isinstance(part, list)
+        and part
+        and all(isinstance(p, list) and len(p) == 2 for p in part)
+        and strings[part[0][0]] == "execution"
+    )
+    shown = {strings[name]: strings[value] for name, value in facts}
+    assert list(shown) == [
+        "execution",
+        "exit code",
+        "target",
+        "environment",
+        "usage measurement",
+        "operations",
+        "faults",
+        "retries",
+        "policy denials",
+        "cleanup",
+        "recovery",
+    ]
+    assert shown["target"] == "scripted / answer"
+    assert shown["exit code"] == "0"
+    assert shown["recovery"] == "checkpointing off"
+
+
+async def test_a_run_whose_record_is_absent_has_no_counts(suite_copy: Path) -> None:
+    (suite_copy / "runs" / "answer" / "002.record.json").unlink()
+    evidence = await load_report_input([str(suite_copy)])
+    columns = viewer_data(evidence)["r"]
+    row = 1  # answer, repetition 2
+    assert columns["n"][row] == 2
+    assert columns["l"][row] == 2  # the record is listed but absent
+    assert [columns[key][row] for key in ("a", "q", "b", "o", "f", "z")] == [-1] * 6
+    assert columns["x"][row] == 0
