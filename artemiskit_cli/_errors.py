@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 import click
 
 from artemiskit import ArtemisError, CheckpointError, ConfigError, WorkflowError
-from artemiskit_cli._render import problem_line
+from artemiskit_cli._render import printable, problem_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -22,7 +22,7 @@ R = TypeVar("R")
 
 def fail(message: str, code: int) -> None:
     """Print ``message`` to stderr and exit with ``code``."""
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {printable(message)}", err=True)
     sys.exit(code)
 
 
@@ -35,9 +35,9 @@ def _report(exc: ArtemisError) -> int:
     if isinstance(exc, WorkflowError | ConfigError):
         for problem in exc.problems:
             click.echo(problem_line(problem), err=True)
-        click.echo(f"error: {exc.message}", err=True)
+        click.echo(f"error: {printable(exc.message)}", err=True)
     else:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {printable(exc.message)}", err=True)
         if isinstance(exc, CheckpointError):
             # The stable code operators look up in docs/checkpoints.md.
             click.echo(f"reason: {exc.reason}", err=True)
@@ -48,8 +48,9 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Turn any `ArtemisError` escaping ``command`` into its SPEC 9 exit code.
 
     User errors never print a traceback: every listed problem goes to stderr as
-    ``FILE:LINE:COL: KEY-PATH: rule``, then the message, and the process exits
-    with the error family's code.
+    ``FILE:LINE:COL: KEY-PATH: rule``, then the message (each on one line, control
+    characters of a file name shown as escapes), and the process exits with the
+    error family's code.
     """
 
     @functools.wraps(command)

@@ -10,6 +10,8 @@ help is shown by ``akit --help`` without importing the module
 from __future__ import annotations
 
 import importlib
+import sys
+from typing import Any
 
 import click
 
@@ -88,7 +90,22 @@ COMMANDS: dict[str, LazyCommand] = {
 
 
 class _LazyGroup(click.Group):
-    """A group whose `COMMANDS` are imported only when one is run."""
+    """A group whose `COMMANDS` are imported only when one is run.
+
+    A `KeyboardInterrupt` that reaches it (Ctrl-C outside a run, which receives
+    signals itself, or host code that raised it while loaded) is exit 130 with
+    one line, as SPEC 9 says for anything cancelled; never click's "Aborted!"
+    with exit 1, never the exception's text.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            from artemiskit import ExitCode  # not for `akit --help`
+
+            click.echo("interrupted", err=True)
+            sys.exit(ExitCode.CANCELLED)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*COMMANDS, *super().list_commands(ctx)})

@@ -1,8 +1,9 @@
 """Output files: checked before any model call, written whole or not at all.
 
 ``-`` is never an output: every report, export, record and state file is written
-to a file, and ``-`` (which many tools read as standard output) is refused with
-exit 1 rather than becoming a file named ``-``. Write ``./-`` for such a file.
+to a file, and every output folder (a suite's, a checkpoint's, cassettes') is a
+folder; ``-`` (which many tools read as standard output) is refused with exit 1
+rather than becoming a file or folder named ``-``. Write ``./-`` for such a one.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ __all__ = [
 
 
 def refuse_dash(given: str | None) -> None:
-    """Refuse ``-`` as an output path (it does not mean standard output here).
+    """Refuse ``-`` as an output file or folder (it does not mean standard output).
 
     Raises:
         FileAccessError: ``given`` is ``-`` (exit 1).

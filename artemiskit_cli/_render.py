@@ -41,7 +41,9 @@ def printable(value: object) -> str:
     and bidirectional control becomes a visible escape such as ````, so a
     workflow name can never move the cursor, set the window title, print a
     hyperlink or reorder the line. The terminal's one escaping home, as
-    ``artemiskit._common._escaping`` is the exports'.
+    ``artemiskit._common._escaping`` is the exports': every message naming a
+    user path (a file name may hold any character but ``/``), a name from a
+    file or a model's text shows it through this function, on one line.
     """
     text = str(value)
     if not any(_hidden(c) for c in text):
@@ -64,14 +66,15 @@ def problem_line(problem: Problem, fallback: str | None = None) -> str:
     A dataset line without a column (JSONL, CSV) prints as ``FILE:LINE:``.
 
     Every command prints a problem this way, so `scenario validate` and `workflow
-    run` show the same problem identically.
+    run` show the same problem identically; the file name and every other part
+    are shown `printable` (one line).
     """
     where = problem.source or fallback or "<input>"
     if problem.line is not None:
         where += f":{problem.line}"
         if problem.column is not None:
             where += f":{problem.column}"
-    return f"{where}: {problem.path}: {problem.message}"
+    return printable(f"{where}: {problem.path}: {problem.message}")
 
 
 _USAGE_HINT = (
@@ -83,7 +86,10 @@ _USAGE_HINT = (
 
 
 def describe_event(event: SessionEvent) -> str | None:
-    """One progress line for an event, or ``None`` for events not worth a line."""
+    """One progress line for an event, or ``None`` for events not worth a line.
+
+    A denied call's tool name is the model's: shown `printable`.
+    """
     if event.type == "run_started":
         return f"run {event.run_id} started"
     if event.type == "environment_ready":
@@ -94,7 +100,8 @@ def describe_event(event: SessionEvent) -> str | None:
         what = event.tool or "model request"
         return f"{event.operation_id} admitted: {what}"
     if event.type == "tool_denied":
-        return f"tool call denied: {event.tool or 'undeclared tool'} ({event.reason})"
+        tool = printable(event.tool or "undeclared tool")
+        return f"tool call denied: {tool} ({event.reason})"
     if event.type == "execution_stopped":
         return f"execution stopped: {event.status} ({event.reason})"
     if event.type == "cleanup_finished":
@@ -153,7 +160,7 @@ def summarize(
         f"execution: {record.execution.status} ({record.execution.reason})",
     ]
     if failure is not None:
-        lines.append(f"cause: {failure}")
+        lines.append(f"cause: {printable(failure)}")
     hint = hint_for(record.execution.reason, sandbox)
     if hint is not None:
         lines.append(f"hint: {hint}")

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from artemiskit_cli._render import printable
+
 if TYPE_CHECKING:
     from artemiskit.targets import TargetChoice
 
@@ -29,7 +31,7 @@ def _parse_targets(
     try:
         return tuple(parse_target(item) for item in value)
     except WorkflowError as exc:  # the option's own shape (exit 2)
-        raise click.BadParameter(exc.message) from None
+        raise click.BadParameter(printable(exc.message)) from None
 
 
 def _import_agents(
@@ -47,14 +49,14 @@ def _import_agents(
             chosen += agent_choices(import_host_attribute(spec))
         except ArtemisError as exc:
             if exc.reason == "invalid_reference":  # not MODULE:ATTR (exit 2)
-                raise click.BadParameter(exc.message) from None
+                raise click.BadParameter(printable(exc.message)) from None
             # Cannot be imported, or makes no AgentTarget (exit 1).
             message = (
                 exc.message
                 if exc.message.startswith(spec)
                 else (f"{spec}: {exc.message}")
             )
-            raise click.ClickException(message) from None
+            raise click.ClickException(printable(message)) from None
     return tuple(chosen)
 
 
@@ -72,7 +74,9 @@ def chosen_targets(
     try:
         return target_choices([*targets, *agents])
     except WorkflowError as exc:
-        raise click.BadParameter(exc.message, param_hint="--target/--agent") from None
+        raise click.BadParameter(
+            printable(exc.message), param_hint="--target/--agent"
+        ) from None
 
 
 TARGET_OPTION = click.option(

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from artemiskit_cli._render import printable
+
 if TYPE_CHECKING:
     from artemiskit import Scorer, Tool
 
@@ -19,9 +21,9 @@ def _imported(spec: str, kind: type[Any]) -> tuple[Any, ...]:
         return import_host_objects(spec, kind)
     except ArtemisError as exc:
         if exc.reason == "invalid_reference":  # the reference itself (exit 2)
-            raise click.BadParameter(exc.message) from None
+            raise click.BadParameter(printable(exc.message)) from None
         # the module made an object that was refused (exit 1)
-        raise click.ClickException(f"{spec}: {exc.message}") from None
+        raise click.ClickException(printable(f"{spec}: {exc.message}")) from None
 
 
 def import_tools(spec: str) -> tuple[Tool, ...]:

@@ -387,6 +387,8 @@ def _check_plan(baseline: float, drop: float, alpha: float, power: float) -> Non
         raise ValueError("the drop must be in (0, baseline]")
     if not 0.0 < alpha < 1.0:
         raise ValueError("alpha must be in (0, 1)")
+    if not 1.0 - alpha / 2 < 1.0:
+        raise ValueError("alpha is too small to compute with (at least 1e-15)")
     if not 0.0 < power < 1.0:
         raise ValueError("power must be in (0, 1)")
 
@@ -453,7 +455,10 @@ def repetitions_paired(
     critical = _NORMAL.inv_cdf(1 - alpha / 2)
     strength = _NORMAL.inv_cdf(power)
     root = critical * math.sqrt(share) + strength * math.sqrt(share - drop * drop)
-    approximate = max(1, math.ceil(root * root / (drop * drop) - 1e-9))
+    try:
+        approximate = max(1, math.ceil(root * root / (drop * drop) - 1e-9))
+    except (ZeroDivisionError, OverflowError):  # a drop too small to compute with
+        raise ValueError("no number of units reaches that power") from None
     if approximate > _EXACT_PLAN_LIMIT:
         # the test's discreteness no longer matters there; exact search is slow
         return approximate

@@ -38,9 +38,10 @@ def import_host_attribute(
     Raises:
         ConfigError: The reference is malformed (``invalid_reference``), the
             module cannot be imported or raised while importing (its
-            exception's type is named, never its text, which may hold secrets),
-            or the attribute is missing (``unimportable_reference``); an
-            `ArtemisError` the module raised passes through.
+            exception's type is named, never its text, which may hold secrets;
+            a `SystemExit` too), or the attribute is missing
+            (``unimportable_reference``); an `ArtemisError` or a
+            `KeyboardInterrupt` the module raised passes through.
     """
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
@@ -50,9 +51,10 @@ def import_host_attribute(
         sys.path.insert(0, where)
     try:
         value: Any = importlib.import_module(module_name)
-    except ArtemisError:
+    except (ArtemisError, KeyboardInterrupt):
         raise
-    except Exception as exc:  # trusted host code; its text may hold secrets
+    except BaseException as exc:  # trusted host code; its text may hold secrets
+        # (SystemExit too: a module that exits is one that cannot be imported)
         raise ConfigError(
             f"{spec}: cannot import module {module_name!r} ({type(exc).__name__})",
             reason="unimportable_reference",

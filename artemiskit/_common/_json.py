@@ -6,6 +6,10 @@ digit limit raises a bare `ValueError`), nesting until a `RecursionError`, and
 strings with lone surrogates that no UTF-8 writer can encode. Evidence files
 (records, suite records, transcripts) are read with `load_strict_json`, which
 refuses all of these with one `StrictJsonError` saying what is wrong.
+
+Python's ``json`` also keeps the last of repeated keys in an object. User files
+(datasets, fixtures) are read with `unique_keys` as the object hook, which refuses
+them as the YAML reader does; `duplicate_key_position` then says where.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ from typing import Any
 __all__ = [
     "MAX_EVIDENCE_DEPTH",
     "MAX_EVIDENCE_INTEGER",
+    "DuplicateKeyError",
     "StrictJsonError",
+    "duplicate_key_position",
     "load_strict_json",
+    "unique_keys",
 ]
 
 MAX_EVIDENCE_DEPTH = 256
@@ -170,3 +177,82 @@ def _may_break_shape(text: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
+
+
+class DuplicateKeyError(ValueError):
+    """An object of the JSON text repeats a key (`unique_keys`); no content."""
+
+    def __init__(self) -> None:
+        super().__init__("duplicate key")
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An ``object_pairs_hook`` for `json.loads` that refuses repeated keys.
+
+    Raises:
+        DuplicateKeyError: A key appears twice in one object.
+    """
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise DuplicateKeyError
+    return result
+
+
+def _string_end(text: str, start: int) -> int:
+    """The index after the JSON string that opens at ``start``."""
+    cursor = start + 1
+    while True:
+        quote = text.find('"', cursor)
+        if quote < 0:
+            return len(text)
+        backslashes = 0
+        while text[quote - 1 - backslashes] == "\\":
+            backslashes += 1
+        if backslashes % 2 == 0:
+            return quote + 1
+        cursor = quote + 1
+
+
+def duplicate_key_position(text: str) -> tuple[int, int] | None:
+    r"""The (line, column) of the first key repeating a key of its object, if any.
+
+    One linear pass over ``text``, a JSON text valid at least up to that key
+    (`unique_keys` refused it there); keys are compared decoded, so ``"id"``
+    and ``"\u0069d"`` are the same key. Lines and columns count from 1.
+    """
+    # per open container: the keys of an object so far, None for an array
+    open_: list[set[str] | None] = []
+    expect_key = False
+    line, line_start = 1, 0
+    cursor, size = 0, len(text)
+    while cursor < size:
+        char = text[cursor]
+        if char == '"':
+            end = _string_end(text, cursor)
+            keys = open_[-1] if open_ else None
+            if expect_key and keys is not None:
+                try:
+                    key = json.loads(text[cursor:end])
+                except ValueError:
+                    return None
+                if key in keys:
+                    return line, cursor - line_start + 1
+                keys.add(key)
+                expect_key = False
+            cursor = end
+            continue
+        if char == "\n":
+            line, line_start = line + 1, cursor + 1
+        elif char == "{":
+            open_.append(set())
+            expect_key = True
+        elif char == "[":
+            open_.append(None)
+        elif char in "]}":
+            if open_:
+                open_.pop()
+            expect_key = False
+        elif char == ",":
+            expect_key = bool(open_) and open_[-1] is not None
+        cursor += 1
+    return None

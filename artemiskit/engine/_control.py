@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import types
 from typing import TYPE_CHECKING
 
 import anyio
@@ -16,7 +17,7 @@ from artemiskit.engine._detached import Abandoned
 from artemiskit.engine._stops import stop_for
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable, Callable, Generator
 
     from artemiskit.engine._recovery import RunCheckpoints
     from artemiskit.engine._run_state import RunState
@@ -47,14 +48,11 @@ class RunControl:
         #: The event loop's clock (`anyio.current_time`), resolved by `start`.
         self.now: Callable[[], float] = anyio.current_time
         self._yield: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint
-        self._yield_if_cancelled: Callable[[], Awaitable[None]] = (
-            anyio.lowlevel.checkpoint_if_cancelled
-        )
 
     def start(self, remaining_s: float) -> None:
         """Set the deadline ``remaining_s`` from now, inside the running event loop.
 
-        The running backend's clock and checkpoints are looked up here, not at
+        The running backend's clock and checkpoint are looked up here, not at
         every admission (anyio finds the backend anew at each call), and only
         once per backend in a process (`_backend_calls`). On asyncio the loop's
         own clock and ``sleep(0)`` are what `anyio.current_time` and
@@ -64,7 +62,7 @@ class RunControl:
         calls = _BACKEND_CALLS.get(cancelled)
         if calls is None:
             calls = _BACKEND_CALLS[cancelled] = _backend_calls(cancelled)
-        self.now, self._yield, self._yield_if_cancelled = calls
+        self.now, self._yield = calls
         if cancelled is asyncio.CancelledError:
             self.now = asyncio.get_running_loop().time
         self.deadline = self.now() + remaining_s
@@ -86,29 +84,28 @@ class RunControl:
             self._scope.cancel()
         return self._scope
 
-    async def admission_stop(self, *, schedule: bool = True) -> Stop | None:
+    async def admission_stop(self) -> Stop | None:
         """Why nothing new may be admitted now: a cancel request or the deadline.
 
         `scheduling_point` then `stop_now`; the hot paths call the two
         themselves (one coroutine less per admission).
         """
-        await self.scheduling_point(schedule=schedule)
+        await self._yield()
         return self.stop_now()
 
-    def scheduling_point(self, *, schedule: bool = True) -> Awaitable[None]:
-        """The checkpoint before an admission, to await.
+    def scheduling_point(self) -> Awaitable[None]:
+        """The checkpoint before an admission that yields (to await).
 
-        It lets a pending cancellation in; the explicit checks of `stop_now`
-        hold even when a target never yields or shields itself from
-        cancellation. With ``schedule=False`` (an admission later in a step
-        that already had its scheduling point) a run without a checkpoint store
-        yields only when a cancellation is pending, so a step costs one turn of
-        the event loop; a checkpointed run, whose step waits for the disk
-        anyway, always yields.
+        It lets a pending cancellation in and gives the other tasks a turn; the
+        explicit checks of `stop_now` hold even when a target never yields or
+        shields itself from cancellation. An admission later in a step that
+        already had its scheduling point (a tool call after its model
+        request) need not call it in a run without a checkpoint store: the
+        only cancellations that can reach the run's turns are the run's own
+        (its cancel request and its deadline), which `stop_now` reports
+        anyway, so a step costs one turn of the event loop.
         """
-        if schedule or self.recording:
-            return self._yield()
-        return self._yield_if_cancelled()
+        return self._yield()
 
     def stop_now(self) -> Stop | None:
         """The stop a cancel request or the passed deadline calls for, if any."""
@@ -146,15 +143,13 @@ class RunControl:
         return True
 
 
-def _sleep0() -> Awaitable[None]:
-    return asyncio.sleep(0)
+@types.coroutine
+def _sleep0() -> Generator[None, None, None]:
+    """``asyncio.sleep(0)`` in one frame: a bare yield is the loop's next turn."""
+    yield
 
 
-_BackendCalls = tuple[
-    "Callable[[], float]",
-    "Callable[[], Awaitable[None]]",
-    "Callable[[], Awaitable[None]]",
-]
+_BackendCalls = tuple["Callable[[], float]", "Callable[[], Awaitable[None]]"]
 
 #: `_backend_calls` by the backend's cancellation exception (which tells the
 #: backends apart); the asyncio clock is replaced by the running loop's own.
@@ -162,16 +157,14 @@ _BACKEND_CALLS: dict[type[BaseException], _BackendCalls] = {}
 
 
 def _backend_calls(cancelled: type[BaseException]) -> _BackendCalls:
-    """The running backend's clock, checkpoint and checkpoint-if-cancelled."""
+    """The running backend's clock and checkpoint."""
     now: Callable[[], float] = anyio.current_time
     checkpoint: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint
-    if_cancelled: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint_if_cancelled
     current_token = getattr(anyio.lowlevel, "current_token", None)
     if current_token is not None:  # anyio 4.11 and later
         backend = current_token().backend_class
         now = backend.current_time
         checkpoint = backend.checkpoint
-        if_cancelled = backend.checkpoint_if_cancelled
     if cancelled is asyncio.CancelledError:
         checkpoint = _sleep0
-    return now, checkpoint, if_cancelled
+    return now, checkpoint

@@ -46,8 +46,9 @@ class Detached:
     def __init__(self, work: Callable[[], Awaitable[None]], wake: anyio.Event) -> None:
         self._work = work
         self.wake = wake
-        #: Set only when the task ended.
-        self.ended = anyio.Event()
+        #: Made only when someone waits for the end (`wait_ended`): most runs
+        #: end without a drain.
+        self._ended: anyio.Event | None = None
         self.finished = False
         self._error: BaseException | None = None
 
@@ -73,8 +74,17 @@ class Detached:
             self._error = exc
         finally:
             self.finished = True
-            self.ended.set()
+            if self._ended is not None:
+                self._ended.set()
             self.wake.set()
+
+    async def wait_ended(self) -> None:
+        """Wait until the task ended (at once when it has)."""
+        if self.finished:
+            return
+        if self._ended is None:
+            self._ended = anyio.Event()
+        await self._ended.wait()
 
     def outcome(self) -> None:
         """Raise what the task raised, if anything (once it finished).

@@ -48,7 +48,7 @@ from artemiskit.engine._run_evidence import RunEvidence, traced_calls
 from artemiskit.engine._run_state import RunState
 from artemiskit.engine._scoring import run_scorers
 from artemiskit.engine._state import LocalState
-from artemiskit.engine._stops import error_stop, stop_for
+from artemiskit.engine._stops import INTERRUPTED, error_stop, stop_for
 from artemiskit.engine._tool_calls import ToolCallExecutor, holds_cancellation
 from artemiskit.engine._tool_invocation import initial_sections
 from artemiskit.engine._tool_tables import ToolTables, build_tool_tables, tool_tables
@@ -77,6 +77,8 @@ from artemiskit.workflow._fixture import load_fixture_state, merge_fixture
 from artemiskit.workflow._model import JudgeOutcome, ScorerOutcome
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     from artemiskit.engine._plan import SessionPlan
     from artemiskit.tools._mcp_tools import McpToolSet
     from artemiskit.tools._tool import Tool
@@ -126,6 +128,26 @@ def _check_fault_fixtures(workflow: Workflow, tools: tuple[Tool, ...]) -> None:
                 f"{fault.tool} (as its MCP server lists it): {problem}",
                 reason="invalid_fault_fixture",
             )
+
+
+class _Admitted:
+    """The model request in flight, and its ``retry_admission`` callback.
+
+    A retry (`RunDriver._readmit`) settles the attempt and admits the next one,
+    which the request's settlement then names. One slotted object per request
+    (a closure would keep a cell per variable alive while the target answers).
+    """
+
+    __slots__ = ("attempt", "driver", "op_id")
+
+    def __init__(self, driver: RunDriver, op_id: str) -> None:
+        self.driver = driver
+        self.op_id = op_id
+        self.attempt = 1
+
+    def __call__(self, reason: str, delay_s: float) -> Awaitable[bool]:
+        """``TargetRequest.retry_admission``: admit one more attempt, or refuse."""
+        return self.driver._readmit(self, reason, delay_s)
 
 
 class RunDriver:
@@ -314,6 +336,10 @@ class RunDriver:
                     ):
                         self._failure = f"{self._target_label}: {exc.message}"
                     self.run.stop(error_stop(exc))
+                except KeyboardInterrupt:
+                    # the agent's or a handler's own: an interruption of this
+                    # run, recorded like a cancel (never its text)
+                    self.run.stop(stop_for("cancelled", INTERRUPTED))
             if deadline_scope.cancelled_caught:
                 self.run.stop(stop_for("deadline_exceeded", "timeout_ms"))
         if cancel_scope.cancelled_caught:
@@ -341,7 +367,7 @@ class RunDriver:
         """
         if not turns.finished:
             with anyio.move_on_after(self._cleanup_timeout_ms / 1000, shield=True):
-                await turns.ended.wait()
+                await turns.wait_ended()
         if turns.finished:
             turns.outcome()
             return
@@ -415,33 +441,15 @@ class RunDriver:
         if stop is not None:
             run.stop(stop)
             return None
-        attempt = 1
-        op_id = run.admit("model_request")
+        admitted = _Admitted(self, run.admit("model_request"))
         if control.recording:
             await control.commit()
-        self._announce_model_request(op_id)
-
-        async def retry_admission(reason: str, delay_s: float) -> bool:
-            """Admit one accounted retry (SPEC 16) as a model request of its own."""
-            nonlocal attempt, op_id
-            if self.control.now() + delay_s >= self.control.deadline or (
-                self._budget.model_request_stop(run.state.counters) is not None
-            ):
-                return False
-            # the failure proves the request was not processed: nothing was used
-            run.settle(op_id, "failed", reason)
-            attempt += 1
-            op_id = run.admit("model_request", attempt=attempt)
-            if control.recording:
-                await control.commit()
-            self._announce_model_request(op_id)
-            return True
-
+        self._announce_model_request(admitted.op_id)
         request = _request(
             messages,
             tools,
             self._budget.output_allowance(run.state.counters),
-            retry_admission,
+            admitted,
         )
         try:
             try:
@@ -450,26 +458,26 @@ class RunDriver:
                 if control.abandoned:  # the run ended without this call
                     raise Abandoned
             check_response(response)
-        except anyio.get_cancelled_exc_class():
-            run.settle_unmeasured(op_id, "unknown", "interrupted")
+        except (anyio.get_cancelled_exc_class(), KeyboardInterrupt):
+            run.settle_unmeasured(admitted.op_id, "unknown", INTERRUPTED)
             raise
         except ArtemisError as exc:
-            run.settle_unmeasured(op_id, "failed", exc.reason)
+            run.settle_unmeasured(admitted.op_id, "failed", exc.reason)
             self._failure = f"{self._target_label}: {exc.message}"
             raise
-        except (Abandoned, KeyboardInterrupt, GeneratorExit):
+        except (Abandoned, GeneratorExit):
             raise
         except BaseException as exc:
             # an agent's SystemExit or own BaseException is its failure, not
             # the process's: the run ends with a record (never its text)
             if holds_cancellation(exc):
                 raise
-            run.settle_unmeasured(op_id, "failed", "target_failure")
+            run.settle_unmeasured(admitted.op_id, "failed", "target_failure")
             raise target_failure() from exc
         # without max_tokens usage never stops the run: record in the same copy
         folded = record and self.workflow.budgets.max_tokens is None
         run.settle_response(
-            op_id,
+            admitted.op_id,
             response,
             max_tokens=self.workflow.budgets.max_tokens,
             record=folded,
@@ -485,6 +493,23 @@ class RunDriver:
         if record and not folded:
             run.record_model_response(response)
         return response
+
+    async def _readmit(self, admitted: _Admitted, reason: str, delay_s: float) -> bool:
+        """Admit one accounted retry (SPEC 16) as a model request of its own."""
+        run = self.run
+        control = self.control
+        if control.now() + delay_s >= control.deadline or (
+            self._budget.model_request_stop(run.state.counters) is not None
+        ):
+            return False
+        # the failure proves the request was not processed: nothing was used
+        run.settle(admitted.op_id, "failed", reason)
+        admitted.attempt += 1
+        admitted.op_id = run.admit("model_request", attempt=admitted.attempt)
+        if control.recording:
+            await control.commit()
+        self._announce_model_request(admitted.op_id)
+        return True
 
     def _announce_model_request(self, op_id: str) -> None:
         """Say that a model request was admitted (and committed, when recording)."""

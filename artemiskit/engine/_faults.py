@@ -69,7 +69,7 @@ class FaultSchedule:
         Without declarations for ``tool`` nothing needs counting, and the schedule
         is returned unchanged (occurrence 0 matches no declaration).
         """
-        if not any(fault.tool == tool for fault in self.faults):
+        if not self.faults or not any(fault.tool == tool for fault in self.faults):
             return self, 0
         occurrence = self.calls.get(tool, 0) + 1
         return attrs.evolve(self, calls={**self.calls, tool: occurrence}), occurrence

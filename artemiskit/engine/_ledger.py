@@ -48,9 +48,9 @@ def append_operation(
     Appending costs the same however long the ledger is.
     """
     op_id = f"op-{number:06d}"
-    grown = Operations.of(operations).append(
-        _operation(op_id, kind, "admitted", tool, attempt, None)
-    )
+    if type(operations) is not Operations:
+        operations = Operations(operations)
+    grown = operations.append(_operation(op_id, kind, "admitted", tool, attempt, None))
     if len(grown) > limit:
         omitted += len(grown) - limit
         grown = grown.drop_first(len(grown) - limit)

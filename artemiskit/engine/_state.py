@@ -101,6 +101,9 @@ class Operation:
     reason: str | None = None
 
 
+_new_view = object.__new__
+
+
 class Operations(Sequence[Operation]):
     """The ledger's operations: an immutable sequence, cheap to grow at its end.
 
@@ -156,22 +159,36 @@ class Operations(Sequence[Operation]):
 
     def append(self, operation: Operation) -> Operations:
         """A new sequence with ``operation`` added at the end."""
-        if self._last is None:
-            return Operations._view([], 0, 1, operation)
-        items, end = self._items, self._start + self._length - 1
+        view = _new_view(Operations)  # `_view`, unrolled: a step appends twice
+        view._last = operation
+        last = self._last
+        if last is None:
+            view._items = []
+            view._start = 0
+            view._length = 1
+            return view
+        items, start = self._items, self._start
+        length = self._length
+        end = start + length - 1
         if len(items) != end:  # another view appended here first: branch off
-            items = items[self._start : end]
+            items = items[start:end]
             start = 0
-        else:
-            start = self._start
-        items.append(self._last)
-        return Operations._view(items, start, self._length + 1, operation)
+        items.append(last)
+        view._items = items
+        view._start = start
+        view._length = length + 1
+        return view
 
     def replace_last(self, operation: Operation) -> Operations:
         """A new sequence whose last item is ``operation`` (it must have one)."""
         if self._last is None:
             raise IndexError("no operation to replace")
-        return Operations._view(self._items, self._start, self._length, operation)
+        view = _new_view(Operations)
+        view._items = self._items
+        view._start = self._start
+        view._length = self._length
+        view._last = operation
+        return view
 
     def drop_first(self, count: int) -> Operations:
         """A new sequence without its first ``count`` items."""

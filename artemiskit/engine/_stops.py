@@ -15,7 +15,12 @@ if TYPE_CHECKING:
     from artemiskit._errors import ArtemisError
     from artemiskit._exit_codes import ExecutionStatus
 
-__all__ = ["error_stop", "stop_for"]
+__all__ = ["INTERRUPTED", "error_stop", "stop_for"]
+
+#: The reason of a run its own code interrupted: a `KeyboardInterrupt` raised by
+#: the agent or a tool handler stops the run ``cancelled`` (exit 130), as Ctrl-C
+#: would, with a record (never raised: the record reports the stop).
+INTERRUPTED = "interrupted"
 
 
 def stop_for(status: ExecutionStatus, reason: str) -> Stop:

@@ -99,9 +99,10 @@ class ToolCallExecutor:
     async def _retry_stop(self) -> Stop | None:
         """Why a retry of a tool call may not be admitted, or ``None``.
 
-        A retry yields; a first attempt (`run_pending`) does not unless a
-        cancellation is pending: its step's model request was the scheduling
-        point.
+        A retry yields; a first attempt (`run_pending`) does not in a run
+        without a checkpoint store: its step's model request was the
+        scheduling point, and `RunControl.stop_now` sees a cancel request or
+        the deadline without one (`RunControl.scheduling_point`).
         """
         return await self._control.admission_stop() or self._budget.tool_call_stop(
             self._run.state.counters
@@ -111,10 +112,12 @@ class ToolCallExecutor:
         """Answer every pending tool call; False when the execution stopped."""
         control = self._control
         while self._run.state.pending_calls:
-            if control.recording and not await control.safe_boundary():
-                return False
+            if control.recording:
+                if not await control.safe_boundary():
+                    return False
+                # a checkpointed step waits for the disk anyway: it yields
+                await control.scheduling_point()
             call = self._run.state.pending_calls[0]
-            await control.scheduling_point(schedule=False)
             stop = control.stop_now() or self._budget.tool_call_stop(
                 self._run.state.counters
             )
@@ -313,7 +316,9 @@ class ToolCallExecutor:
                 self._run.settle(op_id, "unknown", exc.reason)
                 self._run.record_trace(_trace(name, "failed", attempt, exc.reason))
                 raise
-            except (Abandoned, anyio.get_cancelled_exc_class()):
+            except (Abandoned, anyio.get_cancelled_exc_class(), KeyboardInterrupt):
+                # an interrupted handler's attempt is settled with the run's
+                # other unsettled operations (unknown, interrupted)
                 raise
             except BaseException as exc:
                 if holds_cancellation(exc):

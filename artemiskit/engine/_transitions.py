@@ -163,12 +163,28 @@ def admission_fields(
         limit=ledger_limit,
     )
     counters = state.counters
-    if kind == "model_request":
-        counters = _counted(
-            counters, actions=1, model_requests=1, provider_retries=int(attempt > 1)
+    if kind == "model_request":  # `_counted`, unrolled: every step admits
+        counters = _counters(
+            counters.actions + 1,
+            counters.model_requests + 1,
+            counters.tool_calls,
+            counters.measured_input_tokens,
+            counters.measured_output_tokens,
+            counters.measured_responses,
+            counters.unmeasured_responses,
+            counters.provider_retries + (attempt > 1),
         )
     elif count_attempt:
-        counters = _counted(counters, actions=1, tool_calls=1)
+        counters = _counters(
+            counters.actions + 1,
+            counters.model_requests,
+            counters.tool_calls + 1,
+            counters.measured_input_tokens,
+            counters.measured_output_tokens,
+            counters.measured_responses,
+            counters.unmeasured_responses,
+            counters.provider_retries,
+        )
     fields = {
         "ledger": operations,
         "ledger_omitted": omitted,
@@ -204,8 +220,8 @@ def _settled(
     state: SessionState, op_id: str, status: OperationStatus, reason: str | None
 ) -> Operations:
     """The ledger with ``op_id`` settled (the latest operation, almost always)."""
-    operations = Operations.of(state.ledger)
-    last = operations.last
+    operations = state.ledger
+    last = operations.last if type(operations) is Operations else None
     if last is None or last.id != op_id:
         return Ledger.of(state).settle(op_id, status, reason).operations
     return operations.replace_last(
@@ -382,8 +398,7 @@ def _change(state: SessionState, change: StateChange) -> dict[str, Any]:
 
 def finish_turn(state: SessionState) -> SessionState:
     """Move the cursor to the next user turn."""
-    cursor = attrs.evolve(state.cursor, turn=state.cursor.turn + 1, step=0)
-    return _replace(state, cursor=cursor, turn_open=False)
+    return _replace(state, cursor=_cursor(state.cursor.turn + 1, 0), turn_open=False)
 
 
 def complete(state: SessionState) -> SessionState:

@@ -79,7 +79,7 @@ class SimulatedEnvironment:
                 ``not_a_directory``.
         """
         # no scheduling point: a read changes nothing and waits for nothing, and
-        # the engine's admission of the call already let a pending cancel in
+        # the engine's admission of the call already checked for a cancel
         self._check_open()
         return self._map.read(checked_path(path))
 

@@ -4,7 +4,10 @@ A file is taken as given; a folder is searched recursively (depth 10) for
 ``.yaml``/``.yml`` files, skipping ``node_modules``, ``.git``, ``dist``, ``build``
 and ``coverage``; an argument with ``*`` or ``?`` is a glob whose base is the part
 before the first wildcard segment (``**`` any text, ``*`` within a segment, ``?``
-one character; no braces), matched against paths relative to that base.
+one character; no braces), matched against paths relative to that base, in
+linear time (RE2: a glob of many ``**`` never backtracks over a long path). An
+entry that cannot be examined (a symbolic link loop, an entry removed meanwhile)
+names no file and is skipped.
 """
 
 from __future__ import annotations
@@ -13,6 +16,11 @@ import os
 import re
 from pathlib import Path
 
+from artemiskit._common._matching import (
+    LinearPattern,
+    PatternSyntaxError,
+    compile_linear,
+)
 from artemiskit._errors import FileAccessError
 
 __all__ = ["SKIPPED_NAMES", "discover_scenario_files"]
@@ -32,13 +40,18 @@ def _walk(folder: Path, depth: int, limit: int, found: list[str]) -> None:
     for entry in entries:
         if entry.name in SKIPPED_NAMES:
             continue
-        if entry.is_dir(follow_symlinks=False):
+        try:
+            folder_entry = entry.is_dir(follow_symlinks=False)
+            file_entry = not folder_entry and entry.is_file()
+        except OSError:  # a link loop, or gone meanwhile: names no file
+            continue
+        if folder_entry:
             _walk(Path(entry.path), depth + 1, limit, found)
-        elif entry.is_file() and entry.name.endswith((".yaml", ".yml")):
+        elif file_entry and entry.name.endswith((".yaml", ".yml")):
             found.append(os.path.abspath(entry.path))
 
 
-def _glob_pattern(pattern: str) -> re.Pattern[str]:
+def _glob_pattern(pattern: str) -> LinearPattern:
     out = ""
     index = 0
     while index < len(pattern):
@@ -54,7 +67,8 @@ def _glob_pattern(pattern: str) -> re.Pattern[str]:
         else:
             out += re.escape(char)
         index += 1
-    return re.compile(f"^{out}$")
+    # re.escape writes escapes RE2 reads alike; `**` and `?` span newlines too
+    return compile_linear(out, dot_all=True)
 
 
 def _glob(argument: str) -> list[str]:
@@ -63,13 +77,18 @@ def _glob(argument: str) -> list[str]:
     base = Path("/".join(segments[:cut]) or ".")
     if argument.startswith("/") and cut == 1:
         base = Path("/")
-    matcher = _glob_pattern("/".join(segments[cut:]))
+    try:
+        matcher = _glob_pattern("/".join(segments[cut:]))
+    except PatternSyntaxError as exc:
+        raise FileAccessError(
+            f"{argument}: not a usable glob ({exc})", reason="not_found"
+        ) from None
     found: list[str] = []
     if base.is_dir():
         _walk(base, 0, _MAX_GLOB_DEPTH, found)
     base_abs = os.path.abspath(base)
     return sorted(
-        path for path in found if matcher.match(os.path.relpath(path, base_abs))
+        path for path in found if matcher.fullmatch(os.path.relpath(path, base_abs))
     )
 
 

@@ -15,6 +15,7 @@ from artemiskit.providers._judge_config import load_judge_config
 from artemiskit.suites._cassettes import prepare_suite_cassettes
 from artemiskit.suites._discovery import load_suite_workflows
 from artemiskit.suites._executor import LocalExecutor, executor_named
+from artemiskit.suites._layout import check_output_dir
 from artemiskit.suites._runner import SuiteSession, SuiteSettings, prepare_output_dir
 from artemiskit.suites._shipping import named_files, worker_config
 from artemiskit.suites._targets import plan_targets
@@ -139,6 +140,9 @@ async def create_suite_session(
         mode=replay_mode,
         until=replay_until,
     )
+    for given in (output_dir, record_cassettes):
+        if given is not None:  # both before either is made
+            check_output_dir(given)
     folder = None if output_dir is None else prepare_output_dir(output_dir)
     if record_cassettes is not None:
         recording = await prepare_suite_cassettes(

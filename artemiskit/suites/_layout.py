@@ -10,10 +10,12 @@ dataset or matrix omitted, SPEC 19) and its repetition.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +33,7 @@ __all__ = [
     "RECORD_SUFFIX",
     "TRANSCRIPT_SUFFIX",
     "RunLayout",
+    "check_output_dir",
     "safe_folders",
     "prepare_output_dir",
     "record_line",
@@ -136,25 +139,65 @@ class RunLayout:
         return run_stem(folder, repetition)
 
 
-def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
-    """Make sure the output folder is new or empty (creating it if new).
+def _empty(folder: Path) -> bool:
+    with os.scandir(folder) as entries:
+        return next(entries, None) is None
+
+
+def check_output_dir(output_dir: str | os.PathLike[str]) -> None:
+    """Refuse an output folder `prepare_output_dir` would refuse, making nothing.
+
+    A suite checks each of its folders (records, cassettes) before it makes
+    any, so a refused one leaves no other behind.
 
     Raises:
-        FileAccessError: It exists and is not an empty folder, or cannot be
-            created (exit 1).
+        FileAccessError: It exists and is not an empty folder, cannot be
+            examined (a folder above it or it refuses this user), or its
+            nearest existing parent cannot take a new folder (exit 1).
     """
     path = Path(output_dir)
-    if path.is_symlink() or (path.exists() and not path.is_dir()):
+    try:
+        found = os.lstat(path)
+        empty = not stat.S_ISDIR(found.st_mode) or _empty(path)
+    except FileNotFoundError:
+        found, empty = None, True
+    except OSError as exc:
+        raise FileAccessError(
+            f"cannot use output folder {os.fspath(output_dir)}: {exc.strerror}",
+            reason="output_unwritable",
+        ) from exc
+    if found is not None and not stat.S_ISDIR(found.st_mode):  # a link too
         raise FileAccessError(
             f"output folder {os.fspath(output_dir)} is not a folder",
             reason="output_exists",
         )
-    if path.is_dir() and any(path.iterdir()):
+    if not empty:
         raise FileAccessError(
             f"output folder {os.fspath(output_dir)} is not empty; a suite needs a "
             "new or empty folder",
             reason="output_exists",
         )
+    if found is None:
+        parent = path.absolute().parent
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise FileAccessError(
+                f"cannot create output folder {os.fspath(output_dir)}: "
+                f"{os.strerror(errno.EACCES)}",
+                reason="output_unwritable",
+            )
+
+
+def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
+    """Make sure the output folder is new or empty (creating it if new).
+
+    Raises:
+        FileAccessError: `check_output_dir` refuses it, or it cannot be
+            created (exit 1).
+    """
+    check_output_dir(output_dir)
+    path = Path(output_dir)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

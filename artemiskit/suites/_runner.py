@@ -30,6 +30,7 @@ from artemiskit._errors import (
 )
 from artemiskit._exit_codes import ExitCode
 from artemiskit.engine._session import WorkflowResult
+from artemiskit.engine._stops import INTERRUPTED
 from artemiskit.environments._base import cleanup_bound_ms
 from artemiskit.environments._simulated import SIMULATED_CLEANUP_TIMEOUT_MS
 from artemiskit.providers import SharedTransports
@@ -755,7 +756,19 @@ class SuiteSession:
         self._unsynced.clear()
 
     def _account(self, outcome: RunOutcome) -> None:
-        """Stop new starts when fail-fast or the suite budget says so."""
+        """Stop new starts when fail-fast or the suite budget says so.
+
+        A run its agent or a tool interrupted (`KeyboardInterrupt`) cancels the
+        suite, as Ctrl-C would.
+        """
+        record = outcome.record
+        execution = None if record is None else record.execution
+        if (
+            execution is not None
+            and execution.status == "cancelled"
+            and execution.reason == INTERRUPTED
+        ):
+            self.cancel()
         if self._stop is not None:
             return
         settings = self._settings
@@ -764,7 +777,6 @@ class SuiteSession:
             return
         if settings.max_suite_tokens is None:
             return
-        record = outcome.record
         if record is None or (
             record.budget.used.input_tokens is None
             or record.budget.used.output_tokens is None

@@ -128,7 +128,9 @@ def _version_of(*holders: object) -> str | None:
 def _made(factory: Callable[[], Any], what: str) -> AgentTarget:
     try:
         made = factory()
-    except Exception as exc:  # trusted host code: its text may hold secrets
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # trusted host code: its text may hold secrets
         raise ConfigError(
             f"{what}: its factory raised {type(exc).__name__}", reason="invalid_agent"
         ) from None

@@ -49,13 +49,13 @@ def check_response(response: object) -> None:
     usage = response.usage
     if usage is not None and not (
         isinstance(usage, Usage)
-        and _token_count(usage.input_tokens)
-        and _token_count(usage.output_tokens)
+        and isinstance(tokens := usage.input_tokens, int)
+        and not isinstance(tokens, bool)
+        and tokens >= 0
+        and isinstance(tokens := usage.output_tokens, int)
+        and not isinstance(tokens, bool)
+        and tokens >= 0
     ):
         raise InvalidResponseError(
             "the target's usage is not two non-negative integer token counts"
         )
-
-
-def _token_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

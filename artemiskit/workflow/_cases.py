@@ -17,12 +17,19 @@ from typing import Final
 
 import attrs
 
+from artemiskit._common._json import (
+    DuplicateKeyError,
+    duplicate_key_position,
+    unique_keys,
+)
+
 __all__ = [
     "MAX_CASES",
     "Case",
     "CaseError",
     "cases_from_csv",
     "cases_from_jsonl",
+    "duplicate_key_error",
     "number_cases",
 ]
 
@@ -134,12 +141,27 @@ def _finite(row: Mapping[str, object]) -> bool:
     return True
 
 
+def duplicate_key_error(text: str, first_line: int = 1) -> CaseError:
+    """The refusal of JSON ``text`` whose object repeats a key, at that key.
+
+    ``first_line`` is the file line ``text`` starts on (a JSON Lines row).
+    """
+    line, column = duplicate_key_position(text) or (1, None)
+    return CaseError(
+        "duplicate key: a key appears once in an object",
+        line=first_line + line - 1,
+        column=column,
+    )
+
+
 def _jsonl_rows(text: str) -> Iterable[tuple[int, object]]:
     for line_number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            yield line_number, json.loads(line)
+            yield line_number, json.loads(line, object_pairs_hook=unique_keys)
+        except DuplicateKeyError:
+            raise duplicate_key_error(line, line_number) from None
         except json.JSONDecodeError as exc:
             raise CaseError(
                 f"invalid JSON on this line ({exc.msg})",

@@ -13,6 +13,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Final
 
+from artemiskit._common._json import DuplicateKeyError, unique_keys
 from artemiskit._common._reading import decode_text, read_file_below_now
 from artemiskit._errors import WorkflowError
 from artemiskit.workflow._cases import (
@@ -21,6 +22,7 @@ from artemiskit.workflow._cases import (
     CaseError,
     cases_from_csv,
     cases_from_jsonl,
+    duplicate_key_error,
     number_cases,
 )
 
@@ -105,7 +107,9 @@ def _json_item_starts(text: str) -> list[tuple[int, int]]:
 
 def _cases_from_json(text: str) -> tuple[Case, ...]:
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKeyError:
+        raise duplicate_key_error(text) from None
     except json.JSONDecodeError as exc:
         raise CaseError(
             f"invalid JSON ({exc.msg})", line=exc.lineno, column=exc.colno

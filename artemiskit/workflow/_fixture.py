@@ -16,6 +16,11 @@ import attrs
 import cattrs
 
 from artemiskit._common._converter import CONVERTER
+from artemiskit._common._json import (
+    DuplicateKeyError,
+    duplicate_key_position,
+    unique_keys,
+)
 from artemiskit._common._limits import MAX_ENVIRONMENT_BYTES
 from artemiskit._common._paths import normalize_path, path_problem
 from artemiskit._common._reading import read_file_below
@@ -73,6 +78,20 @@ def _refuse(reference: str, message: str) -> FixtureError:
     )
 
 
+def _refuse_at(
+    reference: str, source: str, rule: str, line: int | None, column: int | None
+) -> FixtureError:
+    message = f"fixture is not valid JSON ({rule})"
+    problem = Problem(
+        message=message,
+        path="$.environment.fixture",
+        source=source,
+        line=line,
+        column=column,
+    )
+    return FixtureError(f"fixture {reference}: {message}", [problem])
+
+
 def _decode(raw: bytes, reference: str, source: str) -> ParsedYaml:
     try:
         text = raw.decode("utf-8-sig")
@@ -85,12 +104,6 @@ def _decode(raw: bytes, reference: str, source: str) -> ParsedYaml:
             raise FixtureError(
                 f"fixture {reference}: not valid YAML", exc.problems
             ) from None
-
-    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        keys = [k for k, _ in pairs]
-        if len(set(keys)) != len(keys):
-            raise ValueError("duplicate key")
-        return dict(pairs)
 
     def no_constants(name: str) -> Any:
         raise ValueError("NaN and Infinity are not JSON")
@@ -105,20 +118,15 @@ def _decode(raw: bytes, reference: str, source: str) -> ParsedYaml:
     try:
         data = json.loads(
             text,
-            object_pairs_hook=no_duplicates,
+            object_pairs_hook=unique_keys,
             parse_constant=no_constants,
             parse_int=bounded_int,
         )
+    except DuplicateKeyError:
+        line, column = duplicate_key_position(text) or (None, None)
+        raise _refuse_at(reference, source, "duplicate key", line, column) from None
     except json.JSONDecodeError as exc:
-        message = f"fixture is not valid JSON ({exc.msg})"
-        problem = Problem(
-            message=message,
-            path="$.environment.fixture",
-            source=source,
-            line=exc.lineno,
-            column=exc.colno,
-        )
-        raise FixtureError(f"fixture {reference}: {message}", [problem]) from None
+        raise _refuse_at(reference, source, exc.msg, exc.lineno, exc.colno) from None
     except (ValueError, RecursionError) as exc:
         rule = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
         raise _refuse(reference, f"fixture is not valid JSON ({rule})") from None

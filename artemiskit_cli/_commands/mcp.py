@@ -15,6 +15,7 @@ import click
 from artemiskit import load_trusted_config
 from artemiskit.tools import McpToolListing, list_mcp_tools
 from artemiskit_cli._errors import reports_errors
+from artemiskit_cli._params import PathParam
 
 __all__ = ["mcp"]
 
@@ -34,7 +35,7 @@ async def _listing(config: str, server: str) -> list[McpToolListing]:
     "--config",
     "config",
     required=True,
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="The trusted configuration naming SERVER under mcp_servers.",
 )
 @click.option(

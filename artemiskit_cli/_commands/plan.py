@@ -18,11 +18,12 @@ from artemiskit.suites import (
     read_suite_record,
 )
 from artemiskit_cli._errors import reports_errors
+from artemiskit_cli._params import FiniteFloatRange, PathParam
 
 __all__ = ["plan"]
 
-_UNIT = click.FloatRange(0.0, 1.0, min_open=True)
-_OPEN = click.FloatRange(0.0, 1.0, min_open=True, max_open=True)
+_UNIT = FiniteFloatRange(0.0, 1.0, min_open=True)
+_OPEN = FiniteFloatRange(0.0, 1.0, min_open=True, max_open=True)
 
 
 def _suite_file(given: str) -> Path:
@@ -40,7 +41,7 @@ def _suite_file(given: str) -> Path:
 @click.option(
     "--suite",
     "suite_path",
-    type=click.Path(readable=False),
+    type=PathParam(readable=False),
     help="A saved suite (folder or suite.json): baselines and tokens per run.",
 )
 @click.option(

@@ -22,6 +22,7 @@ import click
 from artemiskit import ExitCode
 from artemiskit_cli._errors import reports_errors
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._params import FiniteFloatRange, PathParam
 from artemiskit_cli._render import printable
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ def _write_outputs(outputs: list[_Output]) -> list[str]:
             failure = failure or exc
             continue
         written.append(path)
-        click.echo(f"{what}: {path}", err=True)
+        click.echo(f"{what}: {printable(path)}", err=True)
     if failure is not None:
         raise failure
     return written
@@ -229,8 +230,8 @@ def make_comparison(
     return comparison.exit_code
 
 
-_OUTPUT = click.Path(readable=False, dir_okay=False)
-_INPUT = click.Path(readable=False)
+_OUTPUT = PathParam(readable=False, dir_okay=False)
+_INPUT = PathParam(readable=False)
 
 
 @click.group(cls=_ReportGroup, invoke_without_command=True)
@@ -241,7 +242,7 @@ _INPUT = click.Path(readable=False)
 )
 @click.option(
     "--transcripts",
-    type=click.Path(readable=False, file_okay=False),
+    type=PathParam(readable=False, file_okay=False),
     help="Show the transcripts in this folder (sensitive: the page is marked so).",
 )
 @click.option(
@@ -253,7 +254,7 @@ _INPUT = click.Path(readable=False)
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Prompt-response runs: the configuration that names the store.",
 )
 @click.pass_context
@@ -313,14 +314,14 @@ def report(
 )
 @click.option(
     "--max-drop",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloatRange(0, 1),
     help="Also flag a workflow whose pass rate drops by more than this (0-1).",
 )
 @click.option(
     "--alpha",
     default=0.05,
     show_default=True,
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=FiniteFloatRange(0, 1, min_open=True, max_open=True),
     help="Family-wise significance level (Holm's step-down over the rows).",
 )
 @reports_errors

@@ -35,7 +35,8 @@ from artemiskit.prompt_response import (
 )
 from artemiskit.providers import load_judge_config
 from artemiskit_cli._outputs import refuse_dash
-from artemiskit_cli._render import problem_line
+from artemiskit_cli._params import FiniteFloatRange, PathParam
+from artemiskit_cli._render import printable, problem_line
 from artemiskit_cli._signals import run_watching_signals
 
 if TYPE_CHECKING:
@@ -53,7 +54,8 @@ __all__ = ["run"]
 
 
 def _echo(message: str) -> None:
-    click.echo(message, err=True)
+    """One line on stderr, shown `printable` (names and paths come from files)."""
+    click.echo(printable(message), err=True)
 
 
 def _case_line(manifest: RunManifest, verbose: bool) -> None:
@@ -148,7 +150,7 @@ async def _settings(
 
 
 @click.command("run")
-@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@click.argument("paths", nargs=-1, metavar="[PATH]...", type=PathParam(readable=False))
 @click.option(
     "-p", "--provider", help="Provider entry to use (overrides the scenario)."
 )
@@ -183,7 +185,7 @@ async def _settings(
 @click.option(
     "--timeout",
     "timeout_ms",
-    type=click.FloatRange(min=1),
+    type=FiniteFloatRange(min=1),
     help="Per-case timeout in ms, for cases that set none.",
 )
 @click.option(
@@ -192,13 +194,13 @@ async def _settings(
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Configuration file (default: the nearest artemis.config.yaml).",
 )
 @click.option(
     "--judge-config",
     "judge_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Judge configuration for llm_grader and similarity.",
 )
 @click.option("--redact", is_flag=True, help="Redact stored prompts and responses.")
@@ -222,13 +224,13 @@ async def _settings(
 )
 @click.option(
     "--threshold",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloatRange(0, 1),
     default=0.05,
     help="Regression threshold (default 0.05; 0 means 0).",
 )
 @click.option(
     "--budget",
-    type=click.FloatRange(min=0),
+    type=FiniteFloatRange(min=0),
     help="Fail when the estimated cost exceeds this many USD.",
 )
 @click.option(
@@ -240,6 +242,7 @@ async def _settings(
 @click.option(
     "--export-output",
     default="./artemis-exports",
+    type=PathParam(readable=False),
     help="Folder of exports (default ./artemis-exports).",
 )
 def run(

@@ -23,6 +23,8 @@ from artemiskit.prompt_response import PromptResponseExitCode, manifest_to_dict
 from artemiskit.reports import render_run_report
 from artemiskit_cli._commands.runs import CONFIG_OPTION, load_run, storage_for
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._params import PathParam
+from artemiskit_cli._render import printable
 
 __all__ = ["report", "report_manifest"]
 
@@ -56,7 +58,7 @@ def report_manifest(
     try:
         check_new_outputs(html_path, json_path)
     except FileAccessError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {printable(exc.message)}", err=True)
         return PromptResponseExitCode.FAILED
     try:
         manifest = load_run(storage, target)
@@ -64,8 +66,8 @@ def report_manifest(
         return int(exc.code or PromptResponseExitCode.FAILED)
     if not _is_run_id(manifest.run_id):
         click.echo(
-            f"{target}: runId is not a run id (1 to {_MAX_RUN_ID} letters, digits, "
-            "'-' or '_')",
+            f"{printable(target)}: runId is not a run id (1 to {_MAX_RUN_ID} "
+            "letters, digits, '-' or '_')",
             err=True,
         )
         return PromptResponseExitCode.WRONG_INPUT
@@ -77,16 +79,16 @@ def report_manifest(
         if html_path is not None:
             page = render_run_report(manifest).encode("utf-8")
             write_new_file(html_path, page, mode=0o600)
-            click.echo(f"HTML report: {html_path}", err=True)
+            click.echo(f"HTML report: {printable(html_path)}", err=True)
         if json_path is not None:
             text = json.dumps(manifest_to_dict(manifest), indent=2, ensure_ascii=False)
             write_new_file(json_path, text.encode("utf-8"), mode=0o600)
-            click.echo(f"JSON report: {json_path}", err=True)
+            click.echo(f"JSON report: {printable(json_path)}", err=True)
     except UnsupportedError as exc:
-        click.echo(f"error: {exc.message}", err=True)
+        click.echo(f"error: {printable(exc.message)}", err=True)
         return PromptResponseExitCode.FAILED
     except ArtemisError as exc:
-        click.echo(f"error: {exc.message}", err=True)
+        click.echo(f"error: {printable(exc.message)}", err=True)
         return PromptResponseExitCode.FAILED
     return PromptResponseExitCode.OK
 
@@ -96,13 +98,13 @@ def report_manifest(
 @click.option(
     "--html",
     "html_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Write the HTML report to this new file.",
 )
 @click.option(
     "--json",
     "json_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Write the manifest as pretty JSON to this new file.",
 )
 @CONFIG_OPTION

@@ -29,6 +29,8 @@ from artemiskit.prompt_response import (
     read_manifest_file,
 )
 from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._params import FiniteFloatRange, PathParam
+from artemiskit_cli._render import printable
 
 if TYPE_CHECKING:
     from artemiskit.prompt_response import RunManifest
@@ -38,20 +40,26 @@ __all__ = ["baseline", "compare", "history", "load_run"]
 CONFIG_OPTION = click.option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Configuration file (default: the nearest artemis.config.yaml).",
 )
 
 
 def storage_for(config_path: str | None) -> LocalStorage:
-    """The store the configuration (or the environment) points at."""
+    """The store the configuration (or the environment) points at.
+
+    Exits 1 (``error: ...``) when the configuration cannot be read or is invalid.
+    """
     found = Path(config_path) if config_path else find_config()
-    settings = anyio.run(load_run_settings, found)
+    try:
+        settings = anyio.run(load_run_settings, found)
+    except ArtemisError as exc:
+        _fail(exc.message, 1)
     return LocalStorage(settings.storage_path)
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {printable(message)}", err=True)
     sys.exit(code)
 
 
@@ -74,7 +82,7 @@ def baseline() -> None:
 
 
 @baseline.command("set")
-@click.argument("run_id", metavar="RUN")
+@click.argument("run_id", metavar="RUN", type=PathParam(readable=False))
 @click.option("-s", "--scenario", help="Scenario name (default: the run's).")
 @click.option("-t", "--tag", help="A label to keep with the baseline.")
 @CONFIG_OPTION
@@ -103,7 +111,7 @@ def set_baseline(
         storage.set_baseline(entry)
     except ArtemisError as exc:
         _fail(exc.message, 1)
-    click.echo(f"baseline of {entry.scenario}: {entry.run_id}", err=True)
+    click.echo(printable(f"baseline of {entry.scenario}: {entry.run_id}"), err=True)
 
 
 def _now() -> str:
@@ -115,7 +123,7 @@ def _now() -> str:
 
 def _line(entry: Baseline) -> str:
     tag = f"  [{entry.tag}]" if entry.tag else ""
-    return (
+    return printable(
         f"{entry.scenario}  {entry.run_id}  {entry.success_rate * 100:.1f}%  "
         f"{entry.created_at}{tag}"
     )
@@ -200,7 +208,7 @@ def remove_baseline(
         storage.remove_baseline(entry.scenario)
     except ArtemisError as exc:
         _fail(exc.message, 1)
-    click.echo(f"removed the baseline of {entry.scenario}", err=True)
+    click.echo(printable(f"removed the baseline of {entry.scenario}"), err=True)
 
 
 @click.command("history")
@@ -223,9 +231,11 @@ def history(
     config_path: str | None,
 ) -> None:
     """List stored runs, newest first."""
-    runs = storage_for(config_path).runs(
-        project=project, scenario=scenario, limit=limit
-    )
+    storage = storage_for(config_path)
+    try:
+        runs = storage.runs(project=project, scenario=scenario, limit=limit)
+    except ArtemisError as exc:
+        _fail(exc.message, 1)
     if not runs:
         click.echo("No runs found.")
         return
@@ -238,24 +248,24 @@ def history(
             total += cost or 0
             fields.append(format_cost(cost) if cost is not None else "-")
         fields.append(item.created_at)
-        click.echo("  ".join(fields))
+        click.echo(printable("  ".join(fields)))
     if show_cost:
         click.echo(f"Total: {format_cost(total)}")
 
 
 @click.command("compare")
-@click.argument("base", metavar="BASELINE")
-@click.argument("current", metavar="CURRENT")
+@click.argument("base", metavar="BASELINE", type=PathParam(readable=False))
+@click.argument("current", metavar="CURRENT", type=PathParam(readable=False))
 @click.option(
     "--threshold",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloatRange(0, 1),
     default=0.05,
     help="Regression threshold (default 0.05; 0 means 0).",
 )
 @click.option(
     "--json",
     "json_path",
-    type=click.Path(dir_okay=False),
+    type=PathParam(dir_okay=False),
     help="Write the comparison data (per case) to this new file.",
 )
 @CONFIG_OPTION
@@ -298,7 +308,7 @@ def compare(
         )
     for row in data["caseComparisons"]:
         if row["changeType"] != "unchanged":
-            click.echo(f"{row['changeType']:<10} {row['caseId']}")
+            click.echo(printable(f"{row['changeType']:<10} {row['caseId']}"))
     summary = data["summary"]
     click.echo(
         f"regressed {summary['totalRegressions']}, improved "

@@ -16,7 +16,8 @@ import click
 from artemiskit import WorkflowError
 from artemiskit.workflow import read_agent_workflow_data, unchecked_scorer_outcomes
 from artemiskit_cli._errors import reports_errors
-from artemiskit_cli._render import problem_line
+from artemiskit_cli._params import PathParam
+from artemiskit_cli._render import printable, problem_line
 from artemiskit_cli._tools import SCORERS_OPTION, TOOLS_OPTION
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
 
 @scenario.command("validate")
 @click.argument(
-    "workflow_file", metavar="WORKFLOW", type=click.Path(readable=False, dir_okay=True)
+    "workflow_file", metavar="WORKFLOW", type=PathParam(readable=False, dir_okay=True)
 )
 @click.option(
     "--json",
@@ -52,7 +53,7 @@ def _as_json(problem: Problem, fallback: str) -> dict[str, object]:
 )
 @click.option(
     "--fixture-root",
-    type=click.Path(readable=False, file_okay=False),
+    type=PathParam(readable=False, file_okay=False),
     help="Where a dataset resolves (default: the workflow's folder).",
 )
 @TOOLS_OPTION
@@ -96,7 +97,7 @@ def validate(
     elif "dataset" in data:
         cases = ", cases from its dataset"
     summary = (
-        f"ok: {workflow_file} is a valid workflow "
+        f"ok: {printable(workflow_file)} is a valid workflow "
         f"({counts['tools']} tools, {counts['outcomes']} outcomes, "
         f"{counts['faults']} faults{cases})"
     )

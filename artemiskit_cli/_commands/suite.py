@@ -36,7 +36,8 @@ from artemiskit.suites import (
     junit_xml,
     markdown_summary,
 )
-from artemiskit_cli._outputs import check_new_outputs, write_new_file
+from artemiskit_cli._outputs import check_new_outputs, refuse_dash, write_new_file
+from artemiskit_cli._params import FiniteFloatRange, PathParam
 from artemiskit_cli._render import printable
 from artemiskit_cli._signals import run_watching_signals
 from artemiskit_cli._telemetry import telemetry_of
@@ -82,12 +83,12 @@ def suite_options(command: F) -> F:
     options = [
         click.option(
             "--transcript-output",
-            type=click.Path(readable=False, dir_okay=False),
+            type=PathParam(readable=False, dir_okay=False),
             help="Single run: write the conversation here, mode 0600 (sensitive).",
         ),
         click.option(
             "--output-dir",
-            type=click.Path(readable=False, file_okay=False),
+            type=PathParam(readable=False, file_okay=False),
             help="Suite mode: a new or empty folder for suite.json and the records.",
         ),
         click.option(
@@ -103,7 +104,7 @@ def suite_options(command: F) -> F:
         ),
         click.option(
             "--min-pass-rate",
-            type=click.FloatRange(0, 1),
+            type=FiniteFloatRange(0, 1),
             help="Suite mode: exit 8 when a workflow's pass rate is below (default 1).",
         ),
         click.option(
@@ -139,19 +140,19 @@ def suite_options(command: F) -> F:
         ),
         click.option(
             "--record-cassettes",
-            type=click.Path(readable=False, file_okay=False),
+            type=PathParam(readable=False, file_okay=False),
             help="Suite mode: keep every run's model exchanges as a cassette in "
             "this new or empty folder, laid out like runs/ (0600 files, 0700 "
             "folders; sensitive).",
         ),
         click.option(
             "--junit",
-            type=click.Path(readable=False, dir_okay=False),
+            type=PathParam(readable=False, dir_okay=False),
             help="Suite mode: write a JUnit XML report here.",
         ),
         click.option(
             "--markdown",
-            type=click.Path(readable=False, dir_okay=False),
+            type=PathParam(readable=False, dir_okay=False),
             help="Suite mode: write a Markdown summary here.",
         ),
         click.option(
@@ -337,7 +338,22 @@ async def _live(events: AsyncIterator[SuiteEvent], progress: _Progress) -> None:
             live.update(render(), refresh=True)
 
 
+def _exports_outside(options: dict[str, Any]) -> list[str]:
+    """The ``--junit``/``--markdown`` paths outside the output folder.
+
+    They can be checked before the folder is made, so that a refused export
+    leaves nothing behind; one inside it only once the folder exists.
+    """
+    folder = os.path.realpath(options["output_dir"]) + os.sep
+    return [
+        path
+        for path in (options["junit"], options["markdown"])
+        if path is not None and not os.path.realpath(path).startswith(folder)
+    ]
+
+
 async def _run(paths: tuple[str, ...], options: dict[str, Any]) -> SuiteResult:
+    check_new_outputs(*_exports_outside(options))
     config_path = options["config_path"]
     trusted = None if config_path is None else await load_trusted_config(config_path)
     kit = ArtemisKit(
@@ -513,6 +529,8 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
         raise click.UsageError(f"{flags}: single-run options, not for a suite")
     if options["ray_address"] is not None and options["executor"] != "ray":
         raise click.UsageError("--ray-address needs --executor ray")
+    for name in ("output_dir", "record_cassettes", "junit", "markdown"):
+        refuse_dash(options[name])  # before the output folder is made
     result = anyio.run(_run, paths, options)
     summary = result.record
     code = result.exit_code
@@ -523,7 +541,7 @@ def run_suite_command(paths: tuple[str, ...], options: dict[str, Any]) -> None:
             text = markdown_summary(summary)
             write_new_file(options["markdown"], text.encode("utf-8"))
     except FileAccessError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {printable(exc.message)}", err=True)
         code = code if code == ExitCode.CANCELLED else exc.exit_code
     if options["as_json"]:
         click.echo(json.dumps(suite_record_to_dict(summary), indent=2))

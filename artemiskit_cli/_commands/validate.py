@@ -26,7 +26,8 @@ from artemiskit.prompt_response import (
     discover_scenario_files,
     load_scenario,
 )
-from artemiskit_cli._render import problem_line
+from artemiskit_cli._params import PathParam
+from artemiskit_cli._render import printable, problem_line
 
 if TYPE_CHECKING:
     from artemiskit import Problem
@@ -104,9 +105,9 @@ def _check(path: str, explicit: bool) -> dict[str, Any] | None:
     except WorkflowError as exc:
         if exc.reason == "not_a_scenario":
             if explicit:
-                click.echo(f"error: {exc.message}", err=True)
+                click.echo(f"error: {printable(exc.message)}", err=True)
                 sys.exit(PromptResponseExitCode.WRONG_INPUT)
-            click.echo(f"notice: skipped {exc.message}", err=True)
+            click.echo(f"notice: skipped {printable(exc.message)}", err=True)
             return None
         for problem in exc.problems:
             click.echo(problem_line(problem, path), err=True)
@@ -114,12 +115,14 @@ def _check(path: str, explicit: bool) -> dict[str, Any] | None:
     else:
         warnings = _warnings(scenario)
         for warning in warnings:
-            click.echo(f"{path}: warning: {warning['message']}", err=True)
+            click.echo(printable(f"{path}: warning: {warning['message']}"), err=True)
     return {"file": path, "valid": not errors, "errors": errors, "warnings": warnings}
 
 
 @click.command("validate")
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument(
+    "paths", nargs=-1, required=True, metavar="PATH...", type=PathParam(readable=False)
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--strict", is_flag=True, help="Count warnings as errors.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors.")
@@ -137,7 +140,7 @@ def validate(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -
             found = discover_scenario_files(given)
             files += [(shown_path(path), explicit) for path in found]
     except FileAccessError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {printable(exc)}", err=True)
         sys.exit(PromptResponseExitCode.WRONG_INPUT)
     if not files:
         click.echo("error: no scenario files matched", err=True)
@@ -145,7 +148,7 @@ def validate(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -
     try:
         checked = [_check(path, explicit) for path, explicit in files]
     except ArtemisError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {printable(exc)}", err=True)
         sys.exit(PromptResponseExitCode.FAILED)
     results = [result for result in checked if result is not None]
     for result in results:
@@ -164,5 +167,5 @@ def validate(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -
     elif not quiet:
         for result in results:
             mark = "ok" if result["valid"] else "invalid"
-            click.echo(f"{mark}: {result['file']}", err=True)
+            click.echo(f"{mark}: {printable(result['file'])}", err=True)
     sys.exit(PromptResponseExitCode.FAILED if failed else PromptResponseExitCode.OK)

@@ -36,9 +36,11 @@ from artemiskit_cli._outputs import (
     check_apart_from_checkpoint,
     check_new_outputs,
     check_not_input,
+    refuse_dash,
     write_new_file,
 )
-from artemiskit_cli._render import describe_event, summarize
+from artemiskit_cli._params import PathParam
+from artemiskit_cli._render import describe_event, printable, summarize
 from artemiskit_cli._signals import run_watching_signals
 from artemiskit_cli._targets import AGENT_OPTION, TARGET_OPTION, chosen_targets
 from artemiskit_cli._telemetry import telemetry_of
@@ -57,17 +59,17 @@ __all__ = ["workflow"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 _WORKFLOW_ARGUMENT = click.argument(
-    "workflow_file", metavar="WORKFLOW", type=click.Path(readable=False, dir_okay=False)
+    "workflow_file", metavar="WORKFLOW", type=PathParam(readable=False, dir_okay=False)
 )
 _CONFIG = click.option(
     "--config",
     "config_path",
-    type=click.Path(readable=False, dir_okay=False),
+    type=PathParam(readable=False, dir_okay=False),
     help="Trusted configuration (artemis.config.yaml); optional for `scripted`.",
 )
 _OUTPUT = click.option(
     "--output",
-    type=click.Path(readable=False, dir_okay=False),
+    type=PathParam(readable=False, dir_okay=False),
     help="Write the execution record here (a new path).",
 )
 _JSON = click.option(
@@ -75,12 +77,12 @@ _JSON = click.option(
 )
 _STATE_OUTPUT = click.option(
     "--state-output",
-    type=click.Path(readable=False, dir_okay=False),
+    type=PathParam(readable=False, dir_okay=False),
     help="Write the final state here, mode 0600 (sensitive working data).",
 )
 _FIXTURE_ROOT = click.option(
     "--fixture-root",
-    type=click.Path(readable=False, file_okay=False),
+    type=PathParam(readable=False, file_okay=False),
     help="Where fixtures and scripts resolve (default: the workflow's folder).",
 )
 _CLEANUP_TIMEOUT = click.option(
@@ -96,7 +98,7 @@ _PREFLIGHT = click.option(
 )
 _JUDGE_CONFIG = click.option(
     "--judge-config",
-    type=click.Path(readable=False, dir_okay=False),
+    type=PathParam(readable=False, dir_okay=False),
     help="Judge configuration for `judge` outcomes (never implicit).",
 )
 _PAUSE_AFTER_ACTIONS = click.option(
@@ -117,13 +119,13 @@ _OTEL = click.option(
 
 _RECORD_CASSETTE = click.option(
     "--record-cassette",
-    type=click.Path(readable=False, dir_okay=False),
+    type=PathParam(readable=False, dir_okay=False),
     help="Single run: keep every model exchange in this new cassette, mode 0600 "
     "(sensitive; on resume, the paused run's cassette, continued).",
 )
 _REPLAY = click.option(
     "--replay",
-    type=click.Path(readable=False),
+    type=PathParam(readable=False),
     help="Answer model requests from this cassette (suite mode: a folder of "
     "cassettes); tools still run for real.",
 )
@@ -142,7 +144,7 @@ _REPLAY_UNTIL = click.option(
 
 
 _PATHS_ARGUMENT = click.argument(
-    "paths", metavar="PATH...", nargs=-1, required=True, type=click.Path(readable=False)
+    "paths", metavar="PATH...", nargs=-1, required=True, type=PathParam(readable=False)
 )
 
 
@@ -215,7 +217,7 @@ async def _run(
     )
     if trusted is not None and not isinstance(config, TrustedConfig):
         for notice in trusted.notices:
-            click.echo(f"notice: {trusted.source}: {notice}", err=True)
+            click.echo(printable(f"notice: {trusted.source}: {notice}"), err=True)
     kit = ArtemisKit(config=trusted, tools=tools, scorers=scorers or ())
     telemetry = telemetry_of(trusted) if otel else None
     session = await kit.create_workflow_session(
@@ -253,7 +255,7 @@ async def _run(
 @functools.partial(_execution_options, argument=_PATHS_ARGUMENT)
 @click.option(
     "--checkpoint-dir",
-    type=click.Path(readable=False, file_okay=False),
+    type=PathParam(readable=False, file_okay=False),
     help="Checkpoint into this private directory (explicit; sensitive data).",
 )
 @TARGET_OPTION
@@ -313,6 +315,7 @@ def run(
     cassettes = replay_settings(locals())
     checkpoint = None
     if checkpoint_dir is not None:
+        refuse_dash(checkpoint_dir)
         check_apart_from_checkpoint(
             checkpoint_dir, output, state_output, transcript_output, record_cassette
         )
@@ -384,13 +387,18 @@ def _emit(
         try:
             write_new_file(transcript_output, transcript + b"\n", mode=0o600)
         except FileAccessError as exc:
-            click.echo(f"error: the transcript export failed: {exc}", err=True)
+            click.echo(
+                f"error: the transcript export failed: {printable(exc.message)}",
+                err=True,
+            )
             code = exc.exit_code
     if as_json:
         click.echo(encoded.decode("utf-8"), nl=False)
     click.echo(summarize(result.record, result.failure, sandbox=sandbox), err=True)
     if state_failure is not None:
-        message = f"error: the requested state export failed: {state_failure}"
+        message = (
+            f"error: the requested state export failed: {printable(state_failure)}"
+        )
         click.echo(message, err=True)
     sys.exit(code)
 
@@ -434,7 +442,7 @@ def preflight(
 @click.option(
     "--checkpoint-dir",
     required=True,
-    type=click.Path(readable=False, file_okay=False),
+    type=PathParam(readable=False, file_okay=False),
     help="The directory of the paused run's checkpoint.",
 )
 @TARGET_OPTION

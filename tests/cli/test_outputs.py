@@ -187,3 +187,87 @@ def test_state_export_that_cannot_be_written_fails_with_exit_1_and_no_file(
     ]
     record = json.loads(record_path.read_text())
     assert record["exit_code"] == 0  # the run passed; keeping its state did not
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ("--output-dir",),
+        ("--output-dir", "out", "--record-cassettes"),
+        ("--output-dir", "out", "--junit"),
+        ("--output-dir", "out", "--markdown"),
+        ("--checkpoint-dir",),
+        ("--record-cassette",),
+        ("--transcript-output",),
+    ],
+    ids=" ".join,
+)
+def test_dash_is_no_output_folder_or_file_of_a_workflow_run(
+    tmp_path: Path, option: tuple[str, ...]
+) -> None:
+    """``-`` never means standard output: not a folder named ``-`` either."""
+    path = write_workflow(tmp_path)
+    done = akit("workflow", "run", path, *option, "-", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "'-' is not an output here" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "-").exists()
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("option", ["--junit", "--markdown"])
+def test_a_refused_export_of_a_suite_makes_no_output_folder(
+    tmp_path: Path, option: str
+) -> None:
+    path = write_workflow(tmp_path)
+    (tmp_path / "exists.txt").write_text("kept", "utf-8")
+    done = akit(
+        "workflow", "run", path, "--output-dir", "out", option, "exists.txt",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "already exists" in done.stderr
+    assert not (tmp_path / "out").exists()
+    assert (tmp_path / "exists.txt").read_text("utf-8") == "kept"
+
+
+@pytest.mark.parametrize("inside", [False, True], ids=["folder", "below it"])
+def test_an_output_folder_that_cannot_be_examined_is_exit_1(
+    tmp_path: Path, inside: bool
+) -> None:
+    """A mode-0 folder (root is made to obey the bits): an error, no traceback."""
+    path = write_workflow(tmp_path)
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o000)
+    try:
+        out = closed / "out" if inside else closed
+        done = akit_in("workflow", "run", path, "--output-dir", out,
+                       prepare=obey_permission_bits)  # fmt: skip
+    finally:
+        closed.chmod(0o700)
+    assert done.returncode == 1, done.stderr
+    assert f"output folder {out}" in done.stderr
+    assert "Permission denied" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert list(closed.iterdir()) == []
+
+
+@pytest.mark.parametrize("mode", [0o000, 0o555], ids=["closed", "read-only"])
+def test_a_refused_cassette_folder_makes_no_output_folder(
+    tmp_path: Path, mode: int
+) -> None:
+    path = write_workflow(tmp_path)
+    guarded = tmp_path / "guarded"
+    guarded.mkdir(mode=mode)
+    try:
+        done = akit_in(
+            "workflow", "run", path, "--output-dir", tmp_path / "out",
+            "--record-cassettes", guarded / "cassettes", prepare=obey_permission_bits,
+        )  # fmt: skip
+    finally:
+        guarded.chmod(0o700)
+    assert done.returncode == 1, done.stderr
+    assert f"output folder {guarded / 'cassettes'}" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()
+    assert list(guarded.iterdir()) == []

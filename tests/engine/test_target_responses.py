@@ -180,6 +180,37 @@ async def test_cancel_from_a_target_that_never_yields_stops_new_admissions(
     assert record.task_verification.status == "unavailable"
 
 
+async def test_a_cancel_that_lands_before_a_tool_call_says_so_once(
+    tmp_path: Path,
+) -> None:
+    """The tool call's admission sees the cancel without yielding: one stop event.
+
+    Nothing more is admitted after the model request, and the run announces
+    its stop exactly once, with the cancel's reason.
+    """
+    workflow = workflow_dict(
+        tools=[{"name": "read_document", "allow": {"ids": ["*"]}}],
+        environment={"state": {"documents": {"d": {"title": "t", "content": "c"}}}},
+        outcomes=[],
+    )
+    path = write_workflow(tmp_path, workflow)
+    call = ToolCall(id="a", name="read_document", arguments='{"id": "d"}')
+    target = CancellingTarget(
+        TargetResponse(tool_calls=(call,), usage=Usage(input_tokens=1, output_tokens=1))
+    )
+    session = await ArtemisKit().create_workflow_session(workflow=path, target=target)
+    target.session = session
+    events = session.events()
+    result = await session.run()
+    seen = [event async for event in events]
+    stops = [event for event in seen if event.type == "execution_stopped"]
+    assert [(e.status, e.reason) for e in stops] == [("cancelled", "cancelled")]
+    admitted = [event for event in seen if event.type == "operation_admitted"]
+    assert [event.status for event in admitted] == ["model_request"]
+    assert result.record.execution.reason == "cancelled"
+    assert result.record.operations.total == 1
+
+
 @attrs.define
 class LateTarget:
     """Returns only after the workflow's 1 ms deadline has certainly passed,

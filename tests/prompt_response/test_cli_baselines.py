@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+import pytest
+
 from tests._cli import akit
 from tests.prompt_response.conftest import model_answer, write_config
 from tests.prompt_response.test_cli_run import stored, write_scenario
@@ -151,3 +153,26 @@ def test_init_writes_a_starter_project_in_an_empty_folder(tmp_path: Path) -> Non
     again = akit("init", cwd=tmp_path)
     assert again.returncode == 0
     assert (tmp_path / "scenarios" / "example.yaml").read_text("utf-8") == "mine"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ("history",),
+        ("baseline", "list"),
+        ("baseline", "get", "x"),
+        ("baseline", "remove", "x", "--force"),
+        ("baseline", "set", "x"),
+        ("compare", "a", "b"),
+    ],
+    ids=" ".join,
+)
+def test_an_unreadable_configuration_is_exit_1_for_every_store_command(
+    tmp_path: Path, line: tuple[str, ...]
+) -> None:
+    """A configuration that is a symbolic link loop: an error, never a traceback."""
+    (tmp_path / "loop.yaml").symlink_to("loop.yaml")
+    done = akit(*line, "--config", "loop.yaml", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "error: cannot read configuration file loop.yaml" in done.stderr
+    assert "Traceback" not in done.stderr

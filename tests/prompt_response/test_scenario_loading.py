@@ -13,6 +13,7 @@ from artemiskit.prompt_response import (
     parse_scenario,
 )
 from artemiskit.prompt_response._variables import substitute_variables
+from tests._cli import akit_process
 
 MINIMAL_CASE = (
     "cases:\n  - id: a\n    prompt: hi\n    expected: {type: exact, value: '4'}\n"
@@ -211,3 +212,28 @@ def test_a_repeated_case_id_names_the_id_and_the_line_of_its_first_use() -> None
     assert problem.path == "$.cases[2].id"
     assert problem.message == "case id 'greet' is already used by cases[0] at line 3"
     assert problem.line == 9
+
+
+def test_a_link_loop_in_a_searched_folder_is_skipped(tmp_path: Path) -> None:
+    _touch(tmp_path, "b.yaml")
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "l1").symlink_to("l2")
+    (tmp_path / "l2").symlink_to("l1")
+    for argument in (str(tmp_path), f"{tmp_path}/*", f"{tmp_path}/**"):
+        found = discover_scenario_files(argument)
+        assert [Path(f).name for f in found] == ["b.yaml"]
+
+
+def test_a_glob_matches_in_linear_time(tmp_path: Path) -> None:
+    """A glob of many ``**`` against a long path (it backtracked for minutes)."""
+    deep = tmp_path.joinpath(*["a" * 60] * 19)
+    deep.mkdir(parents=True)
+    (deep / "x.yaml").write_text(MINIMAL_CASE, "utf-8")
+    # a real process with a bounded wait: a backtracking matcher fails the test
+    done = akit_process(
+        "validate", f"{tmp_path}/" + "**a" * 10 + "**b", cwd=tmp_path, timeout=60
+    )
+    assert done.returncode == 2, done.stderr
+    assert "no scenario files matched" in done.stderr
+    found = discover_scenario_files(f"{tmp_path}/" + "**a" * 10 + "**.yaml")
+    assert [Path(f).name for f in found] == ["x.yaml"]

@@ -107,6 +107,11 @@ def test_a_paired_plan_from_a_rate() -> None:
             ],
             "discordant share",
         ),
+        # numbers too small to compute with: no traceback
+        (["--baseline", "0.5", "--detect", "1e-300", "--paired"], "reaches"),
+        (["--baseline", "0.5", "--detect", "1e-160", "--paired"], "reaches"),
+        (["--baseline", "0.5", "--detect", "1e-300"], "reaches"),
+        (["--baseline", "0.5", "--detect", "0.1", "--alpha", "1e-300"], "alpha"),
     ],
 )
 def test_bad_input_is_exit_2_with_what_is_wrong(

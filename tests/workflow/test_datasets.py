@@ -330,3 +330,39 @@ def test_validation_is_cold_and_reads_only_the_dataset(tmp_path: Path) -> None:
     path = _bad(tmp_path, "c.jsonl", jsonl(row(1)))
     result = akit("scenario", "validate", "--fixture-root", tmp_path, path)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line", "column"),
+    [
+        # the repeated key's position, in every format that has keys
+        ("cases.json", '[\n  {"id": "a", "ticket": 1, "ticket": 2}\n]', 2, 28),
+        ("cases.json", '[{"id": "a"},\n {"id": "b", "x": {"k": 1,\n  "k": 2}}]', 3, 3),
+        ("cases.json", '[{"id": "a", "\\u0069d": "b"}]', 1, 14),
+        ("cases.jsonl", jsonl(row(1)) + '{"id": "b", "id": "c"}\n', 2, 13),
+        ("cases.jsonl", '{"id": "a", "x": [{"y": 1, "y": 1}]}\n', 1, 28),
+        ("cases.yaml", "- id: a\n  ticket: 1\n  ticket: 2\n", 3, 3),
+    ],
+)
+def test_a_repeated_key_is_refused_at_its_line_and_column(
+    tmp_path: Path, name: str, text: str, line: int, column: int
+) -> None:
+    """Duplicate keys are an error (never "the last one wins"), as in YAML."""
+    path = _bad(tmp_path, name, text)
+    found = problems(path)
+    assert len(found) == 1
+    source, at, _, message = found[0]
+    assert (source, at) == (name, line)
+    assert "duplicate key" in message
+    result = akit("scenario", "validate", path)
+    assert result.returncode == 2
+    assert f"{tmp_path / name}:{line}:{column}: " in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_repeated_csv_column_is_refused_at_the_header(tmp_path: Path) -> None:
+    path = _bad(tmp_path, "cases.csv", "id,ticket,ticket\na,1,2\n")
+    result = akit("scenario", "validate", path)
+    assert result.returncode == 2
+    assert f"{tmp_path / 'cases.csv'}:1:" in result.stderr
+    assert "distinct" in result.stderr

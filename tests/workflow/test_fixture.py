@@ -169,6 +169,18 @@ async def test_bad_contents_are_refused(
     assert rule in str(caught.value)
 
 
+async def test_a_repeated_json_key_is_refused_at_its_line_and_column(
+    root: Path,
+) -> None:
+    text = '{"files": {"a.txt": "x",\n  "a.txt": "y"}}'
+    (root / "fixtures" / "dup.json").write_text(text, "utf-8")
+    with pytest.raises(FixtureError) as caught:
+        await load_fixture_state("fixtures/dup.json", fixture_root=root)
+    (problem,) = caught.value.problems
+    assert "duplicate key" in problem.message
+    assert (problem.line, problem.column) == (2, 3)
+
+
 def _environment() -> EnvironmentSpec:
     return EnvironmentSpec(
         files={"docs/a.md": "A"},
