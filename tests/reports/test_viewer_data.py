@@ -8,6 +8,7 @@ import gzip
 import json
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import pytest
 
 from artemiskit.reports._inputs import load_report_input, run_key
@@ -17,6 +18,7 @@ from artemiskit.reports._viewer import (
     embedded_data,
     viewer_data,
 )
+from tests.reports._evidence import ROOT, akit
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -128,3 +130,41 @@ async def test_a_run_whose_record_is_absent_has_no_counts(suite_copy: Path) -> N
     assert columns["l"][row] == 2  # the record is listed but absent
     assert [columns[key][row] for key in ("a", "q", "b", "o", "f", "z")] == [-1] * 6
     assert columns["x"][row] == 0
+
+
+def _recovery(data: dict[str, Any]) -> str:
+    strings: list[str] = data["s"]
+    detail = data["dt"][data["r"]["z"][0]]
+    facts = next(
+        part
+        for part in detail
+        if isinstance(part, list)
+        and part
+        and all(isinstance(p, list) and len(p) == 2 for p in part)
+        and strings[part[0][0]] == "execution"
+    )
+    shown: dict[str, str] = {strings[name]: strings[value] for name, value in facts}
+    return shown["recovery"]
+
+
+def test_a_run_view_says_whether_a_run_is_resumable_or_resumed(
+    tmp_path: Path,
+) -> None:
+    workflow = str(ROOT / "examples" / "flaky" / "workflow.yaml")
+    checkpoint = ["--checkpoint-dir", str(tmp_path / "checkpoint")]
+    paused, resumed = tmp_path / "paused.json", tmp_path / "resumed.json"
+    first = akit(
+        "workflow", "run", workflow, *checkpoint,
+        "--pause-after-actions", "1", "--output", str(paused),
+    )  # fmt: skip
+    assert first.returncode == 10, first.stderr
+    second = akit("workflow", "resume", workflow, *checkpoint, "--output", str(resumed))
+    assert second.returncode == 0, second.stderr
+    views = []
+    for record in (paused, resumed):
+        evidence = anyio.run(load_report_input, [str(record)])
+        views.append(_recovery(viewer_data(evidence)))
+    assert views == [
+        "attempt 1, checkpoint resumable, resumable",
+        "attempt 2, checkpoint terminal, resumed",
+    ]
