@@ -1,5 +1,8 @@
-"""The data the interactive page embeds: every run's columns, decoded, agree with
-the suite and its records; the embedding cannot end its script element."""
+"""The data the interactive page embeds, decoded against the suite and its records.
+
+Every run's columns agree with the evidence, a run view lists its record's facts,
+and the embedding cannot end its script element.
+"""
 
 from __future__ import annotations
 
