@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import anyio
+import attrs
 
 from artemiskit.providers import SharedTransports
 from artemiskit.providers._registry import script_key
@@ -103,7 +104,8 @@ async def run_shipped(
     """Run ``task`` here, from its shipped files written below ``root``.
 
     The result comes back with its record encoded here (`ShippedResult`): the
-    suite's process only writes it.
+    suite's process only writes it. Without ``working_data``, it comes back
+    without its final state and transcript.
 
     Args:
         task: The shipped run.
@@ -140,7 +142,11 @@ async def run_shipped(
         if on_session is not None:
             on_session(session)
         result = await session.run()
-        return ShippedResult(result=result, record_line=record_line(result.record))
+        line = record_line(result.record)
+        if not task.working_data:
+            # Nothing to carry back that the suite would not keep.
+            result = attrs.evolve(result, state=None, transcript=())
+        return ShippedResult(result=result, record_line=line)
     finally:
         if own:
             with anyio.CancelScope(shield=True):

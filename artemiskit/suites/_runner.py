@@ -851,6 +851,8 @@ class SuiteSession:
             cleanup_timeout_ms=self._cleanup_timeout_ms,
             script=None if item.script is None else item.script[1],
             run_options=self._run_options(job),
+            # the state and transcript come back only where the suite keeps them
+            working_data=self._output is None or self._settings.transcripts,
         )
 
     @staticmethod

@@ -68,6 +68,9 @@ class RemoteRun:
             local run does, instead of parsing the shipped file again.
         run_options: Further `RunOptions` fields of the run as plain data (its
             cassette to replay, whether to record one; SPEC 22).
+        working_data: Whether the run's final state and transcript (sensitive
+            working data) come back with its record: the suite asks for them
+            only where it keeps them (no output folder, or transcripts).
     """
 
     key: str
@@ -82,6 +85,7 @@ class RemoteRun:
     cleanup_timeout_ms: int | None = None
     script: ScriptVariants | None = None
     run_options: Mapping[str, Any] = attrs.field(factory=dict)
+    working_data: bool = True
 
     def __repr__(self) -> str:
         return f"RemoteRun(key={self.key!r}, repetition={self.repetition})"

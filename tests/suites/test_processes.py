@@ -16,9 +16,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import pytest
 
-from artemiskit import ArtemisKit, Tool, WorkflowError
+from artemiskit import ArtemisKit, SuiteResult, Tool, WorkflowError
 from artemiskit.suites import (
     EXECUTOR_NAMES,
     LocalExecutor,
@@ -59,12 +60,13 @@ def test_executors_are_chosen_by_name() -> None:
     assert isinstance(executor_named("local"), LocalExecutor)
     workers = executor_named("processes", workers=3)
     assert isinstance(workers, ProcessExecutor)
+    # Each worker holds the next run ahead of the one it runs.
     assert (workers.name, workers.placement, workers.slots(8)) == (
         "processes",
         "this_machine",
-        3,
+        6,
     )
-    assert workers.slots(2) == 2
+    assert workers.slots(2) == 4
     ray = executor_named("ray", address="127.0.0.1:1")
     assert isinstance(ray, RayExecutor)
     assert (ray.name, ray.placement, ray.slots(5)) == ("ray", "cluster", 5)
@@ -214,6 +216,13 @@ async def test_processes_give_the_same_suite_and_records_as_local(
     transcripts = sorted((tmp_path / "processes" / "transcripts").rglob("*.json"))
     assert len(transcripts) == 6
     assert {path.stat().st_mode & 0o777 for path in transcripts} == {0o600}
+    # Each transcript came back from its worker whole: as the local run's.
+    for path in transcripts:
+        relative = path.relative_to(tmp_path / "processes")
+        mine = json.loads(path.read_text("utf-8"))
+        theirs = json.loads((tmp_path / "local" / relative).read_text("utf-8"))
+        assert mine["messages"]
+        assert {**mine, "run_id": None} == {**theirs, "run_id": None}
 
 
 async def _told(arguments: Any, context: Any) -> ToolResult:
@@ -368,6 +377,191 @@ def test_a_killed_worker_loses_its_run_which_never_starts_again(
     # The killed worker's scratch folder was removed by a later run.
     scratch = Path(tempfile.gettempdir()) / f"akit-processes-{os.getuid()}"
     assert not list(scratch.glob(f"run-{worker}-*"))
+
+
+def _served_pair(root: Path, server: ChatServer) -> Path:
+    """Two workflows of one served target: ``held`` runs first, ``queued`` next."""
+    config = _served_member(root, server)
+    served = root / "suite" / "served"
+    for name in ("held", "queued"):
+        folder = root / "pair" / name
+        folder.mkdir(parents=True)
+        data = json.loads((served / "workflow.yaml").read_text("utf-8"))
+        (folder / "workflow.yaml").write_text(json.dumps({**data, "name": name}))
+    return config
+
+
+@pytest.mark.anyio
+async def test_a_run_held_behind_a_killed_workers_run_starts_on_another_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker holds the next run ahead: killed, that run never started there.
+
+    ``held`` hangs on its model request on the only worker, which holds
+    ``queued`` ahead (two slots per worker). The worker is killed: ``held``
+    said it started, so it is lost and never started again; ``queued`` never
+    started (its worker never said so), so it runs once, on a new worker.
+    """
+    monkeypatch.setenv(_KEY, ENV[_KEY])
+    with ChatServer() as server:
+        server.enqueue(NeverAnswer(), chat_reply(content="Done."))
+        config = _served_pair(tmp_path, server)
+        session = await ArtemisKit(config=config).create_suite_session(
+            paths=[tmp_path / "pair"],
+            concurrency=1,
+            executor=ProcessExecutor(workers=1),
+            output_dir=tmp_path / "out",
+        )
+        handed = anyio.Event()
+
+        async def watch() -> None:
+            async for event in session.events():
+                if event.type == "run_started" and event.workflow == "queued":
+                    handed.set()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch)
+            done: list[SuiteResult] = []
+
+            async def run() -> None:
+                done.append(await session.run())
+
+            group.start_soon(run)
+            await handed.wait()
+            assert await anyio.to_thread.run_sync(server.wait_for_hanging, 1)
+            # `queued` was handed to the executor, which sent it to the worker.
+            await anyio.wait_all_tasks_blocked()
+            (worker,) = _children(os.getpid())
+            os.kill(worker, signal.SIGKILL)
+        # One request each: `held` never started again, `queued` started once.
+        assert len(server.requests) == 2
+    (result,) = done
+    assert result.exit_code == 7
+    runs = {w["name"]: w["runs"][0] for w in result.summary["workflows"]}
+    assert (runs["held"]["lost"], runs["held"]["lost_reason"]) == (True, "worker_died")
+    assert (runs["queued"]["lost"], runs["queued"]["verification"]) == (
+        False,
+        "passed",
+    )
+    assert result.summary["totals"]["runs_lost"] == 1
+    assert _gone([worker])
+
+
+@pytest.mark.anyio
+async def test_a_cancelled_suite_cancels_the_run_a_worker_holds_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run held ahead starts cancelled: a cancelled record, no request."""
+    monkeypatch.setenv(_KEY, ENV[_KEY])
+    with ChatServer() as server:
+        server.enqueue(NeverAnswer(), NeverAnswer())
+        config = _served_pair(tmp_path, server)
+        session = await ArtemisKit(config=config).create_suite_session(
+            paths=[tmp_path / "pair"],
+            concurrency=1,
+            executor=ProcessExecutor(workers=1),
+            output_dir=tmp_path / "out",
+        )
+        handed = anyio.Event()
+
+        async def watch() -> None:
+            async for event in session.events():
+                if event.type == "run_started" and event.workflow == "queued":
+                    handed.set()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch)
+            done: list[SuiteResult] = []
+
+            async def run() -> None:
+                done.append(await session.run())
+
+            group.start_soon(run)
+            await handed.wait()
+            assert await anyio.to_thread.run_sync(server.wait_for_hanging, 1)
+            await anyio.wait_all_tasks_blocked()
+            session.cancel()
+        assert len(server.requests) == 1
+    (result,) = done
+    assert result.exit_code == 130
+    assert result.summary["status"] == "cancelled"
+    runs = {w["name"]: w["runs"][0] for w in result.summary["workflows"]}
+    for name in ("held", "queued"):
+        assert (runs[name]["lost"], runs[name]["execution_status"]) == (
+            False,
+            "cancelled",
+        )
+        assert (tmp_path / "out" / runs[name]["record"]).is_file()
+
+
+class _EndsItsProcess:
+    """An agent whose copy ends the process that receives it (exit status 3)."""
+
+    version = "1.0"
+
+    async def respond(self, request: Any) -> Any:
+        raise AssertionError("never runs")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (os._exit, (3,))
+
+
+@pytest.mark.anyio
+async def test_runs_of_a_worker_that_dies_before_starting_any_are_lost(
+    tmp_path: Path,
+) -> None:
+    """Runs are sent elsewhere only when their worker had worked: no endless retry.
+
+    Each worker dies as the first run reaches it, before it starts anything:
+    every run is lost (``worker_died``) and the suite ends.
+    """
+    result = await ArtemisKit().run_suite(
+        paths=[write_suite(tmp_path)],
+        targets={"doomed": _EndsItsProcess()},
+        executor=ProcessExecutor(workers=1),
+        output_dir=tmp_path / "out",
+    )
+    assert result.exit_code == 7
+    runs = [r for w in result.summary["workflows"] for r in w["runs"]]
+    assert [(r["lost"], r["lost_reason"]) for r in runs] == [(True, "worker_died")] * 2
+    assert not list((tmp_path / "out").rglob("*.record.json"))
+
+
+def _not_importable_here() -> None:
+    raise ModuleNotFoundError("a module only the suite's process has")
+
+
+class _CannotArrive:
+    """An agent whose copy cannot be rebuilt where it arrives."""
+
+    version = "1.0"
+
+    async def respond(self, request: Any) -> Any:
+        raise AssertionError("never runs")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_not_importable_here, ())
+
+
+@pytest.mark.anyio
+async def test_a_run_a_worker_cannot_rebuild_fails_there_and_the_worker_goes_on(
+    tmp_path: Path,
+) -> None:
+    """Its data names what the worker cannot import: lost (``task_failed``).
+
+    The worker never starts it, answers for it in its turn and serves the
+    suite's next run.
+    """
+    result = await ArtemisKit().run_suite(
+        paths=[write_suite(tmp_path)],
+        targets={"gone": _CannotArrive()},
+        repeat=2,
+        executor=ProcessExecutor(workers=1),
+        output_dir=tmp_path / "out",
+    )
+    assert result.exit_code == 7
+    runs = [r for w in result.summary["workflows"] for r in w["runs"]]
+    assert [(r["lost"], r["lost_reason"]) for r in runs] == [(True, "task_failed")] * 4
 
 
 @pytest.mark.slow
@@ -552,3 +746,9 @@ async def test_workers_take_the_drivers_environment_of_each_suite(
         (request,) = server.requests
     assert result.exit_code == 0, result.summary["totals"]
     assert request.headers["authorization"] == "Bearer sk-set-after-the-server-started"
+    # Without an output folder the suite keeps each run's whole result: its
+    # state and transcript came back from the worker with its record.
+    (run,) = result.runs
+    assert run.result is not None
+    assert run.result.state is not None
+    assert [m.role for m in run.result.transcript][-1] == "assistant"
