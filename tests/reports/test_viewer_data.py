@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import pytest
 
+from artemiskit import ArtemisKit
 from artemiskit.reports._inputs import load_report_input, run_key
 from artemiskit.reports._viewer import (
     COMPRESS_ABOVE,
@@ -22,6 +23,7 @@ from artemiskit.reports._viewer import (
     viewer_data,
 )
 from tests.reports._evidence import ROOT, akit
+from tests.reports.test_target_reports import TARGETS, TRIAGE
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -171,3 +173,23 @@ def test_a_run_view_says_whether_a_run_is_resumable_or_resumed(
         "attempt 1, checkpoint resumable, resumable",
         "attempt 2, checkpoint terminal, resumed",
     ]
+
+
+async def test_a_run_whose_record_is_absent_keeps_its_own_target(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    await ArtemisKit().run_suite(
+        paths=[TRIAGE], output_dir=out, min_pass_rate=0, targets=TARGETS
+    )
+    gone = sorted(out.rglob("*.record.json"))[-1]
+    gone.unlink()
+    evidence = await load_report_input([str(out)])
+    data = viewer_data(evidence)
+    strings: list[str] = data["s"]
+    columns = data["r"]
+    absent = [row for row, lost in enumerate(columns["l"]) if lost == 2]
+    assert len(absent) == 1
+    runs = [run for w in evidence.suite["workflows"] for run in w["runs"]]
+    assert strings[columns["t"][absent[0]]] == runs[absent[0]]["target"]
+    assert {strings[t] for t in columns["t"]} == set(TARGETS)
