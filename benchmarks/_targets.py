@@ -195,6 +195,18 @@ def _datasets_memory(results: Results) -> Verdict:
     )
 
 
+def _datasets_bookkeeping(results: Results) -> Verdict:
+    memory: dict[str, Any] = results["datasets"]["suite_memory"]
+    figures: dict[str, Any] = memory["bookkeeping"]
+    share: float = figures["bookkeeping_share"]
+    low, high = figures["bookkeeping_share_spread"]
+    return (
+        f"{share:.0%} ({low:.0%}-{high:.0%}) of the runs' CPU spent by the suite "
+        f"around them, {figures['units']:,} units, {figures['pairs']} pairs",
+        share <= 0.10,
+    )
+
+
 def _sandbox_median(results: Results) -> Verdict:
     ms = results["sandbox"]["ms"]
     ops = results["sandbox"]["operations"]
@@ -357,6 +369,12 @@ TARGETS: tuple[Target, ...] = (
         "a suite's driver memory does not grow with finished runs (≤ 1 KiB per run)",
         "datasets",
         _datasets_memory,
+    ),
+    Target(
+        _DATASETS,
+        "suite bookkeeping ≤ 10% of a scripted run's CPU at 10,000 units",
+        "datasets",
+        _datasets_bookkeeping,
     ),
     Target(
         _REPLAY,

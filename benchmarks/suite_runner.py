@@ -87,7 +87,9 @@ async def _suite_wall(
         paths=[path], repeat=runs, concurrency=concurrency, output_dir=out
     )
     wall = time.perf_counter() - started
-    assert result.record.totals.passed == runs, result.record.totals
+    # Exit 0 with the default gate (every run passed): the check reads no
+    # record back (a written suite's record is read from suite.json on demand).
+    assert result.exit_code == 0, result.exit_code
     return wall
 
 

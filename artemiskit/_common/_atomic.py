@@ -13,14 +13,17 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from artemiskit._errors import FileAccessError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["write_atomically"]
 
 
-def _sync_folder(folder: Path) -> None:
+def _sync_folder(folder: str) -> None:
     dir_fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(dir_fd)
@@ -30,7 +33,7 @@ def _sync_folder(folder: Path) -> None:
 
 def write_atomically(
     path: str | os.PathLike[str],
-    data: bytes,
+    data: bytes | Iterable[bytes],
     *,
     mode: int = 0o644,
     replace: bool = True,
@@ -46,7 +49,8 @@ def write_atomically(
 
     Args:
         path: The file to write; its folder must exist.
-        data: The whole content.
+        data: The whole content, or its pieces in order (streamed to the
+            temporary file: a large file need not be held in memory).
         mode: The file's permissions (the temporary file has them from the start).
         replace: Replace an existing file; else refuse one (``output_exists``).
         durable: Flush the file and its folder to disk.
@@ -61,8 +65,11 @@ def write_atomically(
         ``write_atomically("out/report.html", page, replace=False)`` writes a new
         file or fails, and never leaves a part of one.
     """
-    path = Path(path)
-    folder = path.parent
+    # Plain strings, not Path objects: a suite writes a file per run here, and
+    # pathlib interns every part of every name it parses, for good.
+    target = os.fspath(path)
+    folder = os.path.dirname(target) or os.curdir
+    name = os.path.basename(target)
     try:
         fd, temp = tempfile.mkstemp(dir=folder, prefix=".akit-", suffix=".tmp")
     except OSError as exc:
@@ -72,24 +79,27 @@ def write_atomically(
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), mode)
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                handle.writelines(data)
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
         if replace:
-            os.replace(temp, path)
+            os.replace(temp, target)
         else:
-            os.link(temp, path)
+            os.link(temp, target)
         if durable:
             _sync_folder(folder)
     except FileExistsError as exc:
         raise FileAccessError(
-            f"{path.name} already exists; nothing was replaced",
+            f"{name} already exists; nothing was replaced",
             reason="output_exists",
         ) from exc
     except OSError as exc:
         raise FileAccessError(
-            f"cannot write {path.name}: {exc.strerror}", reason="output_unwritable"
+            f"cannot write {name}: {exc.strerror}", reason="output_unwritable"
         ) from exc
     finally:
         with contextlib.suppress(FileNotFoundError):

@@ -161,18 +161,26 @@ def pass_hat_k(passed: int, judged: int) -> dict[str, float]:
     return {str(k): hits[k] / totals[k] for k in range(1, judged + 1)}
 
 
-def percentile(values: Sequence[float], q: float) -> float | None:
+def percentile(
+    values: Sequence[float], q: float, *, presorted: bool = False
+) -> float | None:
     """The ``q``-th percentile (0-100) by linear interpolation between ranks.
 
     This is the usual "linear" definition (numpy's default): position
     ``(n - 1) * q / 100`` in the sorted values.
+
+    Args:
+        values: The values.
+        q: The percentile, 0 to 100.
+        presorted: ``values`` are in ascending order already: only the two
+            ranks around the position are read (a long sequence is not copied).
 
     Returns:
         The percentile, or ``None`` for no values.
     """
     if not values:
         return None
-    ordered = sorted(values)
+    ordered = values if presorted else sorted(values)
     position = (len(ordered) - 1) * Fraction(q) / 100
     below = math.floor(position)
     above = min(below + 1, len(ordered) - 1)

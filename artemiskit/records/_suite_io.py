@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -24,11 +25,12 @@ from artemiskit.records._suite import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
 __all__ = [
     "SUITE_SCHEMA_FILES",
     "encode_suite_record",
+    "suite_record_chunks",
     "suite_record_schema",
     "suite_record_to_dict",
 ]
@@ -83,8 +85,33 @@ def encode_suite_record(
         record: The suite record (typed, or as plain data).
         runs: Each run entry's encoding by (workflow, case, target,
             repetition), filled as runs are encoded and reused by later
-            rewrites (a finished run's entry never changes, so it is neither
+            encodings (a finished run's entry never changes, so it is neither
             unstructured nor encoded again).
+    """
+    return b"".join(suite_record_chunks(record, cache=runs))
+
+
+def suite_record_chunks(
+    record: SuiteRecord | Mapping[str, Any],
+    *,
+    units: Iterable[bytes] | None = None,
+    runs: Callable[[int], Iterable[bytes]] | None = None,
+    cache: dict[tuple[Any, ...], str] | None = None,
+) -> Iterator[bytes]:
+    """``suite.json``'s bytes in pieces (`encode_suite_record` joins them).
+
+    A suite streams its record to disk with it, so that no rewrite holds the
+    whole file: its units and its workflows' runs can come already encoded,
+    from wherever the writer keeps them.
+
+    Args:
+        record: The suite record (typed, or as plain data).
+        units: Each unit's entry as ``json.dumps`` encodes it, in order, in
+            place of the record's ``units``.
+        runs: The lines of the workflow at an index (each run's entry as
+            ``json.dumps`` encodes it, in order), in place of the entry's
+            ``runs``.
+        cache: See `encode_suite_record`'s ``runs``.
     """
     if isinstance(record, SuiteRecord):
         data: dict[str, Any] = CONVERTER.unstructure(attrs.evolve(record, workflows=()))
@@ -95,15 +122,32 @@ def encode_suite_record(
             (dict(entry), entry["name"], entry["runs"])
             for entry in data.get("workflows", ())
         ]
-    fields = []
-    for key, value in data.items():
+    yield b"{\n"
+    for number, (key, value) in enumerate(data.items()):
+        head = f"{',' if number else ''}\n  {json.dumps(key)}: "
+        if number == 0:
+            head = head[1:]
+        yield head.encode("utf-8")
         if key == "workflows" and entries:
-            text = ",\n".join(_encode_workflow(*entry, runs) for entry in entries)
-            text = f"[\n{text}\n  ]"
+            yield b"[\n"
+            for index, entry in enumerate(entries):
+                if index:
+                    yield b",\n"
+                lines = (
+                    runs(index)
+                    if runs is not None
+                    else _run_lines(entry[1], entry[2], cache)
+                )
+                yield from _encode_workflow(entry[0], lines)
+            yield b"\n  ]"
+        elif key == "units" and units is not None:
+            yield b"["
+            for index, unit in enumerate(units):
+                yield b", " + unit if index else unit
+            yield b"]"
         else:
-            text = json.dumps(value)
-        fields.append(f"  {json.dumps(key)}: {text}")
-    return ("{\n" + ",\n".join(fields) + "\n}\n").encode("utf-8")
+            yield json.dumps(value).encode("utf-8")
+    yield b"\n}\n"
 
 
 def _workflow_fields(
@@ -119,26 +163,41 @@ def _run_key(run: SuiteRunInfo | Mapping[str, Any]) -> tuple[Any, ...]:
     return (run.get("case"), run.get("target"), run["repetition"])
 
 
-def _encode_workflow(
-    entry: Mapping[str, Any],
+def _run_lines(
     name: str,
     entry_runs: Sequence[SuiteRunInfo | Mapping[str, Any]],
-    runs: dict[tuple[Any, ...], str] | None,
-) -> str:
-    fields = []
-    for key, value in entry.items():
-        if key == "runs" and entry_runs:
-            lines = []
-            for run in entry_runs:
-                at = (name, *_run_key(run))
-                text = None if runs is None else runs.get(at)
-                if text is None:
-                    text = json.dumps(CONVERTER.unstructure(run))
-                    if runs is not None:
-                        runs[at] = text
-                lines.append(f"        {text}")
-            text = "[\n" + ",\n".join(lines) + "\n      ]"
-        else:
-            text = json.dumps(value)
-        fields.append(f"      {json.dumps(key)}: {text}")
-    return "    {\n" + ",\n".join(fields) + "\n    }"
+    cache: dict[tuple[Any, ...], str] | None,
+) -> Iterator[bytes]:
+    """Each run's entry of a workflow, encoded (or taken from ``cache``)."""
+    for run in entry_runs:
+        at = (name, *_run_key(run))
+        text = None if cache is None else cache.get(at)
+        if text is None:
+            data = run if isinstance(run, Mapping) else CONVERTER.unstructure(run)
+            text = json.dumps(data)
+            if cache is not None:
+                cache[at] = text
+        yield text.encode("utf-8")
+
+
+def _encode_workflow(
+    entry: Mapping[str, Any], lines: Iterable[bytes]
+) -> Iterator[bytes]:
+    yield b"    {\n"
+    for number, (key, value) in enumerate(entry.items()):
+        if number:
+            yield b",\n"
+        yield f"      {json.dumps(key)}: ".encode()
+        if key != "runs":
+            yield json.dumps(value).encode("utf-8")
+            continue
+        listed = iter(lines)
+        first = next(listed, None)
+        if first is None:
+            yield json.dumps(value).encode("utf-8")
+            continue
+        yield b"[\n        " + first
+        for line in listed:
+            yield b",\n        " + line
+        yield b"\n      ]"
+    yield b"\n    }"

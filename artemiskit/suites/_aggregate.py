@@ -11,6 +11,7 @@ repetitions, and the aggregate keeps the Wilson interval of its pooled runs.
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -61,10 +62,18 @@ def aggregate_rate_exact(units: Sequence[Mapping[str, Any]]) -> Fraction | None:
     if len({_cluster(u) for u in judged}) == 1:
         passed = sum(int(u["passed"]) for u in judged)
         return Fraction(passed, passed + sum(int(u["failed"]) for u in judged))
-    rates = (
-        Fraction(int(u["passed"]), int(u["passed"]) + int(u["failed"])) for u in judged
+    # Units with the same counts have the same rate: each distinct rate is
+    # added once, times its units (exact either way; thousands of cases
+    # usually have a handful of distinct counts).
+    counts = Counter((int(u["passed"]), int(u["failed"])) for u in judged)
+    total = sum(
+        (
+            Fraction(passed, passed + failed) * units
+            for (passed, failed), units in counts.items()
+        ),
+        Fraction(0),
     )
-    return sum(rates, Fraction(0)) / len(judged)
+    return total / len(judged)
 
 
 def aggregate_pass_rate(units: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import bisect
 import copy
 import functools
+from array import array
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, overload
 
 import attrs
 import fastjsonschema
@@ -52,18 +53,21 @@ from artemiskit.records._verdict import lost_run_verdict
 from artemiskit.suites._aggregate import aggregate_pass_rate, aggregate_rate_exact
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
 
 __all__ = [
     "CauseKey",
     "PassStatistics",
     "RunOutcome",
     "SuiteTally",
+    "UnitCounts",
     "WorkflowTally",
     "aggregate_rate",
     "cause_counts",
     "cause_text",
     "check_suite_record",
+    "check_unit_entry",
+    "check_whole_suite_record",
     "check_workflow_entry",
     "exact_units_rate",
     "gated_rate",
@@ -161,10 +165,16 @@ class RunOutcome:
         ]
         return failed or [record.task_verification.reason]
 
-    def entry(self) -> SuiteRunInfo:
-        """The run's entry in ``suite.json``."""
+    def entry(self, *, named: bool = True) -> SuiteRunInfo:
+        """The run's entry in ``suite.json``.
+
+        Args:
+            named: Name the run's target (a workflow run on several targets);
+                else the workflow's entry names it.
+        """
         record = self.record
         verdict = self.verdict
+        target = self.target if named else None
         if record is None:
             return SuiteRunInfo(
                 repetition=self.repetition,
@@ -182,7 +192,7 @@ class RunOutcome:
                 lost_reason=self.lost_reason or "run_error",
                 verdict=verdict.status,
                 why=verdict.why,
-                target=self.target,
+                target=target,
             )
         used = record.budget.used
         return SuiteRunInfo(
@@ -201,7 +211,7 @@ class RunOutcome:
             lost_reason=None,
             verdict=verdict.status,
             why=verdict.why,
-            target=self.target,
+            target=target,
         )
 
 
@@ -369,8 +379,43 @@ def unit_of(workflow: SuiteWorkflowInfo) -> SuiteUnitInfo:
     )
 
 
-def _counted(units: Sequence[SuiteUnitInfo]) -> list[dict[str, Any]]:
-    """What `artemiskit.suites._aggregate` reads of each unit."""
+class UnitCounts(Protocol):
+    """What aggregates read of a unit: a `SuiteUnitInfo`, or a unit being counted."""
+
+    @property
+    def workflow(self) -> str:
+        """The workflow's name."""
+
+    @property
+    def case(self) -> str | None:
+        """The case id, if any."""
+
+    @property
+    def target(self) -> str:
+        """The target's id."""
+
+    @property
+    def passed(self) -> int:
+        """Runs that passed."""
+
+    @property
+    def failed(self) -> int:
+        """Runs that failed."""
+
+    @property
+    def errored(self) -> int:
+        """Runs that errored."""
+
+    @property
+    def unavailable(self) -> int:
+        """Runs that could not be judged."""
+
+
+def _counted(units: Sequence[UnitCounts]) -> list[dict[str, Any]]:
+    """What `artemiskit.suites._aggregate` reads of each judged unit.
+
+    Units without a judged run change no aggregate: they are left out here.
+    """
     return [
         {
             "workflow": u.workflow,
@@ -379,11 +424,12 @@ def _counted(units: Sequence[SuiteUnitInfo]) -> list[dict[str, Any]]:
             "failed": u.failed,
         }
         for u in units
+        if u.passed or u.failed
     ]
 
 
 def aggregate_rate(
-    units: Sequence[SuiteUnitInfo],
+    units: Sequence[UnitCounts],
 ) -> tuple[float | None, PassRateInterval | None]:
     """Several units' pass rate and interval (`aggregate_pass_rate`), typed."""
     found = aggregate_pass_rate(_counted(units))
@@ -393,12 +439,12 @@ def aggregate_rate(
     )
 
 
-def exact_units_rate(units: Sequence[SuiteUnitInfo]) -> Fraction | None:
+def exact_units_rate(units: Sequence[UnitCounts]) -> Fraction | None:
     """Several units' pass rate as an exact fraction (`aggregate_rate_exact`)."""
     return aggregate_rate_exact(_counted(units))
 
 
-def target_aggregates(units: Sequence[SuiteUnitInfo]) -> tuple[SuiteTargetInfo, ...]:
+def target_aggregates(units: Sequence[UnitCounts]) -> tuple[SuiteTargetInfo, ...]:
     """``suite.json``'s ``targets``: each target's units together, in order.
 
     The rate and interval are `aggregate_pass_rate`'s: the mean of the unit
@@ -427,7 +473,7 @@ def target_aggregates(units: Sequence[SuiteUnitInfo]) -> tuple[SuiteTargetInfo, 
 
 
 def with_workflow_aggregates(
-    workflows: Sequence[SuiteWorkflowInfo], units: Sequence[SuiteUnitInfo]
+    workflows: Sequence[SuiteWorkflowInfo], units: Sequence[UnitCounts]
 ) -> tuple[SuiteWorkflowInfo, ...]:
     """The ``workflows[]`` entries with their aggregate rate and interval from units.
 
@@ -435,7 +481,7 @@ def with_workflow_aggregates(
     of its units' rates and the clustered interval (SPEC 23, 26); others keep
     the pooled Wilson figures they have (the same numbers).
     """
-    by_workflow: dict[str, list[SuiteUnitInfo]] = {}
+    by_workflow: dict[str, list[UnitCounts]] = {}
     for unit in units:
         by_workflow.setdefault(unit.workflow, []).append(unit)
     result = []
@@ -449,13 +495,65 @@ def with_workflow_aggregates(
     return tuple(result)
 
 
-def _use(values: Sequence[float]) -> UsePercentiles | None:
+class _Distribution(Sequence[float]):
+    """Values in ascending order, kept as each distinct value with its count.
+
+    Runs of a workflow mostly repeat the same budget use (a count over a fixed
+    limit): the distribution costs what its distinct values cost, not a slot
+    per run. As a sequence it is the sorted values (for `percentile`).
+    """
+
+    __slots__ = ("_counts", "_size", "_values")
+
+    def __init__(self) -> None:
+        self._values = array("d")
+        self._counts = array("q")
+        self._size = 0
+
+    def add(self, value: float) -> None:
+        """Add one value."""
+        at = bisect.bisect_left(self._values, value)
+        if at < len(self._values) and self._values[at] == value:
+            self._counts[at] += 1
+        else:
+            self._values.insert(at, value)
+            self._counts.insert(at, 1)
+        self._size += 1
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, index: int) -> float: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[float]: ...
+
+    def __getitem__(self, index: int | slice) -> float | Sequence[float]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        rank = index + self._size if index < 0 else index
+        if not 0 <= rank < self._size:
+            raise IndexError(index)
+        for value, count in zip(self._values, self._counts, strict=True):
+            if rank < count:
+                return value
+            rank -= count
+        raise IndexError(index)  # pragma: no cover - the counts add up to the size
+
+    def __iter__(self) -> Iterator[float]:
+        for value, count in zip(self._values, self._counts, strict=True):
+            for _ in range(count):
+                yield value
+
+
+def _use(values: _Distribution) -> UsePercentiles | None:
     if not values:
         return None
     return UsePercentiles(
-        p50=percentile(values, 50) or 0.0,
-        p95=percentile(values, 95) or 0.0,
-        max=max(values),
+        p50=percentile(values, 50, presorted=True) or 0.0,
+        p95=percentile(values, 95, presorted=True) or 0.0,
+        max=values[-1],
     )
 
 
@@ -483,9 +581,11 @@ def _fractions(record: ExecutionRecord) -> dict[str, float]:
 class WorkflowTally:
     """One workflow's entry in ``suite.json``, kept up to date run by run.
 
-    Adding a run updates the counters in place (its run entry is built and
-    checked once and the budget fractions are kept sorted), so an entry costs
-    only what its size costs, however often the suite record is rewritten.
+    Adding a run updates counters in place: verdicts, requirements, reasons,
+    causes and the budget use (as a distribution of its distinct values). Its
+    run entry is built and checked once and handed back to the caller; the
+    tally keeps it only with ``keep_runs`` (a suite with an output folder keeps
+    its runs' lines on disk instead: `artemiskit.suites._run_spool`).
 
     Args:
         name: The workflow's name.
@@ -496,60 +596,68 @@ class WorkflowTally:
             it is added. A report of loose record files builds an entry that is
             never written as ``suite.json`` (its runs name record files given
             anywhere, not ``runs/...``) and passes ``False``.
+        keep_runs: Keep each run's entry, in order, for `entry`; without, the
+            entry lists no runs.
     """
 
     def __init__(
-        self, name: str, digest: str, target: str | None, *, check_runs: bool = True
+        self,
+        name: str,
+        digest: str,
+        target: str | None,
+        *,
+        check_runs: bool = True,
+        keep_runs: bool = True,
     ) -> None:
         self.name = name
         self.digest = digest
         self.target = target
         self._check_runs = check_runs
+        self._keep_runs = keep_runs
         self.runs: list[SuiteRunInfo] = []
         self._keys: list[tuple[str, str, int]] = []
         self._verdicts: Counter[str] = Counter()
-        #: Verdict counts per (case, target): one unit each.
-        self._units: dict[tuple[str | None, str | None], Counter[str]] = {}
-        #: Each unit's entry as last built, reused while it has no new run.
-        self._unit_entries: dict[tuple[str | None, str | None], SuiteUnitInfo] = {}
         self._requirements: dict[str, Counter[str]] = {}
         self._reasons: Counter[str] = Counter()
         self._causes: Counter[CauseKey] = Counter()
-        self._fractions: dict[str, list[float]] = {key: [] for key in _LIMITS}
+        self._use = {key: _Distribution() for key in _LIMITS}
 
-    def add(self, outcome: RunOutcome) -> None:
-        """Count one finished run."""
-        at = bisect.bisect(self._keys, outcome.key)
-        self._keys.insert(at, outcome.key)
-        run = outcome.entry()
-        if self.target is not None:
-            # One target: the entry names it; runs name theirs only when
-            # the workflow ran on several (SPEC 19).
-            run = attrs.evolve(run, target=None)
+    def add(self, outcome: RunOutcome) -> dict[str, Any]:
+        """Count one finished run; its entry in ``suite.json``, as plain data."""
+        # One target: the entry names it; runs name theirs only when the
+        # workflow ran on several (SPEC 19).
+        run = outcome.entry(named=self.target is None)
+        data: dict[str, Any] = CONVERTER.unstructure(run)
         if self._check_runs:
-            validate_run_entry(CONVERTER.unstructure(run))
-        self.runs.insert(at, run)
+            validate_run_entry(data)
+        if self._keep_runs:
+            at = bisect.bisect(self._keys, outcome.key)
+            self._keys.insert(at, outcome.key)
+            self.runs.insert(at, run)
         verdict = outcome.verdict
         self._verdicts[verdict.status] += 1
-        unit = (outcome.case, outcome.target)
-        self._units.setdefault(unit, Counter())[verdict.status] += 1
-        self._reasons.update(outcome.failure_reasons())
-        if verdict.why is not None:
-            why = verdict.why
+        reasons = outcome.failure_reasons()
+        if reasons:
+            self._reasons.update(reasons)
+        why = verdict.why
+        if why is not None:
             self._causes[(why.kind, why.id, why.reason)] += 1
         record = outcome.record
         if record is None:
-            return
+            return data
         for requirement in record.task_verification.requirements:
-            counts = self._requirements.setdefault(requirement.id, Counter())
+            counts = self._requirements.get(requirement.id)
+            if counts is None:
+                counts = self._requirements[requirement.id] = Counter()
             counts[requirement.status] += 1
         for key, fraction in _fractions(record).items():
-            bisect.insort(self._fractions[key], fraction)
+            self._use[key].add(fraction)
+        return data
 
     def entry(self) -> SuiteWorkflowInfo:
         """The workflow's entry as of the runs added so far."""
         stats = PassStatistics.of_verdicts(self._verdicts)
-        use = {key: _use(values) for key, values in self._fractions.items()}
+        use = {key: _use(values) for key, values in self._use.items()}
         return SuiteWorkflowInfo(
             name=self.name,
             digest=self.digest,
@@ -582,45 +690,6 @@ class WorkflowTally:
                 tokens=use["tokens"],
             ),
         )
-
-    def units(
-        self,
-        cases: Sequence[str | None] = (None,),
-        targets: Sequence[str] | None = None,
-    ) -> list[SuiteUnitInfo]:
-        """The workflow's units (SPEC 26): one per (case, target), cases first.
-
-        Args:
-            cases: The cases the suite plans for this workflow (``None`` for a
-                workflow without cases); a unit without finished runs counts 0.
-            targets: The ids of the targets it runs on (default: its own).
-        """
-        counted = self._units
-        if not targets:
-            # Without targets named, every run of the case counts.
-            counted = {}
-            for (case, _), counts in self._units.items():
-                counted.setdefault((case, None), Counter()).update(counts)
-        none: Counter[str] = Counter()
-        units = []
-        for case in cases:
-            for target in targets or (self.target,):
-                key = (case, target if targets else None)
-                verdicts = counted.get(key, none)
-                runs = sum(verdicts.values())
-                # A unit's entry changes only when it gains a run: reuse it.
-                cached = self._unit_entries.get(key)
-                if cached is None or cached.runs != runs:
-                    cached = make_unit(
-                        self.name,
-                        case,
-                        target or "default",
-                        runs,
-                        PassStatistics.of_verdicts(verdicts),
-                    )
-                    self._unit_entries[key] = cached
-                units.append(cached)
-        return units
 
 
 def summarize_workflow(
@@ -787,10 +856,16 @@ def totals(
 
 @functools.cache
 def _top_validator() -> Callable[[Any], Any]:
-    """The suite record schema with each workflow entry checked on its own."""
+    """The suite record schema with each unit and workflow entry checked on its own."""
     schema = copy.deepcopy(suite_record_schema())
     schema["properties"]["workflows"]["items"] = {"type": "object"}
+    schema["properties"]["units"]["items"] = {"type": "object"}
     return fastjsonschema.compile(schema)
+
+
+@functools.cache
+def _unit_validator() -> Callable[[Any], Any]:
+    return fastjsonschema.compile(suite_record_schema()["properties"]["units"]["items"])
 
 
 def _workflow_schema() -> dict[str, Any]:
@@ -829,6 +904,16 @@ def validate_run_entry(run: dict[str, Any]) -> dict[str, Any]:
     return run
 
 
+def check_unit_entry(unit: dict[str, Any]) -> dict[str, Any]:
+    """Check one unit's entry against its part of the suite record schema.
+
+    Raises:
+        WorkflowError: The entry is invalid (``invalid_suite_record``).
+    """
+    _check(_unit_validator(), unit)
+    return unit
+
+
 def check_workflow_entry(entry: SuiteWorkflowInfo) -> SuiteWorkflowInfo:
     """Check a workflow's entry, less its runs (each checked when it was added).
 
@@ -840,12 +925,35 @@ def check_workflow_entry(entry: SuiteWorkflowInfo) -> SuiteWorkflowInfo:
 
 
 def check_suite_record(record: SuiteRecord) -> SuiteRecord:
-    """Check a suite record being written, less its workflow entries.
+    """Check a suite record being written, less its units and workflow entries.
 
-    Each workflow entry is checked once when it changes (`check_workflow_entry`).
+    Each unit is checked when its names or its counts are first encoded
+    (`artemiskit.suites._units`), each workflow entry when it changes
+    (`check_workflow_entry`) and each run when it is added (`WorkflowTally`):
+    a rewrite checks what changed, never the whole suite again.
 
     Raises:
         WorkflowError: The record is invalid (``invalid_suite_record``).
     """
-    _check(_top_validator(), CONVERTER.unstructure(attrs.evolve(record, workflows=())))
+    _check(
+        _top_validator(),
+        CONVERTER.unstructure(attrs.evolve(record, units=(), workflows=())),
+    )
+    return record
+
+
+@functools.cache
+def _whole_validator() -> Callable[[Any], Any]:
+    return fastjsonschema.compile(suite_record_schema())
+
+
+def check_whole_suite_record(record: SuiteRecord) -> SuiteRecord:
+    """Check a suite record whole: units, workflows and runs included.
+
+    For a record made once (a suite that writes nothing), not streamed.
+
+    Raises:
+        WorkflowError: The record is invalid (``invalid_suite_record``).
+    """
+    _check(_whole_validator(), CONVERTER.unstructure(record))
     return record

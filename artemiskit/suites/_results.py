@@ -1,11 +1,12 @@
 """What a suite leaves to its caller: `SuiteResult` and each `SuiteRun`.
 
-A suite that writes an output folder keeps nothing of a finished run but its
-line in ``suite.json`` (SPEC 19: the driver's memory does not grow with finished
-runs). Its `SuiteResult` holds the typed suite record and reads each run's
-record file when that run is asked for: the same records as the files, without
-holding them while the suite runs. A suite without an
-output folder has nowhere to read from and keeps every run's result.
+A suite that writes an output folder keeps nothing of a finished run in memory
+(SPEC 19: the driver's memory does not grow with finished runs): its line of
+``suite.json`` is on disk. Its `SuiteResult` reads the typed suite record from
+``suite.json`` when first asked for it, and each run's record file when that run
+is asked for: the same records as the files, without holding them while the
+suite runs. A suite without an output folder has nowhere to read from and keeps
+every run's result.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import attrs
 from artemiskit.engine._result import WorkflowResult
 from artemiskit.records import record_from_dict
 from artemiskit.records._suite_io import suite_record_to_dict
+from artemiskit.suites._suite_file import read_suite_record
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -121,13 +123,15 @@ class SuiteResult:
         runs: Every finished run with its result (transcripts are sensitive).
     """
 
-    __slots__ = ("_folder", "_order", "_record", "_runs")
+    __slots__ = ("_folder", "_order", "_read", "_record", "_runs")
 
     def __init__(self, *, record: SuiteRecord, runs: Sequence[SuiteRun]) -> None:
         self._record = record
         self._runs: Sequence[SuiteRun] | None = tuple(runs)
         self._folder: Path | None = None
         self._order: Mapping[tuple[str, str | None], int] = {}
+        #: Whether `_record` is whole (else read from the folder when asked).
+        self._read = True
 
     @classmethod
     def written(
@@ -139,25 +143,35 @@ class SuiteResult:
         """The result of a suite written to ``folder``, its runs read on demand.
 
         Args:
-            folder: The suite's output folder (holding the record files).
-            record: The final suite record, as written to ``suite.json``.
+            folder: The suite's output folder (holding ``suite.json`` and the
+                record files).
+            record: The final suite record as written, less its units and runs
+                (`record` reads the whole from ``suite.json`` when asked).
             order: Each (workflow, target)'s place in the suite, for `runs`.
         """
         result = cls(record=record, runs=())
         result._runs = None
         result._folder = folder
         result._order = order
+        result._read = False
         return result
 
     @property
     def record(self) -> SuiteRecord:
-        """The suite record (``suite.json``), metadata only."""
+        """The suite record (``suite.json``), metadata only.
+
+        Read from ``suite.json`` (once) when the suite wrote an output folder.
+        """
+        if not self._read:
+            assert self._folder is not None
+            self._record = read_suite_record(self._folder / "suite.json")
+            self._read = True
         return self._record
 
     @property
     def summary(self) -> dict[str, Any]:
         """The suite record as plain data: ``suite.json``'s content."""
-        return suite_record_to_dict(self._record)
+        return suite_record_to_dict(self.record)
 
     @property
     def runs(self) -> Sequence[SuiteRun]:
@@ -180,7 +194,7 @@ class SuiteResult:
                 run.repetition,
                 run.record,
             )
-            for workflow in self._record.workflows
+            for workflow in self.record.workflows
             for run in workflow.runs
         ]
         order = self._order

@@ -40,11 +40,9 @@ from artemiskit.records import (
     SuiteRecord,
     SuiteSettingsInfo,
     SuiteStatus,
-    SuiteUnitInfo,
-    SuiteWorkflowInfo,
     TelemetryInfo,
-    encode_suite_record,
 )
+from artemiskit.records._suite_io import suite_record_chunks
 from artemiskit.suites._executor import (
     LocalExecutor,
     RunLost,
@@ -66,6 +64,7 @@ from artemiskit.suites._record import (
     WorkflowTally,
     aggregate_rate,
     check_suite_record,
+    check_whole_suite_record,
     check_workflow_entry,
     exact_units_rate,
     suite_exit_code,
@@ -73,10 +72,12 @@ from artemiskit.suites._record import (
     with_workflow_aggregates,
 )
 from artemiskit.suites._results import SuiteResult, SuiteRun
+from artemiskit.suites._run_spool import RunPlaces, RunSpool
 from artemiskit.suites._selection import EVERY_CASE, CaseSelection
 from artemiskit.suites._shipping import RemoteRun
 from artemiskit.suites._targets import SuiteTarget, own_target
 from artemiskit.suites._transcript import transcript_to_dict
+from artemiskit.suites._units import CountedUnit, UnitTable
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -105,6 +106,9 @@ _T = TypeVar("_T")
 #: What ``--min-pass-rate`` may judge (SPEC 23).
 GATES = ("point", "lower-bound")
 _REWRITE_INTERVAL_S = 1.0
+#: Units and runs listed below which a rewrite is due as soon as the runs
+#: pending double (see `SuiteSession._rewrite_due`).
+_DOUBLING_ENTRIES = 4096
 #: How many recently made folders a suite remembers (to skip making them again).
 _FOLDERS_REMEMBERED = 64
 #: Totals the suite span carries as ``artemiskit.suite.<name>``.
@@ -240,7 +244,7 @@ def _suite_servers(
 
 #: A file a run leaves: its path, its bytes, and the root of its private
 #: folders (``None`` for a record, which is not sensitive).
-_RunFile = tuple[Path, bytes, Path | None]
+_RunFile = tuple[str, bytes, Path | None]
 
 
 def _private_folders(root: Path, folder: Path) -> None:
@@ -270,6 +274,36 @@ def _syncfs(folder: Path) -> bool:
         return bool(syncfs(handle) == 0)
     finally:
         os.close(handle)
+
+
+def _fsync(path: str) -> None:
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def _make_folder(folder: str) -> None:
+    """Make ``folder`` (and its parents if missing); one ``mkdir`` when they exist.
+
+    A suite with cases makes a folder per case: ``os.makedirs`` would look
+    at the parent first, a system call more per run.
+    """
+    try:
+        os.mkdir(folder)
+    except FileExistsError:
+        return
+    except FileNotFoundError:
+        os.makedirs(folder, exist_ok=True)
+
+
+def _sync_tree(root: Path) -> None:
+    """``fsync`` every file and folder below ``root``, and ``root``."""
+    for folder, _, names in os.walk(root):
+        for name in names:
+            _fsync(os.path.join(folder, name))
+        _fsync(folder)
 
 
 def _now() -> str:
@@ -427,7 +461,7 @@ class SuiteSession:
         self._tokens = 0
         # The folders made most recently (runs of a unit finish close
         # together; one made again is a no-op): bounded, not one per unit.
-        self._folders_made: dict[Path, None] = {}
+        self._folders_made: dict[str, None] = {}
         self._covered = -1
         self._written_at = 0.0
         self._rewrite_cost = 0.0
@@ -437,20 +471,48 @@ class SuiteSession:
                 w.digest,
                 # Several targets: the units say which ran.
                 None if per_workflow[w.name] > 1 else own_target(w),
+                # With an output folder a run's line is on disk (`RunSpool`).
+                keep_runs=output_dir is None,
             )
             for w in workflows
         }
         for unit in self._units:
             if per_workflow[unit.name] == 1:
                 self._tallies[unit.name].target = unit.target
+        # Every planned unit's counters, made once (SPEC 26's order).
+        self._unit_tables = {
+            w.name: UnitTable(
+                w.name,
+                w.case_ids if w.cases is not None else (None,),
+                self._targets_of.get(w.name, ()),
+            )
+            for w in workflows
+        }
+        self._all_units: list[CountedUnit] = [
+            unit for w in workflows for unit in self._unit_tables[w.name]
+        ]
+        # Each workflow and target on which the gate judges (SPEC 19, 23).
+        self._gated: dict[tuple[str, str], list[CountedUnit]] = {}
+        for counted in self._all_units:
+            self._gated.setdefault((counted.workflow, counted.target), []).append(
+                counted
+            )
+        self._places = RunPlaces(
+            [
+                (w.name, w.case_ids if w.cases is not None else (None,))
+                for w in workflows
+            ],
+            self._targets_of,
+            settings.repeat,
+        )
+        # Finished runs' lines of suite.json, on disk while the suite runs.
+        self._spool: RunSpool | None = None
         self._totals = SuiteTally()
         self._changed = set(self._tallies)
-        self._entries: dict[str, SuiteWorkflowInfo] = {}
-        # Each finished run's entry as encoded in suite.json, encoded once.
-        self._run_texts: dict[tuple[Any, ...], str] = {}
-        # Files written whole (atomically) but not yet synced to disk: syncing
-        # each one as its run finishes would serialize the suite on the disk.
-        self._unsynced: list[Path] = []
+        # Folders holding files written whole (atomically) but not yet synced
+        # to disk: syncing each file as its run finishes would serialize the
+        # suite on the disk, and one sync of each at the end covers them all.
+        self._unsynced: set[Path] = set()
         # Events of filed runs waiting behind a suite.json rewrite in flight.
         self._held: list[SuiteEvent | None] = []
         self._rewriting = False
@@ -532,20 +594,27 @@ class SuiteSession:
         return "completed", "all_runs_finished"
 
     def _summary(self, finished: bool) -> SuiteRecord:
+        """The suite record as of now, less its units and its runs.
+
+        Those are written from where they are kept (`UnitTable`, `RunSpool`);
+        `_full_summary` adds them for a suite that writes nothing.
+        """
         status, reason = self._status(finished)
-        # Only a workflow with a new finished run is summarized (and checked
-        # against its part of the schema; each run was checked when added).
-        for name in self._changed:
-            self._units_of(name)  # remembered until the workflow's next run
-            self._entries[name] = check_workflow_entry(self._tallies[name].entry())
-        self._changed.clear()
-        # Built for this summary only: a unit's entry is kept nowhere between
-        # rewrites (its counts are, in its workflow's tally).
-        units = [unit for w in self._workflows for unit in self._units_of(w.name)]
+        # A workflow's entry is made for each rewrite and dropped after it:
+        # its pass@k and pass^k have a key per judged run, so an entry held
+        # between rewrites would grow with the finished runs. Only an entry
+        # with a new finished run is checked again (each run was checked when
+        # it was added).
+        changed = self._changed
+        self._changed = set()
+        units = self._all_units
         # Several units (cases): the mean of their rates, clustered (SPEC 23, 26).
         workflows = with_workflow_aggregates(
-            [self._entries[w.name] for w in self._workflows], units
+            [self._tallies[w.name].entry() for w in self._workflows], units
         )
+        for entry in workflows:
+            if entry.name in changed:
+                check_workflow_entry(entry)
         settings = self._settings
         exit_code = None
         if finished:
@@ -553,7 +622,7 @@ class SuiteSession:
             exit_code = suite_exit_code(
                 status,
                 self._totals.verdicts,
-                self._gated_rates(units),
+                self._gated_rates(),
                 settings.min_pass_rate,
                 settings.max_errored,
             )
@@ -562,53 +631,62 @@ class SuiteSession:
         if self._telemetry is not None:
             totals = attrs.evolve(totals, telemetry=self._telemetry_totals())
         cases = settings.cases.as_setting()
-        return SuiteRecord(
-            suite_id=self.suite_id,
-            started_at=self._started_at,
-            finished_at=_now() if finished else None,
-            status=status,
-            reason=reason,
-            settings=SuiteSettingsInfo(
-                repeat=settings.repeat,
-                concurrency=settings.concurrency,
-                executor=self._executor.name,
-                min_pass_rate=settings.min_pass_rate,
-                max_suite_tokens=settings.max_suite_tokens,
-                max_errored=settings.max_errored,
-                gate=settings.gate,
-                cases=None if cases is None else CaseSelectionInfo(**cases),
-                # Present only when targets were chosen (SPEC 19).
-                targets=None if self._chosen is None else tuple(self._chosen),
+        return check_suite_record(
+            SuiteRecord(
+                suite_id=self.suite_id,
+                started_at=self._started_at,
+                finished_at=_now() if finished else None,
+                status=status,
+                reason=reason,
+                settings=SuiteSettingsInfo(
+                    repeat=settings.repeat,
+                    concurrency=settings.concurrency,
+                    executor=self._executor.name,
+                    min_pass_rate=settings.min_pass_rate,
+                    max_suite_tokens=settings.max_suite_tokens,
+                    max_errored=settings.max_errored,
+                    gate=settings.gate,
+                    cases=None if cases is None else CaseSelectionInfo(**cases),
+                    # Present only when targets were chosen (SPEC 19).
+                    targets=None if self._chosen is None else tuple(self._chosen),
+                ),
+                totals=totals,
+                exit_code=exit_code,
+                units=(),
+                workflows=tuple(
+                    attrs.evolve(entry, runs=()) if entry.runs else entry
+                    for entry in workflows
+                ),
+                targets=target_aggregates(units),
+            )
+        )
+
+    def _full_summary(self, summary: SuiteRecord) -> SuiteRecord:
+        """``summary`` with its units and runs (a suite without an output folder)."""
+        full = attrs.evolve(
+            summary,
+            units=tuple(
+                unit
+                for w in self._workflows
+                for unit in self._unit_tables[w.name].entries()
             ),
-            totals=totals,
-            exit_code=exit_code,
-            units=tuple(units),
-            workflows=workflows,
-            targets=target_aggregates(units),
+            workflows=tuple(
+                attrs.evolve(entry, runs=tuple(self._tallies[entry.name].runs))
+                for entry in summary.workflows
+            ),
         )
+        # Checked whole, once: it is made once and held anyway.
+        return check_whole_suite_record(full)
 
-    def _units_of(self, name: str) -> list[SuiteUnitInfo]:
-        """A workflow's units as of now."""
-        item = self._tallies[name]
-        workflow = self._by_name[name]
-        units = item.units(
-            workflow.case_ids if workflow.cases is not None else (None,),
-            self._targets_of[name],
-        )
-        return units
-
-    def _gated_rates(self, units: Sequence[SuiteUnitInfo]) -> list[Fraction | None]:
+    def _gated_rates(self) -> list[Fraction | None]:
         """What the gate judges: each workflow on each target (SPEC 19, 23).
 
         One unit (or several of one case): the pooled rate, exactly, or its
         Wilson bound. Several cases: the exact mean of their rates, or the lower
         bound of the clustered interval (`aggregate_pass_rate`).
         """
-        groups: dict[tuple[str, str], list[SuiteUnitInfo]] = {}
-        for unit in units:
-            groups.setdefault((unit.workflow, unit.target), []).append(unit)
         rates: list[Fraction | None] = []
-        for group in groups.values():
+        for group in self._gated.values():
             if self._settings.gate == "point":
                 rates.append(exact_units_rate(group))
                 continue
@@ -624,41 +702,61 @@ class SuiteSession:
         finished runs costs one or two disk syncs, not one each.
         """
         wanted = self._totals.finished
-        if self._output is None and not finished:
-            return None
+        if self._output is None:
+            # Nothing is written: the record is made once, at the end.
+            return self._full_summary(self._summary(True)) if finished else None
         async with self._write_lock:
             if not finished and self._covered >= wanted:
                 return None
             self._covered = self._totals.finished
             began = time.monotonic()
-            summary = check_suite_record(self._summary(finished))
-            if self._output is not None:
-                data = encode_suite_record(summary, self._run_texts)
-                target = self._output / "suite.json"
+            summary = self._summary(finished)
+            if finished:
+                # The final rewrite is durable: its disk syncs wait in a thread
+                # (no run is filed any more).
+                await anyio.to_thread.run_sync(self._write_file, summary, True)
+            else:
                 # Progressive rewrites skip the disk sync (still atomic for any
-                # reader and a killed suite); the final one is durable.
-                await anyio.to_thread.run_sync(
-                    lambda: write_atomically(target, data, durable=finished)
-                )
+                # reader and a killed suite) and stream out on the loop, so no
+                # run is filed while they read the units and runs.
+                self._write_file(summary, False)
             self._written_at = time.monotonic()
             self._rewrite_cost = self._written_at - began
             return summary
 
+    def _write_file(self, summary: SuiteRecord, durable: bool) -> None:
+        """Stream ``suite.json`` to disk: ``summary``, every unit, every run."""
+        assert self._output is not None
+        assert self._spool is not None
+        units = (
+            line for w in self._workflows for line in self._unit_tables[w.name].lines()
+        )
+        places = self._places
+        with self._spool.reading() as lines:
+            chunks = suite_record_chunks(
+                summary, units=units, runs=lambda index: lines(*places.span(index))
+            )
+            write_atomically(self._output / "suite.json", chunks, durable=durable)
+
     def _rewrite_due(self) -> bool:
         """Whether ``suite.json`` should be rewritten now that a run finished.
 
-        A rewrite costs the whole file, so rewrites are batched: one is due when
-        the runs not yet in the file reach those already in it (the first two
-        runs each, then doubling: a constant share of work per run however
-        long the suite), or a second (and twenty times what the last rewrite
-        took) has passed since the last.
+        A rewrite costs the whole file (its units, its runs, its statistics),
+        so rewrites are batched. While the file is small (fewer units and runs
+        than `_DOUBLING_ENTRIES`), one is due when the runs not yet in it reach
+        those already in it (the first two runs each, then doubling: a
+        constant share of work per run however long the suite). In any case,
+        and beyond that size only, one is due once a second, and twenty times
+        what the last rewrite took, have passed since it: rewrites of a large
+        file take at most a twentieth of the suite's time.
         """
         if self._output is None:
             return False
         pending = self._totals.finished - max(self._covered, 0)
         if pending <= 0:
             return False
-        if pending >= max(1, self._covered):
+        small = self._covered + len(self._all_units) < _DOUBLING_ENTRIES
+        if small and pending >= max(1, self._covered):
             return True
         # A rewrite may take at most a twentieth of the time between rewrites.
         interval = max(_REWRITE_INTERVAL_S, 20 * self._rewrite_cost)
@@ -684,20 +782,21 @@ class SuiteSession:
         files: list[_RunFile] = []
         cassettes = self._cassettes
         if cassettes is not None and cassettes.record is not None and result.cassette:
-            path = cassettes.record / f"{stem}{CASSETTE_SUFFIX}"
+            path = os.path.join(cassettes.record, f"{stem}{CASSETTE_SUFFIX}")
             files.append((path, result.cassette, cassettes.record))
         if self._output is None:
             return None, files
         relative = f"runs/{stem}{RECORD_SUFFIX}"
         if line is None:
             line = record_line(result.record)
-        files.append((self._output / relative, line, None))
+        # Names as strings: pathlib would intern every part of every name.
+        files.append((os.path.join(self._output, relative), line, None))
         if self._settings.transcripts:
             transcript = json.dumps(
                 transcript_to_dict(result), indent=2, ensure_ascii=False
             ).encode("utf-8")
             root = self._output / "transcripts"
-            private = root / f"{stem}{TRANSCRIPT_SUFFIX}"
+            private = os.path.join(root, f"{stem}{TRANSCRIPT_SUFFIX}")
             files.append((private, transcript + b"\n", root))
         return relative, files
 
@@ -712,48 +811,55 @@ class SuiteSession:
         costs more CPU than the writes.
         """
         for path, data, private in files:
-            folder = path.parent
+            folder = os.path.dirname(path)
             if folder not in self._folders_made:
                 if private is not None:
-                    _private_folders(private, folder)
+                    _private_folders(private, Path(folder))
                 else:
-                    folder.mkdir(parents=True, exist_ok=True)
+                    _make_folder(folder)
                 self._folders_made[folder] = None
                 if len(self._folders_made) > _FOLDERS_REMEMBERED:
                     del self._folders_made[next(iter(self._folders_made))]
             mode = 0o644 if private is None else 0o600
             write_atomically(path, data, mode=mode, replace=False, durable=False)
-            self._unsynced.append(path)
+            root = private or self._output
+            if root is not None:
+                self._unsynced.add(root)
 
     def _file(self, outcome: RunOutcome) -> None:
-        self._tallies[outcome.workflow].add(outcome)
+        entry = self._tallies[outcome.workflow].add(outcome)
+        assert outcome.target is not None  # a suite's runs name their target
+        if self._spool is not None:
+            place = self._places.position(
+                outcome.workflow, outcome.case, outcome.target, outcome.repetition
+            )
+            self._spool.add(place, json.dumps(entry).encode("utf-8"))
+        self._unit_tables[outcome.workflow].add(
+            outcome.case, outcome.target, outcome.verdict.status
+        )
         telemetry = None if outcome.record is None else outcome.record.telemetry
         if telemetry is not None:
             self._spans[0] += telemetry.exported
             self._spans[1] += telemetry.dropped
-        assert outcome.target is not None  # a suite's runs name their target
         self._totals.add(outcome)
         self._changed.add(outcome.workflow)
 
     def _sync_files(self) -> None:
-        """Flush every record and transcript, and their folders, to disk.
+        """Flush every file the runs wrote (records, transcripts, cassettes) to disk.
 
-        On Linux one ``syncfs`` of the output's file system does it (much
-        cheaper than a sync per file); elsewhere each file and folder is synced.
+        On Linux one ``syncfs`` of each folder's file system does it (much
+        cheaper than a sync per file); elsewhere each file and folder below the
+        folders the runs wrote into is synced. Only those folders were kept,
+        never a name per run.
         """
-        if not self._unsynced or self._output is None:
-            return
-        if _syncfs(self._output):
-            self._unsynced.clear()
-            return
-        folders = {path.parent for path in self._unsynced}
-        for path in [*self._unsynced, *sorted(folders)]:
-            handle = os.open(path, os.O_RDONLY)
-            try:
-                os.fsync(handle)
-            finally:
-                os.close(handle)
-        self._unsynced.clear()
+        roots, self._unsynced = sorted(self._unsynced), set()
+        synced: list[Path] = []
+        for root in roots:
+            if any(root.is_relative_to(done) for done in synced):
+                continue
+            synced.append(root)
+            if not _syncfs(root):
+                _sync_tree(root)
 
     def _account(self, outcome: RunOutcome) -> None:
         """Stop new starts when fail-fast or the suite budget says so.
@@ -1080,6 +1186,8 @@ class SuiteSession:
                 [_PlannedRun(suite=self, job=job) for job in jobs]
             )
             await self._share_scripts()
+            if self._output is not None:
+                self._spool = RunSpool(self._output, self._places.planned)
             await self._write_summary(finished=False)
             self._emit(SuiteEvent(type="suite_started", suite_id=self.suite_id))
             try:
@@ -1112,12 +1220,15 @@ class SuiteSession:
                 await self._transports.aclose()
             for stream in self._streams:
                 stream.close()
+            if self._spool is not None:
+                self._spool.close()
         order: dict[tuple[str, str | None], int] = {
             (unit.name, unit.target): index for index, unit in enumerate(self._units)
         }
         if self._output is not None:
             # Read back from the files on demand: nothing of a run was kept.
             return SuiteResult.written(self._output, summary, order)
+        assert summary is not None
         runs = sorted(
             self._runs,
             key=lambda r: (order[(r.workflow, r.target)], r.case or "", r.repetition),

@@ -13,7 +13,7 @@ SPEC_ROWS = {
     "per step with a durable checkpoint": 5,
     "1000 concurrent sessions, 20 ms model latency, 10 steps each": 2,
     "a suite of 1000 instant runs, local executor": 2,
-    "a 10,000-case JSONL dataset (SPEC 19)": 2,
+    "a 10,000-case JSONL dataset (SPEC 19)": 3,
     "a replayed suite (SPEC 22), local executor": 1,
     "a CPU-bound scripted suite, processes executor on 2 cores": 1,
     "sandbox file operation (64 B and 64 KB, read and write)": 2,

@@ -1,16 +1,19 @@
-"""A suite's driver keeps nothing of a finished run but its line (SPEC 19).
+"""A suite's driver keeps nothing of a finished run (SPEC 19).
 
-With an output folder, a finished run's record, result and transcript are on
-disk only: the number of records alive in the driver stays bounded by the runs
-in flight, however many finished. `SuiteResult` then reads ``suite.json`` and
-each record back when asked: the same summary and records as the files, in the
-same order and with the same verdicts as a suite that wrote nothing.
+With an output folder, a finished run's record, result, transcript and its line
+of ``suite.json`` are on disk only: the number of records and run entries alive
+in the driver stays bounded by the runs in flight, and the memory Python holds
+does not grow with the runs that finished. `SuiteResult` then reads
+``suite.json`` and each record back when asked: the same summary and records as
+the files, in the same order and with the same verdicts as a suite that wrote
+nothing.
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +21,9 @@ import anyio
 import pytest
 
 from artemiskit import ArtemisKit
+from artemiskit.engine import _evidence, _tool_tables
 from artemiskit.engine._result import WorkflowResult
-from artemiskit.records import ExecutionRecord, record_from_dict
+from artemiskit.records import ExecutionRecord, SuiteRunInfo, record_from_dict
 from artemiskit.suites import load_suite_record
 
 pytestmark = pytest.mark.anyio
@@ -57,6 +61,18 @@ def _suite(folder: Path, cases: int) -> Path:
     return folder / "workflow.yaml"
 
 
+def _settle() -> None:
+    """Empty the engine's bounded caches of expanded workflows, and collect.
+
+    They keep up to a few hundred of the latest cases' workflows whatever the
+    number of runs (a saw-tooth, not a growth): emptied, what is left is what
+    the finished runs left in the driver.
+    """
+    _evidence._DIGESTS.clear()
+    _tool_tables._TABLES.clear()
+    gc.collect()
+
+
 def _alive(kind: type) -> int:
     gc.collect()
     return sum(1 for item in gc.get_objects() if type(item) is kind)
@@ -92,6 +108,54 @@ async def test_the_driver_holds_no_record_of_a_finished_run(tmp_path: Path) -> N
         assert records <= 2 * concurrency
         assert results <= 2 * concurrency
     assert alive[runs][0] <= alive[30][0] + concurrency
+
+
+async def test_a_finished_run_leaves_no_memory_in_the_driver(tmp_path: Path) -> None:
+    runs, concurrency = 240, 4
+    # traced from `early` on; the growth is measured from `middle` to `late`,
+    # once the driver's bounded parts (the folders it remembers) are full
+    early, middle, late = 40, 110, 230
+    workflow = _suite(tmp_path / "suite", runs)
+    session = await ArtemisKit().create_suite_session(
+        paths=[workflow],
+        output_dir=tmp_path / "out",
+        concurrency=concurrency,
+        min_pass_rate=0,
+    )
+    events = session.events(buffer=runs + 8)
+    held: list[int] = []
+    entries: list[int] = []
+
+    async def watch() -> None:
+        finished = 0
+        async for event in events:
+            if event.type != "run_finished":
+                continue
+            finished += 1
+            if finished == early:
+                # what the runs from here on leave behind is traced
+                _settle()
+                tracemalloc.start()
+            elif finished in (middle, late):
+                _settle()
+                entries.append(_alive(SuiteRunInfo))
+                held.append(tracemalloc.get_traced_memory()[0])
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch)
+            result = await session.run()
+    finally:
+        tracemalloc.stop()
+    assert result.summary["totals"]["runs_finished"] == runs
+    # no run's entry of suite.json is held (each is on disk): at most the runs
+    # in flight have one
+    assert max(entries) <= 2 * concurrency
+    # and the memory Python holds does not grow with the runs that finished
+    # (a run's entry and its line alone held over 1 KiB): a bound far below
+    # one entry a run
+    growth = (held[1] - held[0]) / (late - middle)
+    assert growth < 128, f"{growth:.0f} B held per finished run"
 
 
 @pytest.mark.parametrize("targets", [None, ["scripted:agent", "scripted:other"]])
