@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 import click
 
 from artemiskit import ArtemisError, CheckpointError, ConfigError, WorkflowError
-from artemiskit_cli._render import printable, problem_line
+from artemiskit_cli._render import error_text, printable, problem_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -35,9 +35,9 @@ def _report(exc: ArtemisError) -> int:
     if isinstance(exc, WorkflowError | ConfigError):
         for problem in exc.problems:
             click.echo(problem_line(problem), err=True)
-        click.echo(f"error: {printable(exc.message)}", err=True)
+        click.echo(f"error: {error_text(exc)}", err=True)
     else:
-        click.echo(f"error: {printable(exc.message)}", err=True)
+        click.echo(f"error: {error_text(exc)}", err=True)
         if isinstance(exc, CheckpointError):
             # The stable code operators look up in docs/checkpoints.md.
             click.echo(f"reason: {exc.reason}", err=True)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from artemiskit import Problem, SessionEvent
+    from artemiskit import ArtemisError, Problem, SessionEvent
     from artemiskit.environments import SandboxConfig
     from artemiskit.records import ExecutionRecord
 
 __all__ = [
     "describe_event",
+    "error_text",
     "hint_for",
     "printable",
     "problem_line",
@@ -58,6 +59,17 @@ def printable(value: object) -> str:
 
 #: Execution reasons whose remedy the record cannot carry (it keeps reasons only).
 _SANDBOX_REASONS = frozenset({"sandbox_image_missing", "sandbox_engine_unreachable"})
+
+
+def error_text(exc: ArtemisError) -> str:
+    """An SDK error's message, `printable`.
+
+    On one line, except the sandbox's remedies, which span lines (the image's
+    build commands) and name no user file: their own line breaks are kept.
+    """
+    if exc.reason in _SANDBOX_REASONS:
+        return "\n".join(printable(line) for line in exc.message.split("\n"))
+    return printable(exc.message)
 
 
 def problem_line(problem: Problem, fallback: str | None = None) -> str:

@@ -8,9 +8,10 @@ intervals, planning) are in `artemiskit._common._decisions`. Plain Python only: 
 suite needs no scipy; each function is checked against scipy/statsmodels in the
 tests.
 
-Binomial coefficients are exact integers, and the pass@k / pass^k ratios are one
-integer true division each, which Python rounds correctly: the float is the exact
-ratio's nearest. The Wilson interval uses the closed form with z the 97.5th
+The pass@k / pass^k values are each the float nearest the exact ratio of
+binomial coefficients: a running product in wide integers bounds every ratio,
+and the rare value whose bounds straddle a rounding boundary is one exact
+integer true division, which Python rounds correctly. The Wilson interval uses the closed form with z the 97.5th
 percentile of the standard normal distribution; its bounds are then pinned so
 that the interval always holds its estimate and lies in [0, 1] (the closed form
 in floating point misses 1 at 10/10 and 0 at 0/3 by an ulp). Newcombe and Fisher
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
 __all__ = [
     "CONFIDENCE",
@@ -124,12 +125,63 @@ def exact_rate(passed: int, judged: int) -> Fraction | None:
     return None if judged == 0 else Fraction(passed, judged)
 
 
-def _binomials(m: int, last: int) -> list[int]:
-    """``[C(m, 0), C(m, 1), ..., C(m, last)]``, exactly, in O(last) steps."""
-    found = [1]
-    for k in range(1, last + 1):
-        found.append(found[-1] * max(m - k + 1, 0) // k)
-    return found
+# Working precision of `_ratios`: a ratio is carried as an integer of
+# _PRECISION + 1 bits times a power of two.
+_PRECISION = 128
+
+
+def _ratios(m: int, n: int) -> Iterator[tuple[int, int, int]]:
+    """Bounds on ``C(m, k) / C(n, k)`` for k = 1, 2, ..., as long as it is nonzero.
+
+    The ratio is the running product of ``(m - i) / (n - i)``; each step
+    multiplies by ``m - i`` and floor-divides by ``n - i`` in integers of about
+    `_PRECISION` bits, losing less than one unit twice per step, so after k
+    steps the exact ratio lies in ``[low, high] * 2**-shift`` with the
+    ``(low, high, shift)`` yielded (the relative gap is below 2**-100 for any
+    k under a million, far inside a float's 2**-53). Stops after the last
+    nonzero ratio (k = m).
+    """
+    mantissa, shift = 1 << _PRECISION, _PRECISION
+    for k in range(1, min(m, n) + 1):
+        scaled = ((mantissa * (m - k + 1)) << _PRECISION) // (n - k + 1)
+        excess = scaled.bit_length() - _PRECISION - 1
+        mantissa, shift = scaled >> excess, shift + _PRECISION - excess
+        slack = ((mantissa * (2 * k + 1)) >> (_PRECISION - 2)) + 1
+        yield mantissa, mantissa + slack, shift
+
+
+def _rounded(numerator: int, shift: int) -> float:
+    """``numerator * 2**-shift`` as the nearest float (ties to even)."""
+    return numerator / (1 << shift)
+
+
+def _pass_values(m: int, n: int, *, complement: bool) -> list[float]:
+    """``C(m, k) / C(n, k)`` (or one minus it) for k = 1..n, each correctly rounded.
+
+    Each value is the float both bounds from `_ratios` round to (rounding is
+    monotone, so the exact value rounds there too); where they differ, which
+    is the rare value next to a rounding boundary, it is computed exactly.
+    Once the ratio is below half the float spacing at the result (2**-54 next
+    to one, 2**-1075 next to zero) every later value rounds to the same end.
+    """
+    if m == n:
+        return [0.0 if complement else 1.0] * n
+    values: list[float] = []
+    for k, (low, high, shift) in enumerate(_ratios(m, n), start=1):
+        one = 1 << shift
+        if complement:
+            first, second = _rounded(one - high, shift), _rounded(one - low, shift)
+        else:
+            first, second = _rounded(low, shift), _rounded(high, shift)
+        if first != second:
+            total = math.comb(n, k)
+            part = math.comb(m, k)
+            first = (total - part) / total if complement else part / total
+        values.append(first)
+        if high.bit_length() <= shift - (54 if complement else 1075):
+            break
+    values.extend([1.0 if complement else 0.0] * (n - len(values)))
+    return values
 
 
 def _check(passed: int, judged: int) -> None:
@@ -140,25 +192,27 @@ def _check(passed: int, judged: int) -> None:
 def pass_at_k(passed: int, judged: int) -> dict[str, float]:
     """The unbiased pass@k for k = 1..n: ``1 - C(n-c, k) / C(n, k)``.
 
+    Each value is the float nearest the exact ratio (see `_pass_values`).
+
     Returns:
         ``{"1": ..., ..., "n": ...}``; empty when nothing was judged.
     """
     _check(passed, judged)
-    totals = _binomials(judged, judged)
-    misses = _binomials(judged - passed, judged)
-    return {str(k): (totals[k] - misses[k]) / totals[k] for k in range(1, judged + 1)}
+    values = _pass_values(judged - passed, judged, complement=True)
+    return {str(k): value for k, value in enumerate(values, start=1)}
 
 
 def pass_hat_k(passed: int, judged: int) -> dict[str, float]:
     """The unbiased pass^k for k = 1..n: ``C(c, k) / C(n, k)``.
 
+    Each value is the float nearest the exact ratio (see `_pass_values`).
+
     Returns:
         ``{"1": ..., ..., "n": ...}``; empty when nothing was judged.
     """
     _check(passed, judged)
-    totals = _binomials(judged, judged)
-    hits = _binomials(passed, judged)
-    return {str(k): hits[k] / totals[k] for k in range(1, judged + 1)}
+    values = _pass_values(passed, judged, complement=False)
+    return {str(k): value for k, value in enumerate(values, start=1)}
 
 
 def percentile(

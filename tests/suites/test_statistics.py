@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
+from artemiskit._common import _statistics
 from artemiskit._common._statistics import exact_rate, exact_threshold
 from artemiskit.suites import pass_at_k, pass_hat_k, percentile, wilson_interval
 from artemiskit.suites._record import suite_exit_code
@@ -69,6 +70,44 @@ def test_pass_at_k_worked_table() -> None:
     # pass^1 = 3/5, pass^2 = C(3,2)/C(5,2) = 3/10, pass^3 = 1/10, pass^4 = 0.
     assert pass_at_k(3, 5) == {"1": 0.6, "2": 0.9, "3": 1.0, "4": 1.0, "5": 1.0}
     assert pass_hat_k(3, 5) == {"1": 0.6, "2": 0.3, "3": 0.1, "4": 0.0, "5": 0.0}
+
+
+def _exact_pass_values(passed: int, judged: int) -> tuple[list[str], list[str]]:
+    """pass@k and pass^k as one integer true division each (correctly rounded)."""
+    at, hat = [], []
+    for k in range(1, judged + 1):
+        total, misses = math.comb(judged, k), math.comb(judged - passed, k)
+        at.append(repr((total - misses) / total))
+        hat.append(repr(math.comb(passed, k) / total))
+    return at, hat
+
+
+_GRID = [(c, n) for n in range(41) for c in range(n + 1)]
+_LARGE = [(1, 2500), (617, 2500), (1250, 2500), (2400, 2500), (2499, 2500)]
+
+
+@pytest.mark.parametrize(("passed", "judged"), [*_GRID, *_LARGE])
+def test_pass_values_are_the_exact_ratios_correctly_rounded(
+    passed: int, judged: int
+) -> None:
+    # suite.json's bytes depend on every digit: the fast bounds must give the
+    # very float of the exact big-integer division, including the subnormal
+    # and underflowing tail of pass^k and the 1.0 tail of pass@k.
+    at, hat = _exact_pass_values(passed, judged)
+    assert [repr(v) for v in pass_at_k(passed, judged).values()] == at
+    assert [repr(v) for v in pass_hat_k(passed, judged).values()] == hat
+
+
+@pytest.mark.parametrize(("passed", "judged"), [(3, 7), (20, 40), (617, 2500)])
+def test_pass_values_fall_back_to_exact_division_when_bounds_straddle(
+    monkeypatch: pytest.MonkeyPatch, passed: int, judged: int
+) -> None:
+    # At 8 bits of working precision the bounds are too wide to decide almost
+    # any value, so nearly every one goes through the exact fallback.
+    monkeypatch.setattr(_statistics, "_PRECISION", 8)
+    at, hat = _exact_pass_values(passed, judged)
+    assert [repr(v) for v in pass_at_k(passed, judged).values()] == at
+    assert [repr(v) for v in pass_hat_k(passed, judged).values()] == hat
 
 
 def test_edge_cases() -> None:
