@@ -8,17 +8,17 @@ intervals, planning) are in `artemiskit._common._decisions`. Plain Python only: 
 suite needs no scipy; each function is checked against scipy/statsmodels in the
 tests.
 
-The pass@k / pass^k values are each the float nearest the exact ratio of
-binomial coefficients: a running product in wide integers bounds every ratio,
-and the rare value whose bounds straddle a rounding boundary is one exact
-integer true division, which Python rounds correctly. The Wilson interval uses the closed form with z the 97.5th
-percentile of the standard normal distribution; its bounds are then pinned so
-that the interval always holds its estimate and lies in [0, 1] (the closed form
-in floating point misses 1 at 10/10 and 0 at 0/3 by an ulp). Newcombe and Fisher
-compare a baseline (``a`` passes of ``n`` judged runs) and a candidate (``b`` of
-``m``); Fisher's p-value is computed from exact integer hypergeometric weights, so
-only its final division rounds, and `fisher_exact_share` keeps even that exact,
-for comparing with the significance level.
+The pass@k / pass^k values are each the float nearest the exact ratio of binomial
+coefficients: a running product in wide integers bounds every ratio, and the rare value
+whose bounds straddle a rounding boundary is one exact integer true division, which
+Python rounds correctly. The Wilson interval uses the closed form with z the 97.5th
+percentile of the standard normal distribution; its bounds are then pinned so that the
+interval always holds its estimate and lies in [0, 1] (the closed form in floating point
+misses 1 at 10/10 and 0 at 0/3 by an ulp). Newcombe and Fisher compare a baseline (``a``
+passes of ``n`` judged runs) and a candidate (``b`` of ``m``); Fisher's p-value is
+computed from exact integer hypergeometric weights, so only its final division rounds,
+and `fisher_exact_share` keeps even that exact, for comparing with the significance
+level.
 """
 
 from __future__ import annotations
